@@ -1,0 +1,336 @@
+package io.tributary.broker.log;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.ValidString;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.record.TimestampType;
+
+/**
+ * Effective settings of one partition log: broker defaults ({@code log.*} keys) overlaid with topic overrides.
+ *
+ * <p>Every key is declared exactly once, as a {@link ConfigDef} schema with type, default, validator and doc;
+ * {@link #brokerConfigDef()} and {@link #topicConfigDef()} are the source for the generated configuration docs.
+ * Immutable and thread-safe: a config change produces a new instance.
+ */
+public final class LogConfig {
+
+    // Broker keys (server.properties).
+    public static final String LOG_DIRS = "log.dirs";
+    public static final String LOG_SEGMENT_BYTES = "log.segment.bytes";
+    public static final String LOG_ROLL_MS = "log.roll.ms";
+    public static final String LOG_ROLL_HOURS = "log.roll.hours";
+    public static final String LOG_INDEX_INTERVAL_BYTES = "log.index.interval.bytes";
+    public static final String LOG_INDEX_SIZE_MAX_BYTES = "log.index.size.max.bytes";
+    public static final String LOG_FLUSH_INTERVAL_MESSAGES = "log.flush.interval.messages";
+    public static final String LOG_FLUSH_INTERVAL_MS = "log.flush.interval.ms";
+    public static final String LOG_FLUSH_SCHEDULER_INTERVAL_MS = "log.flush.scheduler.interval.ms";
+    public static final String LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS = "log.flush.offset.checkpoint.interval.ms";
+    public static final String LOG_RETENTION_MS = "log.retention.ms";
+    public static final String LOG_RETENTION_MINUTES = "log.retention.minutes";
+    public static final String LOG_RETENTION_HOURS = "log.retention.hours";
+    public static final String LOG_RETENTION_BYTES = "log.retention.bytes";
+    public static final String LOG_RETENTION_CHECK_INTERVAL_MS = "log.retention.check.interval.ms";
+    public static final String LOG_SEGMENT_DELETE_DELAY_MS = "log.segment.delete.delay.ms";
+    public static final String LOG_CLEANUP_POLICY = "log.cleanup.policy";
+    public static final String LOG_MESSAGE_TIMESTAMP_TYPE = "log.message.timestamp.type";
+    public static final String MESSAGE_MAX_BYTES = "message.max.bytes";
+    public static final String NUM_RECOVERY_THREADS_PER_DATA_DIR = "num.recovery.threads.per.data.dir";
+
+    // Topic keys (per-topic overrides).
+    public static final String SEGMENT_BYTES = "segment.bytes";
+    public static final String SEGMENT_MS = "segment.ms";
+    public static final String SEGMENT_INDEX_BYTES = "segment.index.bytes";
+    public static final String INDEX_INTERVAL_BYTES = "index.interval.bytes";
+    public static final String FLUSH_MESSAGES = "flush.messages";
+    public static final String FLUSH_MS = "flush.ms";
+    public static final String RETENTION_MS = "retention.ms";
+    public static final String RETENTION_BYTES = "retention.bytes";
+    public static final String MAX_MESSAGE_BYTES = "max.message.bytes";
+    public static final String CLEANUP_POLICY = "cleanup.policy";
+    public static final String MESSAGE_TIMESTAMP_TYPE = "message.timestamp.type";
+    public static final String FILE_DELETE_DELAY_MS = "file.delete.delay.ms";
+
+    public static final String CLEANUP_POLICY_DELETE = "delete";
+    public static final String CLEANUP_POLICY_COMPACT = "compact";
+
+    /** The smallest segment that can hold a batch header; Kafka uses the same floor. */
+    static final int MIN_SEGMENT_BYTES = 14;
+    private static final int DEFAULT_SEGMENT_BYTES = 1024 * 1024 * 1024;
+    private static final long DEFAULT_SEGMENT_MS = 7L * 24 * 60 * 60 * 1000;
+    private static final int DEFAULT_INDEX_INTERVAL_BYTES = 4096;
+    private static final int DEFAULT_SEGMENT_INDEX_BYTES = 10 * 1024 * 1024;
+    private static final long DEFAULT_RETENTION_MS = 7L * 24 * 60 * 60 * 1000;
+    private static final int DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024 + 12;
+    private static final long DEFAULT_FILE_DELETE_DELAY_MS = 60_000L;
+    private static final List<String> TIMESTAMP_TYPES =
+            List.of(TimestampType.CREATE_TIME.name, TimestampType.LOG_APPEND_TIME.name);
+
+    private static final ConfigDef BROKER_DEF = new ConfigDef()
+            .define(LOG_DIRS, Type.LIST, "/tmp/tributary-logs", Importance.HIGH,
+                    "Directories in which partition logs are stored, comma-separated. Partitions are spread over them.")
+            .define(LOG_SEGMENT_BYTES, Type.INT, DEFAULT_SEGMENT_BYTES, Range.atLeast(MIN_SEGMENT_BYTES),
+                    Importance.HIGH, "Maximum size of a single log segment file before a new one is rolled.")
+            .define(LOG_ROLL_MS, Type.LONG, null, Importance.HIGH,
+                    "Maximum age of the active segment before a new one is rolled, in ms. Takes precedence over "
+                            + LOG_ROLL_HOURS + " when set.")
+            .define(LOG_ROLL_HOURS, Type.INT, 168, Range.atLeast(1), Importance.HIGH,
+                    "Maximum age of the active segment before a new one is rolled, in hours.")
+            .define(LOG_INDEX_INTERVAL_BYTES, Type.INT, DEFAULT_INDEX_INTERVAL_BYTES, Range.atLeast(0),
+                    Importance.MEDIUM, "Bytes appended between two entries of the sparse offset index.")
+            .define(LOG_INDEX_SIZE_MAX_BYTES, Type.INT, DEFAULT_SEGMENT_INDEX_BYTES, Range.atLeast(12),
+                    Importance.MEDIUM, "Size to which offset and time index files are preallocated; "
+                            + "a segment whose index is full is rolled.")
+            .define(LOG_FLUSH_INTERVAL_MESSAGES, Type.LONG, Long.MAX_VALUE, Range.atLeast(1), Importance.HIGH,
+                    "Messages appended to a partition before it is fsynced. By default flushing is left to the OS.")
+            .define(LOG_FLUSH_INTERVAL_MS, Type.LONG, null, Importance.HIGH,
+                    "Maximum time data may stay unflushed, in ms. When unset, "
+                            + LOG_FLUSH_SCHEDULER_INTERVAL_MS + " is used.")
+            .define(LOG_FLUSH_SCHEDULER_INTERVAL_MS, Type.LONG, Long.MAX_VALUE, Range.atLeast(1), Importance.HIGH,
+                    "How often the background flusher checks whether a log needs to be flushed, in ms.")
+            .define(LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS, Type.INT, 60_000, Range.atLeast(0), Importance.HIGH,
+                    "How often the recovery-point checkpoint of each log dir is written, in ms.")
+            .define(LOG_RETENTION_MS, Type.LONG, null, Importance.HIGH,
+                    "How long a segment is kept after its newest record, in ms; -1 keeps segments forever. "
+                            + "Takes precedence over " + LOG_RETENTION_MINUTES + " and " + LOG_RETENTION_HOURS + ".")
+            .define(LOG_RETENTION_MINUTES, Type.INT, null, Importance.HIGH,
+                    "How long a segment is kept, in minutes. Takes precedence over " + LOG_RETENTION_HOURS + ".")
+            .define(LOG_RETENTION_HOURS, Type.INT, 168, Importance.HIGH, "How long a segment is kept, in hours.")
+            .define(LOG_RETENTION_BYTES, Type.LONG, -1L, Importance.HIGH,
+                    "Maximum size of a partition log before its oldest segments are deleted; -1 means no limit.")
+            .define(LOG_RETENTION_CHECK_INTERVAL_MS, Type.LONG, 300_000L, Range.atLeast(1), Importance.MEDIUM,
+                    "How often logs are checked for segments to delete, in ms.")
+            .define(LOG_SEGMENT_DELETE_DELAY_MS, Type.LONG, DEFAULT_FILE_DELETE_DELAY_MS, Range.atLeast(0),
+                    Importance.HIGH, "How long a deleted segment's files stay on disk (renamed to .deleted) "
+                            + "so that reads in flight can finish, in ms.")
+            .define(LOG_CLEANUP_POLICY, Type.LIST, CLEANUP_POLICY_DELETE,
+                    ConfigDef.ValidList.in(CLEANUP_POLICY_DELETE, CLEANUP_POLICY_COMPACT), Importance.MEDIUM,
+                    "Default cleanup policy: 'delete' removes old segments by retention time and size.")
+            .define(LOG_MESSAGE_TIMESTAMP_TYPE, Type.STRING, TimestampType.CREATE_TIME.name,
+                    ValidString.in(TIMESTAMP_TYPES.toArray(String[]::new)), Importance.MEDIUM,
+                    "Whether record timestamps are the producer's (CreateTime) or the broker's (LogAppendTime).")
+            .define(MESSAGE_MAX_BYTES, Type.INT, DEFAULT_MAX_MESSAGE_BYTES, Range.atLeast(0), Importance.HIGH,
+                    "Largest record batch the broker accepts, in bytes.")
+            .define(NUM_RECOVERY_THREADS_PER_DATA_DIR, Type.INT, 2, Range.atLeast(1), Importance.HIGH,
+                    "Threads per log dir that load (and if needed recover) partition logs at start-up.");
+
+    private static final ConfigDef TOPIC_DEF = new ConfigDef()
+            .define(SEGMENT_BYTES, Type.INT, DEFAULT_SEGMENT_BYTES, Range.atLeast(MIN_SEGMENT_BYTES),
+                    Importance.MEDIUM, "Segment file size of this topic (overrides " + LOG_SEGMENT_BYTES + ").")
+            .define(SEGMENT_MS, Type.LONG, DEFAULT_SEGMENT_MS, Range.atLeast(1), Importance.MEDIUM,
+                    "Maximum age of the active segment of this topic, in ms (overrides " + LOG_ROLL_MS + ").")
+            .define(SEGMENT_INDEX_BYTES, Type.INT, DEFAULT_SEGMENT_INDEX_BYTES, Range.atLeast(12), Importance.MEDIUM,
+                    "Preallocated index size of this topic (overrides " + LOG_INDEX_SIZE_MAX_BYTES + ").")
+            .define(INDEX_INTERVAL_BYTES, Type.INT, DEFAULT_INDEX_INTERVAL_BYTES, Range.atLeast(0),
+                    Importance.MEDIUM, "Offset index interval of this topic (overrides " + LOG_INDEX_INTERVAL_BYTES + ").")
+            .define(FLUSH_MESSAGES, Type.LONG, Long.MAX_VALUE, Range.atLeast(1), Importance.MEDIUM,
+                    "Messages between fsyncs for this topic (overrides " + LOG_FLUSH_INTERVAL_MESSAGES + ").")
+            .define(FLUSH_MS, Type.LONG, Long.MAX_VALUE, Range.atLeast(0), Importance.MEDIUM,
+                    "Maximum unflushed time for this topic, in ms (overrides " + LOG_FLUSH_INTERVAL_MS + ").")
+            .define(RETENTION_MS, Type.LONG, DEFAULT_RETENTION_MS, Range.atLeast(-1), Importance.MEDIUM,
+                    "Retention time of this topic, in ms; -1 keeps forever (overrides " + LOG_RETENTION_MS + ").")
+            .define(RETENTION_BYTES, Type.LONG, -1L, Importance.MEDIUM,
+                    "Retention size of each partition of this topic; -1 means no limit (overrides "
+                            + LOG_RETENTION_BYTES + ").")
+            .define(MAX_MESSAGE_BYTES, Type.INT, DEFAULT_MAX_MESSAGE_BYTES, Range.atLeast(0), Importance.MEDIUM,
+                    "Largest record batch accepted for this topic (overrides " + MESSAGE_MAX_BYTES + ").")
+            .define(CLEANUP_POLICY, Type.LIST, CLEANUP_POLICY_DELETE,
+                    ConfigDef.ValidList.in(CLEANUP_POLICY_DELETE, CLEANUP_POLICY_COMPACT), Importance.MEDIUM,
+                    "Cleanup policy of this topic (overrides " + LOG_CLEANUP_POLICY + ").")
+            .define(MESSAGE_TIMESTAMP_TYPE, Type.STRING, TimestampType.CREATE_TIME.name,
+                    ValidString.in(TIMESTAMP_TYPES.toArray(String[]::new)), Importance.MEDIUM,
+                    "Timestamp type of this topic (overrides " + LOG_MESSAGE_TIMESTAMP_TYPE + ").")
+            .define(FILE_DELETE_DELAY_MS, Type.LONG, DEFAULT_FILE_DELETE_DELAY_MS, Range.atLeast(0),
+                    Importance.MEDIUM, "Delay before deleted segment files are removed from disk (overrides "
+                            + LOG_SEGMENT_DELETE_DELAY_MS + ").");
+
+    private final Map<String, Object> topicValues;
+    private final BrokerSettings broker;
+
+    /** Settings that exist only per broker, not per topic (directories, scheduler intervals, threads). */
+    record BrokerSettings(List<Path> logDirs, long flushSchedulerIntervalMs, int flushCheckpointIntervalMs,
+                          long retentionCheckIntervalMs, int recoveryThreadsPerDataDir) {
+    }
+
+    private LogConfig(Map<String, Object> topicValues, BrokerSettings broker) {
+        this.topicValues = Map.copyOf(topicValues);
+        this.broker = broker;
+    }
+
+    /** Schema of the broker-level {@code log.*} keys. Returns a fresh copy the caller may extend. */
+    public static ConfigDef brokerConfigDef() {
+        return new ConfigDef(BROKER_DEF);
+    }
+
+    /** Schema of the per-topic override keys. Returns a fresh copy the caller may extend. */
+    public static ConfigDef topicConfigDef() {
+        return new ConfigDef(TOPIC_DEF);
+    }
+
+    /** Kafka's defaults for every key. */
+    public static LogConfig defaults() {
+        return fromBroker(Map.of());
+    }
+
+    /**
+     * Broker defaults from server properties. Keys that are not log keys are ignored.
+     *
+     * @throws ConfigException if a log key has an invalid value
+     */
+    public static LogConfig fromBroker(Map<String, ?> brokerProps) {
+        Map<String, Object> b = BROKER_DEF.parse(brokerProps);
+        Map<String, Object> topic = new HashMap<>();
+        topic.put(SEGMENT_BYTES, b.get(LOG_SEGMENT_BYTES));
+        topic.put(SEGMENT_MS, rollMs(b));
+        topic.put(SEGMENT_INDEX_BYTES, b.get(LOG_INDEX_SIZE_MAX_BYTES));
+        topic.put(INDEX_INTERVAL_BYTES, b.get(LOG_INDEX_INTERVAL_BYTES));
+        topic.put(FLUSH_MESSAGES, b.get(LOG_FLUSH_INTERVAL_MESSAGES));
+        topic.put(FLUSH_MS, b.get(LOG_FLUSH_INTERVAL_MS) != null
+                ? b.get(LOG_FLUSH_INTERVAL_MS) : b.get(LOG_FLUSH_SCHEDULER_INTERVAL_MS));
+        topic.put(RETENTION_MS, retentionMs(b));
+        topic.put(RETENTION_BYTES, b.get(LOG_RETENTION_BYTES));
+        topic.put(MAX_MESSAGE_BYTES, b.get(MESSAGE_MAX_BYTES));
+        topic.put(CLEANUP_POLICY, b.get(LOG_CLEANUP_POLICY));
+        topic.put(MESSAGE_TIMESTAMP_TYPE, b.get(LOG_MESSAGE_TIMESTAMP_TYPE));
+        topic.put(FILE_DELETE_DELAY_MS, b.get(LOG_SEGMENT_DELETE_DELAY_MS));
+        @SuppressWarnings("unchecked")
+        List<String> dirs = (List<String>) b.get(LOG_DIRS);
+        BrokerSettings broker = new BrokerSettings(
+                dirs.stream().map(Path::of).toList(),
+                (Long) b.get(LOG_FLUSH_SCHEDULER_INTERVAL_MS),
+                (Integer) b.get(LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS),
+                (Long) b.get(LOG_RETENTION_CHECK_INTERVAL_MS),
+                (Integer) b.get(NUM_RECOVERY_THREADS_PER_DATA_DIR));
+        return new LogConfig(topic, broker);
+    }
+
+    private static long rollMs(Map<String, Object> b) {
+        Long ms = (Long) b.get(LOG_ROLL_MS);
+        return ms != null ? ms : 60L * 60 * 1000 * (Integer) b.get(LOG_ROLL_HOURS);
+    }
+
+    private static long retentionMs(Map<String, Object> b) {
+        Long ms = (Long) b.get(LOG_RETENTION_MS);
+        if (ms != null) {
+            return ms < 0 ? -1 : ms;
+        }
+        Integer minutes = (Integer) b.get(LOG_RETENTION_MINUTES);
+        if (minutes != null) {
+            return minutes < 0 ? -1 : 60_000L * minutes;
+        }
+        int hours = (Integer) b.get(LOG_RETENTION_HOURS);
+        return hours < 0 ? -1 : 3_600_000L * hours;
+    }
+
+    /**
+     * These settings with the given topic overrides applied. Only the keys present are changed.
+     *
+     * @throws ConfigException on an unknown key or an invalid value
+     */
+    public LogConfig withTopicOverrides(Map<String, String> topicOverrides) {
+        for (String key : topicOverrides.keySet()) {
+            if (!TOPIC_DEF.names().contains(key)) {
+                throw new ConfigException("Unknown topic config " + key);
+            }
+        }
+        Map<String, Object> parsed = TOPIC_DEF.parse(topicOverrides);
+        Map<String, Object> merged = new HashMap<>(topicValues);
+        topicOverrides.keySet().forEach(key -> merged.put(key, parsed.get(key)));
+        return new LogConfig(merged, broker);
+    }
+
+    public int segmentBytes() {
+        return (Integer) topicValues.get(SEGMENT_BYTES);
+    }
+
+    public long segmentMs() {
+        return (Long) topicValues.get(SEGMENT_MS);
+    }
+
+    public int indexIntervalBytes() {
+        return (Integer) topicValues.get(INDEX_INTERVAL_BYTES);
+    }
+
+    public int segmentIndexBytes() {
+        return (Integer) topicValues.get(SEGMENT_INDEX_BYTES);
+    }
+
+    public long flushMessages() {
+        return (Long) topicValues.get(FLUSH_MESSAGES);
+    }
+
+    public long flushMs() {
+        return (Long) topicValues.get(FLUSH_MS);
+    }
+
+    /** Retention time in ms, or -1 for no time limit. */
+    public long retentionMs() {
+        return (Long) topicValues.get(RETENTION_MS);
+    }
+
+    /** Retention size in bytes, or a negative value for no size limit. */
+    public long retentionBytes() {
+        return (Long) topicValues.get(RETENTION_BYTES);
+    }
+
+    public int maxMessageBytes() {
+        return (Integer) topicValues.get(MAX_MESSAGE_BYTES);
+    }
+
+    public long fileDeleteDelayMs() {
+        return (Long) topicValues.get(FILE_DELETE_DELAY_MS);
+    }
+
+    public TimestampType timestampType() {
+        return TimestampType.forName((String) topicValues.get(MESSAGE_TIMESTAMP_TYPE));
+    }
+
+    /** True when old segments are deleted by time and size ('delete' in cleanup.policy). */
+    public boolean deleteRetentionEnabled() {
+        @SuppressWarnings("unchecked")
+        List<String> policies = (List<String>) topicValues.get(CLEANUP_POLICY);
+        return policies.contains(CLEANUP_POLICY_DELETE);
+    }
+
+    public List<Path> logDirs() {
+        return broker.logDirs();
+    }
+
+    public long flushSchedulerIntervalMs() {
+        return broker.flushSchedulerIntervalMs();
+    }
+
+    public int flushCheckpointIntervalMs() {
+        return broker.flushCheckpointIntervalMs();
+    }
+
+    public long retentionCheckIntervalMs() {
+        return broker.retentionCheckIntervalMs();
+    }
+
+    public int recoveryThreadsPerDataDir() {
+        return broker.recoveryThreadsPerDataDir();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof LogConfig other && topicValues.equals(other.topicValues) && broker.equals(other.broker);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(topicValues, broker);
+    }
+
+    @Override
+    public String toString() {
+        return "LogConfig" + topicValues;
+    }
+}
