@@ -1,0 +1,64 @@
+package io.tributary.hadoop.dataset;
+
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.parquet.avro.AvroParquetWriter;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.hadoop.util.HadoopOutputFile;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * Opens the dataset's Parquet writers (parquet-avro), with one codec and row-group size for a
+ * whole writer process. Thread-safe; each writer it opens is not.
+ */
+public final class ParquetWriterFactory {
+    public static final CompressionCodecName DEFAULT_CODEC = CompressionCodecName.SNAPPY;
+    public static final long DEFAULT_ROW_GROUP_BYTES = ParquetWriter.DEFAULT_BLOCK_SIZE;
+
+    private final Configuration conf;
+    private final CompressionCodecName codec;
+    private final long rowGroupBytes;
+
+    public ParquetWriterFactory(Configuration conf, CompressionCodecName codec, long rowGroupBytes) {
+        if (rowGroupBytes < 1024) {
+            throw new IllegalArgumentException("row group size too small: " + rowGroupBytes);
+        }
+        this.conf = conf;
+        this.codec = codec;
+        this.rowGroupBytes = rowGroupBytes;
+    }
+
+    /** Parses a codec name such as {@code snappy}, {@code zstd}, {@code gzip} or {@code uncompressed}. */
+    public static CompressionCodecName codec(String name) {
+        try {
+            return CompressionCodecName.valueOf(name.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("unknown Parquet codec '" + name + "', use one of "
+                + Arrays.toString(CompressionCodecName.values()).toLowerCase(Locale.ROOT), e);
+        }
+    }
+
+    public CompressionCodecName codec() {
+        return codec;
+    }
+
+    /** Creates {@code path} (which must not exist) for rows of {@code schema}. */
+    public ParquetWriter<GenericRecord> open(Path path, Schema schema) throws IOException {
+        return AvroParquetWriter.<GenericRecord>builder(HadoopOutputFile.fromPath(path, conf))
+            .withSchema(schema)
+            .withDataModel(GenericData.get())
+            .withConf(conf)
+            .withCompressionCodec(codec)
+            .withRowGroupSize(rowGroupBytes)
+            .withWriteMode(ParquetFileWriter.Mode.CREATE)
+            .build();
+    }
+}

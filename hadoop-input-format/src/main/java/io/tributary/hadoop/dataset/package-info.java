@@ -1,0 +1,30 @@
+/**
+ * The dataset contract shared by the batch loader and the streaming hdfs-sink, so that a topic
+ * written by either one is one table.
+ *
+ * <pre>
+ * &lt;output&gt;/&lt;topic&gt;/dt=YYYY-MM-DD/hr=HH/&lt;topic&gt;+&lt;partition&gt;+&lt;startOffset&gt;+&lt;endOffset&gt;.parquet
+ * &lt;output&gt;/_tributary/&lt;topic&gt;.ledger            per-partition next offset to load
+ * &lt;output&gt;/_tributary/tmp/&lt;topic&gt;/&lt;partition&gt;/   temp files of writers in progress
+ * </pre>
+ *
+ * <ul>
+ *   <li>{@link io.tributary.hadoop.dataset.DataFileName}: the final file name; endOffset is the
+ *       inclusive last offset in the file.</li>
+ *   <li>{@link io.tributary.hadoop.dataset.DatasetLayout}: where buckets, temp files and the
+ *       ledger live; buckets follow the record timestamp in a configurable zone (UTC default).</li>
+ *   <li>{@link io.tributary.hadoop.dataset.RecordSchema} and
+ *       {@link io.tributary.hadoop.dataset.RecordConverter}: the Avro/Parquet columns.</li>
+ *   <li>{@link io.tributary.hadoop.dataset.OffsetLedger}: the loaded-offset ledger, replaced
+ *       atomically and only ever moved forward.</li>
+ *   <li>{@link io.tributary.hadoop.dataset.NewestCommittedFiles}: a bounded look at the newest
+ *       buckets, so a writer resumes at max(ledger, newest committed end + 1).</li>
+ *   <li>{@link io.tributary.hadoop.dataset.ParquetWriterFactory}: one way to open writers.</li>
+ * </ul>
+ *
+ * Commit order for every writer: write a temp file, close it, rename it to its final name,
+ * then advance the ledger. A file is visible to readers only under its final name; everything
+ * under {@code _tributary} is hidden from Hadoop/Spark/Hive readers by its leading underscore.
+ * Classes here are immutable or stateless and thread-safe unless their comment says otherwise.
+ */
+package io.tributary.hadoop.dataset;
