@@ -1,63 +1,487 @@
 package io.tributary.broker.log;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.locks.ReentrantLock;
+import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.KafkaStorageException;
+import org.apache.kafka.common.errors.OffsetOutOfRangeException;
+import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.common.record.internal.FileLogInputStream.FileChannelRecordBatch;
 import org.apache.kafka.common.record.internal.FileRecords;
+import org.apache.kafka.common.record.internal.FileRecords.LogOffsetPosition;
 import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** API skeleton: the implementation lands in the next commits. */
+/**
+ * The log of one partition: a folder {@code <topic>-<partition>} of segments ordered by base offset; the last one
+ * takes appends.
+ *
+ * <p>Threading: appends, rolls, truncation and retention hold one lock; reads are lock-free: they look up the
+ * segment in a concurrent map and slice files up to the published (volatile) log end offset. Flushes run under
+ * their own lock so that an fsync never blocks appends. Deleted segments keep their files (renamed
+ * {@code .deleted}) for {@code file.delete.delay.ms} so that reads in flight finish.
+ *
+ * <p>I/O failures surface as {@link KafkaStorageException}; invalid input as the exceptions of
+ * {@link RecordsValidator}, with nothing appended.
+ */
 public final class PartitionLog {
 
+    private static final Logger LOG = LoggerFactory.getLogger(PartitionLog.class);
+
+    private final TopicPartition topicPartition;
+    private final Path dir;
+    private final Time time;
+    private final Scheduler scheduler;
+    private final ConcurrentSkipListMap<Long, LogSegment> segments;
+    private final ReentrantLock appendLock = new ReentrantLock();
+    private final Object flushLock = new Object();
+    private volatile LogConfig config;
+    private volatile long logStartOffset;
+    private volatile long logEndOffset;
+    private volatile long recoveryPoint;
+    private volatile long lastFlushMs;
+    private volatile boolean closed;
+
+    private PartitionLog(TopicPartition topicPartition, Path dir, LogConfig config, Time time, Scheduler scheduler,
+                         LogLoader.LoadedLog loaded) {
+        this.topicPartition = topicPartition;
+        this.dir = dir;
+        this.config = config;
+        this.time = time;
+        this.scheduler = scheduler;
+        this.segments = new ConcurrentSkipListMap<>(loaded.segments());
+        this.logStartOffset = segments.firstKey();
+        this.logEndOffset = loaded.logEndOffset();
+        this.recoveryPoint = loaded.recoveryPoint();
+        this.lastFlushMs = time.milliseconds();
+    }
+
+    /**
+     * Opens (creating if needed) the partition folder {@code dir} and loads its segments; see {@link LogLoader}
+     * for what a clean and an unclean start do.
+     */
+    static PartitionLog open(TopicPartition tp, Path dir, LogConfig config, Time time, Scheduler scheduler,
+                             long recoveryPoint, boolean cleanShutdown) throws IOException {
+        Files.createDirectories(dir);
+        LogLoader.LoadedLog loaded = new LogLoader(tp, dir, config, time.milliseconds())
+                .load(recoveryPoint, cleanShutdown);
+        return new PartitionLog(tp, dir, config, time, scheduler, loaded);
+    }
+
     public TopicPartition topicPartition() {
-        throw notYet();
-    }
-
-    public LogAppendInfo appendAsLeader(MemoryRecords records, int leaderEpoch) {
-        throw notYet();
-    }
-
-    public LogAppendInfo appendAsFollower(MemoryRecords records) {
-        throw notYet();
-    }
-
-    public FetchDataInfo read(long startOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch) {
-        throw notYet();
-    }
-
-    public long logStartOffset() {
-        throw notYet();
-    }
-
-    public long logEndOffset() {
-        throw notYet();
-    }
-
-    public Optional<FileRecords.TimestampAndOffset> offsetForTimestamp(long timestamp) {
-        throw notYet();
-    }
-
-    public Optional<FileRecords.TimestampAndOffset> maxTimestampAndOffset() {
-        throw notYet();
-    }
-
-    public void truncateTo(long offset) {
-        throw notYet();
-    }
-
-    public void updateConfig(LogConfig config) {
-        throw notYet();
-    }
-
-    public void flush() {
-        throw notYet();
+        return topicPartition;
     }
 
     public Path dir() {
-        throw notYet();
+        return dir;
     }
 
-    private static UnsupportedOperationException notYet() {
-        return new UnsupportedOperationException("storage engine in progress");
+    LogConfig config() {
+        return config;
+    }
+
+    /** The first offset that can be read. */
+    public long logStartOffset() {
+        return logStartOffset;
+    }
+
+    /** The offset the next appended record gets. */
+    public long logEndOffset() {
+        return logEndOffset;
+    }
+
+    /** Every offset below this one is fsynced; recovery after a crash starts here. */
+    long recoveryPoint() {
+        return recoveryPoint;
+    }
+
+    /**
+     * Validates the batches (magic v2, sizes, CRC-32C, record counts, max.message.bytes), assigns offsets from the
+     * log end offset, stamps the leader epoch (and the broker time if the topic uses LogAppendTime), then
+     * appends. The batches in {@code records} are modified in place. An empty {@code records} appends nothing.
+     */
+    public LogAppendInfo appendAsLeader(MemoryRecords records, int leaderEpoch) {
+        LogConfig cfg = config;
+        RecordsValidator.ValidatedRecords validated = RecordsValidator.validate(records, cfg.maxMessageBytes(), true);
+        if (validated.batchCount() == 0) {
+            return LogAppendInfo.NOTHING_APPENDED;
+        }
+        appendLock.lock();
+        try {
+            ensureOpen();
+            long now = time.milliseconds();
+            boolean logAppendTime = cfg.timestampType() == TimestampType.LOG_APPEND_TIME;
+            long firstOffset = logEndOffset;
+            long nextOffset = firstOffset;
+            long maxTimestamp = -1;
+            for (MutableRecordBatch batch : records.batches()) {
+                nextOffset += batch.countOrNull();
+                batch.setLastOffset(nextOffset - 1);
+                batch.setPartitionLeaderEpoch(leaderEpoch);
+                if (logAppendTime) {
+                    batch.setMaxTimestamp(TimestampType.LOG_APPEND_TIME, now);
+                }
+                maxTimestamp = Math.max(maxTimestamp, batch.maxTimestamp());
+            }
+            appendAssigned(records, firstOffset, nextOffset - 1);
+            return new LogAppendInfo(firstOffset, nextOffset - 1, maxTimestamp, logAppendTime ? now : -1,
+                    validated.recordCount(), validated.sizeInBytes());
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    /**
+     * Appends batches whose offsets the leader assigned. They are validated like a leader append, must have
+     * increasing offsets and start at or after the log end offset (gaps are allowed).
+     */
+    public LogAppendInfo appendAsFollower(MemoryRecords records) {
+        RecordsValidator.ValidatedRecords validated =
+                RecordsValidator.validate(records, config.maxMessageBytes(), false);
+        if (validated.batchCount() == 0) {
+            return LogAppendInfo.NOTHING_APPENDED;
+        }
+        appendLock.lock();
+        try {
+            ensureOpen();
+            if (validated.firstOffset() < logEndOffset) {
+                throw new InvalidRecordException("Follower append at offset " + validated.firstOffset()
+                        + " is below the log end offset " + logEndOffset + " of " + topicPartition);
+            }
+            long maxTimestamp = -1;
+            for (MutableRecordBatch batch : records.batches()) {
+                maxTimestamp = Math.max(maxTimestamp, batch.maxTimestamp());
+            }
+            if (validated.lastOffset() - validated.firstOffset() > Integer.MAX_VALUE) {
+                // The batches cannot share one segment: append them one by one so each can roll.
+                for (MutableRecordBatch batch : records.batches()) {
+                    appendAssigned(MemoryRecords.readableRecords(copyOf(batch)), batch.baseOffset(),
+                            batch.lastOffset());
+                }
+            } else {
+                appendAssigned(records, validated.firstOffset(), validated.lastOffset());
+            }
+            return new LogAppendInfo(validated.firstOffset(), validated.lastOffset(), maxTimestamp, -1,
+                    validated.recordCount(), validated.sizeInBytes());
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    private static ByteBuffer copyOf(MutableRecordBatch batch) {
+        ByteBuffer buffer = ByteBuffer.allocate(batch.sizeInBytes());
+        batch.writeTo(buffer);
+        return buffer.flip();
+    }
+
+    /** Appends batches with final offsets, rolling first if needed. Caller holds the append lock. */
+    private void appendAssigned(MemoryRecords records, long firstOffset, long lastOffset) {
+        try {
+            LogSegment segment = maybeRoll(records.sizeInBytes(), firstOffset, lastOffset);
+            segment.append(lastOffset, records);
+        } catch (IOException e) {
+            throw new KafkaStorageException("Append to " + topicPartition + " in " + dir + " failed", e);
+        }
+        logEndOffset = lastOffset + 1;
+        if (logEndOffset - recoveryPoint >= config.flushMessages()) {
+            flush();
+        }
+    }
+
+    /**
+     * Rolls when the active segment is not empty and would exceed segment.bytes or is older than segment.ms,
+     * when an index is full, or when {@code lastOffset} does not fit the 4-byte relative offsets.
+     */
+    private LogSegment maybeRoll(int bytes, long firstOffset, long lastOffset) throws IOException {
+        LogConfig cfg = config;
+        LogSegment active = segments.lastEntry().getValue();
+        long now = time.milliseconds();
+        boolean roll = active.size() > 0
+                && (active.size() > cfg.segmentBytes() - bytes || now - active.createdMs() > cfg.segmentMs())
+                || active.indexesFull()
+                || !active.canHoldOffset(lastOffset);
+        return roll ? roll(firstOffset) : active;
+    }
+
+    private LogSegment roll(long newBaseOffset) throws IOException {
+        LogSegment old = segments.lastEntry().getValue();
+        LogSegment segment = LogSegment.create(dir, newBaseOffset, config, time.milliseconds());
+        if (old.size() == 0) {
+            // An empty segment cannot hold the offsets (relative-offset overflow on a follower): replace it.
+            segments.remove(old.baseOffset());
+            old.deleteFiles();
+        } else {
+            old.onBecomeInactive();
+        }
+        segments.put(newBaseOffset, segment);
+        logStartOffset = Math.max(logStartOffset, segments.firstKey());
+        LOG.debug("Partition {}: rolled segment {}", topicPartition, newBaseOffset);
+        scheduler.schedule("flush-" + topicPartition, () -> flushUpTo(newBaseOffset), 0, 0);
+        return segment;
+    }
+
+    /**
+     * Reads from the batch holding {@code startOffset}.
+     *
+     * @param maxBytes           most bytes to return; the slice may end inside a batch
+     * @param maxOffsetExclusive no batch holding this offset or later is returned (the high watermark for
+     *                           consumers, the log end offset for followers)
+     * @param minOneBatch        return at least the first batch even if it is larger than maxBytes
+     * @throws OffsetOutOfRangeException if startOffset is below the log start or above the log end offset; the
+     *                                   message names the first available offset
+     */
+    public FetchDataInfo read(long startOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch) {
+        long start = logStartOffset;
+        long end = logEndOffset;
+        checkInRange(startOffset, start, end);
+        long limit = Math.min(maxOffsetExclusive, end);
+        if (startOffset < limit) {
+            Map.Entry<Long, LogSegment> entry = segments.floorEntry(startOffset);
+            while (entry != null) {
+                LogSegment segment = entry.getValue();
+                Optional<FileRecords> slice =
+                        segment.read(startOffset, maxBytes, maxPosition(segment, limit), minOneBatch);
+                if (slice.isPresent()) {
+                    return new FetchDataInfo(startOffset, slice.get(), start, end);
+                }
+                entry = segments.higherEntry(entry.getKey());
+            }
+            checkInRange(startOffset, logStartOffset, end);
+        }
+        return new FetchDataInfo(startOffset, MemoryRecords.EMPTY, start, end);
+    }
+
+    private void checkInRange(long offset, long start, long end) {
+        if (offset < start || offset > end) {
+            throw new OffsetOutOfRangeException("Offset " + offset + " is out of range for partition "
+                    + topicPartition + ": the first available offset is " + start + ", the log end offset is "
+                    + end);
+        }
+    }
+
+    /** The file position in {@code segment} of the batch holding {@code limit}, or its size if it ends before. */
+    private int maxPosition(LogSegment segment, long limit) {
+        Long nextBase = segments.higherKey(segment.baseOffset());
+        if (nextBase != null && limit >= nextBase) {
+            return segment.size();
+        }
+        LogOffsetPosition position = segment.translateOffset(limit);
+        return position == null ? segment.size() : position.position;
+    }
+
+    /** The first record whose timestamp is at or above {@code timestamp}, found through the time indexes. */
+    public Optional<FileRecords.TimestampAndOffset> offsetForTimestamp(long timestamp) {
+        long start = logStartOffset;
+        for (LogSegment segment : segments.values()) {
+            if (segment.maxTimestampSoFar().timestamp() >= timestamp) {
+                Optional<FileRecords.TimestampAndOffset> found = segment.findOffsetByTimestamp(timestamp, start);
+                if (found.isPresent()) {
+                    return found;
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The record with the largest timestamp (the first such record), or empty if no record has one. */
+    public Optional<FileRecords.TimestampAndOffset> maxTimestampAndOffset() {
+        LogSegment newest = null;
+        for (LogSegment segment : segments.values()) {
+            if (newest == null || segment.maxTimestampSoFar().timestamp() > newest.maxTimestampSoFar().timestamp()) {
+                newest = segment;
+            }
+        }
+        if (newest == null || newest.maxTimestampSoFar().timestamp() < 0) {
+            return Optional.empty();
+        }
+        return newest.findOffsetByTimestamp(newest.maxTimestampSoFar().timestamp(), logStartOffset);
+    }
+
+    /**
+     * Removes every batch from the one holding {@code offset} onwards (a follower diverging from its leader).
+     * Below the log start offset the log is emptied and restarts at {@code offset}.
+     */
+    public void truncateTo(long offset) {
+        appendLock.lock();
+        try {
+            ensureOpen();
+            if (offset >= logEndOffset) {
+                return;
+            }
+            if (offset < logStartOffset) {
+                truncateFullyAndStartAt(offset);
+                return;
+            }
+            long floor = segments.floorKey(offset);
+            deleteSegments(new ArrayList<>(segments.tailMap(floor, false).values()));
+            LogSegment active = segments.get(floor);
+            active.truncateTo(offset);
+            active.resizeIndexes(config.segmentIndexBytes());
+            logEndOffset = active.loadTail();
+            lowerRecoveryPoint(logEndOffset);
+        } catch (IOException e) {
+            throw new KafkaStorageException("Truncating " + topicPartition + " failed", e);
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    private void truncateFullyAndStartAt(long offset) throws IOException {
+        List<LogSegment> all = new ArrayList<>(segments.values());
+        segments.put(offset, LogSegment.create(dir, offset, config, time.milliseconds()));
+        all.removeIf(s -> s.baseOffset() == offset);
+        deleteSegments(all);
+        logStartOffset = offset;
+        logEndOffset = offset;
+        lowerRecoveryPoint(offset);
+    }
+
+    private void lowerRecoveryPoint(long offset) {
+        synchronized (flushLock) {
+            recoveryPoint = Math.min(recoveryPoint, offset);
+        }
+    }
+
+    /** Removes segments from the map now and their files after file.delete.delay.ms. Caller holds the lock. */
+    private void deleteSegments(List<LogSegment> toDelete) throws IOException {
+        for (LogSegment segment : toDelete) {
+            segments.remove(segment.baseOffset());
+            segment.markDeleted();
+            scheduler.schedule("delete-" + topicPartition + "-" + segment.baseOffset(), () -> {
+                try {
+                    segment.deleteFiles();
+                } catch (IOException e) {
+                    LOG.warn("Partition {}: cannot delete the files of segment {}", topicPartition,
+                            segment.baseOffset(), e);
+                }
+            }, config.fileDeleteDelayMs(), 0);
+        }
+    }
+
+    /**
+     * Applies retention: deletes the oldest non-active segments that are past retention.ms or beyond
+     * retention.bytes, and advances the log start offset.
+     *
+     * @return the number of segments deleted
+     */
+    int deleteOldSegments() {
+        appendLock.lock();
+        try {
+            if (closed) {
+                return 0;
+            }
+            List<LogSegment> deletable = RetentionPolicy.deletable(new ArrayList<>(segments.values()), config,
+                    time.milliseconds());
+            if (!deletable.isEmpty()) {
+                deleteSegments(deletable);
+                logStartOffset = Math.max(logStartOffset, segments.firstKey());
+                LOG.info("Partition {}: retention deleted {} segments; the log now starts at offset {}",
+                        topicPartition, deletable.size(), logStartOffset);
+            }
+            return deletable.size();
+        } catch (IOException e) {
+            throw new KafkaStorageException("Retention of " + topicPartition + " failed", e);
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    /** fsyncs everything up to the log end offset and advances the recovery point. */
+    public void flush() {
+        flushUpTo(logEndOffset);
+    }
+
+    /** Flushes if flush.ms has passed since the last flush and there is something to flush. */
+    void maybeFlushByTime() {
+        long now = time.milliseconds();
+        if (logEndOffset > recoveryPoint && now - lastFlushMs >= config.flushMs()) {
+            flush();
+        }
+    }
+
+    private void flushUpTo(long offset) {
+        synchronized (flushLock) {
+            if (closed || offset <= recoveryPoint) {
+                return;
+            }
+            Long from = segments.floorKey(recoveryPoint);
+            try {
+                for (LogSegment segment : segments.subMap(from == null ? 0L : from, true, offset, false).values()) {
+                    segment.flush();
+                }
+            } catch (IOException e) {
+                throw new KafkaStorageException("Flushing " + topicPartition + " failed", e);
+            }
+            recoveryPoint = offset;
+            lastFlushMs = time.milliseconds();
+        }
+    }
+
+    /** Applies new settings: retention, flush and size limits at once, index sizes from the next roll. */
+    public void updateConfig(LogConfig newConfig) {
+        this.config = newConfig;
+        segments.lastEntry().getValue().updateIndexInterval(newConfig.indexIntervalBytes());
+    }
+
+    /** Total bytes of all segments. */
+    long size() {
+        return segments.values().stream().mapToLong(LogSegment::size).sum();
+    }
+
+    int numberOfSegments() {
+        return segments.size();
+    }
+
+    List<LogSegment> segments() {
+        return List.copyOf(segments.values());
+    }
+
+    /** Flushes, writes the final index entries, trims the indexes and closes the files. */
+    void close() {
+        appendLock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            flush();
+            closed = true;
+            for (LogSegment segment : segments.values()) {
+                segment.close();
+            }
+        } catch (IOException e) {
+            throw new KafkaStorageException("Closing " + topicPartition + " failed", e);
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new KafkaStorageException("The log of " + topicPartition + " is closed");
+        }
+    }
+
+    /** The batches of the log, for tests and tools: each batch header read from disk. */
+    List<FileChannelRecordBatch> batches() {
+        List<FileChannelRecordBatch> all = new ArrayList<>();
+        segments.values().forEach(s -> s.records().batches().forEach(all::add));
+        return all;
+    }
+
+    @Override
+    public String toString() {
+        return "PartitionLog(" + topicPartition + ", start=" + logStartOffset + ", end=" + logEndOffset + ")";
     }
 }

@@ -1,0 +1,129 @@
+package io.tributary.broker.log;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.KafkaStorageException;
+
+/**
+ * One directory of {@code log.dirs}: an exclusive {@code .lock}, the recovery-point checkpoint, the clean-shutdown
+ * marker and the partition folders {@code <topic>-<partition>}. Not thread-safe: the {@link LogManager}
+ * serializes calls.
+ */
+final class LogDir implements Closeable {
+
+    static final String LOCK_FILE = ".lock";
+    static final String CLEAN_SHUTDOWN_MARKER = ".kafka_cleanshutdown";
+    static final String RECOVERY_POINT_CHECKPOINT = "recovery-point-offset-checkpoint";
+    /** Suffix of a partition folder being deleted. */
+    static final String DELETE_SUFFIX = "-delete";
+
+    private final Path path;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+    private final OffsetCheckpointFile recoveryPoints;
+
+    private LogDir(Path path, FileChannel lockChannel, FileLock lock) {
+        this.path = path;
+        this.lockChannel = lockChannel;
+        this.lock = lock;
+        this.recoveryPoints = new OffsetCheckpointFile(path.resolve(RECOVERY_POINT_CHECKPOINT));
+    }
+
+    /** Creates the directory if needed and locks it against a second broker. */
+    static LogDir open(Path path) throws IOException {
+        Files.createDirectories(path);
+        FileChannel channel = FileChannel.open(path.resolve(LOCK_FILE), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE);
+        FileLock lock;
+        try {
+            lock = channel.tryLock();
+        } catch (OverlappingFileLockException e) {
+            lock = null;
+        }
+        if (lock == null) {
+            channel.close();
+            throw new KafkaStorageException("Log dir " + path + " is in use by another broker");
+        }
+        return new LogDir(path, channel, lock);
+    }
+
+    Path path() {
+        return path;
+    }
+
+    /** True if the last shutdown was clean. Removes the marker: from now on a crash is an unclean stop. */
+    boolean consumeCleanShutdownMarker() throws IOException {
+        return Files.deleteIfExists(path.resolve(CLEAN_SHUTDOWN_MARKER));
+    }
+
+    /** Written last on a clean shutdown, after every log in this dir was flushed and closed. */
+    void writeCleanShutdownMarker() throws IOException {
+        try (FileChannel channel = FileChannel.open(path.resolve(CLEAN_SHUTDOWN_MARKER), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE)) {
+            channel.force(true);
+        }
+    }
+
+    Map<TopicPartition, Long> readRecoveryPoints() throws IOException {
+        return recoveryPoints.read();
+    }
+
+    void writeRecoveryPoints(Map<TopicPartition, Long> offsets) throws IOException {
+        recoveryPoints.write(offsets);
+    }
+
+    Path partitionDir(TopicPartition tp) {
+        return path.resolve(tp.topic() + "-" + tp.partition());
+    }
+
+    /** The partition folders in this dir, and separately the folders left over from deletions. */
+    record Contents(Map<TopicPartition, Path> partitions, List<Path> deleted) {
+    }
+
+    Contents list() throws IOException {
+        Map<TopicPartition, Path> partitions = new java.util.HashMap<>();
+        List<Path> deleted = new ArrayList<>();
+        try (Stream<Path> children = Files.list(path)) {
+            for (Path child : children.filter(Files::isDirectory).toList()) {
+                String name = child.getFileName().toString();
+                if (name.endsWith(DELETE_SUFFIX)) {
+                    deleted.add(child);
+                } else {
+                    parsePartition(name).ifPresent(tp -> partitions.put(tp, child));
+                }
+            }
+        }
+        return new Contents(partitions, deleted);
+    }
+
+    /** Parses {@code <topic>-<partition>}; topics may contain dashes, the partition is after the last one. */
+    static Optional<TopicPartition> parsePartition(String folderName) {
+        int dash = folderName.lastIndexOf('-');
+        if (dash <= 0 || dash == folderName.length() - 1) {
+            return Optional.empty();
+        }
+        String partition = folderName.substring(dash + 1);
+        if (!partition.chars().allMatch(Character::isDigit) || partition.length() > 9) {
+            return Optional.empty();
+        }
+        return Optional.of(new TopicPartition(folderName.substring(0, dash), Integer.parseInt(partition)));
+    }
+
+    @Override
+    public void close() throws IOException {
+        lock.release();
+        lockChannel.close();
+    }
+}

@@ -1,0 +1,163 @@
+package io.tributary.broker.log;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Opens the segments of one partition folder at start-up and, after an unclean stop, recovers them.
+ *
+ * <ul>
+ *   <li>After a clean shutdown nothing is scanned: each index gets an in-memory order check and only the bytes
+ *       after the last index entry of the active segment are read to find the log end offset.</li>
+ *   <li>After an unclean stop every segment from the one holding the recovery point onwards is re-validated
+ *       batch by batch and its indexes rebuilt; the log is cut at the first invalid byte and later segments are
+ *       deleted. What was cut is logged.</li>
+ *   <li>A segment with a missing or corrupt index file gets its indexes rebuilt either way.</li>
+ * </ul>
+ */
+final class LogLoader {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LogLoader.class);
+
+    /** The loaded state of a partition. {@code segments} is ordered by base offset and never empty. */
+    record LoadedLog(TreeMap<Long, LogSegment> segments, long logEndOffset, long recoveryPoint) {
+    }
+
+    private final TopicPartition tp;
+    private final Path dir;
+    private final LogConfig config;
+    private final long nowMs;
+
+    LogLoader(TopicPartition tp, Path dir, LogConfig config, long nowMs) {
+        this.tp = tp;
+        this.dir = dir;
+        this.config = config;
+        this.nowMs = nowMs;
+    }
+
+    LoadedLog load(long recoveryPoint, boolean cleanShutdown) throws IOException {
+        removeLeftovers();
+        TreeMap<Long, LogSegment> segments = new TreeMap<>();
+        List<Long> needIndexRebuild = new ArrayList<>();
+        for (long baseOffset : segmentBaseOffsets()) {
+            boolean indexesPresent = Files.exists(SegmentFiles.offsetIndex(dir, baseOffset))
+                    && Files.exists(SegmentFiles.timeIndex(dir, baseOffset));
+            LogSegment segment = LogSegment.open(dir, baseOffset, config, nowMs);
+            segments.put(baseOffset, segment);
+            if (!indexesPresent || !indexesSane(segment)) {
+                needIndexRebuild.add(baseOffset);
+            }
+        }
+        if (segments.isEmpty()) {
+            segments.put(0L, LogSegment.create(dir, 0L, config, nowMs));
+        }
+        long firstToRecover = cleanShutdown ? Long.MAX_VALUE : firstSegmentToRecover(segments, recoveryPoint);
+        for (long baseOffset : needIndexRebuild) {
+            if (baseOffset < firstToRecover) {
+                rebuildIndexes(segments.get(baseOffset));
+            }
+        }
+        if (firstToRecover != Long.MAX_VALUE) {
+            recover(segments, firstToRecover);
+        }
+        LogSegment active = segments.lastEntry().getValue();
+        active.resizeIndexes(config.segmentIndexBytes());
+        long logEndOffset = active.loadTail();
+        return new LoadedLog(segments, logEndOffset, logEndOffset);
+    }
+
+    private static long firstSegmentToRecover(TreeMap<Long, LogSegment> segments, long recoveryPoint) {
+        Long floor = segments.floorKey(recoveryPoint);
+        return floor != null ? floor : segments.firstKey();
+    }
+
+    private boolean indexesSane(LogSegment segment) {
+        try {
+            segment.offsetIndex().sanityCheck(segment.size());
+            segment.timeIndex().sanityCheck(segment.size());
+            return true;
+        } catch (CorruptIndexException e) {
+            LOG.warn("Partition {}: rebuilding the indexes of segment {}: {}", tp, segment.baseOffset(),
+                    e.getMessage());
+            return false;
+        }
+    }
+
+    private void rebuildIndexes(LogSegment segment) throws IOException {
+        LogSegment.RecoveryResult result = segment.recover();
+        logTruncation(segment, result);
+        segment.onBecomeInactive();
+    }
+
+    /** Re-validates the segments from {@code firstBaseOffset} on; drops every segment after a truncated one. */
+    private void recover(TreeMap<Long, LogSegment> segments, long firstBaseOffset) throws IOException {
+        List<LogSegment> toRecover = new ArrayList<>(segments.tailMap(firstBaseOffset, true).values());
+        for (int i = 0; i < toRecover.size(); i++) {
+            LogSegment segment = toRecover.get(i);
+            LogSegment.RecoveryResult result = segment.recover();
+            boolean last = i == toRecover.size() - 1;
+            if (result.truncatedBytes() > 0) {
+                logTruncation(segment, result);
+                for (LogSegment later : toRecover.subList(i + 1, toRecover.size())) {
+                    LOG.warn("Partition {}: deleting segment {} ({} bytes) that follows the truncation at offset {}",
+                            tp, later.baseOffset(), later.size(), result.nextOffset());
+                    segments.remove(later.baseOffset());
+                    later.deleteFiles();
+                }
+                return;
+            }
+            if (!last) {
+                segment.onBecomeInactive();
+            }
+        }
+    }
+
+    private void logTruncation(LogSegment segment, LogSegment.RecoveryResult result) {
+        if (result.truncatedBytes() > 0) {
+            LOG.warn("Partition {}: truncated {} bytes of segment {} at offset {} (file position {}): {}", tp,
+                    result.truncatedBytes(), segment.baseOffset(), result.nextOffset(), result.validBytes(),
+                    result.reason());
+        }
+    }
+
+    private List<Long> segmentBaseOffsets() throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.map(SegmentFiles::baseOffsetOfLog)
+                    .filter(OptionalLong::isPresent)
+                    .map(OptionalLong::getAsLong)
+                    .sorted()
+                    .toList();
+        }
+    }
+
+    /** Deletes segment files that retention had renamed, and index files whose log file is gone. */
+    private void removeLeftovers() throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path file : files.toList()) {
+                String name = file.getFileName().toString();
+                if (name.endsWith(SegmentFiles.DELETED_SUFFIX) || isOrphanIndex(name)) {
+                    Files.deleteIfExists(file);
+                }
+            }
+        }
+    }
+
+    private boolean isOrphanIndex(String name) {
+        for (String suffix : List.of(SegmentFiles.INDEX_SUFFIX, SegmentFiles.TIME_INDEX_SUFFIX)) {
+            if (name.endsWith(suffix)) {
+                String base = name.substring(0, name.length() - suffix.length());
+                return !Files.exists(dir.resolve(base + SegmentFiles.LOG_SUFFIX));
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,322 @@
+package io.tributary.broker.log;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.apache.kafka.common.InvalidRecordException;
+import org.apache.kafka.common.errors.CorruptRecordException;
+import org.apache.kafka.common.record.internal.FileLogInputStream.FileChannelRecordBatch;
+import org.apache.kafka.common.record.internal.FileRecords;
+import org.apache.kafka.common.record.internal.FileRecords.LogOffsetPosition;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.RecordBatch;
+
+/**
+ * One segment of a partition log: the {@code .log} file of record batches exactly as on the wire, plus its
+ * sparse {@link OffsetIndex} and {@link TimeIndex}.
+ *
+ * <p>Threading: one appender at a time (the partition's append lock); reads ({@link #read}, {@link
+ * #translateOffset}, {@link #findOffsetByTimestamp}) are lock-free and see the bytes whose append completed.
+ */
+final class LogSegment implements Closeable {
+
+    private final long baseOffset;
+    private final FileRecords records;
+    private final OffsetIndex offsetIndex;
+    private final TimeIndex timeIndex;
+    private final long createdMs;
+    private volatile int indexIntervalBytes;
+    private int bytesSinceLastIndexEntry;
+    private volatile TimestampOffset maxTimestampSoFar = TimestampOffset.UNKNOWN;
+
+    private LogSegment(long baseOffset, FileRecords records, OffsetIndex offsetIndex, TimeIndex timeIndex,
+                       int indexIntervalBytes, long createdMs) {
+        this.baseOffset = baseOffset;
+        this.records = records;
+        this.offsetIndex = offsetIndex;
+        this.timeIndex = timeIndex;
+        this.indexIntervalBytes = indexIntervalBytes;
+        this.createdMs = createdMs;
+    }
+
+    /** Creates the files of a new, empty segment. */
+    static LogSegment create(Path dir, long baseOffset, LogConfig config, long nowMs) throws IOException {
+        Files.deleteIfExists(SegmentFiles.offsetIndex(dir, baseOffset));
+        Files.deleteIfExists(SegmentFiles.timeIndex(dir, baseOffset));
+        FileRecords records = FileRecords.open(SegmentFiles.log(dir, baseOffset).toFile(), false, 0, false);
+        return open(dir, baseOffset, records, config, nowMs);
+    }
+
+    /**
+     * Opens the files of an existing segment. Missing index files are created empty; the caller rebuilds them
+     * with {@link #recover()}.
+     */
+    static LogSegment open(Path dir, long baseOffset, LogConfig config, long nowMs) throws IOException {
+        FileRecords records = FileRecords.open(SegmentFiles.log(dir, baseOffset).toFile());
+        return open(dir, baseOffset, records, config, nowMs);
+    }
+
+    private static LogSegment open(Path dir, long baseOffset, FileRecords records, LogConfig config, long nowMs)
+            throws IOException {
+        OffsetIndex offsetIndex = new OffsetIndex(SegmentFiles.offsetIndex(dir, baseOffset), baseOffset,
+                config.segmentIndexBytes());
+        TimeIndex timeIndex = new TimeIndex(SegmentFiles.timeIndex(dir, baseOffset), baseOffset,
+                config.segmentIndexBytes());
+        LogSegment segment = new LogSegment(baseOffset, records, offsetIndex, timeIndex,
+                config.indexIntervalBytes(), nowMs);
+        segment.maxTimestampSoFar = timeIndex.entries() == 0 ? TimestampOffset.UNKNOWN : timeIndex.lastEntry();
+        return segment;
+    }
+
+    long baseOffset() {
+        return baseOffset;
+    }
+
+    int size() {
+        return records.sizeInBytes();
+    }
+
+    /** Wall time (from the injected clock) at which this segment was created or loaded; drives segment.ms. */
+    long createdMs() {
+        return createdMs;
+    }
+
+    OffsetIndex offsetIndex() {
+        return offsetIndex;
+    }
+
+    TimeIndex timeIndex() {
+        return timeIndex;
+    }
+
+    FileRecords records() {
+        return records;
+    }
+
+    void updateIndexInterval(int bytes) {
+        this.indexIntervalBytes = bytes;
+    }
+
+    /** True if an offset can be stored relative to the base offset in the 4-byte index fields. */
+    boolean canHoldOffset(long offset) {
+        long relative = offset - baseOffset;
+        return relative >= 0 && relative <= Integer.MAX_VALUE;
+    }
+
+    boolean indexesFull() {
+        return offsetIndex.isFull() || timeIndex.isFull();
+    }
+
+    /**
+     * Appends batches whose offsets are already assigned, adding index entries every index interval.
+     * Only the partition's appender calls this.
+     */
+    void append(long largestOffset, MemoryRecords batches) throws IOException {
+        if (batches.sizeInBytes() == 0) {
+            return;
+        }
+        if (!canHoldOffset(largestOffset)) {
+            throw new IllegalArgumentException("Offset " + largestOffset + " overflows segment " + baseOffset);
+        }
+        int position = records.sizeInBytes();
+        records.append(batches);
+        for (RecordBatch batch : batches.batches()) {
+            indexBatch(batch.lastOffset(), batch.maxTimestamp(), position, batch.sizeInBytes());
+            position += batch.sizeInBytes();
+        }
+    }
+
+    private void indexBatch(long lastOffset, long maxTimestamp, int position, int size) {
+        if (maxTimestamp > maxTimestampSoFar.timestamp()) {
+            maxTimestampSoFar = new TimestampOffset(maxTimestamp, lastOffset);
+        }
+        if (bytesSinceLastIndexEntry > indexIntervalBytes) {
+            offsetIndex.append(lastOffset, position);
+            TimestampOffset max = maxTimestampSoFar;
+            timeIndex.maybeAppend(max.timestamp(), max.offset(), false);
+            bytesSinceLastIndexEntry = 0;
+        }
+        bytesSinceLastIndexEntry += size;
+    }
+
+    /**
+     * The position and size of the batch that holds {@code offset} (or the first batch after it), scanning at
+     * most one index interval; null if the segment has no such batch.
+     */
+    LogOffsetPosition translateOffset(long offset) {
+        OffsetPosition floor = offsetIndex.lookup(offset);
+        return records.searchForOffsetFromPosition(offset, floor.position());
+    }
+
+    /**
+     * A slice of this segment starting at the batch that holds {@code startOffset}.
+     *
+     * @param maxSize      most bytes to return; the slice may end inside a batch, as Kafka's fetches do
+     * @param maxPosition  bytes at or beyond this file position are not returned
+     * @param minOneBatch  return the whole first batch even if it is larger than maxSize
+     * @return the slice, or empty if this segment holds no batch at or after startOffset
+     */
+    Optional<FileRecords> read(long startOffset, int maxSize, int maxPosition, boolean minOneBatch) {
+        LogOffsetPosition start = translateOffset(startOffset);
+        if (start == null) {
+            return Optional.empty();
+        }
+        int adjustedMaxSize = minOneBatch ? Math.max(maxSize, start.size) : maxSize;
+        int fetchSize = Math.max(0, Math.min(maxPosition - start.position, adjustedMaxSize));
+        return Optional.of(records.slice(start.position, fetchSize));
+    }
+
+    /** The first record at or after {@code startingOffset} with a timestamp at or above {@code timestamp}. */
+    Optional<FileRecords.TimestampAndOffset> findOffsetByTimestamp(long timestamp, long startingOffset) {
+        TimestampOffset floor = timeIndex.lookup(timestamp);
+        int position = offsetIndex.lookup(Math.max(floor.offset(), startingOffset)).position();
+        return Optional.ofNullable(records.searchForTimestamp(timestamp, position, startingOffset, Integer.MAX_VALUE));
+    }
+
+    /** The largest record timestamp and the last offset of its batch, or UNKNOWN if no record has one. */
+    TimestampOffset maxTimestampSoFar() {
+        return maxTimestampSoFar;
+    }
+
+    /** The newest timestamp in the segment for retention: the largest record timestamp, else the file's mtime. */
+    long largestTimestamp() throws IOException {
+        long max = maxTimestampSoFar.timestamp();
+        return max >= 0 ? max : Files.getLastModifiedTime(records.file().toPath()).toMillis();
+    }
+
+    /**
+     * Re-reads the tail after the last index entry to find the next offset and the newest timestamp.
+     * Cheap: it scans at most one index interval, so a clean start-up never reads whole segments.
+     */
+    long loadTail() {
+        int lastIndexed = offsetIndex.entries() == 0 ? 0
+                : offsetIndex.entry(offsetIndex.entries() - 1).position();
+        long nextOffset = offsetIndex.entries() == 0 ? baseOffset : offsetIndex.lastOffset() + 1;
+        for (FileChannelRecordBatch batch : records.batchesFrom(lastIndexed)) {
+            nextOffset = batch.nextOffset();
+            if (batch.maxTimestamp() > maxTimestampSoFar.timestamp()) {
+                maxTimestampSoFar = new TimestampOffset(batch.maxTimestamp(), batch.lastOffset());
+            }
+        }
+        return nextOffset;
+    }
+
+    /**
+     * Re-validates every batch (magic, size, CRC-32C, increasing offsets within this segment's range), rebuilds
+     * both indexes from the valid ones and truncates the file at the first invalid byte.
+     *
+     * @return the outcome: the next offset after the valid batches and the bytes cut off
+     */
+    RecoveryResult recover() throws IOException {
+        offsetIndex.reset();
+        timeIndex.reset();
+        maxTimestampSoFar = TimestampOffset.UNKNOWN;
+        bytesSinceLastIndexEntry = 0;
+        int validBytes = 0;
+        long nextOffset = baseOffset;
+        String reason = null;
+        try {
+            for (FileChannelRecordBatch batch : records.batches()) {
+                RecordsValidator.checkStoredBatch(batch, nextOffset, this::canHoldOffset);
+                indexBatch(batch.lastOffset(), batch.maxTimestamp(), validBytes, batch.sizeInBytes());
+                validBytes += batch.sizeInBytes();
+                nextOffset = batch.nextOffset();
+            }
+        } catch (CorruptRecordException | InvalidRecordException e) {
+            reason = e.getMessage();
+        }
+        int truncated = records.sizeInBytes() - validBytes;
+        if (truncated > 0) {
+            records.truncateTo(validBytes);
+            if (reason == null) {
+                reason = "incomplete batch at the end of the file";
+            }
+        }
+        return new RecoveryResult(nextOffset, validBytes, truncated, reason);
+    }
+
+    /** What {@link #recover()} found. {@code reason} is null when nothing was truncated. */
+    record RecoveryResult(long nextOffset, int validBytes, int truncatedBytes, String reason) {
+    }
+
+    /**
+     * Removes every batch from the one holding {@code offset} onwards, with their index entries. Call
+     * {@link #loadTail()} afterwards to learn the new next offset.
+     *
+     * @return the number of bytes removed
+     */
+    int truncateTo(long offset) throws IOException {
+        LogOffsetPosition mapping = translateOffset(offset);
+        offsetIndex.truncateTo(offset);
+        timeIndex.truncateTo(offset);
+        bytesSinceLastIndexEntry = 0;
+        maxTimestampSoFar = timeIndex.entries() == 0 ? TimestampOffset.UNKNOWN : timeIndex.lastEntry();
+        if (mapping == null) {
+            return 0;
+        }
+        return records.truncateTo(mapping.position);
+    }
+
+    /** Grows (active segment) or sets the preallocated size of both indexes. */
+    void resizeIndexes(int maxIndexSize) {
+        offsetIndex.updateMaxIndexSize(maxIndexSize);
+        timeIndex.updateMaxIndexSize(maxIndexSize);
+        offsetIndex.resize(maxIndexSize);
+        timeIndex.resize(maxIndexSize);
+    }
+
+    /** Called when a newer segment takes over appends: writes the final time index entry and trims both indexes. */
+    void onBecomeInactive() {
+        appendFinalTimeIndexEntry();
+        offsetIndex.trimToValidSize();
+        timeIndex.trimToValidSize();
+    }
+
+    private void appendFinalTimeIndexEntry() {
+        TimestampOffset max = maxTimestampSoFar;
+        if (max.timestamp() >= 0) {
+            timeIndex.maybeAppend(max.timestamp(), max.offset(), true);
+        }
+    }
+
+    /** fsyncs the log file and both indexes. */
+    void flush() throws IOException {
+        records.flush();
+        offsetIndex.flush();
+        timeIndex.flush();
+    }
+
+    /** Renames the three files with the {@code .deleted} suffix; reads in flight keep working. */
+    void markDeleted() throws IOException {
+        Path logFile = records.file().toPath();
+        records.renameTo(logFile.resolveSibling(logFile.getFileName() + SegmentFiles.DELETED_SUFFIX).toFile());
+        offsetIndex.renameTo(offsetIndex.file().resolveSibling(offsetIndex.file().getFileName()
+                + SegmentFiles.DELETED_SUFFIX));
+        timeIndex.renameTo(timeIndex.file().resolveSibling(timeIndex.file().getFileName()
+                + SegmentFiles.DELETED_SUFFIX));
+    }
+
+    /** Closes and deletes the files, wherever they were renamed to. */
+    void deleteFiles() throws IOException {
+        records.close();
+        Files.deleteIfExists(records.file().toPath());
+        offsetIndex.deleteIfExists();
+        timeIndex.deleteIfExists();
+    }
+
+    /** Writes the final time index entry, trims the indexes and closes the file. */
+    @Override
+    public void close() throws IOException {
+        appendFinalTimeIndexEntry();
+        offsetIndex.close();
+        timeIndex.close();
+        records.close();
+    }
+
+    @Override
+    public String toString() {
+        return "LogSegment(baseOffset=" + baseOffset + ", size=" + size() + ")";
+    }
+}

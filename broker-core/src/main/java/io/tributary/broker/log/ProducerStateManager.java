@@ -1,0 +1,235 @@
+package io.tributary.broker.log;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+import org.apache.kafka.common.errors.DuplicateSequenceException;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.OutOfOrderSequenceException;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The idempotent producers of one partition: per producer id, its epoch and its last few batches
+ * (sequence range and offsets). A new batch must continue its producer's sequence; an exact retry
+ * of a recent batch is recognised so that it is not appended twice.
+ *
+ * <p>Snapshot file {@code <dir>/<20-digit offset>.snapshot}: the state of every batch below that
+ * offset. Layout: int magic, int entry count, entries of (long producer id, short epoch, int first
+ * sequence, int last sequence, long first offset, long last offset), then a CRC-32C of all prior
+ * bytes. A producer with several cached batches has one entry per batch, oldest first. Loading takes
+ * the newest valid snapshot not beyond the log end and replays the log from there, so state
+ * survives restarts, clean or not.
+ *
+ * <p>Not thread-safe: the caller serialises check, append and update per partition.
+ */
+public final class ProducerStateManager {
+    private static final Logger log = LoggerFactory.getLogger(ProducerStateManager.class);
+    /** As many batches as a producer may have in flight: a retry of any of them is a duplicate. */
+    static final int CACHED_BATCHES_PER_PRODUCER = 5;
+    static final String SNAPSHOT_SUFFIX = ".snapshot";
+    private static final int MAGIC = 0x54505331; // "TPS1"
+    private static final int ENTRY_BYTES = 8 + 2 + 4 + 4 + 8 + 8;
+    private static final int READ_CHUNK_BYTES = 1024 * 1024;
+
+    private final Map<Long, Deque<BatchMetadata>> producers = new HashMap<>();
+
+    /** One appended batch of a producer. */
+    public record BatchMetadata(short epoch, int firstSequence, int lastSequence, long firstOffset, long lastOffset) {
+    }
+
+    /** Empty state: for a partition that has never seen an idempotent producer. */
+    public ProducerStateManager() {
+    }
+
+    /** Rebuilds the state of {@code partitionLog} from its newest usable snapshot plus the log after it. */
+    public static ProducerStateManager load(PartitionLog partitionLog) {
+        ProducerStateManager state = new ProducerStateManager();
+        long logEnd = partitionLog.logEndOffset();
+        long replayFrom = state.readNewestSnapshot(partitionLog.dir(), logEnd);
+        state.replay(partitionLog, Math.max(replayFrom, partitionLog.logStartOffset()), logEnd);
+        return state;
+    }
+
+    /** The earlier append of which {@code batch} is an exact retry, if it is one. */
+    public Optional<BatchMetadata> duplicateOf(RecordBatch batch) {
+        Deque<BatchMetadata> recent = producers.get(batch.producerId());
+        if (recent == null) {
+            return Optional.empty();
+        }
+        return recent.stream()
+                .filter(b -> b.epoch() == batch.producerEpoch() && b.firstSequence() == batch.baseSequence()
+                        && b.lastSequence() == batch.lastSequence())
+                .findFirst();
+    }
+
+    /**
+     * Checks that {@code batch} may be appended next for its producer. A producer this partition
+     * has no state for may start at any sequence (its state may have been lost with old segments).
+     *
+     * @throws InvalidProducerEpochException for an epoch older than the producer's current one
+     * @throws OutOfOrderSequenceException   for a gap in the sequence, or a new epoch not starting at 0
+     * @throws DuplicateSequenceException    for an old sequence that is no longer in the cache
+     */
+    public void checkSequence(RecordBatch batch) {
+        Deque<BatchMetadata> recent = producers.get(batch.producerId());
+        if (recent == null || recent.isEmpty()) {
+            return;
+        }
+        BatchMetadata last = recent.peekLast();
+        if (batch.producerEpoch() < last.epoch()) {
+            throw new InvalidProducerEpochException("Producer " + batch.producerId() + " has epoch " + batch.producerEpoch()
+                    + ", older than the current epoch " + last.epoch());
+        }
+        if (batch.producerEpoch() > last.epoch()) {
+            if (batch.baseSequence() != 0) {
+                throw new OutOfOrderSequenceException("Producer " + batch.producerId() + " started epoch " + batch.producerEpoch()
+                        + " at sequence " + batch.baseSequence() + "; a new epoch must start at 0");
+            }
+            return;
+        }
+        if (inSequence(last.lastSequence(), batch.baseSequence())) {
+            return;
+        }
+        if (batch.baseSequence() <= last.lastSequence() && batch.baseSequence() >= 0) {
+            throw new DuplicateSequenceException("Producer " + batch.producerId() + " re-sent sequence " + batch.baseSequence()
+                    + "; the last appended sequence is " + last.lastSequence());
+        }
+        throw new OutOfOrderSequenceException("Producer " + batch.producerId() + " sent sequence " + batch.baseSequence()
+                + " after " + last.lastSequence() + " (epoch " + last.epoch() + ")");
+    }
+
+    private static boolean inSequence(int lastSequence, int nextSequence) {
+        return nextSequence == lastSequence + 1 || (nextSequence == 0 && lastSequence == Integer.MAX_VALUE);
+    }
+
+    /** Records an appended batch of a producer at the offsets it was given. */
+    public void update(RecordBatch batch, long firstOffset, long lastOffset) {
+        record(batch.producerId(), new BatchMetadata(batch.producerEpoch(), batch.baseSequence(), batch.lastSequence(), firstOffset, lastOffset));
+    }
+
+    private void record(long producerId, BatchMetadata batch) {
+        Deque<BatchMetadata> recent = producers.computeIfAbsent(producerId, id -> new ArrayDeque<>());
+        if (!recent.isEmpty() && recent.peekLast().epoch() != batch.epoch()) {
+            recent.clear(); // a new epoch restarts the sequence: older batches can no longer be retried
+        }
+        recent.addLast(batch);
+        while (recent.size() > CACHED_BATCHES_PER_PRODUCER) {
+            recent.removeFirst();
+        }
+    }
+
+    public int producerCount() {
+        return producers.size();
+    }
+
+    /** Writes the state as of {@code offset} (atomically) and removes older snapshots. */
+    public void writeSnapshot(Path dir, long offset) throws IOException {
+        List<Map.Entry<Long, BatchMetadata>> entries = new ArrayList<>();
+        producers.forEach((id, batches) -> batches.forEach(batch -> entries.add(Map.entry(id, batch))));
+        ByteBuffer buffer = ByteBuffer.allocate(8 + entries.size() * ENTRY_BYTES + 4);
+        buffer.putInt(MAGIC).putInt(entries.size());
+        for (Map.Entry<Long, BatchMetadata> entry : entries) {
+            BatchMetadata b = entry.getValue();
+            buffer.putLong(entry.getKey()).putShort(b.epoch()).putInt(b.firstSequence()).putInt(b.lastSequence())
+                    .putLong(b.firstOffset()).putLong(b.lastOffset());
+        }
+        CRC32C crc = new CRC32C();
+        crc.update(buffer.array(), 0, buffer.position());
+        buffer.putInt((int) crc.getValue());
+        Path target = dir.resolve(String.format("%020d", offset) + SNAPSHOT_SUFFIX);
+        Path temp = dir.resolve(target.getFileName() + ".tmp");
+        Files.write(temp, buffer.array());
+        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        for (Path older : snapshots(dir)) {
+            if (snapshotOffset(older) < offset) {
+                Files.deleteIfExists(older);
+            }
+        }
+    }
+
+    /** @return the offset the loaded snapshot covers, or 0 if there was none usable */
+    private long readNewestSnapshot(Path dir, long logEnd) {
+        for (Path snapshot : snapshots(dir)) {
+            long offset = snapshotOffset(snapshot);
+            if (offset > logEnd) {
+                continue; // the log was truncated below it after an unclean stop
+            }
+            try {
+                parse(Files.readAllBytes(snapshot));
+                return offset;
+            } catch (IOException | RuntimeException e) {
+                log.warn("ignoring unreadable producer snapshot {}: {}", snapshot, e.getMessage());
+                producers.clear();
+            }
+        }
+        return 0;
+    }
+
+    private void parse(byte[] bytes) {
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        CRC32C crc = new CRC32C();
+        crc.update(bytes, 0, bytes.length - 4);
+        if (buffer.getInt() != MAGIC || buffer.getInt(bytes.length - 4) != (int) crc.getValue()) {
+            throw new IllegalStateException("bad magic or checksum");
+        }
+        int count = buffer.getInt();
+        for (int i = 0; i < count; i++) {
+            long producerId = buffer.getLong();
+            record(producerId, new BatchMetadata(buffer.getShort(), buffer.getInt(), buffer.getInt(), buffer.getLong(), buffer.getLong()));
+        }
+    }
+
+    private void replay(PartitionLog partitionLog, long from, long to) {
+        long offset = from;
+        while (offset < to) {
+            FetchDataInfo chunk = partitionLog.read(offset, READ_CHUNK_BYTES, to, true);
+            long before = offset;
+            for (RecordBatch batch : chunk.records().batches()) {
+                if (batch.lastOffset() >= offset) {
+                    if (batch.producerId() != RecordBatch.NO_PRODUCER_ID) {
+                        update(batch, batch.baseOffset(), batch.lastOffset());
+                    }
+                    offset = batch.nextOffset();
+                }
+            }
+            if (offset == before) {
+                break;
+            }
+        }
+    }
+
+    /** Snapshot files, newest first. */
+    private static List<Path> snapshots(Path dir) {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().endsWith(SNAPSHOT_SUFFIX))
+                    .sorted(Comparator.comparingLong(ProducerStateManager::snapshotOffset).reversed())
+                    .toList();
+        } catch (IOException e) {
+            log.warn("cannot list producer snapshots in {}: {}", dir, e.getMessage());
+            return List.of();
+        }
+    }
+
+    private static long snapshotOffset(Path snapshot) {
+        String name = snapshot.getFileName().toString();
+        try {
+            return Long.parseLong(name.substring(0, name.length() - SNAPSHOT_SUFFIX.length()));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+}
