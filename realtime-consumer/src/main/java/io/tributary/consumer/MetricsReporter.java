@@ -12,6 +12,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -46,8 +47,10 @@ final class MetricsReporter {
         Map<TopicPartition, PartitionStats> sample = new TreeMap<>(
                 (a, b) -> a.topic().equals(b.topic()) ? Integer.compare(a.partition(), b.partition())
                         : a.topic().compareTo(b.topic()));
+        Set<TopicPartition> paused = consumer.paused();
         for (PartitionWorker worker : workers) {
-            PartitionStats stats = worker.metrics().sample(elapsed, lag(consumer, worker));
+            PartitionStats stats = worker.metrics().sample(elapsed, lag(consumer, worker), worker.queued(),
+                    paused.contains(worker.partition()));
             sample.put(worker.partition(), stats);
             if (logEnabled) {
                 log.info("{}", stats);

@@ -29,11 +29,11 @@ final class PartitionMetrics {
     }
 
     /** Closes the current interval of {@code intervalNanos} and returns its figures. */
-    synchronized PartitionStats sample(long intervalNanos, OptionalLong lag) {
+    synchronized PartitionStats sample(long intervalNanos, OptionalLong lag, int queued, boolean paused) {
         double seconds = Math.max(intervalNanos, 1) / 1e9;
         double avgMillis = intervalRecords == 0 ? 0 : intervalLatencyNanos / 1e6 / intervalRecords;
         PartitionStats stats = new PartitionStats(partition, records, intervalRecords / seconds,
-                avgMillis, intervalMaxLatencyNanos / 1e6, lag);
+                avgMillis, intervalMaxLatencyNanos / 1e6, lag, queued, paused);
         intervalRecords = 0;
         intervalLatencyNanos = 0;
         intervalMaxLatencyNanos = 0;

@@ -68,6 +68,9 @@ public final class StartPosition {
 
     /** Seeks every one of {@code partitions} to this position, committed offsets notwithstanding. */
     public void seek(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+        if (partitions.isEmpty()) {
+            return;
+        }
         switch (kind) {
             case EARLIEST -> consumer.seekToBeginning(partitions);
             case LATEST -> consumer.seekToEnd(partitions);
@@ -91,7 +94,9 @@ public final class StartPosition {
                 consumer.seek(partition, found.offset());
             }
         });
-        consumer.seekToEnd(pastTheEnd);
+        if (!pastTheEnd.isEmpty()) { // an empty list would mean "every assigned partition"
+            consumer.seekToEnd(pastTheEnd);
+        }
     }
 
     @Override
