@@ -1,0 +1,134 @@
+package io.tributary.broker.log;
+
+import static io.tributary.broker.log.TestRecords.batch;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.errors.OffsetOutOfRangeException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class PartitionLogRollTest {
+
+    private static final int BATCH_BYTES = batch(4, 50, 0).sizeInBytes();
+
+    @TempDir
+    Path root;
+
+    /** Appends {@code count} identical 4-record batches. */
+    private static void appendBatches(PartitionLog log, int count) {
+        for (int i = 0; i < count; i++) {
+            log.appendAsLeader(batch(4, 50, i), 0);
+        }
+    }
+
+    private static List<Long> baseOffsets(PartitionLog log) {
+        return log.segments().stream().map(LogSegment::baseOffset).toList();
+    }
+
+    @ParameterizedTest(name = "segment.bytes = 3 batches {0} bytes")
+    @CsvSource({"-1, 2", "0, 3", "1, 3"})
+    void rollsWhenTheNextBatchWouldExceedSegmentBytes(int delta, int batchesInFirstSegment) throws Exception {
+        int segmentBytes = 3 * BATCH_BYTES + delta;
+        PartitionLog log = new LogFixture(root, Map.of(LogConfig.SEGMENT_BYTES, String.valueOf(segmentBytes))).open();
+        appendBatches(log, 4);
+        assertThat(baseOffsets(log)).containsExactly(0L, 4L * batchesInFirstSegment);
+        assertThat(log.segments().get(0).size()).isEqualTo(batchesInFirstSegment * BATCH_BYTES)
+                .isLessThanOrEqualTo(segmentBytes);
+    }
+
+    @Test
+    void aBatchLargerThanSegmentBytesStillGoesIntoAnEmptySegment() throws Exception {
+        PartitionLog log = new LogFixture(root, Map.of(LogConfig.SEGMENT_BYTES, "100")).open();
+        appendBatches(log, 2);
+        assertThat(baseOffsets(log)).containsExactly(0L, 4L);
+        assertThat(log.segments()).allSatisfy(s -> assertThat(s.size()).isEqualTo(BATCH_BYTES));
+    }
+
+    @Test
+    void rollsAfterSegmentMsOnTheInjectedClock() throws Exception {
+        LogFixture fixture = new LogFixture(root, Map.of(LogConfig.SEGMENT_MS, "60000"));
+        PartitionLog log = fixture.open();
+        fixture.time.sleep(120_000); // an empty active segment is never rolled, however old
+        appendBatches(log, 1);
+        assertThat(log.numberOfSegments()).isEqualTo(1);
+        fixture.time.sleep(60_000);
+        appendBatches(log, 1);
+        assertThat(log.numberOfSegments()).isEqualTo(2);
+        fixture.time.sleep(60_000);
+        appendBatches(log, 1);
+        assertThat(log.numberOfSegments()).as("exactly segment.ms is not yet too old").isEqualTo(2);
+        fixture.time.sleep(1);
+        appendBatches(log, 1);
+        assertThat(baseOffsets(log)).containsExactly(0L, 4L, 12L);
+    }
+
+    @Test
+    void brokerRollHoursBecomeSegmentMs() {
+        assertThat(LogConfig.fromBroker(Map.of(LogConfig.LOG_ROLL_HOURS, "2")).segmentMs()).isEqualTo(7_200_000L);
+        assertThat(LogConfig.fromBroker(Map.of(LogConfig.LOG_ROLL_HOURS, "2", LogConfig.LOG_ROLL_MS, "5"))
+                .segmentMs()).isEqualTo(5L);
+    }
+
+    @Test
+    void rollsWhenTheTimeIndexIsFullAndTrimsTheOldIndexes() throws Exception {
+        // 48-byte indexes: 6 offset entries, 4 time entries of which the last is kept for the roll.
+        LogFixture fixture = new LogFixture(root,
+                Map.of(LogConfig.SEGMENT_INDEX_BYTES, "48", LogConfig.INDEX_INTERVAL_BYTES, "0"));
+        PartitionLog log = fixture.open();
+        appendBatches(log, 5);
+        assertThat(baseOffsets(log)).containsExactly(0L, 16L);
+        LogSegment old = log.segments().get(0);
+        assertThat(old.offsetIndex().entries()).isEqualTo(3);
+        assertThat(Files.size(old.offsetIndex().file())).isEqualTo(24);
+        assertThat(old.timeIndex().entries()).isEqualTo(3);
+        assertThat(Files.size(old.timeIndex().file())).isEqualTo(36);
+        assertThat(Files.size(log.segments().get(1).offsetIndex().file())).isEqualTo(48);
+    }
+
+    @ParameterizedTest(name = "last offset = base + MAX_INT + {0}")
+    @ValueSource(longs = {0, 1})
+    void rollsWhenARelativeOffsetWouldOverflowFourBytes(long beyond) throws Exception {
+        PartitionLog log = new LogFixture(root, Map.of()).open();
+        log.appendAsFollower(TestRecords.batchAt(0, 3, 1));
+        long far = Integer.MAX_VALUE - 1 + beyond;
+        log.appendAsFollower(TestRecords.batchAt(far, 2, 1));
+        if (beyond == 0) {
+            assertThat(baseOffsets(log)).containsExactly(0L);
+        } else {
+            assertThat(baseOffsets(log)).containsExactly(0L, far);
+        }
+        assertThat(TestRecords.offsets(log.read(far, 10_000, Long.MAX_VALUE, false).records()))
+                .containsExactly(far, far + 1);
+        assertThat(TestRecords.offsets(log.read(3, 10_000, Long.MAX_VALUE, false).records()))
+                .containsExactly(far, far + 1);
+    }
+
+    @Test
+    void anEmptySegmentThatCannotHoldTheOffsetsIsReplaced() throws Exception {
+        PartitionLog log = new LogFixture(root, Map.of()).open();
+        long far = 5_000_000_000L;
+        log.appendAsFollower(TestRecords.batchAt(far, 2, 1));
+        assertThat(baseOffsets(log)).containsExactly(far);
+        assertThat(log.logStartOffset()).isEqualTo(far);
+        assertThat(Files.exists(SegmentFiles.log(log.dir(), 0))).isFalse();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> log.read(0, 100, Long.MAX_VALUE, false))
+                .isInstanceOf(OffsetOutOfRangeException.class);
+    }
+
+    @Test
+    void theRolledSegmentIsFlushedInTheBackground() throws Exception {
+        LogFixture fixture = new LogFixture(root, Map.of(LogConfig.SEGMENT_BYTES, String.valueOf(BATCH_BYTES)));
+        PartitionLog log = fixture.open();
+        appendBatches(log, 3);
+        assertThat(log.recoveryPoint()).isZero();
+        fixture.scheduler.runDue();
+        assertThat(log.recoveryPoint()).isEqualTo(8L);
+    }
+}
