@@ -15,7 +15,7 @@ import java.util.UUID;
  * &lt;root&gt;/&lt;topic&gt;/dt=YYYY-MM-DD/hr=HH/&lt;DataFileName&gt;         committed data
  * &lt;root&gt;/_tributary/&lt;topic&gt;.ledger                          loaded-offset ledger
  * &lt;root&gt;/_tributary/tmp/&lt;topic&gt;/&lt;partition&gt;/&lt;uuid&gt;.parquet.tmp  streaming temp files
- * &lt;root&gt;/_tributary/jobs/&lt;jobId&gt;/                            batch job staging
+ * &lt;root&gt;/_tributary/jobs/&lt;topic&gt;/&lt;jobId&gt;/                    batch job staging
  * </pre>
  * Buckets follow the record timestamp in {@link #zone()}. Temp files sit in one directory per
  * partition so a writer that takes a partition over can delete its predecessor's leftovers
@@ -94,9 +94,14 @@ public final class DatasetLayout {
         return new Path(tempDir(topic, partition), UUID.randomUUID() + DataFileName.EXTENSION + TEMP_SUFFIX);
     }
 
+    /** The staging directories of the batch jobs loading {@code topic}. */
+    public Path jobsDir(String topic) {
+        return new Path(new Path(metaDir(), "jobs"), Topics.requireLegal(topic));
+    }
+
     /** The staging directory of one batch job; deleted when the job commits or aborts. */
-    public Path jobDir(String jobId) {
-        return new Path(new Path(metaDir(), "jobs"), jobId);
+    public Path jobDir(String topic, String jobId) {
+        return new Path(jobsDir(topic), jobId);
     }
 
     @Override

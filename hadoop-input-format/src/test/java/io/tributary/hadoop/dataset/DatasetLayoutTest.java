@@ -38,7 +38,7 @@ class DatasetLayoutTest {
         assertThat(layout.newTempFile("t", 4).getParent()).isEqualTo(layout.tempDir("t", 4));
         assertThat(layout.newTempFile("t", 4).getName()).endsWith(".parquet.tmp");
         assertThat(layout.newTempFile("t", 4)).isNotEqualTo(layout.newTempFile("t", 4));
-        assertThat(layout.jobDir("job_1_0001")).hasToString("/data/_tributary/jobs/job_1_0001");
+        assertThat(layout.jobDir("t", "job_1_0001")).hasToString("/data/_tributary/jobs/t/job_1_0001");
     }
 
     @Test

@@ -1,0 +1,97 @@
+package io.tributary.hadoop.input;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The job configuration keys of {@link TopicInputFormat}, and the typed reading of them. Any
+ * {@code tributary.consumer.<key>} is passed to the Kafka consumers as {@code <key>} (security
+ * settings, {@code isolation.level}, fetch sizes).
+ */
+public final class InputConfig {
+    public static final String BOOTSTRAP_SERVERS = "tributary.bootstrap.servers";
+    public static final String TOPIC = "tributary.topic";
+    /** ledger (default), earliest, latest, group:&lt;id&gt;, timestamp:&lt;ms or ISO-8601&gt;, offsets:&lt;p&gt;=&lt;o&gt;,... */
+    public static final String START = "tributary.start";
+    /** The dataset root, needed by the ledger start position (and the loader's output). */
+    public static final String DATASET = "tributary.dataset";
+    public static final String SPLIT_MAX_RECORDS = "tributary.split.max.records";
+    /** 0 (the default) turns the byte limit off; otherwise record sizes are sampled at planning. */
+    public static final String SPLIT_MAX_BYTES = "tributary.split.max.bytes";
+    /** Ranges smaller than this are packed together into splits of up to this many offsets. */
+    public static final String SPLIT_PACK_RECORDS = "tributary.split.pack.records";
+    public static final String ON_MISSING = "tributary.on.missing";
+    /** How long a reader may see no progress before it fails. */
+    public static final String STALL_TIMEOUT_MS = "tributary.read.stall.timeout.ms";
+    /** Set by planning: the fixed ranges of this job (see {@link LoadPlan#encode()}). */
+    public static final String PLAN = "tributary.plan";
+    /** How many of the newest hour buckets the ledger start cross-checks. */
+    public static final String RESUME_CHECK_BUCKETS = "tributary.resume.check.buckets";
+    public static final String CONSUMER_PREFIX = "tributary.consumer.";
+
+    public static final long DEFAULT_SPLIT_MAX_RECORDS = 1_000_000;
+    public static final long DEFAULT_STALL_TIMEOUT_MS = 120_000;
+    public static final int DEFAULT_RESUME_CHECK_BUCKETS = 48;
+
+    private final Configuration conf;
+
+    public InputConfig(Configuration conf) {
+        this.conf = conf;
+    }
+
+    public String bootstrapServers() {
+        return required(BOOTSTRAP_SERVERS);
+    }
+
+    public String topic() {
+        return required(TOPIC);
+    }
+
+    public StartPosition start() {
+        return StartPosition.parse(conf.get(START, "ledger"));
+    }
+
+    public SplitLimits splitLimits() {
+        long maxRecords = conf.getLong(SPLIT_MAX_RECORDS, DEFAULT_SPLIT_MAX_RECORDS);
+        return new SplitLimits(maxRecords, conf.getLong(SPLIT_MAX_BYTES, 0), conf.getLong(SPLIT_PACK_RECORDS, maxRecords));
+    }
+
+    public MissingPolicy onMissing() {
+        return MissingPolicy.parse(conf.get(ON_MISSING, "fail"));
+    }
+
+    public Duration stallTimeout() {
+        return Duration.ofMillis(conf.getLong(STALL_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS));
+    }
+
+    public int resumeCheckBuckets() {
+        return conf.getInt(RESUME_CHECK_BUCKETS, DEFAULT_RESUME_CHECK_BUCKETS);
+    }
+
+    /** Consumer settings for reading ranges: assigned partitions, no group, no offset reset. */
+    public Map<String, Object> consumerProps(String clientId) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        props.putAll(conf.getPropsWithPrefix(CONSUMER_PREFIX));
+        return props;
+    }
+
+    private String required(String key) {
+        String value = conf.getTrimmed(key);
+        if (value == null || value.isEmpty()) {
+            throw new IllegalArgumentException("missing job setting " + key);
+        }
+        return value;
+    }
+}

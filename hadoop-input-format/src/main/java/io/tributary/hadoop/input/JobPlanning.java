@@ -1,0 +1,85 @@
+package io.tributary.hadoop.input;
+
+import io.tributary.hadoop.dataset.DatasetLayout;
+import io.tributary.hadoop.dataset.NewestCommittedFiles;
+import io.tributary.hadoop.dataset.OffsetLedger;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.IsolationLevel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The planning both input format APIs share: the job's {@link LoadPlan} (taken from
+ * {@link InputConfig#PLAN} when already fixed, else planned now and stored there) cut into splits.
+ */
+public final class JobPlanning {
+    private static final Logger log = LoggerFactory.getLogger(JobPlanning.class);
+    private static final int SIZE_SAMPLES_PER_PARTITION = 200;
+
+    private JobPlanning() {
+    }
+
+    /** The job's plan; planned against the broker (and the dataset ledger) if the configuration has none yet. */
+    public static LoadPlan plan(Configuration conf) throws IOException {
+        String fixed = conf.get(InputConfig.PLAN);
+        if (fixed != null) {
+            return LoadPlan.decode(fixed);
+        }
+        InputConfig config = new InputConfig(conf);
+        Map<String, Object> clientProps = config.consumerProps("tributary-planner");
+        IsolationLevel isolation = IsolationLevel.valueOf(String.valueOf(
+            clientProps.getOrDefault(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted")).toUpperCase(Locale.ROOT));
+        LoadPlan plan;
+        try (Admin admin = Admin.create(adminProps(clientProps))) {
+            plan = new RangePlanner(admin, () -> ledgerResume(conf, config), isolation)
+                .plan(config.topic(), config.start(), config.onMissing());
+        }
+        if (config.splitLimits().maxBytes() > 0) {
+            try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(clientProps)) {
+                plan = new RecordSizeSampler(consumer, SIZE_SAMPLES_PER_PARTITION).withAverages(plan);
+            }
+        }
+        conf.set(InputConfig.PLAN, plan.encode());
+        log.info("planned {} offsets of {} from {}: {}", plan.span(), plan.topic(), config.start(), plan.ranges());
+        return plan;
+    }
+
+    /** The plan cut into splits by the job's {@link SplitLimits}. */
+    public static List<TopicSplit> splits(Configuration conf) throws IOException {
+        List<TopicSplit> splits = new SplitPlanner(new InputConfig(conf).splitLimits()).split(plan(conf));
+        log.info("{} splits", splits.size());
+        return splits;
+    }
+
+    private static Map<Integer, Long> ledgerResume(Configuration conf, InputConfig config) throws IOException {
+        String dataset = conf.get(InputConfig.DATASET);
+        if (dataset == null) {
+            throw new IllegalArgumentException("the ledger start position needs " + InputConfig.DATASET + " (the output dataset)");
+        }
+        DatasetLayout layout = DatasetLayout.utc(new Path(dataset));
+        String topic = config.topic();
+        NewestCommittedFiles newest = new NewestCommittedFiles(layout.root().getFileSystem(conf), layout, config.resumeCheckBuckets());
+        return OffsetLedger.open(layout, topic, conf).read().resumeOffsets(newest.lastOffsets(topic));
+    }
+
+    private static Map<String, Object> adminProps(Map<String, Object> consumerProps) {
+        Map<String, Object> props = new HashMap<>();
+        consumerProps.forEach((k, v) -> {
+            if (AdminClientConfig.configNames().contains(k)) {
+                props.put(k, v);
+            }
+        });
+        return props;
+    }
+}

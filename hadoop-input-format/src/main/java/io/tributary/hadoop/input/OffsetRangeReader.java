@@ -1,0 +1,161 @@
+package io.tributary.hadoop.input;
+
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.utils.Time;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * Reads exactly the offsets {@code [start, end)} of each range of a split, one range after the
+ * other, with assign + seek + poll. Offsets need not be dense: a range is done when the
+ * consumer's position reaches its end, whatever gaps (compaction, transaction markers) lie
+ * before it. The core of both the {@code mapreduce} and the {@code mapred} record readers.
+ * Not thread-safe.
+ */
+public final class OffsetRangeReader implements Closeable {
+    private static final Duration POLL_TIMEOUT = Duration.ofMillis(500);
+
+    private final Consumer<byte[], byte[]> consumer;
+    private final TopicSplit split;
+    private final MissingPolicy onMissing;
+    private final Duration stallTimeout;
+    private final Time time;
+    private final List<LostRange> lost = new ArrayList<>();
+
+    private int rangeIndex = -1;
+    private TopicPartition partition;
+    private OffsetRange range;
+    private Iterator<ConsumerRecord<byte[], byte[]>> batch = Collections.emptyIterator();
+    private ConsumerRecord<byte[], byte[]> current;
+    private long doneBefore; // offsets of the ranges already finished
+    private long position; // next offset of the current range
+    private long lastProgressMs;
+
+    public OffsetRangeReader(Consumer<byte[], byte[]> consumer, TopicSplit split, MissingPolicy onMissing,
+                             Duration stallTimeout, Time time) {
+        this.consumer = consumer;
+        this.split = split;
+        this.onMissing = onMissing;
+        this.stallTimeout = stallTimeout;
+        this.time = time;
+    }
+
+    /** Moves to the next record of the split; false once every range is read. */
+    public boolean next() throws IOException {
+        while (true) {
+            if (range == null || position >= range.end()) {
+                if (!nextRange()) {
+                    current = null;
+                    return false;
+                }
+                continue;
+            }
+            if (batch.hasNext()) {
+                ConsumerRecord<byte[], byte[]> record = batch.next();
+                if (record.offset() < position) {
+                    continue; // already delivered (cannot happen after a seek, but costs nothing to guard)
+                }
+                if (record.offset() >= range.end()) {
+                    position = range.end();
+                    continue;
+                }
+                current = record;
+                position = record.offset() + 1;
+                return true;
+            }
+            poll();
+        }
+    }
+
+    /** The record {@link #next()} moved to. */
+    public ConsumerRecord<byte[], byte[]> current() {
+        return current;
+    }
+
+    /** The fraction of the split's offsets read so far, 0 to 1. */
+    public float progress() {
+        long span = split.span();
+        if (span == 0) {
+            return 1f;
+        }
+        long done = doneBefore + (range == null ? 0 : position - range.start());
+        return Math.min(1f, (float) done / span);
+    }
+
+    /** Ranges retention deleted before they were read (only with {@link MissingPolicy#SKIP}). */
+    public List<LostRange> lostRanges() {
+        return List.copyOf(lost);
+    }
+
+    private boolean nextRange() {
+        if (range != null) {
+            doneBefore += range.span();
+        }
+        batch = Collections.emptyIterator();
+        while (++rangeIndex < split.ranges().size()) {
+            OffsetRange r = split.ranges().get(rangeIndex);
+            if (r.isEmpty()) {
+                continue;
+            }
+            range = r;
+            partition = new TopicPartition(split.topic(), r.partition());
+            consumer.assign(List.of(partition));
+            consumer.seek(partition, r.start());
+            position = r.start();
+            lastProgressMs = time.milliseconds();
+            return true;
+        }
+        range = null;
+        return false;
+    }
+
+    private void poll() throws IOException {
+        try {
+            batch = consumer.poll(POLL_TIMEOUT).records(partition).iterator();
+            // The position passes gaps and transaction markers even when no record is returned.
+            long consumerPosition = consumer.position(partition);
+            if (!batch.hasNext() && consumerPosition > position) {
+                position = Math.min(consumerPosition, range.end());
+            }
+        } catch (OffsetOutOfRangeException e) {
+            skipLostRecords();
+        }
+        if (batch.hasNext() || position >= range.end()) {
+            lastProgressMs = time.milliseconds();
+        } else if (time.milliseconds() - lastProgressMs > stallTimeout.toMillis()) {
+            throw new IOException("no progress reading " + partition + " at offset " + position + " of "
+                + range + " for " + stallTimeout.toSeconds() + " s");
+        }
+    }
+
+    private void skipLostRecords() throws IOException {
+        long logStart = consumer.beginningOffsets(List.of(partition)).get(partition);
+        if (logStart <= position) {
+            throw new IOException("offset " + position + " of " + partition + " is out of range but not below the log start "
+                + logStart + " (was the partition truncated or recreated?)");
+        }
+        LostRange gap = new LostRange(split.topic(), partition.partition(), position, Math.min(logStart, range.end()));
+        if (onMissing == MissingPolicy.FAIL) {
+            throw new LostRangeException(gap);
+        }
+        lost.add(gap);
+        position = gap.end();
+        if (position < range.end()) {
+            consumer.seek(partition, position);
+        }
+    }
+
+    @Override
+    public void close() {
+        consumer.close();
+    }
+}

@@ -1,0 +1,163 @@
+package io.tributary.hadoop.input;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
+
+/**
+ * Plans a load: for each partition of a topic, {@code [start, end)} from the start position to
+ * the high watermark (the last stable offset under {@code read_committed}) now. A start below
+ * the log start offset means retention already deleted records: with {@link MissingPolicy#FAIL}
+ * planning stops there, naming the lost range; with {@link MissingPolicy#SKIP} the range is kept
+ * and the reader reports what it could not read.
+ */
+public final class RangePlanner {
+    /** Where the dataset says each partition resumes. */
+    public interface LedgerLookup {
+        Map<Integer, Long> resumeOffsets() throws IOException;
+    }
+
+    private final Admin admin;
+    private final LedgerLookup ledger;
+    private final IsolationLevel isolation;
+
+    public RangePlanner(Admin admin, LedgerLookup ledger, IsolationLevel isolation) {
+        this.admin = admin;
+        this.ledger = ledger;
+        this.isolation = isolation;
+    }
+
+    public LoadPlan plan(String topic, StartPosition startPosition, MissingPolicy onMissing) throws IOException {
+        TopicDescription description = await(admin.describeTopics(List.of(topic)).allTopicNames()).get(topic);
+        Map<Integer, String> leaders = new TreeMap<>();
+        for (TopicPartitionInfo p : description.partitions()) {
+            Node leader = p.leader();
+            leaders.put(p.partition(), leader == null || leader.isEmpty() ? "" : leader.host());
+        }
+        Offsets offsets = new Offsets(topic, leaders.keySet().stream().toList());
+        Map<Integer, Long> starts = startPosition.resolve(offsets);
+        Map<Integer, Long> earliest = offsets.earliest();
+        Map<Integer, Long> latest = offsets.latest();
+
+        List<LoadPlan.Partition> partitions = new ArrayList<>();
+        for (Map.Entry<Integer, Long> s : starts.entrySet()) {
+            int partition = s.getKey();
+            long start = s.getValue();
+            Long end = latest.get(partition);
+            if (end == null) {
+                throw new IllegalArgumentException(topic + " has no partition " + partition + " (it has " + leaders.size() + ")");
+            }
+            if (start > end) {
+                throw new IllegalArgumentException("start offset " + start + " of " + topic + "-" + partition
+                    + " is beyond its end " + end + " (was the topic deleted and recreated?)");
+            }
+            long first = earliest.get(partition);
+            if (start < first && onMissing == MissingPolicy.FAIL) {
+                throw new LostRangeException(new LostRange(topic, partition, start, Math.min(first, end)));
+            }
+            partitions.add(new LoadPlan.Partition(new OffsetRange(partition, start, end), leaders.get(partition), 0));
+        }
+        return new LoadPlan(topic, partitions);
+    }
+
+    /** Offset look-ups for one topic, answered by the admin client. */
+    private final class Offsets implements StartPosition.PartitionOffsets {
+        private final String topic;
+        private final List<Integer> partitions;
+        private Map<Integer, Long> earliest;
+        private Map<Integer, Long> latest;
+
+        Offsets(String topic, List<Integer> partitions) {
+            this.topic = topic;
+            this.partitions = partitions;
+        }
+
+        @Override
+        public Map<Integer, Long> earliest() {
+            if (earliest == null) {
+                earliest = list(p -> OffsetSpec.earliest());
+            }
+            return earliest;
+        }
+
+        @Override
+        public Map<Integer, Long> latest() {
+            if (latest == null) {
+                latest = list(p -> OffsetSpec.latest());
+            }
+            return latest;
+        }
+
+        @Override
+        public Map<Integer, Long> committed(String groupId) throws IOException {
+            Map<TopicPartition, OffsetAndMetadata> committed =
+                await(admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata());
+            Map<Integer, Long> offsets = new TreeMap<>();
+            committed.forEach((tp, om) -> {
+                if (tp.topic().equals(topic) && om != null) {
+                    offsets.put(tp.partition(), om.offset());
+                }
+            });
+            return offsets;
+        }
+
+        @Override
+        public Map<Integer, Long> forTimestamp(long timestampMs) {
+            Map<Integer, Long> found = list(p -> OffsetSpec.forTimestamp(timestampMs));
+            Map<Integer, Long> offsets = new TreeMap<>(latest());
+            found.forEach((p, o) -> {
+                if (o >= 0) {
+                    offsets.put(p, o);
+                }
+            });
+            return offsets;
+        }
+
+        @Override
+        public Map<Integer, Long> ledger() throws IOException {
+            return ledger.resumeOffsets();
+        }
+
+        private Map<Integer, Long> list(Function<Integer, OffsetSpec> spec) {
+            Map<TopicPartition, OffsetSpec> request = new TreeMap<>(java.util.Comparator.comparingInt(TopicPartition::partition));
+            partitions.forEach(p -> request.put(new TopicPartition(topic, p), spec.apply(p)));
+            try {
+                Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> result =
+                    await(admin.listOffsets(request, new ListOffsetsOptions(isolation)).all());
+                Map<Integer, Long> offsets = new TreeMap<>();
+                result.forEach((tp, info) -> offsets.put(tp.partition(), info.offset()));
+                return offsets;
+            } catch (IOException e) {
+                throw new IllegalStateException("listing offsets of " + topic + " failed: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private static <T> T await(KafkaFuture<T> future) throws IOException {
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while planning");
+        } catch (ExecutionException e) {
+            throw new IOException(e.getCause().getMessage(), e.getCause());
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package io.tributary.hadoop.loader;
+
+import io.tributary.hadoop.dataset.DataFileName;
+import io.tributary.hadoop.dataset.DatasetLayout;
+import io.tributary.hadoop.dataset.ParquetWriterFactory;
+import io.tributary.hadoop.dataset.RecordConverter;
+import io.tributary.hadoop.input.TopicRecordWritable;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.mapreduce.RecordWriter;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.parquet.hadoop.ParquetWriter;
+
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Writes one task attempt's records as Parquet, one file per partition and time bucket, into
+ * the attempt's staging directory. Files are written under {@code _inprogress/} and renamed to
+ * their final relative name (which needs the last offset) when the attempt closes. Not
+ * thread-safe, like every Hadoop record writer.
+ */
+final class DatasetRecordWriter extends RecordWriter<LongWritable, TopicRecordWritable> {
+    private final FileSystem fs;
+    private final DatasetLayout layout;
+    private final Path attemptDir;
+    private final RecordConverter converter;
+    private final ParquetWriterFactory writers;
+    private final Map<String, OpenFile> open = new LinkedHashMap<>();
+
+    DatasetRecordWriter(FileSystem fs, DatasetLayout layout, Path attemptDir, RecordConverter converter, ParquetWriterFactory writers) {
+        this.fs = fs;
+        this.layout = layout;
+        this.attemptDir = attemptDir;
+        this.converter = converter;
+        this.writers = writers;
+    }
+
+    @Override
+    public void write(LongWritable offset, TopicRecordWritable record) throws IOException {
+        String bucket = layout.bucketName(record.timestamp());
+        String fileKey = record.partition() + "/" + bucket;
+        OpenFile file = open.get(fileKey);
+        if (file == null) {
+            Path temp = new Path(new Path(attemptDir, JobStaging.IN_PROGRESS), UUID.randomUUID() + ".tmp");
+            file = new OpenFile(record.topic(), record.partition(), bucket, temp, writers.open(temp, converter.schema()), record.offset());
+            open.put(fileKey, file);
+        }
+        GenericRecord row = record.toAvro(converter);
+        file.writer.write(row);
+        file.lastOffset = record.offset();
+        file.rows++;
+    }
+
+    @Override
+    public void close(TaskAttemptContext context) throws IOException {
+        for (OpenFile file : open.values()) {
+            file.writer.close();
+            DataFileName name = DataFileName.of(file.topic, file.partition, file.firstOffset, file.lastOffset);
+            Path target = new Path(new Path(new Path(attemptDir, file.topic), file.bucket), name.fileName());
+            fs.mkdirs(target.getParent());
+            if (!fs.rename(file.temp, target)) {
+                throw new IOException("could not rename " + file.temp + " to " + target);
+            }
+            context.getCounter(LoaderCounter.FILES_WRITTEN).increment(1);
+            context.getCounter(LoaderCounter.ROWS_WRITTEN).increment(file.rows);
+        }
+        open.clear();
+    }
+
+    private static final class OpenFile {
+        final String topic;
+        final int partition;
+        final String bucket;
+        final Path temp;
+        final ParquetWriter<GenericRecord> writer;
+        final long firstOffset;
+        long lastOffset;
+        long rows;
+
+        OpenFile(String topic, int partition, String bucket, Path temp, ParquetWriter<GenericRecord> writer, long firstOffset) {
+            this.topic = topic;
+            this.partition = partition;
+            this.bucket = bucket;
+            this.temp = temp;
+            this.writer = writer;
+            this.firstOffset = firstOffset;
+            this.lastOffset = firstOffset;
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package io.tributary.hadoop.loader;
+
+import io.tributary.hadoop.dataset.DatasetLayout;
+import io.tributary.hadoop.dataset.ParquetWriterFactory;
+import io.tributary.hadoop.dataset.RecordConverter;
+import io.tributary.hadoop.dataset.ValueFormat;
+import io.tributary.hadoop.input.InputConfig;
+import org.apache.avro.Schema;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+
+import java.time.DateTimeException;
+import java.time.ZoneId;
+
+/** The job configuration keys of the dataset output (the input side is {@link InputConfig}). */
+public final class LoaderConfig {
+    /** Time zone of the dt=/hr= buckets; UTC by default. */
+    public static final String TIMEZONE = "tributary.timezone";
+    public static final String PARQUET_CODEC = "tributary.parquet.codec";
+    public static final String ROW_GROUP_BYTES = "tributary.parquet.row.group.bytes";
+    /** An Avro record schema (JSON text) to decode values into typed columns; raw values only when unset. */
+    public static final String VALUE_SCHEMA = "tributary.value.schema";
+    /** avro (binary) or json; used with {@link #VALUE_SCHEMA}. */
+    public static final String VALUE_FORMAT = "tributary.value.format";
+
+    public static final long DEFAULT_ROW_GROUP_BYTES = 64L * 1024 * 1024;
+
+    private final Configuration conf;
+
+    public LoaderConfig(Configuration conf) {
+        this.conf = conf;
+    }
+
+    public DatasetLayout layout() {
+        String dataset = conf.getTrimmed(InputConfig.DATASET);
+        if (dataset == null || dataset.isEmpty()) {
+            throw new IllegalArgumentException("missing job setting " + InputConfig.DATASET + " (the output dataset)");
+        }
+        String zone = conf.get(TIMEZONE, "UTC");
+        try {
+            return new DatasetLayout(new Path(dataset), ZoneId.of(zone));
+        } catch (DateTimeException e) {
+            throw new IllegalArgumentException("bad " + TIMEZONE + " '" + zone + "': " + e.getMessage(), e);
+        }
+    }
+
+    public String topic() {
+        return new InputConfig(conf).topic();
+    }
+
+    public ParquetWriterFactory writerFactory() {
+        return new ParquetWriterFactory(conf, ParquetWriterFactory.codec(conf.get(PARQUET_CODEC, "snappy")),
+            conf.getLong(ROW_GROUP_BYTES, DEFAULT_ROW_GROUP_BYTES));
+    }
+
+    /** A new converter (they are single-threaded) for the configured value decoding. */
+    public RecordConverter converter() {
+        String schema = conf.get(VALUE_SCHEMA);
+        if (schema == null || schema.isBlank()) {
+            return RecordConverter.raw();
+        }
+        return RecordConverter.decoding(new Schema.Parser().parse(schema), ValueFormat.parse(conf.get(VALUE_FORMAT, "avro")));
+    }
+}

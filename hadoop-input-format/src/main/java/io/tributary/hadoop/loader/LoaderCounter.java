@@ -1,0 +1,7 @@
+package io.tributary.hadoop.loader;
+
+/** Counters of the dataset output, counted by committed task attempts only. */
+public enum LoaderCounter {
+    FILES_WRITTEN,
+    ROWS_WRITTEN
+}

@@ -1,0 +1,97 @@
+package io.tributary.hadoop.loader;
+
+import io.tributary.hadoop.dataset.ParquetWriterFactory;
+import io.tributary.hadoop.dataset.ValueFormat;
+import io.tributary.hadoop.input.InputConfig;
+import io.tributary.hadoop.input.MissingPolicy;
+import io.tributary.hadoop.input.StartPosition;
+import org.apache.hadoop.conf.Configuration;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The loader's own command-line options (ToolRunner has already taken -D, -conf, -libjars and
+ * -files), each mapped to one job configuration key. Validated at parse time so a typo fails
+ * before anything connects anywhere.
+ */
+record LoaderOptions(Map<String, String> settings, String valueSchemaFile) {
+    static final String USAGE = String.join("\n",
+        "usage: tributary-loader [generic Hadoop options] --bootstrap-server H:P --topic T --output DIR_OR_URI [options]",
+        "  --start POS                 ledger (default), earliest, latest, group:<id>, timestamp:<ms|ISO-8601>,",
+        "                              offsets:<p>=<o>,...",
+        "  --value-schema FILE         Avro record schema (.avsc, local or Hadoop path) to decode values into columns",
+        "  --value-format avro|json    encoding of values with --value-schema (default avro binary)",
+        "  --timezone ZONE             time zone of the dt=/hr= buckets (default UTC)",
+        "  --codec NAME                Parquet codec: snappy (default), zstd, gzip, uncompressed, ...",
+        "  --on-missing fail|skip      records lost to retention: fail (default) or skip and write a report",
+        "  --split-max-records N       at most N offsets per split (default " + InputConfig.DEFAULT_SPLIT_MAX_RECORDS + ")",
+        "  --split-max-bytes N         at most about N bytes per split (sampled record sizes; default off)",
+        "generic options: -D key=value, -conf FILE, -libjars JARS, -files FILES (see hadoop jar)");
+
+    private static final Map<String, String> KEYS = Map.of(
+        "--bootstrap-server", InputConfig.BOOTSTRAP_SERVERS,
+        "--topic", InputConfig.TOPIC,
+        "--output", InputConfig.DATASET,
+        "--start", InputConfig.START,
+        "--value-format", LoaderConfig.VALUE_FORMAT,
+        "--timezone", LoaderConfig.TIMEZONE,
+        "--codec", LoaderConfig.PARQUET_CODEC,
+        "--on-missing", InputConfig.ON_MISSING,
+        "--split-max-records", InputConfig.SPLIT_MAX_RECORDS,
+        "--split-max-bytes", InputConfig.SPLIT_MAX_BYTES);
+
+    static LoaderOptions parse(String[] args) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        String schemaFile = null;
+        for (int i = 0; i < args.length; i++) {
+            String option = args[i];
+            if (i + 1 >= args.length || !(KEYS.containsKey(option) || option.equals("--value-schema"))) {
+                throw new IllegalArgumentException(KEYS.containsKey(option) || option.equals("--value-schema")
+                    ? option + " needs a value" : "unknown option '" + option + "'");
+            }
+            String value = args[++i];
+            if (option.equals("--value-schema")) {
+                schemaFile = value;
+            } else {
+                settings.put(KEYS.get(option), value);
+            }
+        }
+        for (String required : new String[] {"--bootstrap-server", "--topic", "--output"}) {
+            if (!settings.containsKey(KEYS.get(required))) {
+                throw new IllegalArgumentException("missing " + required);
+            }
+        }
+        validate(settings);
+        return new LoaderOptions(Map.copyOf(settings), schemaFile);
+    }
+
+    private static void validate(Map<String, String> s) {
+        if (s.containsKey(InputConfig.START)) {
+            StartPosition.parse(s.get(InputConfig.START));
+        }
+        if (s.containsKey(InputConfig.ON_MISSING)) {
+            MissingPolicy.parse(s.get(InputConfig.ON_MISSING));
+        }
+        if (s.containsKey(LoaderConfig.VALUE_FORMAT)) {
+            ValueFormat.parse(s.get(LoaderConfig.VALUE_FORMAT));
+        }
+        if (s.containsKey(LoaderConfig.PARQUET_CODEC)) {
+            ParquetWriterFactory.codec(s.get(LoaderConfig.PARQUET_CODEC));
+        }
+        for (String key : new String[] {InputConfig.SPLIT_MAX_RECORDS, InputConfig.SPLIT_MAX_BYTES}) {
+            if (s.containsKey(key)) {
+                try {
+                    Long.parseLong(s.get(key));
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("not a number: '" + s.get(key) + "' for " + key, e);
+                }
+            }
+        }
+    }
+
+    /** Puts every option into {@code conf}, over what -D or -conf set. */
+    void applyTo(Configuration conf) {
+        settings.forEach(conf::set);
+    }
+}

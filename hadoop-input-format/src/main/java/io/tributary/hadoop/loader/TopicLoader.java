@@ -1,0 +1,134 @@
+package io.tributary.hadoop.loader;
+
+import io.tributary.hadoop.dataset.DatasetLayout;
+import io.tributary.hadoop.input.JobPlanning;
+import io.tributary.hadoop.input.LoadPlan;
+import io.tributary.hadoop.input.LostRangeException;
+import io.tributary.hadoop.input.TopicInputFormat;
+import io.tributary.hadoop.input.TopicRecordWritable;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.TaskCompletionEvent;
+import org.apache.hadoop.util.Tool;
+import org.apache.hadoop.util.ToolRunner;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+
+/**
+ * The {@code hadoop jar} loader: loads a topic's new records into the Parquet dataset with one
+ * map-only job, exactly once, and advances the ledger. Run through {@link ToolRunner}, so
+ * {@code -D}, {@code -conf}, {@code -libjars} and {@code -files} work; without a cluster
+ * configuration Hadoop's local job runner does the work in this JVM.
+ *
+ * <pre>hadoop jar hadoop-input-format-&lt;version&gt;-job.jar --bootstrap-server H:P --topic T --output hdfs:///data</pre>
+ *
+ * Exit codes: 0 loaded, 1 the load failed (nothing changed in the dataset), 2 bad usage.
+ */
+public final class TopicLoader extends Configured implements Tool {
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public TopicLoader() {
+        this(System.out, System.err);
+    }
+
+    public TopicLoader(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    public static void main(String[] args) throws Exception {
+        System.exit(ToolRunner.run(new Configuration(), new TopicLoader(), args));
+    }
+
+    @Override
+    public int run(String[] args) throws Exception {
+        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+            out.println(LoaderOptions.USAGE);
+            return 0;
+        }
+        LoaderOptions options;
+        try {
+            options = LoaderOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println("tributary-loader: " + e.getMessage());
+            err.println(LoaderOptions.USAGE);
+            return 2;
+        }
+        Configuration conf = new Configuration(getConf());
+        options.applyTo(conf);
+        if (options.valueSchemaFile() != null) {
+            conf.set(LoaderConfig.VALUE_SCHEMA, readSchema(options.valueSchemaFile(), conf));
+        }
+        LoaderConfig config = new LoaderConfig(conf);
+        DatasetLayout layout = config.layout();
+        String topic = config.topic();
+
+        JobCommit.recoverPending(layout, topic, conf);
+        LoadPlan plan;
+        try {
+            plan = JobPlanning.plan(conf);
+        } catch (LostRangeException e) {
+            err.println("tributary-loader: " + e.getMessage());
+            return 1;
+        }
+        Job job = newJob(conf, topic);
+        if (!job.waitForCompletion(false)) {
+            err.println("tributary-loader: job " + job.getJobID() + " failed: " + job.getStatus().getFailureInfo());
+            printTaskFailures(job);
+            err.println("the dataset is unchanged; the ledger was not advanced");
+            return 1;
+        }
+        LoadSummary summary = LoadSummary.of(plan, job.getCounters());
+        out.println(summary.describe());
+        if (!summary.lostRanges().isEmpty()) {
+            Path report = LostRangeReport.write(layout, topic, job.getJobID().toString(), summary.lostRanges(), conf);
+            out.println("lost-range report: " + report);
+        }
+        return 0;
+    }
+
+    private static Job newJob(Configuration conf, String topic) throws IOException {
+        Job job = Job.getInstance(conf, "tributary-loader " + topic);
+        job.setJarByClass(TopicLoader.class);
+        job.setInputFormatClass(TopicInputFormat.class);
+        if (conf.get(MRJobConfig.MAP_CLASS_ATTR) == null) {
+            job.setMapperClass(Mapper.class); // identity: the record reader and the output format do the work
+        }
+        job.setNumReduceTasks(0);
+        job.setOutputKeyClass(LongWritable.class);
+        job.setOutputValueClass(TopicRecordWritable.class);
+        job.setOutputFormatClass(DatasetOutputFormat.class);
+        return job;
+    }
+
+    private void printTaskFailures(Job job) throws IOException, InterruptedException {
+        for (TaskCompletionEvent event : job.getTaskCompletionEvents(0, 1000)) {
+            if (event.getStatus() == TaskCompletionEvent.Status.FAILED) {
+                for (String diagnostic : job.getTaskDiagnostics(event.getTaskAttemptId())) {
+                    err.println("  " + event.getTaskAttemptId() + ": " + diagnostic.lines().findFirst().orElse(""));
+                }
+            }
+        }
+    }
+
+    private static String readSchema(String file, Configuration conf) throws IOException {
+        if (Files.isRegularFile(Paths.get(file))) {
+            return Files.readString(Paths.get(file), StandardCharsets.UTF_8);
+        }
+        Path path = new Path(file);
+        try (FSDataInputStream in = path.getFileSystem(conf).open(path)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+}

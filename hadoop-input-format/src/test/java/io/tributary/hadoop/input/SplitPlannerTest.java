@@ -1,0 +1,69 @@
+package io.tributary.hadoop.input;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class SplitPlannerTest {
+    @Test
+    void cutsAHotPartitionIntoManySplitsThatCoverItExactly() {
+        LoadPlan plan = plan(part(0, 100, 1_100, "h0", 0));
+        List<TopicSplit> splits = new SplitPlanner(new SplitLimits(300, 0, 0)).split(plan);
+        assertThat(splits).extracting(TopicSplit::ranges).containsExactly(
+            List.of(new OffsetRange(0, 100, 400)), List.of(new OffsetRange(0, 400, 700)),
+            List.of(new OffsetRange(0, 700, 1_000)), List.of(new OffsetRange(0, 1_000, 1_100)));
+        assertThat(splits).allSatisfy(s -> assertThat(s.host()).isEqualTo("h0"));
+    }
+
+    @Test
+    void packsSmallRangesUpToTheTarget() {
+        LoadPlan plan = plan(part(0, 0, 40, "a", 0), part(1, 0, 50, "b", 0), part(2, 10, 10, "c", 0),
+            part(3, 0, 30, "d", 0), part(4, 0, 500, "e", 0));
+        List<TopicSplit> splits = new SplitPlanner(new SplitLimits(200, 0, 100)).split(plan);
+        assertThat(splits).extracting(TopicSplit::ranges).containsExactly(
+            List.of(new OffsetRange(0, 0, 40), new OffsetRange(1, 0, 50)), // 30 more would pass 100
+            List.of(new OffsetRange(4, 0, 200)), List.of(new OffsetRange(4, 200, 400)),
+            List.of(new OffsetRange(4, 400, 500)), // reaches the target alone
+            List.of(new OffsetRange(3, 0, 30)));
+        assertThat(splits.get(0).host()).isEqualTo("a");
+    }
+
+    @Test
+    void byteLimitCutsByTheSampledRecordSize() {
+        LoadPlan plan = plan(part(0, 0, 1_000, "", 100.0), part(1, 0, 1_000, "", 0));
+        List<TopicSplit> splits = new SplitPlanner(new SplitLimits(600, 25_000, 0)).split(plan);
+        assertThat(splits.stream().filter(s -> s.ranges().get(0).partition() == 0)).hasSize(4)
+            .allSatisfy(s -> assertThat(s.span()).isLessThanOrEqualTo(250));
+        assertThat(splits.stream().filter(s -> s.ranges().get(0).partition() == 1)).hasSize(2); // size unknown: records only
+    }
+
+    @Test
+    void nothingToLoadMeansNoSplits() {
+        assertThat(new SplitPlanner(new SplitLimits(10, 0, 10)).split(plan(part(0, 5, 5, "", 0)))).isEmpty();
+    }
+
+    @Test
+    void limitsAreValidated() {
+        assertThatThrownBy(() -> new SplitLimits(0, 0, 0)).hasMessageContaining("max.records 0");
+        assertThat(new SplitLimits(1000, 10, 0).maxOffsets(1_000_000)).isEqualTo(1);
+    }
+
+    @Test
+    void planSurvivesTheJobConfiguration() {
+        LoadPlan plan = plan(part(0, 0, 40, "a.example", 12.5), part(7, 3, 9, "", 0));
+        assertThat(LoadPlan.decode(plan.encode())).isEqualTo(plan);
+        assertThat(plan.endOffsets()).containsEntry(0, 40L).containsEntry(7, 9L);
+        assertThat(LoadPlan.decode(new LoadPlan("t", List.of()).encode()).partitions()).isEmpty();
+    }
+
+    private static LoadPlan plan(LoadPlan.Partition... partitions) {
+        return new LoadPlan("t", List.of(partitions));
+    }
+
+    private static LoadPlan.Partition part(int partition, long start, long end, String host, double avg) {
+        return new LoadPlan.Partition(new OffsetRange(partition, start, end), host, avg);
+    }
+}
