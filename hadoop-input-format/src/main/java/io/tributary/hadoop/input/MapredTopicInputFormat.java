@@ -48,12 +48,7 @@ public class MapredTopicInputFormat implements InputFormat<LongWritable, TopicRe
 
         @Override
         public boolean next(LongWritable key, TopicRecordWritable value) throws IOException {
-            if (!reading.next()) {
-                return false;
-            }
-            value.set(reading.current());
-            key.set(value.offset());
-            return true;
+            return reading.next(key, value);
         }
 
         @Override

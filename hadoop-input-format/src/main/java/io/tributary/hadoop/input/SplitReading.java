@@ -1,6 +1,7 @@
 package io.tributary.hadoop.input;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.LongWritable;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.utils.Time;
@@ -29,8 +30,8 @@ final class SplitReading implements Closeable {
             split, config.onMissing(), config.stallTimeout(), Time.SYSTEM);
     }
 
-    /** Moves to the next record and counts it; false at the end of the split. */
-    boolean next() throws IOException {
+    /** Moves to the next record, counts it and fills {@code key} (its offset) and {@code value}; false at the end of the split. */
+    boolean next(LongWritable key, TopicRecordWritable value) throws IOException {
         if (!reader.next()) {
             return false;
         }
@@ -38,11 +39,9 @@ final class SplitReading implements Closeable {
         counters.increment(TopicInputCounter.RECORDS, 1);
         counters.increment(TopicInputCounter.BYTES, RecordSizes.of(record));
         counters.increment(TopicInputCounter.PARTITION_RECORDS_GROUP, TopicInputCounter.partitionCounter(record.partition()), 1);
+        value.set(record);
+        key.set(record.offset());
         return true;
-    }
-
-    ConsumerRecord<byte[], byte[]> current() {
-        return reader.current();
     }
 
     float progress() {

@@ -62,12 +62,7 @@ public class TopicInputFormat extends InputFormat<LongWritable, TopicRecordWrita
 
         @Override
         public boolean nextKeyValue() throws IOException {
-            if (!reading.next()) {
-                return false;
-            }
-            value.set(reading.current());
-            key.set(value.offset());
-            return true;
+            return reading.next(key, value);
         }
 
         @Override

@@ -1,0 +1,177 @@
+package io.tributary.hadoop.loader;
+
+import io.tributary.hadoop.dataset.DatasetLayout;
+import io.tributary.hadoop.dataset.OffsetLedger;
+import io.tributary.hadoop.input.InputConfig;
+import io.tributary.hadoop.input.MapredTopicInputFormat;
+import io.tributary.hadoop.input.TopicRecordWritable;
+import io.tributary.hadoop.testing.Datasets;
+import io.tributary.hadoop.testing.LocalJobs;
+import io.tributary.hadoop.testing.TestBroker;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.mapred.InputSplit;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapred.RecordReader;
+import org.apache.hadoop.mapred.Reporter;
+import org.apache.hadoop.util.ToolRunner;
+import org.apache.parquet.avro.AvroParquetReader;
+import org.apache.parquet.hadoop.ParquetReader;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The loader end to end with Hadoop's local job runner on the local filesystem. */
+class LocalLoaderIT {
+    private static final long HOUR = TimeUnit.HOURS.toMillis(1);
+    private static TestBroker broker;
+
+    @TempDir
+    java.nio.file.Path work;
+
+    @BeforeAll
+    static void startBroker(@TempDir java.nio.file.Path dir) {
+        broker = TestBroker.start(dir);
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    @Test
+    void loadsEveryOffsetOnceWithManySplitsPerPartitionThenOnlyTheNewRecords() throws Exception {
+        broker.createTopic("orders", 3);
+        long threeHoursAgo = System.currentTimeMillis() - 3 * HOUR;
+        broker.produce("orders", 3, 10_000, threeHoursAgo, HOUR / 10_000, (p, i) -> bytes("order-" + i));
+        Path output = new Path(work.resolve("lake").toUri());
+        Configuration conf = LocalJobs.conf(work);
+
+        Run first = load(conf, "-D", InputConfig.SPLIT_MAX_RECORDS + "=1500", "--bootstrap-server", broker.bootstrapServers(),
+            "--topic", "orders", "--output", output.toString());
+        assertThat(first.exitCode).as(first.err).isZero();
+        assertThat(first.out).contains("loaded 30000 records", "lost ranges: none");
+        Datasets.assertEveryOffsetOnce(output, "orders", 3, 10_000, conf);
+        assertThat(Datasets.dataFiles(output, "orders", conf)).as("7 splits per partition, records over 3-4 hour buckets")
+            .hasSizeGreaterThanOrEqualTo(21);
+        assertThat(ledger(output, "orders", conf)).isEqualTo(Map.of(0, 10_000L, 1, 10_000L, 2, 10_000L));
+        assertThat(FileSystem.getLocal(conf).listStatus(DatasetLayout.utc(output).jobsDir("orders")))
+            .as("job staging left behind").isEmpty();
+
+        broker.produce("orders", 3, 1_000, System.currentTimeMillis() - HOUR, 1, (p, i) -> bytes("later-" + i));
+        Run second = load(conf, "--bootstrap-server", broker.bootstrapServers(), "--topic", "orders", "--output", output.toString());
+        assertThat(second.exitCode).as(second.err).isZero();
+        assertThat(second.out).contains("loaded 3000 records");
+        Datasets.assertEveryOffsetOnce(output, "orders", 3, 11_000, conf);
+        assertThat(ledger(output, "orders", conf)).isEqualTo(Map.of(0, 11_000L, 1, 11_000L, 2, 11_000L));
+
+        Run third = load(conf, "--bootstrap-server", broker.bootstrapServers(), "--topic", "orders", "--output", output.toString());
+        assertThat(third.exitCode).as(third.err).isZero();
+        assertThat(third.out).contains("loaded 0 records", "ranges loaded: none");
+        Datasets.assertEveryOffsetOnce(output, "orders", 3, 11_000, conf);
+    }
+
+    @Test
+    void decodesJsonValuesWithTheGivenSchema() throws Exception {
+        broker.createTopic("typed", 1);
+        broker.produce("typed", 1, 50, System.currentTimeMillis() - HOUR, 1,
+            (p, i) -> bytes("{\"id\": " + i + ", \"name\": \"n" + i + "\"}"));
+        java.nio.file.Path schema = Files.writeString(work.resolve("value.avsc"),
+            "{\"type\":\"record\",\"name\":\"V\",\"fields\":[{\"name\":\"id\",\"type\":\"long\"},{\"name\":\"name\",\"type\":\"string\"}]}");
+        Path output = new Path(work.resolve("typed-lake").toUri());
+        Configuration conf = LocalJobs.conf(work);
+
+        Run run = load(conf, "--bootstrap-server", broker.bootstrapServers(), "--topic", "typed", "--output", output.toString(),
+            "--start", "earliest", "--value-schema", schema.toString(), "--value-format", "json", "--codec", "zstd");
+        assertThat(run.exitCode).as(run.err).isZero();
+        List<GenericRecord> rows = new ArrayList<>();
+        for (Path file : Datasets.dataFiles(output, "typed", conf)) {
+            try (ParquetReader<GenericRecord> reader = AvroParquetReader.<GenericRecord>builder(HadoopInputFile.fromPath(file, conf)).build()) {
+                for (GenericRecord r = reader.read(); r != null; r = reader.read()) {
+                    rows.add(r);
+                }
+            }
+        }
+        assertThat(rows).hasSize(50).allSatisfy(r -> {
+            assertThat(r.get("id")).isEqualTo(r.get("offset"));
+            assertThat(r.get("name")).hasToString("n" + r.get("offset"));
+        });
+        assertThat(rows.get(0).getSchema().getFields()).extracting(f -> f.name())
+            .containsExactly("topic", "partition", "offset", "timestamp", "key", "value", "headers", "id", "name");
+    }
+
+    @Test
+    void oldMapredApiReadsTheSamePlan() throws Exception {
+        broker.createTopic("legacy", 2);
+        broker.produce("legacy", 2, 2_500, System.currentTimeMillis() - HOUR, 1, (p, i) -> bytes("v" + i));
+        JobConf job = new JobConf(LocalJobs.conf(work));
+        job.set(InputConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers());
+        job.set(InputConfig.TOPIC, "legacy");
+        job.set(InputConfig.START, "earliest");
+        job.setLong(InputConfig.SPLIT_MAX_RECORDS, 1_000);
+
+        MapredTopicInputFormat format = new MapredTopicInputFormat();
+        InputSplit[] splits = format.getSplits(job, 1);
+        assertThat(splits).as("2 full splits per partition, the two 500-offset tails packed into one").hasSize(5);
+        Map<Integer, BitSet> seen = new HashMap<>();
+        for (InputSplit split : splits) {
+            try (RecordReaderCloser reader = new RecordReaderCloser(format.getRecordReader(split, job, Reporter.NULL))) {
+                LongWritable key = reader.reader.createKey();
+                TopicRecordWritable value = reader.reader.createValue();
+                while (reader.reader.next(key, value)) {
+                    BitSet offsets = seen.computeIfAbsent(value.partition(), p -> new BitSet());
+                    assertThat(offsets.get((int) key.get())).isFalse();
+                    offsets.set((int) key.get());
+                }
+                assertThat(reader.reader.getProgress()).isEqualTo(1f);
+            }
+        }
+        assertThat(seen.values()).allSatisfy(offsets -> assertThat(offsets.cardinality()).isEqualTo(2_500));
+    }
+
+    static Map<Integer, Long> ledger(Path output, String topic, Configuration conf) throws Exception {
+        return OffsetLedger.open(DatasetLayout.utc(output), topic, conf).read().nextOffsets();
+    }
+
+    static Run load(Configuration conf, String... args) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = ToolRunner.run(new Configuration(conf), new TopicLoader(new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8)), args);
+        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    record Run(int exitCode, String out, String err) {
+    }
+
+    private record RecordReaderCloser(RecordReader<LongWritable, TopicRecordWritable> reader) implements AutoCloseable {
+        @Override
+        public void close() throws java.io.IOException {
+            reader.close();
+        }
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,90 @@
+package io.tributary.hadoop.testing;
+
+import io.tributary.testkit.ApacheKafka;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * The broker the connector tests load from, and the one place its address comes from: Apache
+ * Kafka 4.4 in-process for now (a Tributary broker can take its place here).
+ */
+public final class TestBroker implements AutoCloseable {
+    private final ApacheKafka kafka;
+    private final Admin admin;
+
+    private TestBroker(ApacheKafka kafka) {
+        this.kafka = kafka;
+        this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
+    }
+
+    public static TestBroker start(Path dir) {
+        return new TestBroker(ApacheKafka.start(dir));
+    }
+
+    public String bootstrapServers() {
+        return kafka.bootstrapServers();
+    }
+
+    public Admin admin() {
+        return admin;
+    }
+
+    public void createTopic(String topic, int partitions) throws ExecutionException, InterruptedException {
+        admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+    }
+
+    /**
+     * Produces {@code perPartition} records to each partition: key {@code k<i>}, value from
+     * {@code value}, header {@code seq}, timestamps {@code spacingMs} apart (record {@code i} of
+     * the batch at {@code firstTimestamp + i * spacingMs}).
+     */
+    public void produce(String topic, int partitions, int perPartition, long firstTimestamp, long spacingMs,
+                        ValueMaker value) throws ExecutionException, InterruptedException {
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
+                ProducerConfig.LINGER_MS_CONFIG, 5,
+                ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024,
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName(),
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName()))) {
+            int i = 0;
+            for (int n = 0; n < perPartition; n++) {
+                for (int p = 0; p < partitions; p++, i++) {
+                    ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, p, firstTimestamp + i * spacingMs,
+                        ("k" + i).getBytes(StandardCharsets.UTF_8), value.value(p, i));
+                    record.headers().add("seq", Integer.toString(i).getBytes(StandardCharsets.UTF_8));
+                    producer.send(record);
+                }
+            }
+            producer.flush();
+        }
+    }
+
+    /** Moves the log start offset of a partition to {@code offset}, as retention would. */
+    public void deleteRecordsBefore(String topic, int partition, long offset) throws ExecutionException, InterruptedException {
+        admin.deleteRecords(Map.of(new TopicPartition(topic, partition), RecordsToDelete.beforeOffset(offset))).all().get();
+    }
+
+    /** Makes the value bytes of record {@code i} (partition {@code p}). */
+    public interface ValueMaker {
+        byte[] value(int partition, int i);
+    }
+
+    @Override
+    public void close() {
+        admin.close();
+        kafka.close();
+    }
+}
