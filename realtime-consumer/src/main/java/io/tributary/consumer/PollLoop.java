@@ -1,5 +1,6 @@
 package io.tributary.consumer;
 
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
@@ -79,7 +80,7 @@ final class PollLoop implements Runnable {
             List<TopicPartition> assigned = new ArrayList<>();
             workers.all().forEach(worker -> assigned.add(worker.partition()));
             rebalanceHandler.releaseAndCommit(assigned, untilDeadline());
-            consumer.close(untilDeadline());
+            consumer.close(CloseOptions.timeout(untilDeadline()));
         } catch (RuntimeException e) {
             log.warn("Error while closing the consumer: {}", e.toString());
         } finally {

@@ -1,0 +1,78 @@
+package io.tributary.consumer.cli;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * Creates the Kafka clients of one command with the CLI's defaults: timeouts short enough that an
+ * unreachable broker is reported within seconds rather than after a minute. The context's
+ * overrides come last.
+ */
+final class KafkaClients {
+    private static final int API_TIMEOUT_MS = 15_000;
+    private static final int REQUEST_TIMEOUT_MS = 10_000;
+
+    private final String bootstrapServer;
+    private final Map<String, Object> overrides;
+
+    KafkaClients(ConnectionOptions connection, CliContext context) {
+        this.bootstrapServer = connection.bootstrapServer();
+        this.overrides = context.clientOverrides();
+    }
+
+    Admin admin() {
+        Map<String, Object> config = new HashMap<>();
+        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServer);
+        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, API_TIMEOUT_MS);
+        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, REQUEST_TIMEOUT_MS);
+        return Admin.create(withOverrides(config));
+    }
+
+    KafkaProducer<byte[], byte[]> producer(Map<String, Object> settings) {
+        Map<String, Object> config = new HashMap<>(settings);
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServer);
+        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, API_TIMEOUT_MS);
+        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, REQUEST_TIMEOUT_MS);
+        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, API_TIMEOUT_MS + REQUEST_TIMEOUT_MS);
+        config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        return new KafkaProducer<>(withOverrides(config));
+    }
+
+    KafkaConsumer<byte[], byte[]> consumer(Map<String, Object> settings) {
+        Map<String, Object> config = new HashMap<>(settings);
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServer);
+        config.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, API_TIMEOUT_MS);
+        config.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, REQUEST_TIMEOUT_MS);
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        return new KafkaConsumer<>(withOverrides(config));
+    }
+
+    /** Describes {@code topic}; fails with "unknown topic" (or "cannot reach") before anything else happens. */
+    static TopicDescription describeTopic(Admin admin, String topic) throws InterruptedException {
+        try {
+            return admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
+        } catch (ExecutionException e) {
+            throw CliErrors.unwrap(e);
+        }
+    }
+
+    private Map<String, Object> withOverrides(Map<String, Object> config) {
+        config.putAll(overrides);
+        return config;
+    }
+}
