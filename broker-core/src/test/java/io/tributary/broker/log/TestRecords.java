@@ -33,7 +33,7 @@ final class TestRecords {
         MemoryRecordsBuilder builder = MemoryRecords.builder(buffer, RecordBatch.MAGIC_VALUE_V2, compression,
                 TimestampType.CREATE_TIME, 0L);
         for (int i = 0; i < count; i++) {
-            builder.append(new SimpleRecord(timestamp + i, ("k" + (first + i)).getBytes(StandardCharsets.UTF_8),
+            builder.append(new SimpleRecord(timestamp + i, String.format("k%08d", first + i).getBytes(StandardCharsets.UTF_8),
                     value(first + i, valueSize)));
         }
         return builder.build();
