@@ -1,0 +1,184 @@
+package io.tributary.broker;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import io.tributary.broker.log.LogConfig;
+import io.tributary.broker.network.SocketServerConfig;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
+
+/**
+ * The broker's settings ({@code server.properties}): the keys of the server itself declared here
+ * once each, plus the {@code log.*} keys of {@link LogConfig#brokerConfigDef()}. Immutable.
+ */
+public final class BrokerConfig extends AbstractConfig {
+    public static final String BROKER_ID = "broker.id";
+    public static final String LISTENERS = "listeners";
+    public static final String ZOOKEEPER_CONNECT = "zookeeper.connect";
+    public static final String ZOOKEEPER_EMBEDDED_PORT = "zookeeper.embedded.port";
+    public static final String ZOOKEEPER_SESSION_TIMEOUT_MS = "zookeeper.session.timeout.ms";
+    public static final String ZOOKEEPER_CONNECTION_TIMEOUT_MS = "zookeeper.connection.timeout.ms";
+    public static final String NUM_NETWORK_THREADS = "num.network.threads";
+    public static final String NUM_IO_THREADS = "num.io.threads";
+    public static final String SOCKET_REQUEST_MAX_BYTES = "socket.request.max.bytes";
+    public static final String SOCKET_SEND_BUFFER_BYTES = "socket.send.buffer.bytes";
+    public static final String SOCKET_RECEIVE_BUFFER_BYTES = "socket.receive.buffer.bytes";
+    public static final String CONNECTIONS_MAX_IDLE_MS = "connections.max.idle.ms";
+    public static final String QUEUED_MAX_REQUESTS = "queued.max.requests";
+    public static final String AUTO_CREATE_TOPICS_ENABLE = "auto.create.topics.enable";
+    public static final String NUM_PARTITIONS = "num.partitions";
+    public static final String DEFAULT_REPLICATION_FACTOR = "default.replication.factor";
+    public static final String DELETE_TOPIC_ENABLE = "delete.topic.enable";
+
+    private static final ConfigDef DEFINITION = LogConfig.brokerConfigDef()
+            .define(BROKER_ID, Type.INT, 0, Range.atLeast(0), Importance.HIGH,
+                    "Id of this broker, unique in the cluster; its ZooKeeper registration is /brokers/ids/<id>.")
+            .define(LISTENERS, Type.STRING, "PLAINTEXT://127.0.0.1:9092", Importance.HIGH,
+                    "Where clients connect: PLAINTEXT://host:port. Port 0 binds a free port, which the start-up "
+                            + "line reports and the broker registers.")
+            .define(ZOOKEEPER_CONNECT, Type.STRING, "", Importance.HIGH,
+                    "ZooKeeper ensemble (host:port,...[/chroot]). Empty: the broker starts an embedded ZooKeeper "
+                            + "server on 127.0.0.1:" + ZOOKEEPER_EMBEDDED_PORT + " with its data under the first log dir.")
+            .define(ZOOKEEPER_EMBEDDED_PORT, Type.INT, 2181, Range.between(0, 65535), Importance.MEDIUM,
+                    "Port of the embedded ZooKeeper server when zookeeper.connect is empty; 0 picks a free port.")
+            .define(ZOOKEEPER_SESSION_TIMEOUT_MS, Type.INT, 18_000, Range.atLeast(1000), Importance.MEDIUM,
+                    "ZooKeeper session timeout: how long the broker's registration outlives a lost connection.")
+            .define(ZOOKEEPER_CONNECTION_TIMEOUT_MS, Type.INT, 18_000, Range.atLeast(100), Importance.MEDIUM,
+                    "How long start-up waits for the first ZooKeeper connection.")
+            .define(NUM_NETWORK_THREADS, Type.INT, 3, Range.atLeast(1), Importance.HIGH,
+                    "Threads that read requests from and write responses to the sockets, each with its own selector.")
+            .define(NUM_IO_THREADS, Type.INT, 8, Range.atLeast(1), Importance.HIGH,
+                    "Threads that handle requests (including disk I/O).")
+            .define(SOCKET_REQUEST_MAX_BYTES, Type.INT, 100 * 1024 * 1024, Range.atLeast(1), Importance.HIGH,
+                    "Largest request frame accepted; checked against the size prefix before any buffer is "
+                            + "allocated. A larger frame closes the connection.")
+            .define(SOCKET_SEND_BUFFER_BYTES, Type.INT, 100 * 1024, Importance.MEDIUM,
+                    "SO_SNDBUF of client sockets; -1 keeps the OS default.")
+            .define(SOCKET_RECEIVE_BUFFER_BYTES, Type.INT, 100 * 1024, Importance.MEDIUM,
+                    "SO_RCVBUF of client sockets; -1 keeps the OS default.")
+            .define(CONNECTIONS_MAX_IDLE_MS, Type.LONG, 600_000L, Range.atLeast(1), Importance.MEDIUM,
+                    "Connections with no traffic (and no request being handled) for this long are closed.")
+            .define(QUEUED_MAX_REQUESTS, Type.INT, 500, Range.atLeast(1), Importance.MEDIUM,
+                    "Requests waiting for a handler before the network threads stop reading.")
+            .define(AUTO_CREATE_TOPICS_ENABLE, Type.BOOLEAN, true, Importance.HIGH,
+                    "Create a topic when a client asks for metadata of a topic that does not exist.")
+            .define(NUM_PARTITIONS, Type.INT, 1, Range.atLeast(1), Importance.MEDIUM,
+                    "Partitions of an auto-created topic, and of a created topic that does not say.")
+            .define(DEFAULT_REPLICATION_FACTOR, Type.SHORT, (short) 1, Range.atLeast(1), Importance.MEDIUM,
+                    "Replication factor of topics created without one.")
+            .define(DELETE_TOPIC_ENABLE, Type.BOOLEAN, true, Importance.HIGH,
+                    "Whether DeleteTopics requests are honoured.");
+
+    private final ListenerAddress listener;
+
+    /** @throws ConfigException on an unknown type, an invalid value or a malformed listener */
+    public BrokerConfig(Map<?, ?> props) {
+        super(DEFINITION, props, false);
+        this.listener = ListenerAddress.parse(getString(LISTENERS));
+    }
+
+    /** The schema of every broker key, for generated docs. */
+    public static ConfigDef configDef() {
+        return new ConfigDef(DEFINITION);
+    }
+
+    public int brokerId() {
+        return getInt(BROKER_ID);
+    }
+
+    public ListenerAddress listener() {
+        return listener;
+    }
+
+    /** Empty when the broker should run its own embedded ZooKeeper. */
+    public String zookeeperConnect() {
+        return getString(ZOOKEEPER_CONNECT).trim();
+    }
+
+    public int zookeeperEmbeddedPort() {
+        return getInt(ZOOKEEPER_EMBEDDED_PORT);
+    }
+
+    public int zookeeperSessionTimeoutMs() {
+        return getInt(ZOOKEEPER_SESSION_TIMEOUT_MS);
+    }
+
+    public int zookeeperConnectionTimeoutMs() {
+        return getInt(ZOOKEEPER_CONNECTION_TIMEOUT_MS);
+    }
+
+    public int ioThreads() {
+        return getInt(NUM_IO_THREADS);
+    }
+
+    public int queuedMaxRequests() {
+        return getInt(QUEUED_MAX_REQUESTS);
+    }
+
+    public boolean autoCreateTopics() {
+        return getBoolean(AUTO_CREATE_TOPICS_ENABLE);
+    }
+
+    public int defaultPartitions() {
+        return getInt(NUM_PARTITIONS);
+    }
+
+    public short defaultReplicationFactor() {
+        return getShort(DEFAULT_REPLICATION_FACTOR);
+    }
+
+    public boolean deleteTopicEnable() {
+        return getBoolean(DELETE_TOPIC_ENABLE);
+    }
+
+    public List<Path> logDirs() {
+        return getList(LogConfig.LOG_DIRS).stream().map(Path::of).toList();
+    }
+
+    /** Broker-wide log defaults (topic overrides are applied on top per topic). */
+    public LogConfig logDefaults() {
+        return LogConfig.fromBroker(originals());
+    }
+
+    public SocketServerConfig socketServerConfig() {
+        return new SocketServerConfig(new InetSocketAddress(listener.host(), listener.port()),
+                getInt(NUM_NETWORK_THREADS), getInt(SOCKET_REQUEST_MAX_BYTES), getLong(CONNECTIONS_MAX_IDLE_MS),
+                queuedMaxRequests(), getInt(SOCKET_SEND_BUFFER_BYTES), getInt(SOCKET_RECEIVE_BUFFER_BYTES));
+    }
+
+    /** Host and port of the single PLAINTEXT listener. */
+    public record ListenerAddress(String host, int port) {
+        private static final String PREFIX = "PLAINTEXT://";
+
+        static ListenerAddress parse(String listeners) {
+            String value = listeners.trim();
+            if (value.contains(",")) {
+                throw new ConfigException(LISTENERS, listeners, "only one listener is supported");
+            }
+            if (!value.startsWith(PREFIX)) {
+                throw new ConfigException(LISTENERS, listeners, "expected PLAINTEXT://host:port");
+            }
+            String hostPort = value.substring(PREFIX.length());
+            int colon = hostPort.lastIndexOf(':');
+            if (colon < 0) {
+                throw new ConfigException(LISTENERS, listeners, "expected PLAINTEXT://host:port");
+            }
+            String host = hostPort.substring(0, colon);
+            try {
+                int port = Integer.parseInt(hostPort.substring(colon + 1));
+                if (port < 0 || port > 65535) {
+                    throw new ConfigException(LISTENERS, listeners, "port out of range");
+                }
+                return new ListenerAddress(host.isEmpty() ? "0.0.0.0" : host, port);
+            } catch (NumberFormatException e) {
+                throw new ConfigException(LISTENERS, listeners, "port is not a number");
+            }
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package io.tributary.broker;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import io.tributary.broker.api.ApiSettings;
+import io.tributary.broker.api.BrokerIdentity;
+import io.tributary.broker.api.IdempotentAppender;
+import io.tributary.broker.api.RequestDispatcher;
+import io.tributary.broker.api.RequestHandlerPool;
+import io.tributary.broker.cluster.BrokerRegistry;
+import io.tributary.broker.cluster.EmbeddedZooKeeper;
+import io.tributary.broker.cluster.ProducerIdManager;
+import io.tributary.broker.cluster.TopicManager;
+import io.tributary.broker.cluster.TopicStore;
+import io.tributary.broker.cluster.ZkClient;
+import io.tributary.broker.log.LogManager;
+import io.tributary.broker.network.RequestChannel;
+import io.tributary.broker.network.SocketServer;
+import io.tributary.broker.purgatory.Purgatory;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One broker: wires ZooKeeper (embedded or external), the partition logs, the APIs and the socket
+ * server, and takes them down in the order a clean shutdown needs: stop accepting, answer what is
+ * in flight, flush and mark the logs clean, deregister.
+ */
+public final class Server implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Server.class);
+    private static final long PRODUCER_SNAPSHOT_INTERVAL_MS = 30_000;
+    private static final String EMBEDDED_ZOOKEEPER_DIR = "zookeeper";
+
+    private EmbeddedZooKeeper embeddedZooKeeper;
+    private ZkClient zk;
+    private LogManager logs;
+    private BrokerRegistry registry;
+    private Purgatory<TopicPartition> fetchWaiters;
+    private IdempotentAppender appender;
+    private ScheduledExecutorService snapshots;
+    private RequestHandlerPool handlers;
+    private SocketServer socketServer;
+    private InetSocketAddress boundAddress;
+    private boolean closed;
+
+    private Server() {
+    }
+
+    /** Starts a broker; on failure everything already started is stopped again. */
+    public static Server start(BrokerConfig config, Time time) throws Exception {
+        Server server = new Server();
+        try {
+            server.startUp(config, time);
+            return server;
+        } catch (Exception | Error e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    private void startUp(BrokerConfig config, Time time) throws Exception {
+        for (Path dir : config.logDirs()) {
+            Files.createDirectories(dir);
+        }
+        String connect = config.zookeeperConnect();
+        if (connect.isEmpty()) {
+            embeddedZooKeeper = EmbeddedZooKeeper.start(
+                    config.logDirs().get(0).resolve(EMBEDDED_ZOOKEEPER_DIR), config.zookeeperEmbeddedPort());
+            connect = embeddedZooKeeper.connectString();
+        }
+        zk = ZkClient.connect(connect, config.zookeeperSessionTimeoutMs(), config.zookeeperConnectionTimeoutMs());
+        logs = LogManager.open(config.logDirs(), config.logDefaults(), time);
+        TopicManager topics = new TopicManager(new TopicStore(zk), logs, config.logDefaults(), config.brokerId());
+        topics.load();
+
+        RequestChannel channel = new RequestChannel(config.queuedMaxRequests());
+        socketServer = new SocketServer(config.socketServerConfig(), channel, time);
+        boundAddress = socketServer.boundAddress();
+        String host = config.listener().host().equals("0.0.0.0") ? "127.0.0.1" : config.listener().host();
+        registry = new BrokerRegistry(zk, config.brokerId(), host, boundAddress.getPort(), time);
+        BrokerIdentity identity = new BrokerIdentity(config.brokerId(), host, boundAddress.getPort(), registry.clusterId());
+
+        fetchWaiters = new Purgatory<>("fetch");
+        appender = new IdempotentAppender(0);
+        RequestDispatcher dispatcher = RequestDispatcher.create(identity, topics, new ProducerIdManager(zk, config.brokerId()),
+                appender, fetchWaiters, apiSettings(config));
+        handlers = new RequestHandlerPool(config.ioThreads(), channel, dispatcher);
+        snapshots = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "tributary-producer-snapshots");
+            thread.setDaemon(true);
+            return thread;
+        });
+        snapshots.scheduleWithFixedDelay(appender::snapshotAll, PRODUCER_SNAPSHOT_INTERVAL_MS, PRODUCER_SNAPSHOT_INTERVAL_MS, TimeUnit.MILLISECONDS);
+
+        handlers.start();
+        socketServer.start();
+        registry.register(config.zookeeperConnectionTimeoutMs());
+        log.info("Tributary broker {} listening on {}:{}, data in {}, ZooKeeper at {}{}", config.brokerId(), host,
+                boundAddress.getPort(), config.logDirs(), connect, embeddedZooKeeper != null ? " (embedded)" : "");
+    }
+
+    private static ApiSettings apiSettings(BrokerConfig config) {
+        return new ApiSettings(config.autoCreateTopics(), config.defaultPartitions(), config.defaultReplicationFactor(),
+                config.deleteTopicEnable(), BrokerConfig.configDef(), config.originals());
+    }
+
+    /** The address clients connect to (the real port when the listener asked for port 0). */
+    public InetSocketAddress boundAddress() {
+        return boundAddress;
+    }
+
+    public String bootstrapServers() {
+        return boundAddress.getHostString() + ":" + boundAddress.getPort();
+    }
+
+    /**
+     * Clean shutdown, in order: stop accepting; answer waiting fetches and in-flight requests;
+     * snapshot producer state; flush the logs and mark them clean; deregister; disconnect from
+     * (and stop the embedded) ZooKeeper. Idempotent.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (socketServer != null) {
+            socketServer.stopAccepting();
+        }
+        quietly("fetch purgatory", fetchWaiters);
+        quietly("socket server", socketServer);
+        quietly("request handlers", handlers);
+        if (snapshots != null) {
+            snapshots.shutdownNow();
+        }
+        if (appender != null) {
+            appender.snapshotAll();
+        }
+        quietly("logs", logs);
+        quietly("broker registration", registry);
+        quietly("ZooKeeper client", zk);
+        quietly("embedded ZooKeeper", embeddedZooKeeper);
+        log.info("Tributary broker stopped");
+    }
+
+    private static void quietly(String what, AutoCloseable resource) {
+        if (resource == null) {
+            return;
+        }
+        try {
+            resource.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            log.warn("error while stopping the {}", what, e);
+        }
+    }
+}

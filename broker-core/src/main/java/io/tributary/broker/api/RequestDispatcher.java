@@ -1,0 +1,137 @@
+package io.tributary.broker.api;
+
+import java.util.concurrent.CompletableFuture;
+import io.tributary.broker.cluster.ProducerIdManager;
+import io.tributary.broker.cluster.TopicManager;
+import io.tributary.broker.network.Request;
+import io.tributary.broker.network.Response;
+import io.tributary.broker.purgatory.Purgatory;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
+import org.apache.kafka.common.message.ApiVersionsRequestData;
+import org.apache.kafka.common.message.CreatePartitionsRequestData;
+import org.apache.kafka.common.message.CreateTopicsRequestData;
+import org.apache.kafka.common.message.DeleteTopicsRequestData;
+import org.apache.kafka.common.message.DescribeClusterRequestData;
+import org.apache.kafka.common.message.DescribeConfigsRequestData;
+import org.apache.kafka.common.message.FetchRequestData;
+import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData;
+import org.apache.kafka.common.message.InitProducerIdRequestData;
+import org.apache.kafka.common.message.ListOffsetsRequestData;
+import org.apache.kafka.common.message.MetadataRequestData;
+import org.apache.kafka.common.message.ProduceRequestData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.protocol.SendBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Routes each request to its handler and turns the typed result into bytes for the wire. A
+ * version outside {@link SupportedApis} gets UNSUPPORTED_VERSION; a handler failure becomes the
+ * request's own error response. Thread-safe.
+ */
+public final class RequestDispatcher {
+    private static final Logger log = LoggerFactory.getLogger(RequestDispatcher.class);
+
+    private final ApiVersionsHandler apiVersions = new ApiVersionsHandler();
+    private final MetadataHandler metadata;
+    private final ProduceHandler produce;
+    private final FetchHandler fetch;
+    private final ListOffsetsHandler listOffsets;
+    private final TopicAdminHandler topicAdmin;
+    private final ConfigHandler configs;
+    private final ProducerIdHandler producerIds;
+
+    private RequestDispatcher(MetadataHandler metadata, ProduceHandler produce, FetchHandler fetch, ListOffsetsHandler listOffsets,
+                      TopicAdminHandler topicAdmin, ConfigHandler configs, ProducerIdHandler producerIds) {
+        this.metadata = metadata;
+        this.produce = produce;
+        this.fetch = fetch;
+        this.listOffsets = listOffsets;
+        this.topicAdmin = topicAdmin;
+        this.configs = configs;
+        this.producerIds = producerIds;
+    }
+
+    /** Wires one handler per API family over the broker's services. */
+    public static RequestDispatcher create(BrokerIdentity broker, TopicManager topics, ProducerIdManager producerIds,
+                                           IdempotentAppender appender, Purgatory<TopicPartition> fetchWaiters,
+                                           ApiSettings settings) {
+        ConfigHandler configs = new ConfigHandler(topics, settings.brokerDef(), settings.brokerProps(), broker.nodeId());
+        return new RequestDispatcher(
+                new MetadataHandler(broker, topics, new MetadataHandler.TopicDefaults(settings.autoCreateTopics(),
+                        settings.defaultPartitions(), settings.defaultReplicationFactor())),
+                new ProduceHandler(topics, appender, fetchWaiters),
+                new FetchHandler(topics, fetchWaiters),
+                new ListOffsetsHandler(topics),
+                new TopicAdminHandler(topics, configs.topicConfigs(), broker.nodeId(), new TopicAdminHandler.Defaults(
+                        settings.defaultPartitions(), settings.defaultReplicationFactor(), settings.deleteTopicEnable())),
+                configs,
+                new ProducerIdHandler(producerIds));
+    }
+
+    /** The response to send, completed later for requests that wait (fetch long-polls). */
+    public CompletableFuture<Response> dispatch(Request request) {
+        ApiKeys key = request.apiKey();
+        short version = request.version();
+        if (key == ApiKeys.API_VERSIONS) {
+            boolean supported = SupportedApis.isSupported(key, version);
+            // A client newer than us reads the error and our ranges from a v0 body, then retries.
+            ApiMessage body = apiVersions.handle(supported);
+            return CompletableFuture.completedFuture(respond(request, body, supported ? version : 0));
+        }
+        if (!SupportedApis.isSupported(key, version)) {
+            return CompletableFuture.completedFuture(failed(request, new UnsupportedVersionException(
+                    key + " v" + version + " is not supported; supported: " + SupportedApis.range(key).map(Object::toString).orElse("none"))));
+        }
+        CompletableFuture<? extends ApiMessage> result;
+        try {
+            result = handle(request, key, version);
+        } catch (RuntimeException e) {
+            result = CompletableFuture.failedFuture(e);
+        }
+        return result.handle((body, error) -> {
+            if (error != null) {
+                return failed(request, error);
+            }
+            return body == null ? Response.none(request) : respond(request, body, version);
+        });
+    }
+
+    private CompletableFuture<? extends ApiMessage> handle(Request request, ApiKeys key, short version) {
+        ApiMessage data = request.body().data();
+        return switch (key) {
+            case METADATA -> done(metadata.handle((MetadataRequestData) data));
+            case DESCRIBE_CLUSTER -> done(metadata.describeCluster((DescribeClusterRequestData) data));
+            case PRODUCE -> done(produce.handle((ProduceRequestData) data, version));
+            case FETCH -> fetch.handle((FetchRequestData) data, version);
+            case LIST_OFFSETS -> done(listOffsets.handle((ListOffsetsRequestData) data));
+            case CREATE_TOPICS -> done(topicAdmin.createTopics((CreateTopicsRequestData) data));
+            case DELETE_TOPICS -> done(topicAdmin.deleteTopics((DeleteTopicsRequestData) data));
+            case CREATE_PARTITIONS -> done(topicAdmin.createPartitions((CreatePartitionsRequestData) data));
+            case DESCRIBE_CONFIGS -> done(configs.describe((DescribeConfigsRequestData) data));
+            case INCREMENTAL_ALTER_CONFIGS -> done(configs.alter((IncrementalAlterConfigsRequestData) data));
+            case INIT_PRODUCER_ID -> done(producerIds.handle((InitProducerIdRequestData) data));
+            default -> CompletableFuture.failedFuture(new UnsupportedVersionException(key + " is not implemented"));
+        };
+    }
+
+    private static <T extends ApiMessage> CompletableFuture<T> done(T response) {
+        return CompletableFuture.completedFuture(response);
+    }
+
+    private static Response respond(Request request, ApiMessage body, short version) {
+        return Response.of(request, SendBuilder.buildResponseSend(request.header().toResponseHeader(), body, version));
+    }
+
+    private static Response failed(Request request, Throwable error) {
+        Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null ? error.getCause() : error;
+        if (Errors.forException(cause) == Errors.UNKNOWN_SERVER_ERROR) {
+            log.error("{} failed", request, cause);
+        }
+        ApiMessage body = request.body().getErrorResponse(0, cause).data();
+        return respond(request, body, request.version());
+    }
+}

@@ -1,0 +1,72 @@
+package io.tributary.broker.api;
+
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersion;
+import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersionCollection;
+import org.apache.kafka.common.protocol.ApiKeys;
+
+/**
+ * The APIs and version ranges this broker implements: exactly what ApiVersions advertises and
+ * what the dispatcher accepts. The upper ends are what kafka-clients 4.4 prefers, so no client
+ * has to downgrade; Produce 13 and Fetch 13+ address topics by id, which Metadata 10+ provides.
+ */
+public final class SupportedApis {
+    private static final Map<ApiKeys, VersionRange> RANGES;
+
+    static {
+        Map<ApiKeys, VersionRange> ranges = new EnumMap<>(ApiKeys.class);
+        ranges.put(ApiKeys.PRODUCE, VersionRange.of(3, 13));
+        ranges.put(ApiKeys.FETCH, VersionRange.of(4, 18));
+        ranges.put(ApiKeys.LIST_OFFSETS, VersionRange.of(1, 11));
+        ranges.put(ApiKeys.METADATA, VersionRange.of(4, 13));
+        ranges.put(ApiKeys.API_VERSIONS, VersionRange.of(0, 4));
+        ranges.put(ApiKeys.CREATE_TOPICS, VersionRange.of(2, 7));
+        ranges.put(ApiKeys.DELETE_TOPICS, VersionRange.of(1, 6));
+        ranges.put(ApiKeys.INIT_PRODUCER_ID, VersionRange.of(0, 5));
+        ranges.put(ApiKeys.DESCRIBE_CONFIGS, VersionRange.of(1, 4));
+        ranges.put(ApiKeys.CREATE_PARTITIONS, VersionRange.of(0, 3));
+        ranges.put(ApiKeys.INCREMENTAL_ALTER_CONFIGS, VersionRange.of(0, 1));
+        ranges.put(ApiKeys.DESCRIBE_CLUSTER, VersionRange.of(0, 2));
+        // Never advertise beyond what the codec in kafka-clients can read and write.
+        ranges.replaceAll((key, range) -> range.clampTo(key.oldestVersion(), key.latestVersion(true)));
+        RANGES = Collections.unmodifiableMap(ranges);
+    }
+
+    private SupportedApis() {
+    }
+
+    /** An inclusive version range. */
+    public record VersionRange(short min, short max) {
+        static VersionRange of(int min, int max) {
+            return new VersionRange((short) min, (short) max);
+        }
+
+        VersionRange clampTo(short oldest, short latest) {
+            return new VersionRange((short) Math.max(min, oldest), (short) Math.min(max, latest));
+        }
+
+        public boolean contains(short version) {
+            return version >= min && version <= max;
+        }
+    }
+
+    public static Optional<VersionRange> range(ApiKeys key) {
+        return Optional.ofNullable(RANGES.get(key));
+    }
+
+    public static boolean isSupported(ApiKeys key, short version) {
+        VersionRange range = RANGES.get(key);
+        return range != null && range.contains(version);
+    }
+
+    /** The ranges in ApiVersions response form. */
+    public static ApiVersionCollection asApiVersions() {
+        ApiVersionCollection versions = new ApiVersionCollection();
+        RANGES.forEach((key, range) -> versions.add(new ApiVersion()
+                .setApiKey(key.id).setMinVersion(range.min()).setMaxVersion(range.max())));
+        return versions;
+    }
+}

@@ -1,0 +1,221 @@
+package io.tributary.broker.cluster;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import io.tributary.broker.log.LogConfig;
+import io.tributary.broker.log.LogManager;
+import io.tributary.broker.log.PartitionLog;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.errors.InvalidConfigurationException;
+import org.apache.kafka.common.errors.InvalidPartitionsException;
+import org.apache.kafka.common.errors.InvalidReplicationFactorException;
+import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.internals.Topic;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The topics this broker knows: an in-memory copy of ZooKeeper's topic metadata (so reads never
+ * wait for ZooKeeper) kept in step with the partition logs. Changes go to ZooKeeper first, then to
+ * the copy and the logs. Reads are lock-free; changes are serialised. Errors are kafka-clients
+ * exceptions the protocol layer maps to error codes.
+ */
+public final class TopicManager {
+    private static final Logger log = LoggerFactory.getLogger(TopicManager.class);
+
+    private final TopicStore store;
+    private final LogManager logs;
+    private final LogConfig brokerDefaults;
+    private final int brokerId;
+    private final int liveBrokers;
+    private final Map<String, TopicState> topics = new ConcurrentHashMap<>();
+    private final Map<Uuid, String> namesById = new ConcurrentHashMap<>();
+
+    /** A topic's assignment, its overrides and the config they give its logs. */
+    public record TopicState(TopicAssignment assignment, Map<String, String> overrides, LogConfig config) {
+        public String name() {
+            return assignment.name();
+        }
+
+        public Uuid id() {
+            return assignment.id();
+        }
+
+        public int partitionCount() {
+            return assignment.partitionCount();
+        }
+    }
+
+    public TopicManager(TopicStore store, LogManager logs, LogConfig brokerDefaults, int brokerId) {
+        this.store = store;
+        this.logs = logs;
+        this.brokerDefaults = brokerDefaults;
+        this.brokerId = brokerId;
+        this.liveBrokers = 1;
+    }
+
+    /** Loads every topic from ZooKeeper and opens the logs of the partitions this broker holds. */
+    public synchronized void load() {
+        for (String name : store.topicNames()) {
+            Optional<TopicAssignment> stored = store.assignment(name);
+            if (stored.isEmpty()) {
+                continue; // deleted in between
+            }
+            TopicAssignment assignment = stored.get();
+            if (assignment.id().equals(Uuid.ZERO_UUID)) {
+                assignment = new TopicAssignment(name, Uuid.randomUuid(), assignment.replicas());
+                store.updateAssignment(assignment);
+            }
+            Map<String, String> overrides = store.overrides(name);
+            LogConfig config;
+            try {
+                config = brokerDefaults.withTopicOverrides(overrides);
+            } catch (ConfigException e) {
+                log.warn("topic {} has invalid overrides {} ({}); using broker defaults", name, overrides, e.getMessage());
+                config = brokerDefaults;
+            }
+            install(new TopicState(assignment, Map.copyOf(overrides), config));
+        }
+    }
+
+    public Optional<TopicState> topic(String name) {
+        return Optional.ofNullable(topics.get(name));
+    }
+
+    public Optional<TopicState> topic(Uuid id) {
+        return Optional.ofNullable(namesById.get(id)).map(topics::get);
+    }
+
+    public Collection<TopicState> topics() {
+        return List.copyOf(topics.values());
+    }
+
+    /** The log of a partition this broker holds, if the topic and partition exist. */
+    public Optional<PartitionLog> log(TopicPartition partition) {
+        TopicState topic = topics.get(partition.topic());
+        if (topic == null || !topic.assignment().replicas().containsKey(partition.partition())) {
+            return Optional.empty();
+        }
+        return logs.log(partition);
+    }
+
+    public LogConfig brokerDefaults() {
+        return brokerDefaults;
+    }
+
+    /**
+     * Creates a topic with every partition on this broker.
+     *
+     * @throws InvalidTopicException, InvalidPartitionsException, InvalidReplicationFactorException,
+     *         InvalidConfigurationException, TopicExistsException
+     */
+    public synchronized TopicState create(String name, int partitions, short replicationFactor,
+                                          Map<String, String> overrides, boolean validateOnly) {
+        Topic.validate(name);
+        if (partitions < 1) {
+            throw new InvalidPartitionsException("Number of partitions must be at least 1, got " + partitions);
+        }
+        if (replicationFactor < 1 || replicationFactor > liveBrokers) {
+            throw new InvalidReplicationFactorException("Replication factor " + replicationFactor
+                    + " is invalid: " + liveBrokers + " broker(s) available");
+        }
+        LogConfig config = validated(overrides);
+        if (topics.containsKey(name)) {
+            throw new TopicExistsException("Topic '" + name + "' already exists.");
+        }
+        for (String existing : topics.keySet()) {
+            if (Topic.hasCollision(name, existing)) {
+                throw new InvalidTopicException("Topic '" + name + "' collides with existing topic '" + existing
+                        + "': '.' and '_' are interchangeable in metric names");
+            }
+        }
+        TopicState topic = new TopicState(TopicAssignment.onOneBroker(name, Uuid.randomUuid(), partitions, brokerId),
+                Map.copyOf(overrides), config);
+        if (validateOnly) {
+            return topic;
+        }
+        if (!store.create(topic.assignment(), overrides)) {
+            throw new TopicExistsException("Topic '" + name + "' already exists.");
+        }
+        install(topic);
+        log.info("created topic {} with {} partition(s) and overrides {}", name, partitions, overrides);
+        return topic;
+    }
+
+    /** @throws UnknownTopicOrPartitionException if there is no such topic */
+    public synchronized void delete(String name) {
+        TopicState topic = existing(name);
+        store.delete(name);
+        topics.remove(name);
+        namesById.remove(topic.id());
+        for (int partition : topic.assignment().replicas().keySet()) {
+            logs.delete(new TopicPartition(name, partition));
+        }
+        log.info("deleted topic {}", name);
+    }
+
+    /** Grows the topic to {@code totalCount} partitions. */
+    public synchronized void createPartitions(String name, int totalCount, boolean validateOnly) {
+        TopicState topic = existing(name);
+        if (totalCount <= topic.partitionCount()) {
+            throw new InvalidPartitionsException("Topic " + name + " has " + topic.partitionCount()
+                    + " partitions; the new count must be larger, got " + totalCount);
+        }
+        if (validateOnly) {
+            return;
+        }
+        TopicAssignment grown = topic.assignment().withPartitions(totalCount, brokerId);
+        store.updateAssignment(grown);
+        install(new TopicState(grown, topic.overrides(), topic.config()));
+    }
+
+    /**
+     * Replaces the topic's overrides; the logs pick the new settings up at once.
+     *
+     * @throws InvalidConfigurationException if a key is unknown or a value invalid
+     */
+    public synchronized void replaceOverrides(String name, Map<String, String> overrides, boolean validateOnly) {
+        TopicState topic = existing(name);
+        LogConfig config = validated(overrides);
+        if (validateOnly) {
+            return;
+        }
+        store.writeOverrides(name, overrides);
+        topics.put(name, new TopicState(topic.assignment(), Map.copyOf(overrides), config));
+        logs.updateConfig(name, config);
+    }
+
+    private TopicState existing(String name) {
+        TopicState topic = topics.get(name);
+        if (topic == null) {
+            throw new UnknownTopicOrPartitionException("Topic '" + name + "' does not exist.");
+        }
+        return topic;
+    }
+
+    private LogConfig validated(Map<String, String> overrides) {
+        try {
+            return brokerDefaults.withTopicOverrides(new HashMap<>(overrides));
+        } catch (ConfigException e) {
+            throw new InvalidConfigurationException(e.getMessage());
+        }
+    }
+
+    private void install(TopicState topic) {
+        topic.assignment().replicas().forEach((partition, replicas) -> {
+            if (replicas.contains(brokerId)) {
+                logs.getOrCreate(new TopicPartition(topic.name(), partition), topic.config());
+            }
+        });
+        topics.put(topic.name(), topic);
+        namesById.put(topic.id(), topic.name());
+    }
+}

@@ -1,0 +1,123 @@
+package io.tributary.broker.cluster;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.apache.kafka.common.Uuid;
+
+/**
+ * Topics in ZooKeeper: assignments at {@code /brokers/topics/<topic>} and config overrides at
+ * {@code /config/topics/<topic>}, in Kafka's ZooKeeper-mode JSON. No caching here: see
+ * {@link TopicManager}. Thread-safe.
+ */
+public final class TopicStore {
+    static final String TOPICS_PATH = "/brokers/topics";
+    static final String TOPIC_CONFIGS_PATH = "/config/topics";
+
+    private final ZkClient zk;
+
+    public TopicStore(ZkClient zk) {
+        this.zk = zk;
+    }
+
+    static String topicPath(String topic) {
+        return TOPICS_PATH + "/" + topic;
+    }
+
+    static String configPath(String topic) {
+        return TOPIC_CONFIGS_PATH + "/" + topic;
+    }
+
+    public List<String> topicNames() {
+        return zk.children(TOPICS_PATH);
+    }
+
+    /** The assignment; its id is {@link Uuid#ZERO_UUID} if whoever wrote it gave the topic none. */
+    public Optional<TopicAssignment> assignment(String topic) {
+        return zk.read(topicPath(topic)).map(node -> parseAssignment(topic, node.data()));
+    }
+
+    /**
+     * Writes the config first, then the assignment, so a topic that is visible always has its config.
+     *
+     * @return false if the topic already exists (nothing is changed)
+     */
+    public boolean create(TopicAssignment topic, Map<String, String> overrides) {
+        if (zk.read(topicPath(topic.name())).isPresent()) {
+            return false;
+        }
+        zk.write(configPath(topic.name()), configJson(overrides));
+        return zk.createIfAbsent(topicPath(topic.name()), assignmentJson(topic));
+    }
+
+    public void updateAssignment(TopicAssignment topic) {
+        zk.write(topicPath(topic.name()), assignmentJson(topic));
+    }
+
+    public void delete(String topic) {
+        zk.deleteRecursively(topicPath(topic));
+        zk.deleteRecursively(configPath(topic));
+    }
+
+    public Map<String, String> overrides(String topic) {
+        return zk.read(configPath(topic)).map(node -> parseConfig(topic, node.data())).orElse(Map.of());
+    }
+
+    public void writeOverrides(String topic, Map<String, String> overrides) {
+        zk.write(configPath(topic), configJson(overrides));
+    }
+
+    private static byte[] assignmentJson(TopicAssignment topic) {
+        ObjectNode node = Json.object();
+        node.put("version", 3);
+        node.put("topic_id", topic.id().toString());
+        ObjectNode partitions = node.putObject("partitions");
+        topic.replicas().forEach((partition, replicas) -> {
+            ArrayNode list = partitions.putArray(Integer.toString(partition));
+            replicas.forEach(list::add);
+        });
+        node.putObject("adding_replicas");
+        node.putObject("removing_replicas");
+        return Json.bytes(node);
+    }
+
+    private static TopicAssignment parseAssignment(String topic, byte[] data) {
+        JsonNode node = Json.parse(data, topicPath(topic));
+        SortedMap<Integer, List<Integer>> replicas = new TreeMap<>();
+        Iterator<Map.Entry<String, JsonNode>> partitions = node.path("partitions").fields();
+        while (partitions.hasNext()) {
+            Map.Entry<String, JsonNode> partition = partitions.next();
+            List<Integer> brokers = new ArrayList<>();
+            partition.getValue().forEach(broker -> brokers.add(broker.asInt()));
+            replicas.put(Integer.parseInt(partition.getKey()), List.copyOf(brokers));
+        }
+        String id = node.path("topic_id").asText("");
+        return new TopicAssignment(topic, id.isEmpty() ? Uuid.ZERO_UUID : Uuid.fromString(id), replicas);
+    }
+
+    private static byte[] configJson(Map<String, String> overrides) {
+        ObjectNode node = Json.object();
+        node.put("version", 1);
+        ObjectNode config = node.putObject("config");
+        overrides.forEach(config::put);
+        return Json.bytes(node);
+    }
+
+    private static Map<String, String> parseConfig(String topic, byte[] data) {
+        Map<String, String> overrides = new LinkedHashMap<>();
+        Iterator<Map.Entry<String, JsonNode>> fields = Json.parse(data, configPath(topic)).path("config").fields();
+        while (fields.hasNext()) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            overrides.put(field.getKey(), field.getValue().asText());
+        }
+        return overrides;
+    }
+}

@@ -1,0 +1,251 @@
+package io.tributary.broker.network;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.errors.InvalidRequestException;
+import org.apache.kafka.common.network.ByteBufferSend;
+import org.apache.kafka.common.network.InvalidReceiveException;
+import org.apache.kafka.common.network.NetworkReceive;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A network thread: owns one selector and the connections the acceptor gave it; reads frames,
+ * parses them, queues them for the handlers and writes the responses back. See the package
+ * comment for the ordering rule.
+ */
+public final class Processor implements Runnable {
+    private static final Logger log = LoggerFactory.getLogger(Processor.class);
+    private static final long POLL_MS = 300;
+
+    private final int id;
+    private final RequestChannel requestChannel;
+    private final RequestParser parser = new RequestParser();
+    private final int maxRequestBytes;
+    private final long maxIdleMs;
+    private final Time time;
+    private final Selector selector;
+    private final Queue<SocketChannel> newSockets = new ConcurrentLinkedQueue<>();
+    private final Queue<Response> responses = new ConcurrentLinkedQueue<>();
+    private final Map<String, Connection> connections = new HashMap<>();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private volatile boolean reading = true;
+    private volatile boolean running = true;
+    private boolean readingPaused;
+    private long nextConnectionIndex;
+
+    Processor(int id, RequestChannel requestChannel, int maxRequestBytes, long maxIdleMs, Time time) throws IOException {
+        this.id = id;
+        this.requestChannel = requestChannel;
+        this.maxRequestBytes = maxRequestBytes;
+        this.maxIdleMs = maxIdleMs;
+        this.time = time;
+        this.selector = Selector.open();
+    }
+
+    int id() {
+        return id;
+    }
+
+    /** Called by the acceptor; the socket is registered on this processor's own thread. */
+    void accept(SocketChannel socket) {
+        newSockets.add(socket);
+        selector.wakeup();
+    }
+
+    void enqueueResponse(Response response) {
+        responses.add(response);
+        selector.wakeup();
+    }
+
+    /** For shutdown: read no further requests, but keep writing responses. */
+    void stopReading() {
+        reading = false;
+        selector.wakeup();
+    }
+
+    /** Stops the thread after writing what is queued, waiting at most {@code timeoutMs}. */
+    void close(long timeoutMs) throws InterruptedException {
+        running = false;
+        selector.wakeup();
+        stopped.await(timeoutMs, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void run() {
+        try {
+            while (running) {
+                pollOnce();
+            }
+            finishPendingWrites();
+        } catch (ClosedSelectorException e) {
+            log.debug("processor {} selector closed", id);
+        } finally {
+            connections.values().forEach(Connection::close);
+            connections.clear();
+            try {
+                selector.close();
+            } catch (IOException e) {
+                log.warn("processor {} could not close its selector", id, e);
+            }
+            stopped.countDown();
+        }
+    }
+
+    private void pollOnce() {
+        try {
+            registerNewSockets();
+            maybePauseReading();
+            processResponses();
+            selector.select(POLL_MS);
+            handleReadyKeys();
+            closeIdleConnections();
+        } catch (IOException | RuntimeException e) {
+            // One bad connection must never take the thread (and its other connections) down.
+            log.error("processor {} poll failed", id, e);
+        }
+    }
+
+    private void finishPendingWrites() throws ClosedSelectorException {
+        long deadline = time.milliseconds() + 5_000;
+        while (time.milliseconds() < deadline && (!responses.isEmpty() || connections.values().stream().anyMatch(Connection::sending))) {
+            pollOnce();
+        }
+    }
+
+    private void registerNewSockets() throws IOException {
+        SocketChannel socket;
+        while ((socket = newSockets.poll()) != null) {
+            if (!reading) {
+                socket.close();
+                continue;
+            }
+            String connectionId = socket.getLocalAddress() + "-" + socket.getRemoteAddress() + "-" + id + "-" + nextConnectionIndex++;
+            SelectionKey key = socket.register(selector, SelectionKey.OP_READ);
+            Connection connection = new Connection(connectionId, socket, key, maxRequestBytes, time.milliseconds());
+            key.attach(connection);
+            connections.put(connectionId, connection);
+        }
+    }
+
+    private void maybePauseReading() {
+        if (!reading && !readingPaused) {
+            readingPaused = true;
+            for (SelectionKey key : selector.keys()) {
+                Connection connection = (Connection) key.attachment();
+                if (key.isValid() && !connection.sending()) {
+                    key.interestOps(0);
+                }
+            }
+        }
+    }
+
+    private void processResponses() {
+        Response response;
+        while ((response = responses.poll()) != null) {
+            Connection connection = connections.get(response.request().connectionId());
+            if (connection == null) {
+                continue; // the client went away while its request was being handled
+            }
+            if (response.send().isPresent()) {
+                connection.startSending(response.send().get());
+            } else {
+                resumeReading(connection);
+            }
+        }
+    }
+
+    private void handleReadyKeys() {
+        Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
+        while (keys.hasNext()) {
+            SelectionKey key = keys.next();
+            keys.remove();
+            Connection connection = (Connection) key.attachment();
+            try {
+                if (key.isValid() && key.isReadable()) {
+                    read(connection);
+                }
+                if (key.isValid() && key.isWritable() && connection.write(time.milliseconds())) {
+                    resumeReading(connection);
+                }
+            } catch (EOFException e) {
+                close(connection);
+            } catch (InvalidReceiveException | InvalidRequestException e) {
+                log.warn("closing connection {}: {}", connection.id(), e.getMessage());
+                close(connection);
+            } catch (IOException e) {
+                log.debug("closing connection {} after I/O error: {}", connection.id(), e.getMessage());
+                close(connection);
+            }
+        }
+    }
+
+    private void read(Connection connection) throws IOException {
+        long now = time.milliseconds();
+        NetworkReceive frame = connection.read(now);
+        if (frame == null) {
+            return;
+        }
+        connection.awaitResponse();
+        RequestParser.Parsed parsed = parser.parse(frame.payload().rewind()); // NetworkReceive leaves it at its end
+        if (parsed instanceof RequestParser.Parsed.Unknown unknown) {
+            log.debug("connection {} sent unknown api key {} v{}", connection.id(), unknown.apiKey(), unknown.apiVersion());
+            connection.startSending(bareErrorResponse(unknown.correlationId()));
+            return;
+        }
+        RequestParser.Parsed.Ok ok = (RequestParser.Parsed.Ok) parsed;
+        Request request = new Request(id, connection.id(), ok.header(), ok.body(), frame.size(), now);
+        try {
+            requestChannel.sendRequest(request);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            close(connection);
+        }
+    }
+
+    /** Response header v0 and an UNSUPPORTED_VERSION error code: all we can say to an API we cannot parse. */
+    private static ByteBufferSend bareErrorResponse(int correlationId) {
+        ByteBuffer buffer = ByteBuffer.allocate(6);
+        buffer.putInt(correlationId);
+        buffer.putShort(Errors.UNSUPPORTED_VERSION.code());
+        buffer.flip();
+        return ByteBufferSend.sizePrefixed(buffer);
+    }
+
+    private void resumeReading(Connection connection) {
+        if (reading) {
+            connection.resumeReading(time.milliseconds());
+        }
+    }
+
+    private void closeIdleConnections() {
+        long cutoff = time.milliseconds() - maxIdleMs;
+        connections.values().removeIf(connection -> {
+            if (connection.idleSince(cutoff)) {
+                log.debug("closing idle connection {}", connection.id());
+                connection.close();
+                return true;
+            }
+            return false;
+        });
+    }
+
+    private void close(Connection connection) {
+        connections.remove(connection.id());
+        connection.close();
+    }
+}

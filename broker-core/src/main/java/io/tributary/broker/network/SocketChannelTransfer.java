@@ -1,0 +1,54 @@
+package io.tributary.broker.network;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SocketChannel;
+import org.apache.kafka.common.network.TransferableChannel;
+
+/**
+ * Lets kafka-clients' {@code Send}s write to a plain socket. File-backed records go through
+ * {@link FileChannel#transferTo}, i.e. sendfile: their bytes never enter the Java heap.
+ */
+final class SocketChannelTransfer implements TransferableChannel {
+    private final SocketChannel socket;
+
+    SocketChannelTransfer(SocketChannel socket) {
+        this.socket = socket;
+    }
+
+    @Override
+    public long transferFrom(FileChannel fileChannel, long position, long count) throws IOException {
+        return fileChannel.transferTo(position, count, socket);
+    }
+
+    @Override
+    public boolean hasPendingWrites() {
+        return false;
+    }
+
+    @Override
+    public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+        return socket.write(srcs, offset, length);
+    }
+
+    @Override
+    public long write(ByteBuffer[] srcs) throws IOException {
+        return socket.write(srcs);
+    }
+
+    @Override
+    public int write(ByteBuffer src) throws IOException {
+        return socket.write(src);
+    }
+
+    @Override
+    public boolean isOpen() {
+        return socket.isOpen();
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}

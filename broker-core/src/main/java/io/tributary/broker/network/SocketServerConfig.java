@@ -1,0 +1,8 @@
+package io.tributary.broker.network;
+
+import java.net.InetSocketAddress;
+
+/** The settings of the socket layer, read from the broker config. */
+public record SocketServerConfig(InetSocketAddress listenAddress, int networkThreads, int maxRequestBytes,
+                                 long maxIdleMs, int queuedMaxRequests, int sendBufferBytes, int receiveBufferBytes) {
+}

@@ -1,0 +1,14 @@
+/**
+ * The broker's socket layer: size-prefixed Kafka frames over plain TCP.
+ *
+ * <p>Threads: one {@link io.tributary.broker.network.Acceptor} accepts connections and hands each
+ * to one of {@code num.network.threads} {@link io.tributary.broker.network.Processor}s. A
+ * processor owns its NIO selector and its connections outright, so nothing on the socket path
+ * takes a lock. It reads one frame at a time per connection, parses it with kafka-clients'
+ * generated classes and puts it on the {@link io.tributary.broker.network.RequestChannel}; the
+ * connection then stops reading until the response to that request has been written. That
+ * one-request-in-flight rule is what keeps responses in request order per connection.
+ *
+ * <p>Anything that cannot be parsed closes only the connection it came from.
+ */
+package io.tributary.broker.network;

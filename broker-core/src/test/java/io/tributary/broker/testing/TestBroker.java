@@ -1,0 +1,54 @@
+package io.tributary.broker.testing;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import io.tributary.broker.BrokerConfig;
+import io.tributary.broker.Server;
+import io.tributary.broker.log.LogConfig;
+import org.apache.kafka.common.utils.Time;
+
+/**
+ * A broker in the test's JVM on free loopback ports, with its own embedded ZooKeeper (unless
+ * the overrides name one) and its data under a test directory.
+ */
+public final class TestBroker implements AutoCloseable {
+    private final Server server;
+
+    private TestBroker(Server server) {
+        this.server = server;
+    }
+
+    public static TestBroker start(Path dir) throws Exception {
+        return start(dir, Map.of());
+    }
+
+    public static TestBroker start(Path dir, Map<String, String> overrides) throws Exception {
+        return new TestBroker(Server.start(new BrokerConfig(properties(dir, overrides)), Time.SYSTEM));
+    }
+
+    /** Settings for a test broker: port 0 everywhere, data in {@code dir/logs}, then the overrides. */
+    public static Map<String, String> properties(Path dir, Map<String, String> overrides) {
+        Map<String, String> props = new HashMap<>();
+        props.put(BrokerConfig.LISTENERS, "PLAINTEXT://127.0.0.1:0");
+        props.put(BrokerConfig.ZOOKEEPER_EMBEDDED_PORT, "0");
+        props.put(LogConfig.LOG_DIRS, dir.resolve("logs").toString());
+        props.put(BrokerConfig.NUM_NETWORK_THREADS, "2");
+        props.put(BrokerConfig.NUM_IO_THREADS, "4");
+        props.putAll(overrides);
+        return props;
+    }
+
+    public String bootstrapServers() {
+        return server.bootstrapServers();
+    }
+
+    public int port() {
+        return server.boundAddress().getPort();
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}
