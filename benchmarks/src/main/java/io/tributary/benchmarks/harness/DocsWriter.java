@@ -1,0 +1,31 @@
+package io.tributary.benchmarks.harness;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+
+/** Writes a run into docs/: the charts into docs/benchmarks/ and the generated section of docs/benchmarks.md. */
+public final class DocsWriter {
+    static final String MARKDOWN = "benchmarks.md";
+    static final String CHART_DIR = "benchmarks";
+
+    private DocsWriter() {
+    }
+
+    /** @return the Markdown file written */
+    public static Path write(Path docsDir, RunResult result, MachineInfo machine, String command, Instant finished)
+            throws IOException {
+        Charts.write(result, docsDir.resolve(CHART_DIR));
+        Path markdown = docsDir.resolve(MARKDOWN);
+        String document = Files.exists(markdown) ? Files.readString(markdown, StandardCharsets.UTF_8) : "# Benchmarks\n";
+        String body = MarkdownReport.render(result, machine, command, finished, CHART_DIR);
+        String rewritten = MarkdownSection.harness().rewrite(document, body);
+        Path partial = markdown.resolveSibling(MARKDOWN + ".tmp");
+        Files.writeString(partial, rewritten, StandardCharsets.UTF_8);
+        Files.move(partial, markdown, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        return markdown;
+    }
+}

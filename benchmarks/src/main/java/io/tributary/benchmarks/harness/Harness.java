@@ -1,0 +1,182 @@
+package io.tributary.benchmarks.harness;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * One side-by-side run: starts both brokers in child JVMs, creates the same topics on both, warms
+ * both up with an untimed pass, then runs every phase once per round on each side, alternating
+ * A B A B. Which side goes first flips every round (A B, then B A), so that neither always runs
+ * on the client JIT the other warmed or in the page-cache write-back the other caused. Phases, in
+ * order: the produce grid, consume from the page cache, fixed-rate end-to-end latency (its rate
+ * comes from the produce results).
+ */
+public final class Harness {
+    static final String CONSUME_TOPIC = "consume-source";
+    static final String LATENCY_TOPIC = "latency";
+    /** The consume phase's shape: one partition of 100 B records. */
+    static final ProduceWorkload CONSUME_SHAPE = new ProduceWorkload(100, "1", 1);
+    /** The latency phase's shape: its rate is a fraction of this workload's measured peak. */
+    static final ProduceWorkload LATENCY_SHAPE = new ProduceWorkload(100, "all", 1);
+
+    private final RunPlan plan;
+    private final BrokerSettings settings;
+    private final Map<Side, BrokerFlavor> flavors;
+    private final Path workDir;
+    private final ChildProcesses children;
+    private final ProcStat procStat;
+    private final PrintStream progress;
+    private final Scoreboard scoreboard = new Scoreboard();
+
+    public Harness(RunPlan plan, BrokerSettings settings, Map<Side, BrokerFlavor> flavors, Path workDir,
+                   ChildProcesses children, ProcStat procStat, PrintStream progress) {
+        if (settings.replicationFactor() != 1) {
+            // The hook for RF 3: start three BrokerProcesses per side, wrap them in one Broker that sums their CPU.
+            throw new UnsupportedOperationException("replication factor " + settings.replicationFactor()
+                    + " needs a three-broker cluster per side, which the harness does not start yet (cluster issue)");
+        }
+        this.plan = plan;
+        this.settings = settings;
+        this.flavors = new EnumMap<>(flavors);
+        this.workDir = workDir.toAbsolutePath(); // the brokers run in their own directories
+        this.children = children;
+        this.procStat = procStat;
+        this.progress = progress;
+    }
+
+    public RunResult run() throws IOException, InterruptedException {
+        long start = System.nanoTime();
+        deleteRecursively(workDir);
+        Map<Side, BrokerProcess> brokers = new EnumMap<>(Side.class);
+        try {
+            for (Side side : Side.values()) {
+                Path brokerDir = Files.createDirectories(workDir.resolve(side.letter()));
+                BrokerLaunch launch = flavors.get(side).launch(brokerDir, settings);
+                brokers.put(side, BrokerProcess.start(side.label(flavors.get(side)), launch, plan.brokerHeap(), brokerDir,
+                        children, procStat));
+            }
+            for (BrokerProcess broker : brokers.values()) {
+                broker.awaitReady(plan.startTimeout());
+                prepare(broker);
+                progress.printf("%s ready at %s (pid %d)%n", broker.name(), broker.bootstrapServers(), broker.pid());
+            }
+            warmUp(brokers);
+            measureProduce(brokers);
+            measureConsume(brokers);
+            double rate = latencyRate();
+            Map<Side, LatencyDistribution> latency = measureLatency(brokers, rate);
+            return new RunResult(plan, settings, flavors, scoreboard.comparisons(), rate, latency,
+                    Duration.ofNanos(System.nanoTime() - start));
+        } finally {
+            brokers.values().forEach(BrokerProcess::close);
+        }
+    }
+
+    /** Creates the topics and writes the consume topic once. */
+    private void prepare(Broker broker) throws InterruptedException {
+        Map<String, Integer> topics = new LinkedHashMap<>();
+        ProduceWorkload.grid().forEach(w -> topics.put(w.topic(), w.partitions()));
+        topics.put(CONSUME_TOPIC, CONSUME_SHAPE.partitions());
+        topics.put(LATENCY_TOPIC, LATENCY_SHAPE.partitions());
+        Topics.create(broker, topics, settings.replicationFactor());
+        ProducePhase.exactly(broker, CONSUME_TOPIC, CONSUME_SHAPE.recordBytes(), plan.consumeRecords(), plan.phaseLimit());
+    }
+
+    /** One short, unrecorded pass over the produce grid and one read of the consume topic, so that round 1 runs on compiled code. */
+    private void warmUp(Map<Side, BrokerProcess> brokers) throws InterruptedException {
+        if (plan.warmUpDuration().isZero()) {
+            return;
+        }
+        for (Side side : Side.values()) {
+            for (ProduceWorkload workload : ProduceWorkload.grid()) {
+                ProducePhase.forDuration(brokers.get(side), workload, plan.warmUpDuration());
+            }
+            ConsumePhase.read(brokers.get(side), CONSUME_TOPIC, plan.consumeRecords(), plan.phaseLimit());
+        }
+        progress.println("warmed up");
+    }
+
+    private void measureProduce(Map<Side, BrokerProcess> brokers) throws InterruptedException {
+        for (int round = 1; round <= plan.rounds(); round++) {
+            for (ProduceWorkload workload : ProduceWorkload.grid()) {
+                for (Side side : order(round)) {
+                    PhaseMeasurement m = ProducePhase.forDuration(brokers.get(side), workload, plan.produceDuration());
+                    scoreboard.add(workload.metric(MetricKind.PRODUCE_THROUGHPUT), side, m.recordsPerSecond());
+                    scoreboard.add(workload.metric(MetricKind.PRODUCE_CPU), side, m.cpuSecondsPerMillionRecords());
+                    report(round, "produce " + workload.name(), side, m);
+                }
+            }
+        }
+    }
+
+    private void measureConsume(Map<Side, BrokerProcess> brokers) {
+        for (int round = 1; round <= plan.rounds(); round++) {
+            for (Side side : order(round)) {
+                PhaseMeasurement m = ConsumePhase.read(brokers.get(side), CONSUME_TOPIC, plan.consumeRecords(), plan.phaseLimit());
+                scoreboard.add(CONSUME_SHAPE.readMetric(MetricKind.CONSUME_THROUGHPUT), side, m.recordsPerSecond());
+                scoreboard.add(CONSUME_SHAPE.readMetric(MetricKind.CONSUME_CPU), side, m.cpuSecondsPerMillionRecords());
+                report(round, "consume " + CONSUME_SHAPE.readMetric(MetricKind.CONSUME_THROUGHPUT).workload(), side, m);
+            }
+        }
+    }
+
+    /** The latency rate is the same for both sides: a fraction of the lower of their peaks. */
+    private double latencyRate() {
+        Metric peak = LATENCY_SHAPE.metric(MetricKind.PRODUCE_THROUGHPUT);
+        double lower = Math.min(scoreboard.median(peak, Side.BASELINE), scoreboard.median(peak, Side.CANDIDATE));
+        return Math.floor(lower * plan.latencyLoad());
+    }
+
+    private Map<Side, LatencyDistribution> measureLatency(Map<Side, BrokerProcess> brokers, double rate)
+            throws InterruptedException {
+        Map<Side, List<LatencyDistribution>> rounds = new EnumMap<>(Side.class);
+        for (int round = 1; round <= plan.rounds(); round++) {
+            for (Side side : order(round)) {
+                LatencyDistribution d = LatencyPhase.measure(brokers.get(side), LATENCY_TOPIC, LATENCY_SHAPE.recordBytes(),
+                        rate, plan.latencyDuration(), plan.latencyWarmup());
+                scoreboard.add(LATENCY_SHAPE.metric(MetricKind.LATENCY_P50), side, d.percentileMillis(0.50));
+                scoreboard.add(LATENCY_SHAPE.metric(MetricKind.LATENCY_P99), side, d.percentileMillis(0.99));
+                scoreboard.add(LATENCY_SHAPE.metric(MetricKind.LATENCY_P999), side, d.percentileMillis(0.999));
+                rounds.computeIfAbsent(side, s -> new ArrayList<>()).add(d);
+                progress.printf(Locale.ROOT, "round %d  latency %s at %,.0f/s  %s  p50 %.2f ms  p99 %.2f ms  p99.9 %.2f ms%n",
+                        round, LATENCY_SHAPE.name(), rate, side.letter(), d.percentileMillis(0.5), d.percentileMillis(0.99),
+                        d.percentileMillis(0.999));
+            }
+        }
+        Map<Side, LatencyDistribution> merged = new EnumMap<>(Side.class);
+        rounds.forEach((side, parts) -> merged.put(side, LatencyDistribution.merge(parts)));
+        return merged;
+    }
+
+    /** A then B in odd rounds, B then A in even rounds. */
+    static List<Side> order(int round) {
+        return round % 2 == 1 ? List.of(Side.BASELINE, Side.CANDIDATE) : List.of(Side.CANDIDATE, Side.BASELINE);
+    }
+
+    private void report(int round, String phase, Side side, PhaseMeasurement m) {
+        progress.printf(Locale.ROOT, "round %d  %-28s %s  %,11.0f records/s  %7.1f MB/s  broker %.3f CPU-s/1M%n",
+                round, phase, side.letter(), m.recordsPerSecond(), m.megabytesPerSecond(), m.cpuSecondsPerMillionRecords());
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package io.tributary.benchmarks.harness;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * {@code benchmarks/run [--quick]}: measures Tributary side by side with Apache Kafka 4.4, prints
+ * a table, rewrites the generated part of docs/benchmarks.md and its charts, and prints the
+ * {@code RESULT ...} line last. Exit status 2 on bad options, 1 on a failed run, 124 on timeout.
+ */
+public final class HarnessMain {
+    /** The broker on side B by default. The one-line switch from Kafka-vs-Kafka to Tributary-vs-Kafka. */
+    static final BrokerFlavor DEFAULT_CANDIDATE = BrokerFlavor.APACHE_KAFKA;
+
+    /** reload4j configuration (a class path resource) of the harness and of both broker JVMs: WARN and up. */
+    static final String LOG4J_CONFIGURATION = "io/tributary/benchmarks/harness/log4j.properties";
+
+    private HarnessMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        HarnessOptions options;
+        try {
+            options = HarnessOptions.parse(args, DEFAULT_CANDIDATE);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        RunPlan plan = options.quick() ? RunPlan.quick() : RunPlan.full();
+        RunDeadline.start(plan.timeLimit(), System.err);
+        MachineInfo machine = MachineInfo.read(Path.of("/proc"));
+        Map<Side, BrokerFlavor> flavors = new EnumMap<>(Map.of(
+                Side.BASELINE, BrokerFlavor.APACHE_KAFKA, Side.CANDIDATE, options.candidate()));
+
+        RunResult result = new Harness(plan, BrokerSettings.standard(), flavors, options.workDir(),
+                ChildProcesses.withShutdownHook(), ProcStat.forThisMachine(), System.err).run();
+
+        System.out.println();
+        System.out.print(Tables.text(SummaryRows.header(result), SummaryRows.rows(result)));
+        Path markdown = DocsWriter.write(options.docsDir(), result, machine, options.command(), Instant.now());
+        System.out.println("wrote " + markdown + " and its charts; run took " + result.elapsed().toSeconds() + " s");
+        System.out.println(result.resultLine());
+        System.out.flush();
+        System.exit(0);
+    }
+}

@@ -1,0 +1,48 @@
+package io.tributary.benchmarks.harness;
+
+import java.nio.file.Path;
+
+/**
+ * Command-line options of {@link HarnessMain}.
+ *
+ * <pre>[--quick] [--candidate=kafka|tributary] [--docs=DIR] [--work=DIR]</pre>
+ *
+ * @param quick     the short plan, for development
+ * @param candidate the broker on side B (side A is always Apache Kafka)
+ * @param docsDir   where benchmarks.md and the charts' folder are
+ * @param workDir   where the brokers keep their data and logs; emptied at the start of a run
+ * @param command   the command line that reproduces this run, for the report
+ */
+public record HarnessOptions(boolean quick, BrokerFlavor candidate, Path docsDir, Path workDir, String command) {
+    public static final String USAGE = "usage: benchmarks/run [--quick] [--candidate=kafka|tributary] [--docs=DIR] [--work=DIR]";
+
+    /** @throws IllegalArgumentException on an unknown or malformed option, with the usage */
+    public static HarnessOptions parse(String[] args, BrokerFlavor defaultCandidate) {
+        boolean quick = false;
+        BrokerFlavor candidate = defaultCandidate;
+        Path docsDir = Path.of("docs");
+        Path workDir = Path.of("benchmarks", "target", "harness");
+        for (String arg : args) {
+            if (arg.equals("--quick")) {
+                quick = true;
+            } else if (arg.startsWith("--candidate=")) {
+                candidate = BrokerFlavor.fromOptionName(valueOf(arg));
+            } else if (arg.startsWith("--docs=")) {
+                docsDir = Path.of(valueOf(arg));
+            } else if (arg.startsWith("--work=")) {
+                workDir = Path.of(valueOf(arg));
+            } else {
+                throw new IllegalArgumentException("unknown option '" + arg + "'\n" + USAGE);
+            }
+        }
+        return new HarnessOptions(quick, candidate, docsDir, workDir, String.join(" ", "benchmarks/run", String.join(" ", args)).trim());
+    }
+
+    private static String valueOf(String option) {
+        String value = option.substring(option.indexOf('=') + 1);
+        if (value.isEmpty()) {
+            throw new IllegalArgumentException("option " + option + " needs a value\n" + USAGE);
+        }
+        return value;
+    }
+}

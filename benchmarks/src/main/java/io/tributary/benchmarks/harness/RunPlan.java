@@ -1,0 +1,43 @@
+package io.tributary.benchmarks.harness;
+
+import java.time.Duration;
+
+/**
+ * How long and how often each phase runs. Every phase runs {@code rounds} times per side,
+ * alternating A B A B, and the report takes medians over the rounds.
+ *
+ * @param rounds            repetitions of every phase on each side
+ * @param warmUpDuration    length of each produce phase of the unrecorded warm-up pass; zero skips the warm-up
+ * @param produceDuration   length of one timed produce phase
+ * @param consumeRecords    records written once to the consume topic and read back by every consume phase
+ * @param latencyDuration   length of one fixed-rate latency phase, warm-up included
+ * @param latencyWarmup     start of each latency phase whose records are not counted
+ * @param latencyLoad       the fixed rate as a fraction of the lower of the two measured produce peaks
+ * @param brokerHeap        -Xms/-Xmx of each broker JVM
+ * @param timeLimit         the whole run is stopped (brokers killed) if it takes longer
+ */
+public record RunPlan(int rounds, Duration warmUpDuration, Duration produceDuration, long consumeRecords, Duration latencyDuration,
+                      Duration latencyWarmup, double latencyLoad, String brokerHeap, Duration timeLimit) {
+
+    /** About 6 minutes on 2 cores: a warm-up pass and six rounds. */
+    public static RunPlan full() {
+        return new RunPlan(6, Duration.ofMillis(1000), Duration.ofMillis(1500), 2_000_000, Duration.ofSeconds(5),
+                Duration.ofSeconds(1), 0.5, "1g", Duration.ofSeconds(570));
+    }
+
+    /** About a minute: two short rounds without warm-up, for development; expect noisy ratios. */
+    public static RunPlan quick() {
+        return new RunPlan(2, Duration.ZERO, Duration.ofMillis(500), 200_000, Duration.ofSeconds(2),
+                Duration.ofMillis(500), 0.5, "1g", Duration.ofSeconds(110));
+    }
+
+    /** Longest a broker may take to start and answer. */
+    public Duration startTimeout() {
+        return Duration.ofSeconds(60);
+    }
+
+    /** Longest the untimed set-up and the consume phases may take before the run is failed. */
+    public Duration phaseLimit() {
+        return Duration.ofSeconds(60);
+    }
+}
