@@ -1,0 +1,15 @@
+package io.tributary.sink;
+
+import io.tributary.hadoop.dataset.DatasetLayout;
+import io.tributary.hadoop.dataset.ParquetWriterFactory;
+import io.tributary.hadoop.dataset.RecordConverter;
+import org.apache.kafka.common.TopicPartition;
+
+/** Everything about the dataset the sink writes: layout, rows, writers, commits and resume positions. */
+record DatasetTarget(DatasetLayout layout, RecordConverter converter, ParquetWriterFactory writers,
+                     CommitProtocol protocol, ResumePositions resume) {
+    /** Fresh, empty files for {@code tp}, starting at {@code nextOffset}. */
+    PartitionFiles newFiles(TopicPartition tp, long nextOffset) {
+        return new PartitionFiles(tp, layout, writers, converter.schema(), nextOffset);
+    }
+}

@@ -1,0 +1,359 @@
+package io.tributary.sink;
+
+import io.tributary.hadoop.dataset.ValueDecodingException;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The sink's poll loop: reads the assigned partitions, writes each record into the open file of
+ * its partition and time bucket, and commits a partition's files when the {@link RotationPolicy}
+ * or the memory budget says so, on rebalance and on shutdown. Everything runs on the one thread
+ * that calls {@link #run()}, including the rebalance callbacks, so the consumer's assignment is
+ * the truth about ownership at every step; {@link #stop()} may be called from any thread.
+ *
+ * <p>Commit of a set of partitions: close their temp files, commit their offsets to the group
+ * (the {@link OwnershipFence}), then {@link CommitProtocol#publish} (intent, rename, ledger).
+ * A storage failure at any step pauses the partitions concerned; they are retried with backoff
+ * by {@link ResumePositions#recover}, which re-reads the records from the last commit: nothing is
+ * lost and nothing is written twice.
+ */
+public final class HdfsSink implements Runnable {
+    private static final Logger log = LoggerFactory.getLogger(HdfsSink.class);
+    private static final Duration POLL_TIMEOUT = Duration.ofMillis(100);
+
+    private final Consumer<byte[], byte[]> consumer;
+    private final java.util.function.Consumer<ConsumerRebalanceListener> subscribe;
+    private final DatasetTarget dataset;
+    private final SinkLimits limits;
+    private final OwnershipFence fence;
+    private final BadRecords badRecords;
+    private final StatusReporter reporter;
+    private final Time time;
+    private final Map<TopicPartition, PartitionState> partitions = new LinkedHashMap<>();
+    private final CountDownLatch finished = new CountDownLatch(1);
+    private volatile boolean stopping;
+    private volatile List<PartitionStatus> lastStatus = List.of();
+
+    HdfsSink(Consumer<byte[], byte[]> consumer, java.util.function.Consumer<ConsumerRebalanceListener> subscribe,
+             DatasetTarget dataset, SinkLimits limits, BadRecords badRecords, StatusReporter reporter, Time time) {
+        this.consumer = consumer;
+        this.subscribe = subscribe;
+        this.dataset = dataset;
+        this.limits = limits;
+        this.fence = new OwnershipFence(consumer, Duration.ofSeconds(30));
+        this.badRecords = badRecords;
+        this.reporter = reporter;
+        this.time = time;
+    }
+
+    /**
+     * Streams until {@link #stop()}, then commits the open files and leaves the group.
+     *
+     * @throws BadRecordException under bad.record.policy=fail, after committing what came before
+     */
+    @Override
+    public void run() {
+        try {
+            subscribe.accept(new Rebalance());
+            while (!stopping) {
+                ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL_TIMEOUT);
+                write(records);
+                long now = time.milliseconds();
+                commit(duePartitions(now), "rotation");
+                enforceMemoryBudget();
+                retryFailed();
+                maybeReport();
+            }
+            commit(new ArrayList<>(partitions.values()), "shutdown");
+        } catch (BadRecordException e) {
+            commit(new ArrayList<>(partitions.values()), "stop on a bad record");
+            throw e;
+        } finally {
+            try {
+                consumer.close();
+                badRecords.close();
+            } finally {
+                finished.countDown();
+            }
+        }
+    }
+
+    /** Asks the loop to commit and stop; returns at once. */
+    public void stop() {
+        stopping = true;
+    }
+
+    /** Waits until {@link #run()} has returned. */
+    public boolean awaitStopped(Duration timeout) throws InterruptedException {
+        return finished.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The partitions' status as of the last report (about once a second while a console or caller looks). */
+    public List<PartitionStatus> status() {
+        return lastStatus;
+    }
+
+    private void write(ConsumerRecords<byte[], byte[]> records) {
+        for (TopicPartition tp : records.partitions()) {
+            PartitionState state = partitions.get(tp);
+            if (state == null || state.isRecovering()) {
+                continue; // paused: recovery seeks back to the last commit
+            }
+            try {
+                for (ConsumerRecord<byte[], byte[]> record : records.records(tp)) {
+                    writeOne(state, record);
+                }
+            } catch (IOException e) {
+                fail(List.of(tp), "writing", e);
+            }
+        }
+    }
+
+    private void writeOne(PartitionState state, ConsumerRecord<byte[], byte[]> record) throws IOException {
+        PartitionFiles files = state.files();
+        if (files == null || record.offset() < files.nextOffset()) {
+            return; // the partition failed mid-batch, or a record already in the dataset
+        }
+        long now = time.milliseconds();
+        GenericRecord row;
+        try {
+            row = dataset.converter().convert(record);
+        } catch (ValueDecodingException e) {
+            badRecords.handle(record, e);
+            files.skip(record.offset(), now);
+            return;
+        }
+        files.append(row, record.offset(), record.timestamp(), now);
+        state.recordWritten();
+        if (limits.rotation().isFull(files)) {
+            commit(List.of(state), "flush.size/file.max.bytes");
+        }
+    }
+
+    private List<PartitionState> duePartitions(long now) {
+        List<PartitionState> due = new ArrayList<>();
+        for (PartitionState state : partitions.values()) {
+            if (!state.isRecovering() && limits.rotation().isDue(state.files(), now)) {
+                due.add(state);
+            }
+        }
+        return due;
+    }
+
+    // Commits the partition with the most buffered bytes until all open writers fit the budget.
+    private void enforceMemoryBudget() {
+        while (true) {
+            long total = 0;
+            PartitionState largest = null;
+            long largestBytes = -1;
+            for (PartitionState state : partitions.values()) {
+                if (state.isRecovering()) {
+                    continue;
+                }
+                long bytes = state.files().totalBytes();
+                total += bytes;
+                if (bytes > largestBytes) {
+                    largest = state;
+                    largestBytes = bytes;
+                }
+            }
+            if (total <= limits.memoryBudgetBytes() || largest == null || largest.files().isEmpty()) {
+                return;
+            }
+            log.debug("open writers hold {} bytes, over sink.memory.bytes={}: committing {} early",
+                total, limits.memoryBudgetBytes(), largest.partition());
+            commit(List.of(largest), "sink.memory.bytes");
+        }
+    }
+
+    /** Commits the non-empty files of {@code states}: close, fence, intent, rename, ledger. */
+    private void commit(Collection<PartitionState> states, String reason) {
+        Map<TopicPartition, CommitIntent> intents = new LinkedHashMap<>();
+        Map<TopicPartition, PartitionFiles> committing = new LinkedHashMap<>();
+        for (PartitionState state : states) {
+            PartitionFiles files = state.files();
+            if (files == null || files.isEmpty()) {
+                continue;
+            }
+            try {
+                intents.put(state.partition(), closeAll(files));
+                committing.put(state.partition(), files);
+            } catch (IOException e) {
+                fail(List.of(state.partition()), "closing", e);
+            }
+        }
+        if (intents.isEmpty()) {
+            return;
+        }
+        Map<TopicPartition, Long> nextOffsets = new LinkedHashMap<>();
+        intents.forEach((tp, intent) -> nextOffsets.put(tp, intent.nextOffset()));
+        try {
+            badRecords.flush();
+            var owned = fence.confirm(nextOffsets);
+            List<TopicPartition> lost = new ArrayList<>(intents.keySet());
+            lost.removeAll(owned);
+            if (!lost.isEmpty()) {
+                fail(lost, "fencing", new IOException("ownership not confirmed by the group coordinator"));
+                lost.forEach(intents::remove);
+            }
+        } catch (KafkaException e) {
+            fail(intents.keySet(), "committing offsets to the group", e);
+            return;
+        }
+        try {
+            dataset.protocol().publish(intents);
+        } catch (IOException e) {
+            fail(intents.keySet(), "publishing", e);
+            return;
+        }
+        long now = time.milliseconds();
+        intents.forEach((tp, intent) -> {
+            PartitionFiles files = committing.get(tp);
+            long visibleDelay = files.oldestTimestampMs() == Long.MAX_VALUE ? 0 : now - files.oldestTimestampMs();
+            partitions.get(tp).committed(files.records(), intent.renames().size(), visibleDelay);
+            log.debug("committed {} ({}): {} records in {} file(s), ledger at {}", tp, reason,
+                files.records(), intent.renames().size(), intent.nextOffset());
+            files.reset();
+        });
+    }
+
+    private CommitIntent closeAll(PartitionFiles files) throws IOException {
+        List<CommitIntent.Rename> renames = new ArrayList<>();
+        String topic = files.partition().topic();
+        int p = files.partition().partition();
+        for (BucketFile file : files.files()) {
+            file.close();
+            renames.add(new CommitIntent.Rename(file.temp(), file.finalPath(dataset.layout(), topic, p)));
+        }
+        return new CommitIntent(files.nextOffset(), renames);
+    }
+
+    private void fail(Collection<TopicPartition> failed, String step, Exception cause) {
+        long now = time.milliseconds();
+        for (TopicPartition tp : List.copyOf(failed)) {
+            PartitionState state = partitions.get(tp);
+            if (state == null) {
+                continue;
+            }
+            int failures = state.fail(now, limits.backoff());
+            consumer.pause(List.of(tp));
+            log.warn("{} failed while {} (failure {} in a row): {}; consumption paused, retry in {} ms; "
+                    + "nothing is lost, the partition resumes from its last commit",
+                tp, step, failures, describe(cause), state.retryAtMs() - now);
+        }
+    }
+
+    // Recovers every partition whose retry is due; all of them share one storage, so one batch.
+    private void retryFailed() {
+        long now = time.milliseconds();
+        List<TopicPartition> due = new ArrayList<>();
+        partitions.values().stream().filter(s -> s.isRetryDue(now)).forEach(s -> due.add(s.partition()));
+        if (due.isEmpty()) {
+            return;
+        }
+        Map<TopicPartition, OptionalLong> resume;
+        try {
+            resume = dataset.resume().recover(due);
+        } catch (IOException | RuntimeException e) {
+            for (TopicPartition tp : due) {
+                long delay = partitions.get(tp).retryLater(now, limits.backoff());
+                log.warn("cannot recover {} yet, the dataset storage is unreachable: {}; retry in {} ms",
+                    tp, describe(e), delay);
+            }
+            return;
+        }
+        for (TopicPartition tp : due) {
+            OptionalLong next = resume.get(tp);
+            if (next.isPresent()) {
+                consumer.seek(tp, next.getAsLong());
+            } else {
+                consumer.seekToBeginning(List.of(tp));
+            }
+            partitions.get(tp).resume(dataset.newFiles(tp, next.orElse(0)));
+            consumer.resume(List.of(tp));
+            log.info("writing {} from offset {}", tp, next.isPresent() ? next.getAsLong() : "earliest (new to the dataset)");
+        }
+    }
+
+    private void maybeReport() {
+        long now = time.milliseconds();
+        if (!reporter.isDue(now)) {
+            return;
+        }
+        List<PartitionStatus> status = new ArrayList<>();
+        for (PartitionState state : partitions.values()) {
+            OptionalLong lag = consumer.currentLag(state.partition());
+            status.add(state.status(lag.orElse(-1), now));
+        }
+        status.sort(Comparator.comparing((PartitionStatus s) -> s.partition().topic())
+            .thenComparingInt(s -> s.partition().partition()));
+        lastStatus = List.copyOf(status);
+        reporter.report(lastStatus, now);
+    }
+
+    private static String describe(Throwable e) {
+        return Optional.ofNullable(e.getMessage()).map(m -> e.getClass().getSimpleName() + ": " + m)
+            .orElse(e.getClass().getSimpleName());
+    }
+
+    /** Rebalance callbacks; they run inside poll(), on the poll thread. */
+    private final class Rebalance implements ConsumerRebalanceListener {
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> revoked) {
+            List<PartitionState> states = new ArrayList<>();
+            revoked.forEach(tp -> Optional.ofNullable(partitions.get(tp)).ifPresent(states::add));
+            commit(states, "rebalance");
+            for (TopicPartition tp : revoked) {
+                PartitionState state = partitions.remove(tp);
+                if (state != null && !state.isRecovering()) {
+                    state.files().abandon();
+                }
+            }
+            if (!revoked.isEmpty()) {
+                log.info("released {}", revoked);
+            }
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> lost) {
+            for (TopicPartition tp : lost) {
+                PartitionState state = partitions.remove(tp);
+                if (state != null && !state.isRecovering()) {
+                    state.files().abandon();
+                }
+            }
+            log.warn("lost {} without a clean hand-over; their open files are left for the new owner to delete", lost);
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> assigned) {
+            long now = time.milliseconds();
+            for (TopicPartition tp : assigned) {
+                partitions.put(tp, new PartitionState(tp, now));
+            }
+            consumer.pause(assigned);
+            retryFailed();
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package io.tributary.sink;
+
+import io.tributary.hadoop.dataset.DatasetLayout;
+import io.tributary.hadoop.dataset.ParquetWriterFactory;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.kafka.common.TopicPartition;
+
+import java.io.IOException;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The open files of one partition since its last commit, one per time bucket, and the offset
+ * range they cover. All of them commit together: files of two buckets interleave in offsets, so
+ * committing one alone would let the newest-file cross-check skip records of the other.
+ * Not thread-safe.
+ */
+final class PartitionFiles {
+    private final TopicPartition partition;
+    private final DatasetLayout layout;
+    private final ParquetWriterFactory writers;
+    private final Schema schema;
+    private final Map<String, BucketFile> byBucket = new LinkedHashMap<>();
+    private long records;
+    private long firstAppendMs = -1;
+    private long oldestTimestampMs = Long.MAX_VALUE;
+    private long nextOffset;
+
+    /** @param nextOffset where the partition resumed: the first offset these files may hold */
+    PartitionFiles(TopicPartition partition, DatasetLayout layout, ParquetWriterFactory writers, Schema schema, long nextOffset) {
+        this.partition = partition;
+        this.layout = layout;
+        this.writers = writers;
+        this.schema = schema;
+        this.nextOffset = nextOffset;
+    }
+
+    /** Appends a converted record to the file of its time bucket, opening that file if needed. */
+    void append(GenericRecord row, long offset, long timestampMs, long nowMs) throws IOException {
+        String bucket = layout.bucketName(timestampMs);
+        BucketFile file = byBucket.get(bucket);
+        if (file == null) {
+            var temp = layout.newTempFile(partition.topic(), partition.partition());
+            file = new BucketFile(temp, timestampMs, writers.open(temp, schema));
+            byBucket.put(bucket, file);
+        }
+        file.write(row, offset);
+        noteConsumed(offset, nowMs);
+        records++;
+        oldestTimestampMs = Math.min(oldestTimestampMs, timestampMs);
+    }
+
+    /** Moves past a record that is left out of the dataset (skipped or dead-lettered). */
+    void skip(long offset, long nowMs) {
+        noteConsumed(offset, nowMs);
+    }
+
+    private void noteConsumed(long offset, long nowMs) {
+        if (firstAppendMs < 0) {
+            firstAppendMs = nowMs;
+        }
+        nextOffset = offset + 1;
+    }
+
+    TopicPartition partition() {
+        return partition;
+    }
+
+    /** Nothing consumed since the last commit. */
+    boolean isEmpty() {
+        return firstAppendMs < 0;
+    }
+
+    long records() {
+        return records;
+    }
+
+    /** When the oldest uncommitted record arrived (the sink's clock), -1 if none. */
+    long firstAppendMs() {
+        return firstAppendMs;
+    }
+
+    /** The smallest record timestamp among uncommitted records, Long.MAX_VALUE if none. */
+    long oldestTimestampMs() {
+        return oldestTimestampMs;
+    }
+
+    /** The offset after the last record consumed: what the ledger moves to when these files commit. */
+    long nextOffset() {
+        return nextOffset;
+    }
+
+    long largestFileBytes() {
+        long largest = 0;
+        for (BucketFile f : byBucket.values()) {
+            largest = Math.max(largest, f.dataBytes());
+        }
+        return largest;
+    }
+
+    long totalBytes() {
+        long total = 0;
+        for (BucketFile f : byBucket.values()) {
+            total += f.dataBytes();
+        }
+        return total;
+    }
+
+    Collection<BucketFile> files() {
+        return List.copyOf(byBucket.values());
+    }
+
+    /** Forgets the files (after they committed or were abandoned); the next ones start at {@link #nextOffset()}. */
+    void reset() {
+        byBucket.clear();
+        records = 0;
+        firstAppendMs = -1;
+        oldestTimestampMs = Long.MAX_VALUE;
+    }
+
+    /** Closes every file without committing; used when the partition failed or was lost. */
+    void abandon() {
+        byBucket.values().forEach(BucketFile::abandon);
+        reset();
+    }
+}

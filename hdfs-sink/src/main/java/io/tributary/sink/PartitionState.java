@@ -1,0 +1,92 @@
+package io.tributary.sink;
+
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The sink's state of one assigned partition: its open files (absent while recovering), its
+ * retry schedule after a storage failure, and its counters. Poll thread only.
+ */
+final class PartitionState {
+    private final TopicPartition partition;
+    private PartitionFiles files;
+    private int failures;
+    private long retryAtMs;
+    private long recordsWritten;
+    private long recordsCommitted;
+    private long filesCommitted;
+    private long maxVisibleDelayMs;
+    private long rateRecords;
+    private long rateSinceMs;
+
+    PartitionState(TopicPartition partition, long nowMs) {
+        this.partition = partition;
+        this.retryAtMs = nowMs;
+        this.rateSinceMs = nowMs;
+    }
+
+    TopicPartition partition() {
+        return partition;
+    }
+
+    boolean isRecovering() {
+        return files == null;
+    }
+
+    PartitionFiles files() {
+        return files;
+    }
+
+    /** Starts writing again with fresh files, after the assignment or a recovery. */
+    void resume(PartitionFiles fresh) {
+        files = fresh;
+        failures = 0;
+    }
+
+    /** Drops the open files and schedules a retry {@code delayMs} from now; returns the failure count. */
+    int fail(long nowMs, Backoff backoff) {
+        if (files != null) {
+            files.abandon();
+            files = null;
+        }
+        failures++;
+        retryAtMs = nowMs + backoff.delayMs(failures);
+        return failures;
+    }
+
+    /** Schedules the next try after a recovery attempt failed; returns the delay. */
+    long retryLater(long nowMs, Backoff backoff) {
+        failures++;
+        long delay = backoff.delayMs(failures);
+        retryAtMs = nowMs + delay;
+        return delay;
+    }
+
+    boolean isRetryDue(long nowMs) {
+        return isRecovering() && nowMs >= retryAtMs;
+    }
+
+    long retryAtMs() {
+        return retryAtMs;
+    }
+
+    void recordWritten() {
+        recordsWritten++;
+    }
+
+    void committed(long records, int fileCount, long visibleDelayMs) {
+        recordsCommitted += records;
+        filesCommitted += fileCount;
+        maxVisibleDelayMs = Math.max(maxVisibleDelayMs, visibleDelayMs);
+    }
+
+    /** A snapshot; also restarts the records/s window. */
+    PartitionStatus status(long lag, long nowMs) {
+        long elapsed = Math.max(1, nowMs - rateSinceMs);
+        double rate = (recordsWritten - rateRecords) * 1000.0 / elapsed;
+        rateRecords = recordsWritten;
+        rateSinceMs = nowMs;
+        long freshness = files == null || files.isEmpty() ? 0 : nowMs - files.firstAppendMs();
+        return new PartitionStatus(partition, lag, freshness, rate, recordsCommitted, filesCommitted,
+            maxVisibleDelayMs, isRecovering());
+    }
+}

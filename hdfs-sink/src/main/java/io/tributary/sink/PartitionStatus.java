@@ -1,0 +1,23 @@
+package io.tributary.sink;
+
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * A snapshot of one partition for logs, the console and callers.
+ *
+ * @param lag                records behind the log end, -1 if unknown yet
+ * @param freshnessMs        how long the oldest uncommitted record has been waiting (0 if none)
+ * @param recordsPerSecond   records written per second since the previous snapshot
+ * @param recordsCommitted   records in committed files, since this sink took the partition
+ * @param filesCommitted     files committed since this sink took the partition
+ * @param maxVisibleDelayMs  the largest (commit time - record timestamp) of a committed record seen
+ * @param recovering         paused after a storage failure, waiting to retry
+ */
+public record PartitionStatus(TopicPartition partition, long lag, long freshnessMs, double recordsPerSecond,
+                              long recordsCommitted, long filesCommitted, long maxVisibleDelayMs, boolean recovering) {
+    String logLine() {
+        return String.format("%s lag=%d freshness=%dms rate=%.0f/s committed=%d records in %d files%s",
+            partition, lag, freshnessMs, recordsPerSecond, recordsCommitted, filesCommitted,
+            recovering ? " RECOVERING" : "");
+    }
+}

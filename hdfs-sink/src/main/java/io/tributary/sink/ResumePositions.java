@@ -1,0 +1,51 @@
+package io.tributary.sink;
+
+import io.tributary.hadoop.dataset.LedgerState;
+import io.tributary.hadoop.dataset.NewestCommittedFiles;
+import org.apache.kafka.common.TopicPartition;
+
+import java.io.IOException;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Where assigned partitions resume: for each, first finish whatever an earlier writer left
+ * half done, then take the ledger's next offset cross-checked with the newest committed file
+ * names (a bounded look at the newest buckets, never a walk of the whole tree). Empty for a
+ * partition the dataset has never seen.
+ */
+final class ResumePositions {
+    private final CommitProtocol protocol;
+    private final NewestCommittedFiles newestFiles;
+
+    ResumePositions(CommitProtocol protocol, NewestCommittedFiles newestFiles) {
+        this.protocol = protocol;
+        this.newestFiles = newestFiles;
+    }
+
+    Map<TopicPartition, OptionalLong> recover(Collection<TopicPartition> partitions) throws IOException {
+        Map<String, Set<Integer>> byTopic = new TreeMap<>();
+        for (TopicPartition tp : partitions) {
+            byTopic.computeIfAbsent(tp.topic(), t -> new TreeSet<>()).add(tp.partition());
+        }
+        Map<TopicPartition, OptionalLong> resume = new HashMap<>();
+        for (Map.Entry<String, Set<Integer>> e : byTopic.entrySet()) {
+            String topic = e.getKey();
+            for (int p : e.getValue()) {
+                protocol.finishInterrupted(new TopicPartition(topic, p));
+            }
+            LedgerState ledger = protocol.ledger(topic).read();
+            Map<Integer, Long> offsets = ledger.resumeOffsets(newestFiles.lastOffsets(topic));
+            for (int p : e.getValue()) {
+                Long next = offsets.get(p);
+                resume.put(new TopicPartition(topic, p), next == null ? OptionalLong.empty() : OptionalLong.of(next));
+            }
+        }
+        return resume;
+    }
+}

@@ -1,0 +1,179 @@
+package io.tributary.sink;
+
+import io.tributary.hadoop.dataset.ParquetWriterFactory;
+import io.tributary.hadoop.dataset.ValueFormat;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
+
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * The sink's configuration, every key declared once in {@link #DEFINITION}. Keys prefixed with
+ * {@code consumer.}, {@code producer.} or {@code hadoop.} pass through (prefix removed) to the
+ * Kafka consumer, the dead-letter producer and the Hadoop {@code Configuration}.
+ */
+public final class SinkConfig extends AbstractConfig {
+    public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
+    public static final String TOPICS = "topics";
+    public static final String TOPICS_REGEX = "topics.regex";
+    public static final String GROUP_ID = "group.id";
+    public static final String OUTPUT_DIR = "output.dir";
+    public static final String VALUE_SCHEMA = "value.schema";
+    public static final String VALUE_FORMAT = "value.format";
+    public static final String FLUSH_SIZE = "flush.size";
+    public static final String FILE_MAX_BYTES = "file.max.bytes";
+    public static final String ROTATE_INTERVAL_MS = "rotate.interval.ms";
+    public static final String TIMEZONE = "timezone";
+    public static final String SINK_MEMORY_BYTES = "sink.memory.bytes";
+    public static final String PARQUET_CODEC = "parquet.codec";
+    public static final String BAD_RECORD_POLICY = "bad.record.policy";
+    public static final String DEAD_LETTER_TOPIC = "dead.letter.topic";
+    public static final String RETRY_BACKOFF_MS = "retry.backoff.ms";
+    public static final String RETRY_BACKOFF_MAX_MS = "retry.backoff.max.ms";
+    public static final String RECOVERY_BUCKETS = "recovery.buckets";
+    public static final String STATUS_INTERVAL_MS = "status.interval.ms";
+
+    public static final String CONSUMER_PREFIX = "consumer.";
+    public static final String PRODUCER_PREFIX = "producer.";
+    public static final String HADOOP_PREFIX = "hadoop.";
+
+    public static final ConfigDef DEFINITION = new ConfigDef()
+        .define(BOOTSTRAP_SERVERS, Type.LIST, ConfigDef.NO_DEFAULT_VALUE, (name, value) -> {
+            if (((List<?>) value).isEmpty()) {
+                throw new ConfigException(name, value, "at least one host:port is required");
+            }
+        }, Importance.HIGH, "Brokers to bootstrap from, host:port,...")
+        .define(TOPICS, Type.LIST, "", Importance.HIGH, "Topics to stream; or set topics.regex")
+        .define(TOPICS_REGEX, Type.STRING, null, Importance.HIGH, "Java regex of the topics to stream, instead of topics")
+        .define(GROUP_ID, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
+            "Consumer group; sink processes with one group share the partitions")
+        .define(OUTPUT_DIR, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
+            "Dataset root: hdfs://..., file://... or a plain local path")
+        .define(VALUE_SCHEMA, Type.STRING, null, Importance.MEDIUM,
+            "Avro record schema file (.avsc, local or Hadoop path) to decode values into columns; unset keeps values raw")
+        .define(VALUE_FORMAT, Type.STRING, "avro", ConfigDef.ValidString.in("avro", "avro_binary", "json"), Importance.MEDIUM,
+            "Encoding of values when value.schema is set: avro (binary) or json")
+        .define(FLUSH_SIZE, Type.INT, 100_000, Range.atLeast(1), Importance.HIGH,
+            "Records of one partition after which its open files commit")
+        .define(FILE_MAX_BYTES, Type.LONG, 128L << 20, Range.atLeast(1024), Importance.MEDIUM,
+            "Size (buffered plus written) at which a file commits")
+        .define(ROTATE_INTERVAL_MS, Type.LONG, 600_000L, Range.atLeast(100), Importance.HIGH,
+            "Longest time a consumed record stays uncommitted: a timer commits open files after this, even with no new records")
+        .define(TIMEZONE, Type.STRING, "UTC", Importance.MEDIUM, "Time zone of the dt=/hr= buckets")
+        .define(SINK_MEMORY_BYTES, Type.LONG, -1L, Importance.HIGH,
+            "Budget for the buffers of all open Parquet writers; the largest commits early when it is exceeded. "
+                + "-1: a quarter of the maximum heap")
+        .define(PARQUET_CODEC, Type.STRING, "snappy", Importance.LOW, "Parquet compression codec")
+        .define(BAD_RECORD_POLICY, Type.STRING, "fail", ConfigDef.ValidString.in("fail", "skip", "dead-letter"), Importance.MEDIUM,
+            "A value that does not decode: fail (stop the sink), skip (count it) or dead-letter (send to dead.letter.topic)")
+        .define(DEAD_LETTER_TOPIC, Type.STRING, null, Importance.MEDIUM, "Topic for bad records with bad.record.policy=dead-letter")
+        .define(RETRY_BACKOFF_MS, Type.LONG, 500L, Range.atLeast(1), Importance.MEDIUM,
+            "First wait before retrying a partition after a storage failure")
+        .define(RETRY_BACKOFF_MAX_MS, Type.LONG, 30_000L, Range.atLeast(1), Importance.MEDIUM,
+            "Longest wait between retries; the wait doubles up to this")
+        .define(RECOVERY_BUCKETS, Type.INT, 48, Range.atLeast(1), Importance.LOW,
+            "Newest hour buckets whose file names are cross-checked with the ledger on assignment")
+        .define(STATUS_INTERVAL_MS, Type.LONG, 30_000L, Range.atLeast(100), Importance.LOW,
+            "Interval of the status log lines");
+
+    public SinkConfig(Map<?, ?> props) {
+        super(DEFINITION, props, false);
+        if (topics().isEmpty() == topicPattern().isEmpty()) {
+            throw new ConfigException("set exactly one of '" + TOPICS + "' and '" + TOPICS_REGEX + "'");
+        }
+        if (badRecordPolicy() == BadRecordPolicy.DEAD_LETTER && getString(DEAD_LETTER_TOPIC) == null) {
+            throw new ConfigException(BAD_RECORD_POLICY + "=dead-letter needs " + DEAD_LETTER_TOPIC);
+        }
+        zone();
+        ParquetWriterFactory.codec(getString(PARQUET_CODEC));
+    }
+
+    public List<String> topics() {
+        return getList(TOPICS);
+    }
+
+    public Optional<Pattern> topicPattern() {
+        String regex = getString(TOPICS_REGEX);
+        if (regex == null || regex.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Pattern.compile(regex));
+        } catch (PatternSyntaxException e) {
+            throw new ConfigException(TOPICS_REGEX, regex, e.getDescription());
+        }
+    }
+
+    public String groupId() {
+        return getString(GROUP_ID);
+    }
+
+    public String outputDir() {
+        return getString(OUTPUT_DIR);
+    }
+
+    public Optional<String> valueSchemaFile() {
+        return Optional.ofNullable(getString(VALUE_SCHEMA));
+    }
+
+    public ValueFormat valueFormat() {
+        return ValueFormat.parse(getString(VALUE_FORMAT));
+    }
+
+    public RotationPolicy rotationPolicy() {
+        return new RotationPolicy(getInt(FLUSH_SIZE), getLong(FILE_MAX_BYTES), getLong(ROTATE_INTERVAL_MS));
+    }
+
+    public ZoneId zone() {
+        try {
+            return ZoneId.of(getString(TIMEZONE));
+        } catch (DateTimeException e) {
+            throw new ConfigException(TIMEZONE, getString(TIMEZONE), e.getMessage());
+        }
+    }
+
+    /** The writer memory budget in bytes, resolving -1 to a quarter of the maximum heap. */
+    public long memoryBudgetBytes() {
+        long configured = getLong(SINK_MEMORY_BYTES);
+        return configured > 0 ? configured : Runtime.getRuntime().maxMemory() / 4;
+    }
+
+    public String parquetCodec() {
+        return getString(PARQUET_CODEC);
+    }
+
+    public BadRecordPolicy badRecordPolicy() {
+        return BadRecordPolicy.parse(getString(BAD_RECORD_POLICY));
+    }
+
+    public String deadLetterTopic() {
+        return getString(DEAD_LETTER_TOPIC);
+    }
+
+    public Backoff backoff() {
+        return new Backoff(getLong(RETRY_BACKOFF_MS), Math.max(getLong(RETRY_BACKOFF_MS), getLong(RETRY_BACKOFF_MAX_MS)));
+    }
+
+    public int recoveryBuckets() {
+        return getInt(RECOVERY_BUCKETS);
+    }
+
+    public long statusIntervalMs() {
+        return getLong(STATUS_INTERVAL_MS);
+    }
+
+    /** The settings under {@code prefix}, prefix removed (for the consumer, producer and Hadoop). */
+    public Map<String, Object> passThrough(String prefix) {
+        return originalsWithPrefix(prefix);
+    }
+}

@@ -1,0 +1,105 @@
+package io.tributary.sink;
+
+import io.tributary.hadoop.dataset.DatasetLayout;
+import io.tributary.hadoop.dataset.NewestCommittedFiles;
+import io.tributary.hadoop.dataset.ParquetWriterFactory;
+import io.tributary.hadoop.dataset.RecordConverter;
+import org.apache.avro.Schema;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.utils.Time;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+
+/** Wires an {@link HdfsSink} from a {@link SinkConfig}: the consumer, the dataset and the limits. */
+public final class SinkFactory {
+    private static final long MIN_FETCH_BYTES = 1 << 20;
+    private static final long MAX_FETCH_BYTES = 50L << 20;
+
+    private SinkFactory() {
+    }
+
+    /** A sink ready to {@link HdfsSink#run()}; nothing is contacted until then except the dataset's filesystem. */
+    public static HdfsSink create(SinkConfig config, Time time) throws IOException {
+        Configuration conf = hadoopConf(config);
+        Path root = new Path(config.outputDir());
+        FileSystem fs = root.getFileSystem(conf);
+        DatasetLayout layout = new DatasetLayout(fs.makeQualified(root), config.zone());
+        RecordConverter converter = converter(config, conf);
+        ParquetWriterFactory writers = new ParquetWriterFactory(conf, ParquetWriterFactory.codec(config.parquetCodec()),
+            ParquetWriterFactory.DEFAULT_ROW_GROUP_BYTES);
+        CommitProtocol protocol = new CommitProtocol(fs, layout, conf);
+        ResumePositions resume = new ResumePositions(protocol, new NewestCommittedFiles(fs, layout, config.recoveryBuckets()));
+        DatasetTarget dataset = new DatasetTarget(layout, converter, writers, protocol, resume);
+
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProps(config),
+            new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        SinkLimits limits = new SinkLimits(config.rotationPolicy(), config.memoryBudgetBytes(), config.backoff());
+        return new HdfsSink(consumer, listener -> {
+            if (config.topicPattern().isPresent()) {
+                consumer.subscribe(config.topicPattern().get(), listener);
+            } else {
+                consumer.subscribe(config.topics(), listener);
+            }
+        }, dataset, limits, badRecords(config), StatusReporter.forProcess(config.statusIntervalMs(), time.milliseconds()), time);
+    }
+
+    static Configuration hadoopConf(SinkConfig config) {
+        Configuration conf = new Configuration();
+        config.passThrough(SinkConfig.HADOOP_PREFIX).forEach((k, v) -> conf.set(k, String.valueOf(v)));
+        return conf;
+    }
+
+    /**
+     * Consumer settings: offsets are committed only by the sink; a partition new to the dataset
+     * starts at the earliest offset; fetch buffers are kept well inside the memory budget so many
+     * partitions fit a small heap. {@code consumer.*} settings override all of these.
+     */
+    static Map<String, Object> consumerProps(SinkConfig config) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, String.join(",", config.getList(SinkConfig.BOOTSTRAP_SERVERS)));
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        long fetchBytes = Math.max(MIN_FETCH_BYTES, Math.min(MAX_FETCH_BYTES, config.memoryBudgetBytes() / 4));
+        props.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, (int) fetchBytes);
+        props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, (int) Math.min(fetchBytes, 1 << 20));
+        props.putAll(config.passThrough(SinkConfig.CONSUMER_PREFIX));
+        return props;
+    }
+
+    private static BadRecords badRecords(SinkConfig config) {
+        if (config.badRecordPolicy() != BadRecordPolicy.DEAD_LETTER) {
+            return new BadRecords(config.badRecordPolicy(), null, null);
+        }
+        Map<String, Object> props = new HashMap<>();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, String.join(",", config.getList(SinkConfig.BOOTSTRAP_SERVERS)));
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.putAll(config.passThrough(SinkConfig.PRODUCER_PREFIX));
+        return new BadRecords(BadRecordPolicy.DEAD_LETTER,
+            new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer()), config.deadLetterTopic());
+    }
+
+    private static RecordConverter converter(SinkConfig config, Configuration conf) throws IOException {
+        if (config.valueSchemaFile().isEmpty()) {
+            return RecordConverter.raw();
+        }
+        Path file = new Path(config.valueSchemaFile().get());
+        String text;
+        try (FSDataInputStream in = file.getFileSystem(conf).open(file)) {
+            text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        return RecordConverter.decoding(new Schema.Parser().parse(text), config.valueFormat());
+    }
+}

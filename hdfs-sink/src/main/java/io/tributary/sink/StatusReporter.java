@@ -1,0 +1,71 @@
+package io.tributary.sink;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.PrintStream;
+import java.util.List;
+
+/**
+ * Reports partition snapshots: a summary plus one line per partition in the log every
+ * {@code logIntervalMs}, and, when a console is attached, a one-line status rewritten in place
+ * every second. Poll thread only.
+ */
+final class StatusReporter {
+    private static final Logger log = LoggerFactory.getLogger(StatusReporter.class);
+    private static final long CONSOLE_INTERVAL_MS = 1000;
+
+    private final long logIntervalMs;
+    private final PrintStream console; // null when not interactive
+    private long nextLogMs;
+    private long nextConsoleMs;
+
+    StatusReporter(long logIntervalMs, PrintStream console, long nowMs) {
+        this.logIntervalMs = logIntervalMs;
+        this.console = console;
+        this.nextLogMs = nowMs + logIntervalMs;
+        this.nextConsoleMs = nowMs;
+    }
+
+    /** The reporter for this process: console line only if stdout is a terminal. */
+    static StatusReporter forProcess(long logIntervalMs, long nowMs) {
+        return new StatusReporter(logIntervalMs, System.console() != null ? System.out : null, nowMs);
+    }
+
+    /** The next time a snapshot is wanted. */
+    boolean isDue(long nowMs) {
+        return nowMs >= nextLogMs || (console != null && nowMs >= nextConsoleMs);
+    }
+
+    void report(List<PartitionStatus> partitions, long nowMs) {
+        String summary = summary(partitions);
+        if (console != null && nowMs >= nextConsoleMs) {
+            console.print("\r" + summary + "   ");
+            console.flush();
+            nextConsoleMs = nowMs + CONSOLE_INTERVAL_MS;
+        }
+        if (nowMs >= nextLogMs) {
+            log.info(summary);
+            partitions.forEach(p -> log.info(p.logLine()));
+            nextLogMs = nowMs + logIntervalMs;
+        }
+    }
+
+    static String summary(List<PartitionStatus> partitions) {
+        long lag = 0;
+        long freshness = 0;
+        double rate = 0;
+        long files = 0;
+        long recovering = 0;
+        for (PartitionStatus p : partitions) {
+            lag += Math.max(0, p.lag());
+            freshness = Math.max(freshness, p.freshnessMs());
+            rate += p.recordsPerSecond();
+            files += p.filesCommitted();
+            recovering += p.recovering() ? 1 : 0;
+        }
+        return String.format("tributary-sink: %d partitions, lag %d, oldest uncommitted %d ms, %.0f records/s, "
+            + "%d files committed%s", partitions.size(), lag, freshness, rate, files,
+            recovering > 0 ? ", " + recovering + " RECOVERING (storage unreachable)" : "");
+    }
+}
