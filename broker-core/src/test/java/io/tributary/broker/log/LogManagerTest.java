@@ -1,0 +1,229 @@
+package io.tributary.broker.log;
+
+import static io.tributary.broker.log.TestRecords.batch;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.KafkaStorageException;
+import org.apache.kafka.common.utils.Time;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LogManagerTest {
+
+    private static final TopicPartition A0 = new TopicPartition("alpha", 0);
+    private static final TopicPartition A1 = new TopicPartition("alpha", 1);
+    private static final TopicPartition B0 = new TopicPartition("beta-with-dashes", 0);
+
+    @TempDir
+    Path root;
+
+    private final FakeTime time = new FakeTime();
+    private FakeScheduler scheduler;
+    private List<Path> dirs;
+    private LogConfig defaults;
+    private LogManager manager;
+
+    @BeforeEach
+    void setUp() {
+        dirs = List.of(root.resolve("d1"), root.resolve("d2"));
+        defaults = brokerConfig(Map.of());
+    }
+
+    @AfterEach
+    void tearDown() {
+        if (manager != null) {
+            manager.close();
+        }
+    }
+
+    private static LogConfig brokerConfig(Map<String, Object> overrides) {
+        Map<String, Object> props = new HashMap<>(overrides);
+        props.putIfAbsent(LogConfig.LOG_INDEX_SIZE_MAX_BYTES, 4096);
+        return LogConfig.fromBroker(props);
+    }
+
+    private LogManager open(List<Path> logDirs) {
+        scheduler = new FakeScheduler(time);
+        manager = LogManager.open(logDirs, defaults, time, scheduler);
+        return manager;
+    }
+
+    private void reopen() {
+        manager.close();
+        open(dirs);
+    }
+
+    @Test
+    void createsPartitionFoldersSpreadOverTheLogDirs() {
+        open(dirs);
+        PartitionLog a0 = manager.getOrCreate(A0, defaults);
+        PartitionLog a1 = manager.getOrCreate(A1, defaults);
+        PartitionLog b0 = manager.getOrCreate(B0, defaults);
+        assertThat(manager.getOrCreate(A0, defaults)).isSameAs(a0);
+        assertThat(a0.dir()).isEqualTo(dirs.get(0).resolve("alpha-0"));
+        assertThat(a1.dir()).isEqualTo(dirs.get(1).resolve("alpha-1"));
+        assertThat(b0.dir()).isEqualTo(dirs.get(0).resolve("beta-with-dashes-0"));
+        assertThat(manager.logs()).hasSize(3);
+        assertThat(manager.log(new TopicPartition("alpha", 9))).isEmpty();
+    }
+
+    @Test
+    void aCleanShutdownWritesCheckpointsAndMarkersAndTheNextStartLoadsEverything() throws Exception {
+        open(dirs);
+        manager.getOrCreate(A0, defaults).appendAsLeader(batch(5, 10, 1), 0);
+        manager.getOrCreate(B0, defaults).appendAsLeader(batch(2, 10, 1), 0);
+        manager.getOrCreate(A1, defaults);
+        manager.close();
+        for (Path dir : dirs) {
+            assertThat(dir.resolve(LogDir.CLEAN_SHUTDOWN_MARKER)).exists();
+        }
+        assertThat(Files.readAllLines(dirs.get(0).resolve(LogDir.RECOVERY_POINT_CHECKPOINT)))
+                .startsWith("0", "2").contains("alpha 0 5", "alpha 1 0");
+        assertThat(Files.readAllLines(dirs.get(1).resolve(LogDir.RECOVERY_POINT_CHECKPOINT)))
+                .containsExactly("0", "1", "beta-with-dashes 0 2");
+        open(dirs);
+        assertThat(manager.logs()).hasSize(3);
+        assertThat(manager.log(A0).orElseThrow().logEndOffset()).isEqualTo(5);
+        assertThat(manager.log(B0).orElseThrow().logEndOffset()).isEqualTo(2);
+        assertThat(manager.log(A1).orElseThrow().dir()).isEqualTo(dirs.get(0).resolve("alpha-1"));
+        assertThat(dirs.get(0).resolve(LogDir.CLEAN_SHUTDOWN_MARKER)).as("consumed at start-up").doesNotExist();
+    }
+
+    @Test
+    void afterACrashTheLogsAreRecoveredFromTheirRecoveryPoints() throws Exception {
+        open(dirs);
+        PartitionLog a0 = manager.getOrCreate(A0, defaults);
+        a0.appendAsLeader(batch(5, 10, 1), 0);
+        manager.checkpointRecoveryPoints();
+        a0.appendAsLeader(batch(5, 10, 1), 0);
+        List<Path> crashed = List.of(root.resolve("c1"), root.resolve("c2"));
+        for (int i = 0; i < 2; i++) {
+            LogFixture.copyRecursively(dirs.get(i), crashed.get(i));
+            Files.deleteIfExists(crashed.get(i).resolve(LogDir.LOCK_FILE));
+        }
+        Path segment = SegmentFiles.log(crashed.get(0).resolve("alpha-0"), 0);
+        try (RandomAccessFile raf = new RandomAccessFile(segment.toFile(), "rw")) {
+            raf.setLength(raf.length() - 3); // torn write of the second batch
+        }
+        manager.close();
+        open(crashed);
+        PartitionLog recovered = manager.log(A0).orElseThrow();
+        assertThat(recovered.logEndOffset()).isEqualTo(5);
+        assertThat(TestRecords.offsets(recovered.read(0, 10_000, Long.MAX_VALUE, false).records()))
+                .containsExactly(0L, 1L, 2L, 3L, 4L);
+    }
+
+    @Test
+    void aLogDirCanBeOpenedByOneManagerOnly() {
+        open(dirs);
+        assertThatThrownBy(() -> LogManager.open(List.of(dirs.get(1)), defaults, time, new FakeScheduler(time)))
+                .isInstanceOf(KafkaStorageException.class).hasMessageContaining("in use");
+    }
+
+    @Test
+    void deletingAPartitionRemovesItsFolderInTheBackground() throws Exception {
+        open(dirs);
+        PartitionLog a0 = manager.getOrCreate(A0, defaults);
+        a0.appendAsLeader(batch(5, 10, 1), 0);
+        manager.delete(A0);
+        assertThat(manager.log(A0)).isEmpty();
+        assertThat(a0.dir()).doesNotExist();
+        assertThat(folderNames(dirs.get(0))).singleElement().asString().startsWith("alpha-0.").endsWith("-delete");
+        scheduler.runDue();
+        assertThat(folderNames(dirs.get(0))).isEmpty();
+        reopen();
+        assertThat(manager.logs()).isEmpty();
+    }
+
+    @Test
+    void leftoversOfAnInterruptedDeleteAreRemovedAtStartUp() throws Exception {
+        Files.createDirectories(dirs.get(1).resolve("alpha-0.abc-delete"));
+        open(dirs);
+        scheduler.runDue();
+        assertThat(folderNames(dirs.get(1))).isEmpty();
+    }
+
+    @Test
+    void retentionRunsEveryCheckIntervalOnTheSchedulerClock() {
+        defaults = brokerConfig(Map.of(LogConfig.LOG_RETENTION_CHECK_INTERVAL_MS, 1000L,
+                LogConfig.LOG_RETENTION_MS, 5000L, LogConfig.LOG_SEGMENT_BYTES, batch(2, 10, 0).sizeInBytes()));
+        open(dirs);
+        PartitionLog log = manager.getOrCreate(A0, defaults);
+        for (int i = 0; i < 3; i++) {
+            log.appendAsLeader(batch(2, 10, time.milliseconds()), 0);
+        }
+        assertThat(log.numberOfSegments()).isEqualTo(3);
+        scheduler.advance(5000);
+        assertThat(log.numberOfSegments()).as("not older than retention.ms yet").isEqualTo(3);
+        scheduler.advance(1000);
+        assertThat(log.numberOfSegments()).isEqualTo(1);
+        assertThat(log.logStartOffset()).isEqualTo(4);
+    }
+
+    @Test
+    void theFlusherFlushesLogsWhoseFlushMsHasPassed() {
+        defaults = brokerConfig(Map.of(LogConfig.LOG_FLUSH_SCHEDULER_INTERVAL_MS, 500L,
+                LogConfig.LOG_FLUSH_INTERVAL_MS, 2000L));
+        open(dirs);
+        PartitionLog log = manager.getOrCreate(A0, defaults);
+        log.appendAsLeader(batch(3, 10, 1), 0);
+        scheduler.advance(1500);
+        assertThat(log.recoveryPoint()).isZero();
+        scheduler.advance(500);
+        assertThat(log.recoveryPoint()).isEqualTo(3);
+    }
+
+    @Test
+    void recoveryPointsAreCheckpointedPeriodically() throws Exception {
+        defaults = brokerConfig(Map.of(LogConfig.LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS, 1000));
+        open(dirs);
+        PartitionLog log = manager.getOrCreate(A0, defaults);
+        log.appendAsLeader(batch(3, 10, 1), 0);
+        log.flush();
+        scheduler.advance(1000);
+        assertThat(new OffsetCheckpointFile(dirs.get(0).resolve(LogDir.RECOVERY_POINT_CHECKPOINT)).read())
+                .containsEntry(A0, 3L);
+    }
+
+    @Test
+    void topicConfigChangesReachOnlyThatTopic() {
+        open(dirs);
+        manager.getOrCreate(A0, defaults);
+        manager.getOrCreate(B0, defaults);
+        LogConfig changed = defaults.withTopicOverrides(Map.of(LogConfig.RETENTION_MS, "1234"));
+        manager.updateConfig("alpha", changed);
+        assertThat(manager.log(A0).orElseThrow().config().retentionMs()).isEqualTo(1234);
+        assertThat(manager.log(B0).orElseThrow().config().retentionMs()).isEqualTo(defaults.retentionMs());
+    }
+
+    @Test
+    void thePublicOpenRunsTheBackgroundTasksOnWallTime() {
+        LogConfig fast = brokerConfig(Map.of(LogConfig.LOG_RETENTION_CHECK_INTERVAL_MS, 20L,
+                LogConfig.LOG_RETENTION_BYTES, 0L, LogConfig.LOG_SEGMENT_BYTES, batch(2, 10, 0).sizeInBytes()));
+        manager = LogManager.open(dirs, fast, Time.SYSTEM);
+        PartitionLog log = manager.getOrCreate(A0, fast);
+        for (int i = 0; i < 3; i++) {
+            log.appendAsLeader(batch(2, 10, System.currentTimeMillis()), 0);
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> log.numberOfSegments() == 1);
+        assertThat(log.logStartOffset()).isEqualTo(4);
+    }
+
+    private static List<String> folderNames(Path dir) throws Exception {
+        try (var children = Files.list(dir)) {
+            return children.filter(Files::isDirectory).map(p -> p.getFileName().toString()).toList();
+        }
+    }
+}
