@@ -12,7 +12,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -324,13 +323,7 @@ class RealtimeConsumerIT {
     void newGroupStartsAtTheFirstRecordAtOrAfterTheTimestamp() throws Exception {
         String topic = unique("timestamps");
         broker.createTopic(topic, 1);
-        // Recent: the broker's time-based retention would delete records older than a week.
-        Instant base = Instant.now().minus(Duration.ofHours(1)).truncatedTo(ChronoUnit.SECONDS);
-        List<ProducerRecord<String, String>> records = new ArrayList<>();
-        for (int i = 0; i < 10; i++) {
-            records.add(new ProducerRecord<>(topic, 0, base.plusSeconds(i).toEpochMilli(), "k", "v" + i));
-        }
-        broker.produce(records);
+        Instant base = broker.produceOneASecond(topic, 10);
 
         List<String> handled = new CopyOnWriteArrayList<>();
         track(builder(unique("g"), topic)

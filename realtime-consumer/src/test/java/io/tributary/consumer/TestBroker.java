@@ -22,6 +22,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -104,6 +106,20 @@ public final class TestBroker implements BeforeAllCallback, AfterAllCallback {
             }
         }
         produce(records);
+    }
+
+    /**
+     * Records {@code "v0"..} to partition 0, one second apart, the first an hour ago (recent: the
+     * broker's time-based retention would delete records older than a week). Returns the first timestamp.
+     */
+    public Instant produceOneASecond(String topic, int count) throws Exception {
+        Instant base = Instant.now().minus(Duration.ofHours(1)).truncatedTo(ChronoUnit.SECONDS);
+        List<ProducerRecord<String, String>> records = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            records.add(new ProducerRecord<>(topic, 0, base.plusSeconds(i).toEpochMilli(), "k", "v" + i));
+        }
+        produce(records);
+        return base;
     }
 
     /** The group's committed offsets for {@code topic}, by partition number (missing: none committed). */

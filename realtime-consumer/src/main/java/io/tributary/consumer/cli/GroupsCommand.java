@@ -10,7 +10,6 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
-import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -33,33 +32,21 @@ import java.util.stream.Collectors;
 /** {@code tributary groups list|describe|reset}. */
 @Command(name = "groups", description = "List and describe consumer groups, reset their offsets.",
         synopsisSubcommandLabel = "(list | describe | reset)")
-final class GroupsCommand implements Runnable {
+final class GroupsCommand extends ParentCommand {
     private static final Comparator<TopicPartition> BY_TOPIC_AND_PARTITION =
             Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition);
 
-    private final CliContext context;
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
     GroupsCommand(CliContext context) {
-        this.context = context;
-    }
-
-    @Override
-    public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand");
+        super(context);
     }
 
     @Command(name = "list", description = "List the consumer groups, one per line.")
     int list(@Mixin ConnectionOptions connection) throws InterruptedException {
         try (Admin admin = new KafkaClients(connection, context).admin()) {
-            new TreeSet<>(admin.listGroups().all().get().stream()
+            new TreeSet<>(KafkaClients.await(admin.listGroups().all()).stream()
                     .filter(GroupsCommand::isConsumerGroup)
                     .map(GroupListing::groupId).toList())
                     .forEach(context.out()::println);
-        } catch (ExecutionException e) {
-            throw CliErrors.unwrap(e);
         }
         return 0;
     }
@@ -91,8 +78,6 @@ final class GroupsCommand implements Runnable {
                         owner.map(MemberDescription::clientId).orElse("-"));
             }
             table.print(context.out());
-        } catch (ExecutionException e) {
-            throw CliErrors.unwrap(e);
         }
         return 0;
     }
@@ -140,18 +125,15 @@ final class GroupsCommand implements Runnable {
             }
             Map<TopicPartition, OffsetAndMetadata> update = new HashMap<>();
             newOffsets.forEach((partition, offset) -> update.put(partition, new OffsetAndMetadata(offset)));
-            admin.alterConsumerGroupOffsets(group, update).all().get();
+            KafkaClients.await(admin.alterConsumerGroupOffsets(group, update).all());
             context.out().println("Reset the offsets of group " + group + " for topic " + topic + ".");
-        } catch (ExecutionException e) {
-            throw CliErrors.unwrap(e);
         }
         return 0;
     }
 
     private static Map<TopicPartition, Long> newOffsets(Admin admin, List<TopicPartition> partitions,
                                                         Map<TopicPartition, OffsetAndMetadata> committed,
-                                                        ResetTarget target)
-            throws ExecutionException, InterruptedException {
+                                                        ResetTarget target) throws InterruptedException {
         if (target.toEarliest) {
             return offsets(admin, partitions, partition -> OffsetSpec.earliest());
         }
@@ -186,9 +168,9 @@ final class GroupsCommand implements Runnable {
     }
 
     private static Map<TopicPartition, OffsetAndMetadata> committed(Admin admin, String group)
-            throws ExecutionException, InterruptedException {
+            throws InterruptedException {
         Map<TopicPartition, OffsetAndMetadata> committed = new HashMap<>();
-        admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().forEach((partition, offset) -> {
+        KafkaClients.await(admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()).forEach((partition, offset) -> {
             if (offset != null) {
                 committed.put(partition, offset);
             }
@@ -223,10 +205,10 @@ final class GroupsCommand implements Runnable {
 
     private static Map<TopicPartition, Long> offsets(Admin admin, Iterable<TopicPartition> partitions,
                                                      Function<TopicPartition, OffsetSpec> spec)
-            throws ExecutionException, InterruptedException {
+            throws InterruptedException {
         Map<TopicPartition, OffsetSpec> query = new HashMap<>();
         partitions.forEach(partition -> query.put(partition, spec.apply(partition)));
-        Map<TopicPartition, ListOffsetsResultInfo> answers = admin.listOffsets(query).all().get();
+        Map<TopicPartition, ListOffsetsResultInfo> answers = KafkaClients.await(admin.listOffsets(query).all());
         return answers.entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset(),
                 (a, b) -> a, () -> new TreeMap<>(BY_TOPIC_AND_PARTITION)));
     }

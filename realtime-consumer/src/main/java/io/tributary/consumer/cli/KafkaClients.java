@@ -7,6 +7,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -64,8 +65,13 @@ final class KafkaClients {
 
     /** Describes {@code topic}; fails with "unknown topic" (or "cannot reach") before anything else happens. */
     static TopicDescription describeTopic(Admin admin, String topic) throws InterruptedException {
+        return await(admin.describeTopics(List.of(topic)).allTopicNames()).get(topic);
+    }
+
+    /** The result of an Admin call; its failure rethrown as the Kafka exception it carries. */
+    static <T> T await(KafkaFuture<T> future) throws InterruptedException {
         try {
-            return admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
+            return future.get();
         } catch (ExecutionException e) {
             throw CliErrors.unwrap(e);
         }

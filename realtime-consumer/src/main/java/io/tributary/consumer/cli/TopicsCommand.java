@@ -9,7 +9,6 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.config.ConfigResource;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -22,25 +21,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 
 /** {@code tributary topics create|list|describe|delete|alter}. */
 @Command(name = "topics", description = "Create, list, describe, delete and alter topics.",
         synopsisSubcommandLabel = "(create | list | describe | delete | alter)")
-final class TopicsCommand implements Runnable {
-    private final CliContext context;
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
+final class TopicsCommand extends ParentCommand {
     TopicsCommand(CliContext context) {
-        this.context = context;
-    }
-
-    @Override
-    public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand");
+        super(context);
     }
 
     @Command(name = "create", description = "Create a topic.")
@@ -57,9 +45,7 @@ final class TopicsCommand implements Runnable {
         NewTopic newTopic = new NewTopic(topic, Optional.of(partitions), replication)
                 .configs(configs == null ? Map.of() : configs);
         try (Admin admin = new KafkaClients(connection, context).admin()) {
-            admin.createTopics(List.of(newTopic)).all().get();
-        } catch (ExecutionException e) {
-            throw CliErrors.unwrap(e);
+            KafkaClients.await(admin.createTopics(List.of(newTopic)).all());
         }
         context.out().println("Created topic " + topic + ".");
         return 0;
@@ -68,9 +54,7 @@ final class TopicsCommand implements Runnable {
     @Command(name = "list", description = "List the topics, one per line.")
     int list(@Mixin ConnectionOptions connection) throws InterruptedException {
         try (Admin admin = new KafkaClients(connection, context).admin()) {
-            new TreeSet<>(admin.listTopics().names().get()).forEach(context.out()::println);
-        } catch (ExecutionException e) {
-            throw CliErrors.unwrap(e);
+            new TreeSet<>(KafkaClients.await(admin.listTopics().names())).forEach(context.out()::println);
         }
         return 0;
     }
@@ -81,10 +65,8 @@ final class TopicsCommand implements Runnable {
         try (Admin admin = new KafkaClients(connection, context).admin()) {
             TopicDescription description = KafkaClients.describeTopic(admin, topic);
             ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-            Config config = admin.describeConfigs(List.of(resource)).all().get().get(resource);
+            Config config = KafkaClients.await(admin.describeConfigs(List.of(resource)).all()).get(resource);
             print(description, overrides(config), context.out());
-        } catch (ExecutionException e) {
-            throw CliErrors.unwrap(e);
         }
         return 0;
     }
@@ -93,9 +75,7 @@ final class TopicsCommand implements Runnable {
     int delete(@Mixin ConnectionOptions connection,
                @Parameters(paramLabel = "<topic>") String topic) throws InterruptedException {
         try (Admin admin = new KafkaClients(connection, context).admin()) {
-            admin.deleteTopics(List.of(topic)).all().get();
-        } catch (ExecutionException e) {
-            throw CliErrors.unwrap(e);
+            KafkaClients.await(admin.deleteTopics(List.of(topic)).all());
         }
         context.out().println("Deleted topic " + topic + ".");
         return 0;
@@ -112,9 +92,7 @@ final class TopicsCommand implements Runnable {
         configs.forEach((name, value) -> ops.add(new AlterConfigOp(new ConfigEntry(name, value), AlterConfigOp.OpType.SET)));
         try (Admin admin = new KafkaClients(connection, context).admin()) {
             KafkaClients.describeTopic(admin, topic);
-            admin.incrementalAlterConfigs(Map.of(resource, ops)).all().get();
-        } catch (ExecutionException e) {
-            throw CliErrors.unwrap(e);
+            KafkaClients.await(admin.incrementalAlterConfigs(Map.of(resource, ops)).all());
         }
         context.out().println("Updated topic " + topic + ": " + joined(new TreeMap<>(configs)) + ".");
         return 0;

@@ -3,14 +3,11 @@ package io.tributary.consumer.cli;
 import io.tributary.consumer.RealtimeConsumer;
 import io.tributary.consumer.StartPosition;
 import io.tributary.consumer.TestBroker;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -163,12 +160,7 @@ class TributaryCliIT {
     void consumeFromADatetimeStartsAtTheFirstRecordAtOrAfterIt() throws Exception {
         String topic = unique("cli-datetime");
         broker.createTopic(topic, 1);
-        Instant base = Instant.now().minus(Duration.ofHours(1)).truncatedTo(ChronoUnit.SECONDS);
-        List<ProducerRecord<String, String>> records = new ArrayList<>();
-        for (int i = 0; i < 10; i++) {
-            records.add(new ProducerRecord<>(topic, 0, base.plusSeconds(i).toEpochMilli(), "k", "v" + i));
-        }
-        broker.produce(records);
+        Instant base = broker.produceOneASecond(topic, 10);
 
         CliRunner.Result consumed = cli().run("consume", topic, "--from-datetime", base.plusSeconds(7).toString(),
                 "--max-messages", "3", "--format", "{value}@{timestamp}");
