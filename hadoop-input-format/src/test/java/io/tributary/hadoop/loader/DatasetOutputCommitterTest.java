@@ -1,0 +1,168 @@
+package io.tributary.hadoop.loader;
+
+import io.tributary.hadoop.dataset.DatasetLayout;
+import io.tributary.hadoop.dataset.OffsetLedger;
+import io.tributary.hadoop.input.InputConfig;
+import io.tributary.hadoop.input.LoadPlan;
+import io.tributary.hadoop.input.OffsetRange;
+import io.tributary.hadoop.input.TopicRecordWritable;
+import io.tributary.hadoop.testing.Datasets;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.JobStatus;
+import org.apache.hadoop.mapreduce.RecordWriter;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.mapreduce.task.JobContextImpl;
+import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The exactly-once protocol of the loader's committer, driven step by step on the local filesystem. */
+class DatasetOutputCommitterTest {
+    private static final JobID JOB = new JobID("test", 1);
+    private static final long TS = 1_700_000_000_000L;
+
+    @TempDir
+    java.nio.file.Path dir;
+
+    private Configuration conf;
+    private Path root;
+    private FileSystem fs;
+    private final DatasetOutputFormat format = new DatasetOutputFormat();
+    private final DatasetOutputCommitter committer = new DatasetOutputCommitter();
+
+    @BeforeEach
+    void setUp() throws IOException {
+        root = new Path(dir.resolve("lake").toUri());
+        conf = new Configuration();
+        conf.set(InputConfig.TOPIC, "t");
+        conf.set(InputConfig.DATASET, root.toString());
+        conf.set(InputConfig.PLAN, new LoadPlan("t", List.of(
+            new LoadPlan.Partition(new OffsetRange(0, 0, 100), "", 0),
+            new LoadPlan.Partition(new OffsetRange(1, 0, 100), "", 0))).encode());
+        fs = FileSystem.getLocal(conf);
+    }
+
+    @Test
+    void onlyTheCommittedAttemptOfATaskReachesTheDataset() throws Exception {
+        JobContext job = new JobContextImpl(conf, JOB);
+        committer.setupJob(job);
+        TaskAttemptContext first = attempt(0, 0);
+        TaskAttemptContext speculative = attempt(0, 1);
+        write(first, 0, 0, 100);
+        write(speculative, 0, 0, 100);
+        TaskAttemptContext other = attempt(1, 0);
+        write(other, 1, 0, 100);
+
+        commit(speculative);
+        commit(other);
+        assertThatThrownBy(() -> committer.commitTask(first)).as("a second attempt of a committed task").isInstanceOf(IOException.class);
+        committer.abortTask(first);
+        assertThat(Datasets.dataFiles(root, "t", conf)).as("nothing visible before the job commits").isEmpty();
+
+        committer.commitJob(job);
+        assertThat(Datasets.offsetsByPartition(root, "t", conf)).allSatisfy((p, offsets) -> assertThat(offsets.cardinality()).isEqualTo(100));
+        assertThat(ledger()).isEqualTo(Map.of(0, 100L, 1, 100L));
+        assertThat(fs.exists(staging().jobDir())).isFalse();
+    }
+
+    @Test
+    void anAbortedJobLeavesTheDatasetAsItWas() throws Exception {
+        JobContext job = new JobContextImpl(conf, JOB);
+        committer.setupJob(job);
+        TaskAttemptContext task = attempt(0, 0);
+        write(task, 0, 0, 100);
+        commit(task);
+        committer.abortJob(job, JobStatus.State.FAILED);
+        assertThat(Datasets.dataFiles(root, "t", conf)).isEmpty();
+        assertThat(ledger()).isEmpty();
+        assertThat(fs.exists(staging().jobDir())).isFalse();
+    }
+
+    @Test
+    void anInterruptedJobCommitIsFinishedByTheNextRun() throws Exception {
+        JobContext job = new JobContextImpl(conf, JOB);
+        committer.setupJob(job);
+        for (int p = 0; p < 2; p++) {
+            TaskAttemptContext task = attempt(p, 0);
+            write(task, p, 0, 100);
+            commit(task);
+        }
+        // The commit wrote its marker and moved one file, then the process died.
+        JobStaging staging = staging();
+        try (var marker = fs.create(staging.committingMarker())) {
+            marker.writeBytes("0=100\n1=100\n");
+        }
+        Path oneFile = fs.listFiles(staging.tasksDir(), true).next().getPath();
+        Path moved = new Path(root, oneFile.toUri().getPath().substring(fs.makeQualified(staging.tasksDir()).toUri().getPath().length() + 1)
+            .replaceFirst("^[^/]+/", ""));
+        fs.mkdirs(moved.getParent());
+        assertThat(fs.rename(oneFile, moved)).isTrue();
+
+        assertThat(JobCommit.recoverPending(DatasetLayout.utc(root), "t", conf)).isEqualTo(1);
+        assertThat(Datasets.offsetsByPartition(root, "t", conf)).allSatisfy((p, offsets) -> assertThat(offsets.cardinality()).isEqualTo(100));
+        assertThat(ledger()).isEqualTo(Map.of(0, 100L, 1, 100L));
+        assertThat(fs.exists(staging.jobDir())).isFalse();
+    }
+
+    @Test
+    void refusesToCommitWhenAnotherWriterLoadedThePlannedOffsets() throws Exception {
+        JobContext job = new JobContextImpl(conf, JOB);
+        committer.setupJob(job);
+        TaskAttemptContext task = attempt(0, 0);
+        write(task, 0, 0, 100);
+        commit(task);
+        OffsetLedger.open(DatasetLayout.utc(root), "t", conf).advance(Map.of(0, 40L)); // e.g. the sink, meanwhile
+
+        assertThatThrownBy(() -> committer.commitJob(job)).hasMessageContaining("another writer loaded offsets [0, 40)");
+        assertThat(Datasets.dataFiles(root, "t", conf)).isEmpty();
+        committer.abortJob(job, JobStatus.State.FAILED);
+        assertThat(ledger()).isEqualTo(Map.of(0, 40L));
+        assertThat(fs.exists(staging().jobDir())).isFalse();
+    }
+
+    private JobStaging staging() {
+        return new JobStaging(DatasetLayout.utc(root), "t", JOB.toString());
+    }
+
+    private Map<Integer, Long> ledger() throws IOException {
+        return OffsetLedger.open(DatasetLayout.utc(root), "t", conf).read().nextOffsets();
+    }
+
+    private TaskAttemptContext attempt(int task, int attempt) {
+        return new TaskAttemptContextImpl(conf, new TaskAttemptID(JOB.getJtIdentifier(), JOB.getId(), TaskType.MAP, task, attempt));
+    }
+
+    private void write(TaskAttemptContext context, int partition, long from, long to) throws Exception {
+        committer.setupTask(context);
+        RecordWriter<LongWritable, TopicRecordWritable> writer = format.getRecordWriter(context);
+        for (long offset = from; offset < to; offset++) {
+            writer.write(new LongWritable(offset), new TopicRecordWritable(new ConsumerRecord<>("t", partition, offset,
+                TS + offset * 60_000, TimestampType.CREATE_TIME, 0, 0, null, new byte[] {1}, new RecordHeaders(), Optional.empty())));
+        }
+        writer.close(context);
+    }
+
+    private void commit(TaskAttemptContext context) throws IOException {
+        assertThat(committer.needsTaskCommit(context)).isTrue();
+        committer.commitTask(context);
+    }
+}
