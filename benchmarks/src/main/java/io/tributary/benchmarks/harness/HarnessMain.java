@@ -12,7 +12,7 @@ import java.util.Map;
  */
 public final class HarnessMain {
     /** The broker on side B by default. The one-line switch from Kafka-vs-Kafka to Tributary-vs-Kafka. */
-    static final BrokerFlavor DEFAULT_CANDIDATE = BrokerFlavor.APACHE_KAFKA;
+    static final BrokerFlavor DEFAULT_CANDIDATE = BrokerFlavor.TRIBUTARY;
 
     /** reload4j configuration (a class path resource) of the harness and of both broker JVMs: WARN and up. */
     static final String LOG4J_CONFIGURATION = "io/tributary/benchmarks/harness/log4j.properties";
