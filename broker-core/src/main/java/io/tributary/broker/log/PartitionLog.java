@@ -385,8 +385,10 @@ public final class PartitionLog {
             List<LogSegment> deletable = RetentionPolicy.deletable(new ArrayList<>(segments.values()), config,
                     time.milliseconds());
             if (!deletable.isEmpty()) {
+                // Advance the start first: a reader that then misses a removed segment sees the new start.
+                long newStart = segments.higherKey(deletable.get(deletable.size() - 1).baseOffset());
+                logStartOffset = Math.max(logStartOffset, newStart);
                 deleteSegments(deletable);
-                logStartOffset = Math.max(logStartOffset, segments.firstKey());
                 LOG.info("Partition {}: retention deleted {} segments; the log now starts at offset {}",
                         topicPartition, deletable.size(), logStartOffset);
             }
