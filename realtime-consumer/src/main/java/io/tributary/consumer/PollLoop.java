@@ -84,13 +84,7 @@ final class PollLoop implements Runnable {
         } catch (RuntimeException e) {
             log.warn("Error while closing the consumer: {}", e.toString());
         } finally {
-            for (AutoCloseable resource : resources) {
-                try {
-                    resource.close();
-                } catch (Exception e) {
-                    log.warn("Error while closing {}: {}", resource, e.toString());
-                }
-            }
+            RealtimeConsumer.closeAll(resources);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.tributary.consumer;
 
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -9,6 +10,8 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,6 +37,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link #close(Duration)}, {@link #metrics()} and the other methods may be called from any thread.
  */
 public final class RealtimeConsumer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(RealtimeConsumer.class);
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(100);
     private static final Duration FAILURE_CLOSE_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration DEAD_LETTER_SEND_TIMEOUT = Duration.ofSeconds(30);
@@ -59,11 +63,23 @@ public final class RealtimeConsumer implements AutoCloseable {
     }
 
     static RealtimeConsumer start(RealtimeConsumerBuilder<?, ?> settings) {
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig(settings));
+        List<AutoCloseable> resources = new ArrayList<>();
+        try {
+            return start(settings, consumer, resources);
+        } catch (RuntimeException e) {
+            // Bad settings (e.g. of the dead-letter producer): release what was created already.
+            consumer.close(CloseOptions.timeout(Duration.ZERO));
+            closeAll(resources);
+            throw e;
+        }
+    }
+
+    private static RealtimeConsumer start(RealtimeConsumerBuilder<?, ?> settings,
+                                          KafkaConsumer<byte[], byte[]> consumer, List<AutoCloseable> resources) {
         String name = "tributary-consumer-" + INSTANCES.incrementAndGet();
         Time time = settings.time;
-        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig(settings));
         StopSignal stop = new StopSignal(consumer::wakeup, FAILURE_CLOSE_TIMEOUT.toMillis());
-        List<AutoCloseable> resources = new ArrayList<>();
 
         Set<Thread> workerThreads = ConcurrentHashMap.newKeySet();
         AtomicInteger workerNumber = new AtomicInteger();
@@ -98,6 +114,17 @@ public final class RealtimeConsumer implements AutoCloseable {
         pollThread.setDaemon(true);
         pollThread.start();
         return new RealtimeConsumer(pollThread, workerThreads, stop, metrics, time);
+    }
+
+    /** Closes each of {@code resources}, logging (not throwing) failures. */
+    static void closeAll(List<AutoCloseable> resources) {
+        for (AutoCloseable resource : resources) {
+            try {
+                resource.close();
+            } catch (Exception e) {
+                log.warn("Error while closing {}: {}", resource, e.toString());
+            }
+        }
     }
 
     private static Map<String, Object> consumerConfig(RealtimeConsumerBuilder<?, ?> settings) {

@@ -114,7 +114,15 @@ final class ConsumeCommand implements Callable<Integer> {
         if (group != null) {
             settings.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         }
-        try (KafkaConsumer<byte[], byte[]> consumer = clients.consumer(settings)) {
+        KafkaConsumer<byte[], byte[]> consumer = clients.consumer(settings);
+        // Ctrl-C wakes the poll up, then waits until the final commit is done and the group left.
+        CountDownLatch finished = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            consumer.wakeup();
+            awaitQuietly(finished);
+        }, "tributary-consume-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try (consumer) {
             if (group != null) {
                 consumer.subscribe(List.of(topic), new GroupRebalance(consumer, start.position()));
             } else {
@@ -123,18 +131,15 @@ final class ConsumeCommand implements Callable<Integer> {
             }
             long printed = printUntilDone(consumer);
             context.err().println("Processed a total of " + printed + " messages");
+        } finally {
+            finished.countDown();
+            removeHook(hook);
         }
         return 0;
     }
 
     /** Polls and prints until enough records or a wakeup (Ctrl-C); commits what was printed. */
     private long printUntilDone(KafkaConsumer<byte[], byte[]> consumer) {
-        CountDownLatch finished = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            consumer.wakeup();
-            awaitQuietly(finished);
-        }, "tributary-consume-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
         StatusLine status = context.stderrIsTerminal() ? new StatusLine(context.err(), context.time()) : null;
         long printed = 0;
         try {
@@ -165,8 +170,6 @@ final class ConsumeCommand implements Callable<Integer> {
             if (group != null && !toCommit.isEmpty()) {
                 commitFinal(consumer, toCommit);
             }
-            finished.countDown();
-            removeHook(hook);
         }
         return printed;
     }
