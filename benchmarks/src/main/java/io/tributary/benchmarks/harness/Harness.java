@@ -140,6 +140,13 @@ public final class Harness {
 
     private Map<Side, LatencyDistribution> measureLatency(Map<Side, BrokerProcess> brokers, double rate)
             throws InterruptedException {
+        if (!plan.warmUpDuration().isZero()) {
+            // The fetch long-poll path at a steady rate is new to both brokers: one unrecorded phase each.
+            for (Side side : Side.values()) {
+                LatencyPhase.measure(brokers.get(side), LATENCY_TOPIC, LATENCY_SHAPE.recordBytes(), rate,
+                        plan.latencyDuration(), plan.latencyWarmup());
+            }
+        }
         Map<Side, List<LatencyDistribution>> rounds = new EnumMap<>(Side.class);
         for (int round = 1; round <= plan.rounds(); round++) {
             for (Side side : order(round)) {

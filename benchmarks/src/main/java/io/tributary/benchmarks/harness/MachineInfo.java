@@ -22,6 +22,15 @@ public record MachineInfo(int cpus, String cpuModel, String memory, String java,
                 String.join(" ", firstWords(lines(procRoot.resolve("loadavg")), 3)));
     }
 
+    /** Whether the 1-minute load average exceeded the CPU count when the facts were read. */
+    public boolean busyAtStart() {
+        try {
+            return Double.parseDouble(loadAverage.split(" ")[0]) > cpus;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
     private static List<String> lines(Path file) {
         try {
             return Files.readAllLines(file, StandardCharsets.UTF_8);

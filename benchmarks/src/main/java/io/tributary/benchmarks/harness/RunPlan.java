@@ -27,8 +27,8 @@ public record RunPlan(int rounds, Duration warmUpDuration, Duration produceDurat
 
     /** About a minute: two short rounds without warm-up, for development; expect noisy ratios. */
     public static RunPlan quick() {
-        return new RunPlan(2, Duration.ZERO, Duration.ofMillis(500), 200_000, Duration.ofSeconds(2),
-                Duration.ofMillis(500), 0.5, "1g", Duration.ofSeconds(110));
+        return new RunPlan(2, Duration.ZERO, Duration.ofMillis(400), 150_000, Duration.ofMillis(1500),
+                Duration.ofMillis(300), 0.5, "1g", Duration.ofSeconds(110));
     }
 
     /** Longest a broker may take to start and answer. */
