@@ -42,10 +42,15 @@ public final class LatencyPhase {
         }
         long[] latencies = new long[Math.toIntExact(total - warmupRecords)];
         KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(ClientSettings.consumer(broker.bootstrapServers()));
-        List<TopicPartition> partitions = ConsumePhase.partitionsOf(consumer, topic, DRAIN);
-        consumer.assign(partitions);
-        consumer.seekToEnd(partitions);
-        partitions.forEach(consumer::position);
+        try {
+            List<TopicPartition> partitions = ConsumePhase.partitionsOf(consumer, topic, DRAIN);
+            consumer.assign(partitions);
+            consumer.seekToEnd(partitions);
+            partitions.forEach(consumer::position);
+        } catch (RuntimeException e) {
+            consumer.close(); // from here on the reader thread owns and closes it
+            throw e;
+        }
 
         long readDeadline = System.nanoTime() + duration.toNanos() + DRAIN.toNanos();
         AtomicReference<RuntimeException> readFailure = new AtomicReference<>();
