@@ -19,12 +19,14 @@ import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +37,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import static org.awaitility.Awaitility.await;
 
@@ -48,14 +51,15 @@ import static org.awaitility.Awaitility.await;
 public final class TestBroker implements BeforeAllCallback, AfterAllCallback {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
+    private Path dataDir;
     private ApacheKafka kafka;
     private Admin admin;
     private KafkaProducer<String, String> producer;
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
-        Path dir = Files.createTempDirectory("realtime-consumer-it");
-        kafka = ApacheKafka.start(dir, Map.of("auto.create.topics.enable", "false"));
+        dataDir = Files.createTempDirectory("realtime-consumer-it");
+        kafka = ApacheKafka.start(dataDir, Map.of("auto.create.topics.enable", "false"));
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()));
         // Not idempotent: right after a topic is created Apache Kafka sometimes answers an idempotent
         // producer's retry with OUT_OF_ORDER_SEQUENCE forever (seen under load). One request in
@@ -70,7 +74,7 @@ public final class TestBroker implements BeforeAllCallback, AfterAllCallback {
     }
 
     @Override
-    public void afterAll(ExtensionContext context) {
+    public void afterAll(ExtensionContext context) throws IOException {
         if (producer != null) {
             producer.close(Duration.ofSeconds(5));
         }
@@ -79,6 +83,13 @@ public final class TestBroker implements BeforeAllCallback, AfterAllCallback {
         }
         if (kafka != null) {
             kafka.close();
+        }
+        if (dataDir != null) {
+            try (Stream<Path> files = Files.walk(dataDir)) {
+                for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(file);
+                }
+            }
         }
     }
 

@@ -10,7 +10,7 @@ public final class ConnectionOptions {
             description = "Broker(s) to connect to (default: ${DEFAULT-VALUE}).")
     String bootstrapServer;
 
-    @Option(names = "--verbose", description = "Print the stack trace of an error.")
+    @Option(names = "--verbose", description = "Print the stack trace of an error, and the client libraries' log.")
     boolean verbose;
 
     String bootstrapServer() {

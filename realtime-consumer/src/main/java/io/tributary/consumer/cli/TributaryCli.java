@@ -5,6 +5,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.ParseResult;
 
 import java.lang.reflect.Constructor;
+import java.util.Arrays;
 
 /**
  * {@code bin/tributary}: topics, produce, consume, groups and dump-log, with Kafka-tool flags.
@@ -23,6 +24,10 @@ public final class TributaryCli implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
+        if (!Arrays.asList(args).contains("--verbose")) {
+            // Before the first logger exists: silence the client libraries (see the file).
+            System.setProperty("log4j.configuration", "tributary-cli-quiet.log4j.properties");
+        }
         System.exit(commandLine(CliContext.system()).execute(args));
     }
 
