@@ -17,10 +17,12 @@ import java.util.Properties;
 
 /**
  * {@code tributary-sink <config.properties> [--override key=value]...}: streams until SIGTERM or
- * Ctrl-C, then commits the open files and exits. Exit codes: 0 stopped cleanly, 1 the sink
- * failed (a bad record under bad.record.policy=fail, or an unrecoverable error), 2 bad usage.
+ * Ctrl-C, then commits the open files and exits (143 / 130, as for any terminated JVM, after
+ * logging {@value #STOPPED_CLEANLY}). Exit codes otherwise: 1 the sink failed (a bad record under
+ * bad.record.policy=fail, or an unrecoverable error), 2 bad usage.
  */
 public final class SinkMain {
+    static final String STOPPED_CLEANLY = "stopped cleanly: open files committed";
     private static final Logger log = LoggerFactory.getLogger(SinkMain.class);
 
     private SinkMain() {
@@ -47,7 +49,11 @@ public final class SinkMain {
         Thread hook = new Thread(() -> {
             sink.stop();
             try {
-                sink.awaitStopped(Duration.ofSeconds(60));
+                if (sink.awaitStopped(Duration.ofSeconds(60))) {
+                    log.info(STOPPED_CLEANLY);
+                } else {
+                    log.error("did not stop within 60 s; open files are left for the next start to clean up");
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -55,7 +61,6 @@ public final class SinkMain {
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             sink.run();
-            log.info("stopped; open files committed");
         } catch (RuntimeException e) {
             log.error("the sink failed: {}", e.getMessage(), e);
             System.exit(1);

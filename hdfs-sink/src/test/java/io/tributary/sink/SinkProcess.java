@@ -1,0 +1,86 @@
+package io.tributary.sink;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link SinkMain} in a child JVM with the test JVM's class path, as {@code bin/tributary-sink}
+ * runs it. Its output goes to {@code <name>.log} in the work directory.
+ */
+final class SinkProcess implements AutoCloseable {
+    private final Process process;
+    private final Path log;
+
+    private SinkProcess(Process process, Path log) {
+        this.process = process;
+        this.log = log;
+    }
+
+    static SinkProcess start(Path workDir, String name, Map<String, ?> props, String... jvmOptions) throws IOException {
+        Path config = workDir.resolve(name + ".properties");
+        Properties p = new Properties();
+        props.forEach((k, v) -> p.setProperty(k, String.valueOf(v)));
+        try (Writer out = Files.newBufferedWriter(config, StandardCharsets.UTF_8)) {
+            p.store(out, "test sink " + name);
+        }
+        Path log = workDir.resolve(name + ".log");
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(List.of(jvmOptions));
+        command.add("-Djava.io.tmpdir=" + workDir);
+        command.add("-Dlog4j.configuration=" + SinkProcess.class.getResource("/child-log4j.properties"));
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(SinkMain.class.getName());
+        command.add(config.toString());
+        Process process = new ProcessBuilder(command).redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        return new SinkProcess(process, log);
+    }
+
+    /** SIGKILL: no shutdown hook, no commit, open files and intents stay behind. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("killed sink exited").isTrue();
+    }
+
+    /** SIGTERM, then asserts the sink committed its open files and exited as a terminated JVM does (143). */
+    void assertStopsCleanly() throws InterruptedException, IOException {
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            throw new AssertionError("sink did not stop on SIGTERM within 60 s; see " + log);
+        }
+        assertThat(process.exitValue()).as("exit code after SIGTERM, see %s", log).isEqualTo(143);
+        assertThat(logText()).as("log of %s", log).contains(SinkMain.STOPPED_CLEANLY);
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    Path log() {
+        return log;
+    }
+
+    String logText() throws IOException {
+        return Files.readString(log, StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+}

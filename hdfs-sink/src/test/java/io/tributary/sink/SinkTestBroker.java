@@ -1,0 +1,66 @@
+package io.tributary.sink;
+
+import io.tributary.testkit.ApacheKafka;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * The broker the sink tests stream from, and the one place its address comes from: Apache
+ * Kafka 4.4 in-process for now; a Tributary broker can take its place in {@link #start}.
+ */
+final class SinkTestBroker implements AutoCloseable {
+    private final ApacheKafka kafka;
+    private final Admin admin;
+
+    private SinkTestBroker(ApacheKafka kafka) {
+        this.kafka = kafka;
+        this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
+    }
+
+    static SinkTestBroker start(Path dir) {
+        return new SinkTestBroker(ApacheKafka.start(dir));
+    }
+
+    String bootstrapServers() {
+        return kafka.bootstrapServers();
+    }
+
+    void createTopic(String topic, int partitions) throws ExecutionException, InterruptedException {
+        admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+    }
+
+    /** The log end offset of every partition of {@code topic}. */
+    Map<Integer, Long> endOffsets(String topic, int partitions) throws ExecutionException, InterruptedException {
+        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+        for (int p = 0; p < partitions; p++) {
+            request.put(new TopicPartition(topic, p), OffsetSpec.latest());
+        }
+        Map<Integer, Long> ends = new TreeMap<>();
+        admin.listOffsets(request).all().get().forEach((tp, info) -> ends.put(tp.partition(), info.offset()));
+        return ends;
+    }
+
+    /** The offsets {@code group} committed for {@code topic}, by partition. */
+    Map<Integer, Long> committedOffsets(String group) throws ExecutionException, InterruptedException {
+        Map<Integer, Long> committed = new TreeMap<>();
+        admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get()
+            .forEach((tp, om) -> committed.put(tp.partition(), om.offset()));
+        return committed;
+    }
+
+    @Override
+    public void close() {
+        admin.close();
+        kafka.close();
+    }
+}

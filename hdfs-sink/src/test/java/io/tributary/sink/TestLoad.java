@@ -1,0 +1,84 @@
+package io.tributary.sink;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Produces {@code count} records round-robin over the partitions of a topic, on a background
+ * thread, at most {@code ratePerSecond} (0: as fast as possible). Values are 100 bytes, keys
+ * {@code k<i>}, timestamps the time of sending. Bounded in count; {@link #await} bounds the time.
+ */
+final class TestLoad implements AutoCloseable {
+    static final int VALUE_BYTES = 100;
+
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final AtomicLong sent = new AtomicLong();
+    private final CompletableFuture<Void> done;
+
+    private TestLoad(String bootstrap, String topic, int partitions, long count, long ratePerSecond) {
+        producer = new KafkaProducer<>(Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+            ProducerConfig.LINGER_MS_CONFIG, 5,
+            ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024,
+            ProducerConfig.ACKS_CONFIG, "all"), new ByteArraySerializer(), new ByteArraySerializer());
+        done = CompletableFuture.runAsync(() -> run(topic, partitions, count, ratePerSecond));
+    }
+
+    static TestLoad start(String bootstrap, String topic, int partitions, long count, long ratePerSecond) {
+        return new TestLoad(bootstrap, topic, partitions, count, ratePerSecond);
+    }
+
+    /** Produces synchronously; returns when every record is acknowledged. */
+    static void produce(String bootstrap, String topic, int partitions, long count) throws Exception {
+        try (TestLoad load = start(bootstrap, topic, partitions, count, 0)) {
+            load.await(Duration.ofMinutes(2));
+        }
+    }
+
+    static byte[] value(long i) {
+        byte[] value = new byte[VALUE_BYTES];
+        Arrays.fill(value, (byte) ('a' + i % 26));
+        return value;
+    }
+
+    private void run(String topic, int partitions, long count, long ratePerSecond) {
+        long start = System.nanoTime();
+        for (long i = 0; i < count; i++) {
+            if (ratePerSecond > 0) {
+                long due = start + i * 1_000_000_000L / ratePerSecond;
+                long wait = due - System.nanoTime();
+                if (wait > 0) {
+                    LockSupport.parkNanos(wait);
+                }
+            }
+            producer.send(new ProducerRecord<>(topic, (int) (i % partitions), System.currentTimeMillis(),
+                ("k" + i).getBytes(StandardCharsets.UTF_8), value(i)));
+            sent.incrementAndGet();
+        }
+        producer.flush();
+    }
+
+    long sent() {
+        return sent.get();
+    }
+
+    void await(Duration timeout) throws Exception {
+        done.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(10));
+    }
+}
