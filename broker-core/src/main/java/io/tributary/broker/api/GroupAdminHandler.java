@@ -1,0 +1,93 @@
+package io.tributary.broker.api;
+
+import java.util.List;
+import java.util.Map;
+import io.tributary.broker.group.GroupCoordinator;
+import io.tributary.broker.group.GroupDescription;
+import io.tributary.broker.group.GroupListing;
+import io.tributary.broker.group.GroupState;
+import io.tributary.broker.group.OffsetManager;
+import org.apache.kafka.common.message.DeleteGroupsRequestData;
+import org.apache.kafka.common.message.DeleteGroupsResponseData;
+import org.apache.kafka.common.message.DeleteGroupsResponseData.DeletableGroupResult;
+import org.apache.kafka.common.message.DescribeGroupsRequestData;
+import org.apache.kafka.common.message.DescribeGroupsResponseData;
+import org.apache.kafka.common.message.DescribeGroupsResponseData.DescribedGroup;
+import org.apache.kafka.common.message.DescribeGroupsResponseData.DescribedGroupMember;
+import org.apache.kafka.common.message.ListGroupsRequestData;
+import org.apache.kafka.common.message.ListGroupsResponseData;
+import org.apache.kafka.common.message.ListGroupsResponseData.ListedGroup;
+import org.apache.kafka.common.protocol.Errors;
+
+/**
+ * ListGroups, DescribeGroups and DeleteGroups for admin tools. Every group here uses the classic
+ * protocol, which is the group type ListGroups v5 reports.
+ */
+final class GroupAdminHandler {
+    private static final String CLASSIC = "classic";
+    private static final short FIRST_VERSION_WITH_NOT_FOUND = 6;
+
+    private final GroupCoordinator coordinator;
+    private final OffsetManager offsets;
+
+    GroupAdminHandler(GroupCoordinator coordinator, OffsetManager offsets) {
+        this.coordinator = coordinator;
+        this.offsets = offsets;
+    }
+
+    ListGroupsResponseData list(ListGroupsRequestData request) {
+        List<String> states = request.statesFilter();
+        List<String> types = request.typesFilter();
+        if (!types.isEmpty() && types.stream().noneMatch(CLASSIC::equalsIgnoreCase)) {
+            return new ListGroupsResponseData();
+        }
+        ListGroupsResponseData response = new ListGroupsResponseData();
+        for (GroupListing group : coordinator.listGroups()) {
+            if (states.isEmpty() || states.stream().anyMatch(s -> GroupState.matches(s, group.state()))) {
+                response.groups().add(new ListedGroup().setGroupId(group.groupId()).setProtocolType(group.protocolType())
+                        .setGroupState(group.state().wireName()).setGroupType(CLASSIC));
+            }
+        }
+        return response;
+    }
+
+    DescribeGroupsResponseData describe(DescribeGroupsRequestData request, short version) {
+        DescribeGroupsResponseData response = new DescribeGroupsResponseData();
+        for (String groupId : request.groups()) {
+            response.groups().add(coordinator.describe(groupId).map(GroupAdminHandler::described)
+                    .orElseGet(() -> unknown(groupId, version)));
+        }
+        return response;
+    }
+
+    private static DescribedGroup described(GroupDescription group) {
+        DescribedGroup described = new DescribedGroup().setGroupId(group.groupId())
+                .setGroupState(group.state().wireName()).setProtocolType(group.protocolType())
+                .setProtocolData(group.protocolName());
+        for (GroupDescription.DescribedMember member : group.members()) {
+            described.members().add(new DescribedGroupMember().setMemberId(member.memberId())
+                    .setGroupInstanceId(member.groupInstanceId()).setClientId(member.clientId())
+                    .setClientHost(member.clientHost()).setMemberMetadata(member.metadata())
+                    .setMemberAssignment(member.assignment()));
+        }
+        return described;
+    }
+
+    private static DescribedGroup unknown(String groupId, short version) {
+        DescribedGroup group = new DescribedGroup().setGroupId(groupId).setGroupState(GroupState.DEAD.wireName())
+                .setProtocolType("").setProtocolData("");
+        if (version >= FIRST_VERSION_WITH_NOT_FOUND) {
+            group.setErrorCode(Errors.GROUP_ID_NOT_FOUND.code()).setErrorMessage("Group " + groupId + " not found.");
+        }
+        return group;
+    }
+
+    DeleteGroupsResponseData delete(DeleteGroupsRequestData request) {
+        DeleteGroupsResponseData response = new DeleteGroupsResponseData();
+        for (Map.Entry<String, Errors> result : offsets.deleteGroups(request.groupsNames()).entrySet()) {
+            response.results().add(new DeletableGroupResult().setGroupId(result.getKey())
+                    .setErrorCode(result.getValue().code()));
+        }
+        return response;
+    }
+}

@@ -1,0 +1,462 @@
+package io.tributary.broker.group;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import io.tributary.broker.group.JoinResult.JoinedMember;
+import io.tributary.broker.group.LeaveResult.MemberLeft;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The classic group membership protocol: JoinGroup, SyncGroup, Heartbeat, LeaveGroup, plus the
+ * session and rebalance deadlines ({@link #checkDeadlines()}, run periodically against the
+ * injected clock). Assignment is the leader's job; the coordinator only collects memberships,
+ * picks the protocol and hands out what the leader assigned.
+ *
+ * <p>Thread-safe: each operation holds the monitor of its group, and completes the JoinGroup and
+ * SyncGroup futures it answers while holding it.
+ */
+public final class GroupCoordinator {
+    private static final Logger log = LoggerFactory.getLogger(GroupCoordinator.class);
+
+    private final GroupConfig config;
+    private final GroupRegistry groups;
+    private final Time time;
+
+    GroupCoordinator(GroupConfig config, GroupRegistry groups, Time time) {
+        this.config = config;
+        this.groups = groups;
+        this.time = time;
+    }
+
+    // ---- JoinGroup
+
+    public CompletableFuture<JoinResult> join(JoinRequest request) {
+        if (request.groupId() == null || request.groupId().isEmpty()) {
+            return done(JoinResult.error(Errors.INVALID_GROUP_ID, request.memberId()));
+        }
+        if (request.sessionTimeoutMs() < config.minSessionTimeoutMs() || request.sessionTimeoutMs() > config.maxSessionTimeoutMs()) {
+            return done(JoinResult.error(Errors.INVALID_SESSION_TIMEOUT, request.memberId()));
+        }
+        boolean newMember = request.memberId().isEmpty();
+        Optional<Group> found = newMember
+                ? Optional.of(groups.getOrCreate(request.groupId(), time.milliseconds()))
+                : groups.get(request.groupId());
+        if (found.isEmpty()) {
+            return done(JoinResult.error(Errors.UNKNOWN_MEMBER_ID, request.memberId()));
+        }
+        Group group = found.get();
+        synchronized (group) {
+            if (group.is(GroupState.DEAD)) {
+                return done(JoinResult.error(Errors.COORDINATOR_NOT_AVAILABLE, request.memberId()));
+            }
+            if (!group.accepts(request.protocolType(), request.protocols())) {
+                return done(JoinResult.error(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
+            }
+            return newMember ? joinNew(group, request) : joinKnown(group, request);
+        }
+    }
+
+    private CompletableFuture<JoinResult> joinNew(Group group, JoinRequest request) {
+        String memberId = request.clientId() + "-" + UUID.randomUUID();
+        if (request.groupInstanceId() != null) {
+            Optional<String> existing = group.staticMemberId(request.groupInstanceId());
+            if (existing.isPresent()) {
+                return rejoinStatic(group, group.member(existing.get()).orElseThrow(), request, memberId);
+            }
+        } else if (request.requireKnownMemberId()) {
+            group.addPending(memberId, time.milliseconds() + request.sessionTimeoutMs());
+            return done(JoinResult.error(Errors.MEMBER_ID_REQUIRED, memberId));
+        }
+        return addAndRebalance(group, request, memberId);
+    }
+
+    /**
+     * A static member restarted: it takes over its old membership under a new member id (fencing
+     * the old one). In a Stable group a follower with unchanged protocols keeps its assignment
+     * without a rebalance; otherwise the group rebalances.
+     */
+    private CompletableFuture<JoinResult> rejoinStatic(Group group, Member member, JoinRequest request, String newMemberId) {
+        member.completeJoin(JoinResult.error(Errors.FENCED_INSTANCE_ID, member.memberId()));
+        member.completeSync(SyncResult.error(Errors.FENCED_INSTANCE_ID));
+        boolean sameProtocols = member.sameProtocols(request.protocols());
+        group.replaceStaticMember(member, newMemberId);
+        member.update(request);
+        member.touch(time.milliseconds());
+        if (group.is(GroupState.STABLE) && sameProtocols && !group.isLeader(newMemberId)) {
+            return done(currentGeneration(group, member));
+        }
+        return updateAndAwait(group, member, request);
+    }
+
+    private CompletableFuture<JoinResult> addAndRebalance(Group group, JoinRequest request, String memberId) {
+        Member member = new Member(memberId, request);
+        if (!group.hasMembers()) {
+            group.protocolType(request.protocolType());
+        }
+        CompletableFuture<JoinResult> joined = new CompletableFuture<>();
+        member.awaitJoin(joined);
+        member.touch(time.milliseconds());
+        group.add(member);
+        group.joinDeadline().memberArrived();
+        maybeRebalance(group);
+        return joined;
+    }
+
+    private CompletableFuture<JoinResult> joinKnown(Group group, JoinRequest request) {
+        String memberId = request.memberId();
+        if (group.isPending(memberId)) {
+            return addAndRebalance(group, request, memberId);
+        }
+        Optional<Member> found = group.member(memberId);
+        if (found.isEmpty()) {
+            boolean fenced = request.groupInstanceId() != null && group.staticMemberId(request.groupInstanceId()).isPresent();
+            return done(JoinResult.error(fenced ? Errors.FENCED_INSTANCE_ID : Errors.UNKNOWN_MEMBER_ID, memberId));
+        }
+        Member member = found.get();
+        if (isFenced(group, member, request.groupInstanceId())) {
+            return done(JoinResult.error(Errors.FENCED_INSTANCE_ID, memberId));
+        }
+        member.touch(time.milliseconds());
+        return switch (group.state()) {
+            case PREPARING_REBALANCE -> updateAndAwait(group, member, request);
+            case COMPLETING_REBALANCE -> member.sameProtocols(request.protocols())
+                    ? done(currentGeneration(group, member)) // its JoinGroup answer was lost: repeat it
+                    : updateAndAwait(group, member, request);
+            case STABLE -> group.isLeader(memberId) || !member.sameProtocols(request.protocols())
+                    ? updateAndAwait(group, member, request) // the leader rejoins to force a new assignment
+                    : done(currentGeneration(group, member));
+            case EMPTY, DEAD -> done(JoinResult.error(Errors.UNKNOWN_MEMBER_ID, memberId));
+        };
+    }
+
+    private CompletableFuture<JoinResult> updateAndAwait(Group group, Member member, JoinRequest request) {
+        member.update(request);
+        member.completeJoin(JoinResult.error(Errors.REBALANCE_IN_PROGRESS, member.memberId())); // a duplicate join
+        CompletableFuture<JoinResult> joined = new CompletableFuture<>();
+        member.awaitJoin(joined);
+        maybeRebalance(group);
+        return joined;
+    }
+
+    private static boolean isFenced(Group group, Member member, String groupInstanceId) {
+        return groupInstanceId != null
+                && !group.staticMemberId(groupInstanceId).map(member.memberId()::equals).orElse(false);
+    }
+
+    private JoinResult currentGeneration(Group group, Member member) {
+        return new JoinResult(Errors.NONE, member.memberId(), group.generationId(), group.protocolType(),
+                group.protocolName(), group.leaderId(),
+                group.isLeader(member.memberId()) ? joinedMembers(group) : List.of());
+    }
+
+    private static List<JoinedMember> joinedMembers(Group group) {
+        List<JoinedMember> members = new ArrayList<>();
+        for (Member member : group.members()) {
+            members.add(new JoinedMember(member.memberId(), member.groupInstanceId(), member.metadata(group.protocolName())));
+        }
+        return members;
+    }
+
+    // ---- rebalancing
+
+    /** A membership changed: start a rebalance, or see whether the one in progress can finish. */
+    private void maybeRebalance(Group group) {
+        switch (group.state()) {
+            case EMPTY, STABLE, COMPLETING_REBALANCE -> prepareRebalance(group);
+            case PREPARING_REBALANCE -> maybeCompleteJoin(group);
+            case DEAD -> { }
+        }
+    }
+
+    private void prepareRebalance(Group group) {
+        long now = time.milliseconds();
+        if (group.is(GroupState.COMPLETING_REBALANCE)) {
+            for (Member member : group.members()) {
+                member.clearAssignment();
+                member.completeSync(SyncResult.error(Errors.REBALANCE_IN_PROGRESS));
+            }
+        }
+        boolean fromEmpty = group.is(GroupState.EMPTY);
+        group.transitionTo(GroupState.PREPARING_REBALANCE, now);
+        if (fromEmpty && config.initialRebalanceDelayMs() > 0) {
+            group.joinDeadline().startInitialDelay(now, config.initialRebalanceDelayMs(), group.rebalanceTimeoutMs());
+        } else {
+            group.joinDeadline().startRebalance(now, group.rebalanceTimeoutMs());
+        }
+        log.debug("group {} is rebalancing (generation {})", group.groupId(), group.generationId());
+        maybeCompleteJoin(group);
+    }
+
+    private void maybeCompleteJoin(Group group) {
+        if (group.is(GroupState.PREPARING_REBALANCE) && !group.joinDeadline().inInitialDelay() && group.allMembersJoined()) {
+            completeJoin(group);
+        }
+    }
+
+    /**
+     * Ends the join phase: members that did not rejoin in time are dropped, the next generation
+     * starts, and every waiting member gets its JoinGroup answer (the leader with all members).
+     */
+    private void completeJoin(Group group) {
+        long now = time.milliseconds();
+        group.joinDeadline().clear();
+        for (Member member : group.members()) {
+            if (!member.isAwaitingJoin()) {
+                log.info("group {}: member {} did not rejoin in time and is removed", group.groupId(), member.memberId());
+                group.remove(member);
+            }
+        }
+        if (!group.hasMembers()) {
+            group.nextGeneration(null);
+            group.transitionTo(GroupState.EMPTY, now);
+            return;
+        }
+        group.nextGeneration(group.selectProtocol());
+        group.transitionTo(GroupState.COMPLETING_REBALANCE, now);
+        log.info("group {}: generation {} with {} member(s), protocol {}", group.groupId(), group.generationId(),
+                group.members().size(), group.protocolName());
+        for (Member member : group.members()) {
+            member.touch(now);
+            member.completeJoin(currentGeneration(group, member));
+        }
+    }
+
+    private void removeMember(Group group, Member member) {
+        member.completeJoin(JoinResult.error(Errors.UNKNOWN_MEMBER_ID, member.memberId()));
+        member.completeSync(SyncResult.error(Errors.UNKNOWN_MEMBER_ID));
+        group.remove(member);
+        if (!group.is(GroupState.EMPTY)) {
+            maybeRebalance(group);
+        }
+    }
+
+    // ---- SyncGroup
+
+    public CompletableFuture<SyncResult> sync(SyncRequest request) {
+        Optional<Group> found = groups.get(request.groupId());
+        if (found.isEmpty()) {
+            return done(SyncResult.error(Errors.UNKNOWN_MEMBER_ID));
+        }
+        Group group = found.get();
+        synchronized (group) {
+            Errors error = memberError(group, request.memberId(), request.groupInstanceId());
+            if (error != Errors.NONE) {
+                return done(SyncResult.error(error));
+            }
+            if (request.generationId() != group.generationId()) {
+                return done(SyncResult.error(Errors.ILLEGAL_GENERATION));
+            }
+            if (request.protocolType() != null && !request.protocolType().equals(group.protocolType())
+                    || request.protocolName() != null && !request.protocolName().equals(group.protocolName())) {
+                return done(SyncResult.error(Errors.INCONSISTENT_GROUP_PROTOCOL));
+            }
+            Member member = group.member(request.memberId()).orElseThrow();
+            member.touch(time.milliseconds());
+            return switch (group.state()) {
+                case PREPARING_REBALANCE -> done(SyncResult.error(Errors.REBALANCE_IN_PROGRESS));
+                case STABLE -> done(assignmentOf(group, member));
+                case COMPLETING_REBALANCE -> awaitAssignment(group, member, request);
+                case EMPTY, DEAD -> done(SyncResult.error(Errors.UNKNOWN_MEMBER_ID));
+            };
+        }
+    }
+
+    private CompletableFuture<SyncResult> awaitAssignment(Group group, Member member, SyncRequest request) {
+        CompletableFuture<SyncResult> synced = new CompletableFuture<>();
+        member.awaitSync(synced);
+        if (group.isLeader(member.memberId())) {
+            for (Member each : group.members()) {
+                each.assign(request.assignments().get(each.memberId()));
+            }
+            group.transitionTo(GroupState.STABLE, time.milliseconds());
+            for (Member each : group.members()) {
+                each.completeSync(assignmentOf(group, each));
+            }
+        }
+        return synced;
+    }
+
+    private static SyncResult assignmentOf(Group group, Member member) {
+        return new SyncResult(Errors.NONE, group.protocolType(), group.protocolName(), member.assignment());
+    }
+
+    /** NONE if the member belongs to the group (and is not a fenced static instance). */
+    private static Errors memberError(Group group, String memberId, String groupInstanceId) {
+        if (group.is(GroupState.DEAD)) {
+            return Errors.COORDINATOR_NOT_AVAILABLE;
+        }
+        Optional<Member> member = group.member(memberId);
+        if (member.isEmpty()) {
+            boolean fenced = groupInstanceId != null && group.staticMemberId(groupInstanceId).isPresent();
+            return fenced ? Errors.FENCED_INSTANCE_ID : Errors.UNKNOWN_MEMBER_ID;
+        }
+        return isFenced(group, member.get(), groupInstanceId) ? Errors.FENCED_INSTANCE_ID : Errors.NONE;
+    }
+
+    // ---- Heartbeat and LeaveGroup
+
+    public Errors heartbeat(String groupId, String memberId, String groupInstanceId, int generationId) {
+        Optional<Group> found = groups.get(groupId);
+        if (found.isEmpty()) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        Group group = found.get();
+        synchronized (group) {
+            Errors error = memberError(group, memberId, groupInstanceId);
+            if (error != Errors.NONE) {
+                return error;
+            }
+            group.member(memberId).orElseThrow().touch(time.milliseconds());
+            if (group.is(GroupState.PREPARING_REBALANCE)) {
+                return Errors.REBALANCE_IN_PROGRESS;
+            }
+            return generationId == group.generationId() ? Errors.NONE : Errors.ILLEGAL_GENERATION;
+        }
+    }
+
+    /** Checks whether a member may commit offsets in {@code generationId}, and counts it as a heartbeat. */
+    Errors checkCommitter(Group group, String memberId, String groupInstanceId, int generationId) {
+        if (generationId < 0 && group.is(GroupState.EMPTY)) {
+            return Errors.NONE; // a consumer without group management (assign/seek) or an admin tool
+        }
+        if (group.is(GroupState.COMPLETING_REBALANCE)) {
+            return Errors.REBALANCE_IN_PROGRESS;
+        }
+        Errors error = memberError(group, memberId, groupInstanceId);
+        if (error != Errors.NONE) {
+            return error;
+        }
+        if (generationId != group.generationId()) {
+            return Errors.ILLEGAL_GENERATION;
+        }
+        group.member(memberId).orElseThrow().touch(time.milliseconds());
+        return Errors.NONE;
+    }
+
+    public LeaveResult leave(String groupId, List<MemberIdentity> leaving) {
+        Optional<Group> found = groups.get(groupId);
+        List<MemberLeft> results = new ArrayList<>();
+        if (found.isEmpty()) {
+            leaving.forEach(m -> results.add(new MemberLeft(m.memberId(), m.groupInstanceId(), Errors.UNKNOWN_MEMBER_ID)));
+            return new LeaveResult(results);
+        }
+        Group group = found.get();
+        synchronized (group) {
+            for (MemberIdentity identity : leaving) {
+                results.add(new MemberLeft(identity.memberId(), identity.groupInstanceId(), leave(group, identity)));
+            }
+        }
+        return new LeaveResult(results);
+    }
+
+    private Errors leave(Group group, MemberIdentity identity) {
+        if (group.is(GroupState.DEAD)) {
+            return Errors.COORDINATOR_NOT_AVAILABLE;
+        }
+        String memberId = identity.memberId();
+        if (identity.groupInstanceId() != null) {
+            Optional<String> current = group.staticMemberId(identity.groupInstanceId());
+            if (current.isEmpty()) {
+                return Errors.UNKNOWN_MEMBER_ID;
+            }
+            if (memberId != null && !memberId.isEmpty() && !memberId.equals(current.get())) {
+                return Errors.FENCED_INSTANCE_ID;
+            }
+            memberId = current.get();
+        } else if (group.removePending(memberId)) {
+            maybeCompleteJoin(group);
+            return Errors.NONE;
+        }
+        Optional<Member> member = group.member(memberId);
+        if (member.isEmpty()) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        log.info("group {}: member {} left", group.groupId(), memberId);
+        removeMember(group, member.get());
+        return Errors.NONE;
+    }
+
+    // ---- deadlines
+
+    /**
+     * Removes members whose session ran out and member ids handed out but never used, and ends
+     * join phases whose deadline passed. Run every few tens of milliseconds.
+     */
+    public void checkDeadlines() {
+        long now = time.milliseconds();
+        for (Group group : groups.all()) {
+            synchronized (group) {
+                if (group.is(GroupState.DEAD)) {
+                    continue;
+                }
+                boolean pendingExpired = group.expirePending(now);
+                for (Member member : group.members()) {
+                    if (member.sessionExpired(now)) {
+                        log.info("group {}: member {} missed its session timeout and is removed", group.groupId(),
+                                member.memberId());
+                        removeMember(group, member);
+                    }
+                }
+                if (group.is(GroupState.PREPARING_REBALANCE)) {
+                    if (group.joinDeadline().expired(now)) {
+                        completeJoin(group);
+                    } else if (pendingExpired) {
+                        maybeCompleteJoin(group);
+                    }
+                }
+            }
+        }
+    }
+
+    // ---- ListGroups and DescribeGroups
+
+    public List<GroupListing> listGroups() {
+        List<GroupListing> listings = new ArrayList<>();
+        for (Group group : groups.all()) {
+            synchronized (group) {
+                if (!group.is(GroupState.DEAD)) {
+                    listings.add(new GroupListing(group.groupId(), group.protocolType() == null ? "" : group.protocolType(),
+                            group.state()));
+                }
+            }
+        }
+        listings.sort(Comparator.comparing(GroupListing::groupId));
+        return listings;
+    }
+
+    /** The group, or empty if this coordinator does not know it. */
+    public Optional<GroupDescription> describe(String groupId) {
+        Optional<Group> found = groups.get(groupId);
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        Group group = found.get();
+        synchronized (group) {
+            if (group.is(GroupState.DEAD)) {
+                return Optional.empty();
+            }
+            boolean stable = group.is(GroupState.STABLE);
+            List<GroupDescription.DescribedMember> members = new ArrayList<>();
+            for (Member member : group.members()) {
+                members.add(new GroupDescription.DescribedMember(member.memberId(), member.groupInstanceId(),
+                        member.clientId(), member.clientHost(),
+                        stable ? member.metadata(group.protocolName()) : new byte[0],
+                        stable ? member.assignment() : new byte[0]));
+            }
+            return Optional.of(new GroupDescription(group.groupId(), group.state(),
+                    group.protocolType() == null ? "" : group.protocolType(),
+                    group.protocolName() == null ? "" : group.protocolName(), members));
+        }
+    }
+
+    private static <T> CompletableFuture<T> done(T value) {
+        return CompletableFuture.completedFuture(value);
+    }
+}

@@ -1,0 +1,278 @@
+package io.tributary.broker.group;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.CorruptRecordException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Committed offsets: commit (with generation fencing), fetch, delete per partition or per
+ * group, and expiry of empty groups' offsets after {@code offsets.retention.minutes}. Every change
+ * is appended to the {@link OffsetStore} before the in-memory copy changes, so what a client was
+ * told is committed survives a crash. Thread-safe: each operation holds its group's monitor.
+ */
+public final class OffsetManager {
+    private static final Logger log = LoggerFactory.getLogger(OffsetManager.class);
+
+    private final GroupConfig config;
+    private final GroupRegistry groups;
+    private final GroupCoordinator coordinator;
+    private final OffsetStore store;
+    private final Time time;
+
+    OffsetManager(GroupConfig config, GroupRegistry groups, GroupCoordinator coordinator, OffsetStore store, Time time) {
+        this.config = config;
+        this.groups = groups;
+        this.coordinator = coordinator;
+        this.store = store;
+        this.time = time;
+    }
+
+    /** Loads the stored offsets: each group with offsets starts out Empty. */
+    void load() {
+        long now = time.milliseconds();
+        int count = 0;
+        for (Map.Entry<String, Map<TopicPartition, CommittedOffset>> entry : store.load().entrySet()) {
+            Group group = groups.getOrCreate(entry.getKey(), now);
+            synchronized (group) {
+                entry.getValue().forEach(group::putOffset);
+            }
+            count += entry.getValue().size();
+        }
+        log.info("loaded {} committed offsets of {} groups from {}", count, groups.all().size(), OffsetStore.TOPIC);
+    }
+
+    /** @return the error of each partition of the commit */
+    public Map<TopicPartition, Errors> commit(OffsetCommit commit) {
+        if (commit.groupId() == null || commit.groupId().isEmpty()) {
+            return allFailed(commit.offsets().keySet(), Errors.INVALID_GROUP_ID);
+        }
+        Optional<Group> found = commit.generationId() < 0
+                ? Optional.of(groups.getOrCreate(commit.groupId(), time.milliseconds()))
+                : groups.get(commit.groupId());
+        if (found.isEmpty()) {
+            return allFailed(commit.offsets().keySet(), Errors.UNKNOWN_MEMBER_ID);
+        }
+        Group group = found.get();
+        synchronized (group) {
+            Errors error = group.is(GroupState.DEAD) ? Errors.COORDINATOR_NOT_AVAILABLE
+                    : coordinator.checkCommitter(group, commit.memberId(), commit.groupInstanceId(), commit.generationId());
+            if (error != Errors.NONE) {
+                return allFailed(commit.offsets().keySet(), error);
+            }
+            Map<TopicPartition, Errors> results = new LinkedHashMap<>();
+            Map<TopicPartition, CommittedOffset> accepted = new LinkedHashMap<>();
+            long now = time.milliseconds();
+            commit.offsets().forEach((partition, position) -> {
+                String metadata = position.metadata();
+                if (metadata != null && metadata.length() > config.offsetMetadataMaxBytes()) {
+                    results.put(partition, Errors.OFFSET_METADATA_TOO_LARGE);
+                } else {
+                    accepted.put(partition, new CommittedOffset(position.offset(), position.leaderEpoch(), metadata, now));
+                }
+            });
+            Errors written = write(group.groupId(), accepted);
+            accepted.forEach((partition, offset) -> {
+                if (written == Errors.NONE) {
+                    group.putOffset(partition, offset);
+                }
+                results.put(partition, written);
+            });
+            return results;
+        }
+    }
+
+    private Errors write(String groupId, Map<TopicPartition, CommittedOffset> offsets) {
+        try {
+            store.write(groupId, offsets);
+            return Errors.NONE;
+        } catch (RecordTooLargeException | CorruptRecordException e) {
+            return Errors.INVALID_COMMIT_OFFSET_SIZE;
+        } catch (RuntimeException e) {
+            log.error("could not store offsets of group {}", groupId, e);
+            return Errors.COORDINATOR_NOT_AVAILABLE;
+        }
+    }
+
+    private static Map<TopicPartition, Errors> allFailed(Collection<TopicPartition> partitions, Errors error) {
+        Map<TopicPartition, Errors> results = new LinkedHashMap<>();
+        partitions.forEach(partition -> results.put(partition, error));
+        return results;
+    }
+
+    /**
+     * The group's committed offsets of {@code partitions}, or of every partition it has committed
+     * when empty is passed. Partitions without a commit are absent from the result.
+     */
+    public Map<TopicPartition, CommittedOffset> fetch(String groupId, Optional<Collection<TopicPartition>> partitions) {
+        Optional<Group> found = groups.get(groupId);
+        if (found.isEmpty()) {
+            return Map.of();
+        }
+        Group group = found.get();
+        synchronized (group) {
+            if (partitions.isEmpty()) {
+                return group.offsets();
+            }
+            Map<TopicPartition, CommittedOffset> result = new HashMap<>();
+            for (TopicPartition partition : partitions.get()) {
+                group.offset(partition).ifPresent(offset -> result.put(partition, offset));
+            }
+            return result;
+        }
+    }
+
+    /** OffsetDelete: the group-level error and, if NONE, each partition's. */
+    public record DeleteResult(Errors error, Map<TopicPartition, Errors> partitions) {
+    }
+
+    /**
+     * Deletes the group's offsets of {@code partitions}. Refused for partitions of topics that a
+     * member of the (non-empty) group subscribes to.
+     */
+    public DeleteResult deleteOffsets(String groupId, Collection<TopicPartition> partitions) {
+        Optional<Group> found = groups.get(groupId);
+        if (found.isEmpty()) {
+            return new DeleteResult(Errors.GROUP_ID_NOT_FOUND, Map.of());
+        }
+        Group group = found.get();
+        synchronized (group) {
+            if (group.is(GroupState.DEAD)) {
+                return new DeleteResult(Errors.GROUP_ID_NOT_FOUND, Map.of());
+            }
+            if (group.hasMembers() && !ConsumerProtocol.PROTOCOL_TYPE.equals(group.protocolType())) {
+                return new DeleteResult(Errors.NON_EMPTY_GROUP, Map.of());
+            }
+            Set<String> subscribed = subscribedTopics(group);
+            Map<TopicPartition, Errors> results = new LinkedHashMap<>();
+            List<TopicPartition> removable = new ArrayList<>();
+            for (TopicPartition partition : partitions) {
+                if (subscribed.contains(partition.topic())) {
+                    results.put(partition, Errors.GROUP_SUBSCRIBED_TO_TOPIC);
+                } else {
+                    results.put(partition, Errors.NONE);
+                    if (group.offset(partition).isPresent()) {
+                        removable.add(partition);
+                    }
+                }
+            }
+            Errors written = tombstone(group, removable);
+            if (written != Errors.NONE) {
+                return new DeleteResult(written, Map.of());
+            }
+            return new DeleteResult(Errors.NONE, results);
+        }
+    }
+
+    /** Topics any member subscribes to, from the consumer-protocol metadata of every protocol it offers. */
+    private static Set<String> subscribedTopics(Group group) {
+        Set<String> topics = new HashSet<>();
+        for (Member member : group.members()) {
+            for (Protocol protocol : member.protocols()) {
+                try {
+                    topics.addAll(ConsumerProtocol.deserializeSubscription(ByteBuffer.wrap(protocol.metadata())).topics());
+                } catch (RuntimeException e) {
+                    log.debug("group {}: unreadable subscription of member {}", group.groupId(), member.memberId());
+                }
+            }
+        }
+        return topics;
+    }
+
+    private Errors tombstone(Group group, Collection<TopicPartition> partitions) {
+        if (partitions.isEmpty()) {
+            return Errors.NONE;
+        }
+        try {
+            store.delete(group.groupId(), partitions);
+        } catch (RuntimeException e) {
+            log.error("could not delete offsets of group {}", group.groupId(), e);
+            return Errors.COORDINATOR_NOT_AVAILABLE;
+        }
+        partitions.forEach(group::removeOffset);
+        return Errors.NONE;
+    }
+
+    /** DeleteGroups: each group must be empty; its offsets are deleted and the group is gone. */
+    public Map<String, Errors> deleteGroups(List<String> groupIds) {
+        Map<String, Errors> results = new LinkedHashMap<>();
+        for (String groupId : groupIds) {
+            results.put(groupId, deleteGroup(groupId));
+        }
+        return results;
+    }
+
+    private Errors deleteGroup(String groupId) {
+        Optional<Group> found = groups.get(groupId);
+        if (found.isEmpty()) {
+            return Errors.GROUP_ID_NOT_FOUND;
+        }
+        Group group = found.get();
+        synchronized (group) {
+            if (group.is(GroupState.DEAD)) {
+                return Errors.GROUP_ID_NOT_FOUND;
+            }
+            if (!group.is(GroupState.EMPTY) || group.hasMembers()) {
+                return Errors.NON_EMPTY_GROUP;
+            }
+            Errors error = tombstone(group, group.offsets().keySet());
+            if (error == Errors.NONE) {
+                markDead(group);
+                log.info("deleted group {}", groupId);
+            }
+            return error;
+        }
+    }
+
+    /**
+     * Drops the offsets of empty groups that have been empty, and not committed to, for
+     * {@code offsets.retention.minutes}; an empty group left without offsets is removed. Run every
+     * {@code offsets.retention.check.interval.ms}.
+     *
+     * @return the number of offsets removed
+     */
+    public int expireOffsets() {
+        long now = time.milliseconds();
+        int removed = 0;
+        for (Group group : groups.all()) {
+            synchronized (group) {
+                if (!group.is(GroupState.EMPTY)) {
+                    continue;
+                }
+                long emptySince = group.stateChangedMs();
+                List<TopicPartition> expired = new ArrayList<>();
+                group.offsets().forEach((partition, offset) -> {
+                    if (now - Math.max(emptySince, offset.commitTimestampMs()) >= config.offsetsRetentionMs()) {
+                        expired.add(partition);
+                    }
+                });
+                if (tombstone(group, expired) == Errors.NONE) {
+                    removed += expired.size();
+                }
+                if (!group.hasOffsets() && !group.hasMembers() && !group.hasPendingMembers()) {
+                    markDead(group);
+                }
+            }
+        }
+        return removed;
+    }
+
+    private void markDead(Group group) {
+        group.transitionTo(GroupState.DEAD, time.milliseconds());
+        groups.remove(group);
+    }
+}

@@ -1,0 +1,159 @@
+package io.tributary.broker.group;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import io.tributary.broker.cluster.TopicManager;
+import io.tributary.broker.log.FetchDataInfo;
+import io.tributary.broker.log.LogConfig;
+import io.tributary.broker.log.PartitionLog;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.internals.Topic;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.Record;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.record.internal.SimpleRecord;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.common.utils.Utils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Committed offsets, durable in the compacted internal topic {@code __consumer_offsets}: one
+ * record per (group, topic, partition), all of a group's records in partition
+ * {@code abs(hash(group)) % partitions}, so the leader of that partition is the group's
+ * coordinator. Writes are appends to our own partition logs; a delete is a tombstone. Thread-safe
+ * as the logs are; callers order the writes of one group.
+ */
+public final class OffsetStore {
+    public static final String TOPIC = Topic.GROUP_METADATA_TOPIC_NAME;
+    private static final Logger log = LoggerFactory.getLogger(OffsetStore.class);
+    private static final int LEADER_EPOCH = 0;
+    private static final int READ_CHUNK_BYTES = 1024 * 1024;
+    private static final String SEGMENT_BYTES = Integer.toString(100 * 1024 * 1024);
+
+    private final List<PartitionLog> partitions;
+    private final Time time;
+
+    /** @param partitions the logs of partitions 0..n-1 of the offsets topic */
+    public OffsetStore(List<PartitionLog> partitions, Time time) {
+        if (partitions.isEmpty()) {
+            throw new IllegalArgumentException("the offsets topic needs at least one partition");
+        }
+        this.partitions = List.copyOf(partitions);
+        this.time = time;
+    }
+
+    /**
+     * Opens the offsets topic, creating it compacted with {@code partitionCount} partitions if it
+     * does not exist yet. An existing topic keeps its partition count: the count decides which
+     * partition holds a group, so it must never change under stored offsets.
+     */
+    public static OffsetStore open(TopicManager topics, int partitionCount, Time time) {
+        if (topics.topic(TOPIC).isEmpty()) {
+            try {
+                topics.create(TOPIC, partitionCount, (short) 1, Map.of(
+                        LogConfig.CLEANUP_POLICY, LogConfig.CLEANUP_POLICY_COMPACT,
+                        LogConfig.SEGMENT_BYTES, SEGMENT_BYTES), false);
+            } catch (TopicExistsException e) {
+                // created concurrently: use it
+            }
+        }
+        int count = topics.topic(TOPIC).orElseThrow().partitionCount();
+        if (count != partitionCount) {
+            log.warn("{} has {} partitions; keeping them (offsets.topic.num.partitions is {})", TOPIC, count, partitionCount);
+        }
+        List<PartitionLog> logs = new ArrayList<>();
+        for (int partition = 0; partition < count; partition++) {
+            TopicPartition tp = new TopicPartition(TOPIC, partition);
+            logs.add(topics.log(tp).orElseThrow(() -> new IllegalStateException("no log for " + tp)));
+        }
+        return new OffsetStore(logs, time);
+    }
+
+    public int partitionCount() {
+        return partitions.size();
+    }
+
+    /** The offsets-topic partition that holds {@code groupId}'s offsets. */
+    public int partitionFor(String groupId) {
+        return Utils.abs(groupId.hashCode()) % partitions.size();
+    }
+
+    /** Appends the commits of one group as one batch. Errors are the log's (kafka-clients exceptions). */
+    void write(String groupId, Map<TopicPartition, CommittedOffset> commits) {
+        long now = time.milliseconds();
+        List<SimpleRecord> records = new ArrayList<>();
+        commits.forEach((partition, offset) -> records.add(new SimpleRecord(now,
+                OffsetRecords.key(groupId, partition), OffsetRecords.value(offset))));
+        append(groupId, records);
+    }
+
+    /** Appends tombstones for the group's offsets of {@code removed}. */
+    void delete(String groupId, Collection<TopicPartition> removed) {
+        long now = time.milliseconds();
+        List<SimpleRecord> records = new ArrayList<>();
+        removed.forEach(partition -> records.add(new SimpleRecord(now, OffsetRecords.key(groupId, partition), null)));
+        append(groupId, records);
+    }
+
+    private void append(String groupId, List<SimpleRecord> records) {
+        if (records.isEmpty()) {
+            return;
+        }
+        MemoryRecords batch = MemoryRecords.withRecords(Compression.NONE, records.toArray(SimpleRecord[]::new));
+        partitions.get(partitionFor(groupId)).appendAsLeader(batch, LEADER_EPOCH);
+    }
+
+    /**
+     * Reads every partition from its start: the latest commit per key wins, a tombstone removes
+     * the key. Records this broker cannot read are logged and skipped.
+     *
+     * @return committed offsets by group
+     */
+    Map<String, Map<TopicPartition, CommittedOffset>> load() {
+        Map<String, Map<TopicPartition, CommittedOffset>> groups = new HashMap<>();
+        for (PartitionLog partition : partitions) {
+            long position = partition.logStartOffset();
+            long end = partition.logEndOffset();
+            while (position < end) {
+                FetchDataInfo chunk = partition.read(position, READ_CHUNK_BYTES, end, true);
+                long next = position;
+                for (RecordBatch batch : chunk.records().batches()) {
+                    for (Record record : batch) {
+                        apply(groups, record, partition);
+                    }
+                    next = batch.nextOffset();
+                }
+                if (next == position) {
+                    break; // nothing more readable below the end offset
+                }
+                position = next;
+            }
+        }
+        groups.values().removeIf(Map::isEmpty);
+        return groups;
+    }
+
+    private static void apply(Map<String, Map<TopicPartition, CommittedOffset>> groups, Record record,
+                              PartitionLog partition) {
+        if (!record.hasKey()) {
+            return;
+        }
+        try {
+            OffsetRecords.Key key = OffsetRecords.readKey(record.key());
+            Map<TopicPartition, CommittedOffset> offsets = groups.computeIfAbsent(key.groupId(), g -> new HashMap<>());
+            if (record.hasValue()) {
+                offsets.put(key.partition(), OffsetRecords.readValue(record.value()));
+            } else {
+                offsets.remove(key.partition());
+            }
+        } catch (RuntimeException e) {
+            log.warn("skipping unreadable record at offset {} of {}: {}", record.offset(), partition.topicPartition(), e.toString());
+        }
+    }
+}
