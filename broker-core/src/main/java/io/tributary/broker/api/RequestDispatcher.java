@@ -3,6 +3,7 @@ package io.tributary.broker.api;
 import java.util.concurrent.CompletableFuture;
 import io.tributary.broker.cluster.ProducerIdManager;
 import io.tributary.broker.cluster.TopicManager;
+import io.tributary.broker.group.GroupServices;
 import io.tributary.broker.network.Request;
 import io.tributary.broker.network.Response;
 import io.tributary.broker.purgatory.Purgatory;
@@ -11,15 +12,26 @@ import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
+import org.apache.kafka.common.message.DeleteGroupsRequestData;
 import org.apache.kafka.common.message.DeleteTopicsRequestData;
 import org.apache.kafka.common.message.DescribeClusterRequestData;
 import org.apache.kafka.common.message.DescribeConfigsRequestData;
+import org.apache.kafka.common.message.DescribeGroupsRequestData;
 import org.apache.kafka.common.message.FetchRequestData;
+import org.apache.kafka.common.message.FindCoordinatorRequestData;
+import org.apache.kafka.common.message.HeartbeatRequestData;
 import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData;
 import org.apache.kafka.common.message.InitProducerIdRequestData;
+import org.apache.kafka.common.message.JoinGroupRequestData;
+import org.apache.kafka.common.message.LeaveGroupRequestData;
+import org.apache.kafka.common.message.ListGroupsRequestData;
 import org.apache.kafka.common.message.ListOffsetsRequestData;
 import org.apache.kafka.common.message.MetadataRequestData;
+import org.apache.kafka.common.message.OffsetCommitRequestData;
+import org.apache.kafka.common.message.OffsetDeleteRequestData;
+import org.apache.kafka.common.message.OffsetFetchRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
+import org.apache.kafka.common.message.SyncGroupRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
@@ -43,9 +55,15 @@ public final class RequestDispatcher {
     private final TopicAdminHandler topicAdmin;
     private final ConfigHandler configs;
     private final ProducerIdHandler producerIds;
+    private final GroupApis groups;
+
+    /** The handlers of the consumer-group APIs. */
+    private record GroupApis(CoordinatorHandler coordinator, GroupMembershipHandler membership, GroupAdminHandler admin,
+                             OffsetsHandler offsets) {
+    }
 
     private RequestDispatcher(MetadataHandler metadata, ProduceHandler produce, FetchHandler fetch, ListOffsetsHandler listOffsets,
-                      TopicAdminHandler topicAdmin, ConfigHandler configs, ProducerIdHandler producerIds) {
+                      TopicAdminHandler topicAdmin, ConfigHandler configs, ProducerIdHandler producerIds, GroupApis groups) {
         this.metadata = metadata;
         this.produce = produce;
         this.fetch = fetch;
@@ -53,12 +71,13 @@ public final class RequestDispatcher {
         this.topicAdmin = topicAdmin;
         this.configs = configs;
         this.producerIds = producerIds;
+        this.groups = groups;
     }
 
     /** Wires one handler per API family over the broker's services. */
     public static RequestDispatcher create(BrokerIdentity broker, TopicManager topics, ProducerIdManager producerIds,
                                            IdempotentAppender appender, Purgatory<TopicPartition> fetchWaiters,
-                                           ApiSettings settings) {
+                                           GroupServices groupServices, ApiSettings settings) {
         ConfigHandler configs = new ConfigHandler(topics, settings.brokerDef(), settings.brokerProps(), broker.nodeId());
         return new RequestDispatcher(
                 new MetadataHandler(broker, topics, new MetadataHandler.TopicDefaults(settings.autoCreateTopics(),
@@ -69,7 +88,11 @@ public final class RequestDispatcher {
                 new TopicAdminHandler(topics, configs.topicConfigs(), broker.nodeId(), new TopicAdminHandler.Defaults(
                         settings.defaultPartitions(), settings.defaultReplicationFactor(), settings.deleteTopicEnable())),
                 configs,
-                new ProducerIdHandler(producerIds));
+                new ProducerIdHandler(producerIds),
+                new GroupApis(new CoordinatorHandler(broker),
+                        new GroupMembershipHandler(groupServices.coordinator()),
+                        new GroupAdminHandler(groupServices.coordinator(), groupServices.offsets()),
+                        new OffsetsHandler(topics, groupServices.offsets())));
     }
 
     /** The response to send, completed later for requests that wait (fetch long-polls). */
@@ -114,6 +137,17 @@ public final class RequestDispatcher {
             case DESCRIBE_CONFIGS -> done(configs.describe((DescribeConfigsRequestData) data));
             case INCREMENTAL_ALTER_CONFIGS -> done(configs.alter((IncrementalAlterConfigsRequestData) data));
             case INIT_PRODUCER_ID -> done(producerIds.handle((InitProducerIdRequestData) data));
+            case FIND_COORDINATOR -> done(groups.coordinator().handle((FindCoordinatorRequestData) data, version));
+            case JOIN_GROUP -> groups.membership().join((JoinGroupRequestData) data, request);
+            case SYNC_GROUP -> groups.membership().sync((SyncGroupRequestData) data);
+            case HEARTBEAT -> done(groups.membership().heartbeat((HeartbeatRequestData) data));
+            case LEAVE_GROUP -> done(groups.membership().leave((LeaveGroupRequestData) data, version));
+            case LIST_GROUPS -> done(groups.admin().list((ListGroupsRequestData) data));
+            case DESCRIBE_GROUPS -> done(groups.admin().describe((DescribeGroupsRequestData) data, version));
+            case DELETE_GROUPS -> done(groups.admin().delete((DeleteGroupsRequestData) data));
+            case OFFSET_COMMIT -> done(groups.offsets().commit((OffsetCommitRequestData) data, version));
+            case OFFSET_FETCH -> done(groups.offsets().fetch((OffsetFetchRequestData) data, version));
+            case OFFSET_DELETE -> done(groups.offsets().delete((OffsetDeleteRequestData) data));
             default -> CompletableFuture.failedFuture(new UnsupportedVersionException(key + " is not implemented"));
         };
     }

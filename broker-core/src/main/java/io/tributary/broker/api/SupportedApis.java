@@ -30,6 +30,17 @@ public final class SupportedApis {
         ranges.put(ApiKeys.CREATE_PARTITIONS, VersionRange.of(0, 3));
         ranges.put(ApiKeys.INCREMENTAL_ALTER_CONFIGS, VersionRange.of(0, 1));
         ranges.put(ApiKeys.DESCRIBE_CLUSTER, VersionRange.of(0, 2));
+        ranges.put(ApiKeys.FIND_COORDINATOR, VersionRange.of(0, 6));
+        ranges.put(ApiKeys.JOIN_GROUP, VersionRange.of(0, 9));
+        ranges.put(ApiKeys.SYNC_GROUP, VersionRange.of(0, 5));
+        ranges.put(ApiKeys.HEARTBEAT, VersionRange.of(0, 4));
+        ranges.put(ApiKeys.LEAVE_GROUP, VersionRange.of(0, 5));
+        ranges.put(ApiKeys.OFFSET_COMMIT, VersionRange.of(2, 10));
+        ranges.put(ApiKeys.OFFSET_FETCH, VersionRange.of(1, 10));
+        ranges.put(ApiKeys.LIST_GROUPS, VersionRange.of(0, 5));
+        ranges.put(ApiKeys.DESCRIBE_GROUPS, VersionRange.of(0, 6));
+        ranges.put(ApiKeys.DELETE_GROUPS, VersionRange.of(0, 3));
+        ranges.put(ApiKeys.OFFSET_DELETE, VersionRange.of(0, 0));
         // Never advertise beyond what the codec in kafka-clients can read and write.
         ranges.replaceAll((key, range) -> range.clampTo(key.oldestVersion(), key.latestVersion(true)));
         RANGES = Collections.unmodifiableMap(ranges);
