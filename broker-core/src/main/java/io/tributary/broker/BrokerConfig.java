@@ -4,6 +4,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import io.tributary.broker.group.GroupConfig;
 import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.network.SocketServerConfig;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -35,6 +36,13 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String NUM_PARTITIONS = "num.partitions";
     public static final String DEFAULT_REPLICATION_FACTOR = "default.replication.factor";
     public static final String DELETE_TOPIC_ENABLE = "delete.topic.enable";
+    public static final String GROUP_MIN_SESSION_TIMEOUT_MS = "group.min.session.timeout.ms";
+    public static final String GROUP_MAX_SESSION_TIMEOUT_MS = "group.max.session.timeout.ms";
+    public static final String GROUP_INITIAL_REBALANCE_DELAY_MS = "group.initial.rebalance.delay.ms";
+    public static final String OFFSETS_TOPIC_NUM_PARTITIONS = "offsets.topic.num.partitions";
+    public static final String OFFSETS_RETENTION_MINUTES = "offsets.retention.minutes";
+    public static final String OFFSETS_RETENTION_CHECK_INTERVAL_MS = "offsets.retention.check.interval.ms";
+    public static final String OFFSET_METADATA_MAX_BYTES = "offset.metadata.max.bytes";
 
     private static final ConfigDef DEFINITION = LogConfig.brokerConfigDef()
             .define(BROKER_ID, Type.INT, 0, Range.atLeast(0), Importance.HIGH,
@@ -73,7 +81,24 @@ public final class BrokerConfig extends AbstractConfig {
             .define(DEFAULT_REPLICATION_FACTOR, Type.SHORT, (short) 1, Range.atLeast(1), Importance.MEDIUM,
                     "Replication factor of topics created without one.")
             .define(DELETE_TOPIC_ENABLE, Type.BOOLEAN, true, Importance.HIGH,
-                    "Whether DeleteTopics requests are honoured.");
+                    "Whether DeleteTopics requests are honoured.")
+            .define(GROUP_MIN_SESSION_TIMEOUT_MS, Type.INT, 6000, Range.atLeast(1), Importance.MEDIUM,
+                    "Smallest session.timeout.ms a group member may ask for.")
+            .define(GROUP_MAX_SESSION_TIMEOUT_MS, Type.INT, 1_800_000, Range.atLeast(1), Importance.MEDIUM,
+                    "Largest session.timeout.ms a group member may ask for.")
+            .define(GROUP_INITIAL_REBALANCE_DELAY_MS, Type.INT, 3000, Range.atLeast(0), Importance.MEDIUM,
+                    "How long the first rebalance of an empty group waits for more members to join, extended "
+                            + "while members keep arriving, up to the rebalance timeout.")
+            .define(OFFSETS_TOPIC_NUM_PARTITIONS, Type.INT, 50, Range.atLeast(1), Importance.HIGH,
+                    "Partitions of __consumer_offsets when it is created; a group is coordinated by the leader "
+                            + "of partition abs(hash(group)) % partitions. Fixed once the topic exists.")
+            .define(OFFSETS_RETENTION_MINUTES, Type.INT, 7 * 24 * 60, Range.atLeast(1), Importance.HIGH,
+                    "Committed offsets of a group are dropped once the group has been empty, and not committed "
+                            + "to, for this long.")
+            .define(OFFSETS_RETENTION_CHECK_INTERVAL_MS, Type.LONG, 600_000L, Range.atLeast(1), Importance.HIGH,
+                    "How often expired committed offsets are looked for.")
+            .define(OFFSET_METADATA_MAX_BYTES, Type.INT, 4096, Range.atLeast(0), Importance.HIGH,
+                    "Largest metadata string accepted with a committed offset.");
 
     private final ListenerAddress listener;
 
@@ -135,6 +160,16 @@ public final class BrokerConfig extends AbstractConfig {
 
     public boolean deleteTopicEnable() {
         return getBoolean(DELETE_TOPIC_ENABLE);
+    }
+
+    public int offsetsTopicPartitions() {
+        return getInt(OFFSETS_TOPIC_NUM_PARTITIONS);
+    }
+
+    public GroupConfig groupConfig() {
+        return new GroupConfig(getInt(GROUP_MIN_SESSION_TIMEOUT_MS), getInt(GROUP_MAX_SESSION_TIMEOUT_MS),
+                getInt(GROUP_INITIAL_REBALANCE_DELAY_MS), 60_000L * getInt(OFFSETS_RETENTION_MINUTES),
+                getLong(OFFSETS_RETENTION_CHECK_INTERVAL_MS), getInt(OFFSET_METADATA_MAX_BYTES));
     }
 
     public List<Path> logDirs() {
