@@ -57,7 +57,7 @@ public final class BrokerProcess implements Broker, AutoCloseable {
                 "-Dzookeeper.admin.enableServer=false",
                 "-Dlog4j.configuration=" + HarnessMain.LOG4J_CONFIGURATION,
                 "-cp", absoluteClassPath(),
-                launch.mainClass()));
+                OrphanGuard.class.getName(), launch.mainClass()));
         command.addAll(launch.arguments());
         Process process = new ProcessBuilder(command)
                 .directory(workDir.toFile())

@@ -17,8 +17,7 @@ import java.util.concurrent.CountDownLatch;
  * <pre>KafkaBrokerMain &lt;data dir&gt; &lt;ready file&gt; [key=value ...]</pre>
  *
  * Once the broker answers Admin calls its bootstrap address is written to the ready file (atomically,
- * so a reader never sees half of it). The broker also stops when the process that started it exits,
- * so a killed harness leaves no broker behind.
+ * so a reader never sees half of it).
  */
 public final class KafkaBrokerMain {
     private KafkaBrokerMain() {
@@ -42,7 +41,6 @@ public final class KafkaBrokerMain {
         }
         ApacheKafka kafka = ApacheKafka.start(dataDir, overrides);
         Runtime.getRuntime().addShutdownHook(new Thread(kafka::close, "stop-kafka"));
-        ProcessHandle.current().parent().ifPresent(parent -> parent.onExit().thenRun(() -> System.exit(0)));
 
         Path partial = readyFile.resolveSibling(readyFile.getFileName() + ".tmp");
         Files.writeString(partial, kafka.bootstrapServers(), StandardCharsets.UTF_8);
