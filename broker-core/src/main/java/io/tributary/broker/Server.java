@@ -17,6 +17,8 @@ import io.tributary.broker.cluster.ProducerIdManager;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.cluster.TopicStore;
 import io.tributary.broker.cluster.ZkClient;
+import io.tributary.broker.group.GroupServices;
+import io.tributary.broker.group.OffsetStore;
 import io.tributary.broker.log.LogManager;
 import io.tributary.broker.network.RequestChannel;
 import io.tributary.broker.network.SocketServer;
@@ -42,6 +44,7 @@ public final class Server implements AutoCloseable {
     private BrokerRegistry registry;
     private Purgatory<TopicPartition> fetchWaiters;
     private IdempotentAppender appender;
+    private GroupServices groups;
     private ScheduledExecutorService snapshots;
     private RequestHandlerPool handlers;
     private SocketServer socketServer;
@@ -87,8 +90,9 @@ public final class Server implements AutoCloseable {
 
         fetchWaiters = new Purgatory<>("fetch");
         appender = new IdempotentAppender(0);
+        groups = GroupServices.start(config.groupConfig(), OffsetStore.open(topics, config.offsetsTopicPartitions(), time), time);
         RequestDispatcher dispatcher = RequestDispatcher.create(identity, topics, new ProducerIdManager(zk, config.brokerId()),
-                appender, fetchWaiters, apiSettings(config));
+                appender, fetchWaiters, groups, apiSettings(config));
         handlers = new RequestHandlerPool(config.ioThreads(), channel, dispatcher);
         snapshots = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "tributary-producer-snapshots");
@@ -129,12 +133,14 @@ public final class Server implements AutoCloseable {
             return;
         }
         closed = true;
+        log.info("Tributary broker shutting down");
         if (socketServer != null) {
             socketServer.stopAccepting();
         }
         quietly("fetch purgatory", fetchWaiters);
         quietly("socket server", socketServer);
         quietly("request handlers", handlers);
+        quietly("group coordinator", groups);
         if (snapshots != null) {
             snapshots.shutdownNow();
         }
@@ -142,6 +148,7 @@ public final class Server implements AutoCloseable {
             appender.snapshotAll();
         }
         quietly("logs", logs);
+        log.info("logs flushed and marked clean");
         quietly("broker registration", registry);
         quietly("ZooKeeper client", zk);
         quietly("embedded ZooKeeper", embeddedZooKeeper);

@@ -8,6 +8,7 @@ import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.utils.Time;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code bin/tributary-server <server.properties> [--override key=value]...}: runs one broker in
@@ -35,6 +36,10 @@ public final class TributaryServer {
         } catch (ConfigException e) {
             System.err.println("invalid configuration: " + e.getMessage());
             System.exit(2);
+            return;
+        } catch (Exception e) {
+            LoggerFactory.getLogger(TributaryServer.class).error("start-up failed", e);
+            System.exit(1);
             return;
         }
         CountDownLatch stopped = new CountDownLatch(1);
