@@ -1,6 +1,8 @@
 package io.tributary.consumer;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.clients.consumer.RangeAssignor;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Headers;
@@ -8,6 +10,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -23,6 +27,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -142,8 +147,10 @@ class RealtimeConsumerIT {
         }
     }
 
-    @Test
-    void losesNothingWhenConsumersJoinAndLeave() throws Exception {
+    /** Cooperative (the default: only moved partitions are revoked) and eager (all are). */
+    @ParameterizedTest
+    @ValueSource(classes = {CooperativeStickyAssignor.class, RangeAssignor.class})
+    void losesNothingWhenConsumersJoinAndLeave(Class<?> assignor) throws Exception {
         String topic = unique("rebalance");
         String group = unique("g");
         int partitions = 6;
@@ -153,6 +160,7 @@ class RealtimeConsumerIT {
         Set<String> handled = ConcurrentHashMap.newKeySet();
         AtomicInteger firstConsumerCount = new AtomicInteger();
         RealtimeConsumer first = track(builder(group, topic).parallelism(2)
+                .consumerProperty("partition.assignment.strategy", assignor.getName())
                 .recordHandler(record -> {
                     handled.add(record.value());
                     firstConsumerCount.incrementAndGet();
@@ -160,6 +168,7 @@ class RealtimeConsumerIT {
         await().atMost(WAIT).until(() -> firstConsumerCount.get() > 0);
 
         RealtimeConsumer second = track(builder(group, topic).parallelism(2)
+                .consumerProperty("partition.assignment.strategy", assignor.getName())
                 .recordHandler(record -> handled.add(record.value())).start());
         await().atMost(WAIT).until(() -> broker.members(group) == 2);
         broker.produceNumbered(topic, partitions, 100, 200);
@@ -317,6 +326,30 @@ class RealtimeConsumerIT {
         assertThat(consumer.isRunning()).isFalse();
         assertThat(handled).containsExactlyElementsOf(numbered(0, 0, 31));
         assertThat(broker.committed(group, topic)).isEqualTo(Map.of(0, 31L));
+    }
+
+    @Test
+    void aHandlerCanCloseItsOwnConsumer() throws Exception {
+        String topic = unique("self-closing");
+        String group = unique("g");
+        broker.createTopic(topic, 1);
+        broker.produceNumbered(topic, 1, 0, 50);
+
+        AtomicReference<RealtimeConsumer> self = new AtomicReference<>();
+        List<String> handled = new CopyOnWriteArrayList<>();
+        self.set(builder(group, topic)
+                .recordHandler(record -> {
+                    handled.add(record.value());
+                    if (record.offset() == 9) {
+                        self.get().close(Duration.ofSeconds(30)); // only requests the stop: no self-wait
+                    }
+                })
+                .start());
+
+        assertThat(self.get().awaitTermination(WAIT)).isTrue();
+        assertThat(self.get().failure()).isEmpty();
+        assertThat(handled).startsWith(numbered(0, 0, 10).toArray(String[]::new));
+        assertThat(broker.committed(group, topic).get(0)).isEqualTo(handled.size());
     }
 
     @Test
