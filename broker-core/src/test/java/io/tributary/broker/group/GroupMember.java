@@ -1,0 +1,133 @@
+package io.tributary.broker.group;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import io.tributary.broker.testing.Clients;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+
+/**
+ * A kafka-clients consumer in a group, polling on its own thread: it processes each batch (adds
+ * it to a {@link ConsumedRecords}), then commits synchronously, so nothing processed is ever left
+ * uncommitted when partitions move. {@link #close()} leaves the group cleanly; {@link #stopPolling()} just stops calling
+ * poll, as a stuck application would.
+ */
+final class GroupMember implements AutoCloseable {
+    private final String name;
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final ConsumedRecords consumed;
+    private final Set<TopicPartition> assignment = ConcurrentHashMap.newKeySet();
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final Thread thread;
+    private final CountDownLatch closing = new CountDownLatch(1);
+    private volatile boolean polling = true;
+
+    private GroupMember(String name, KafkaConsumer<byte[], byte[]> consumer, ConsumedRecords consumed) {
+        this.name = name;
+        this.consumer = consumer;
+        this.consumed = consumed;
+        this.thread = new Thread(this::run, "group-member-" + name);
+    }
+
+    static GroupMember start(String name, String bootstrap, String groupId, String topic, ConsumedRecords consumed,
+                             Map<String, Object> overrides) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, name);
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 50);
+        props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 6000);
+        props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 500);
+        props.putAll(overrides);
+        GroupMember member = new GroupMember(name, Clients.consumer(bootstrap, props), consumed);
+        member.consumer.subscribe(List.of(topic), member.new TrackAssignment());
+        member.thread.start();
+        return member;
+    }
+
+    private void run() {
+        try {
+            while (closing.getCount() > 0) {
+                if (!polling) {
+                    closing.await();
+                    return;
+                }
+                ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(100));
+                for (ConsumerRecord<byte[], byte[]> record : records) {
+                    consumed.add(name, new TopicPartition(record.topic(), record.partition()), record.offset());
+                }
+                if (!records.isEmpty()) {
+                    consumer.commitSync(nextOffsets(records));
+                }
+            }
+        } catch (WakeupException e) {
+            // closing
+        } catch (Throwable e) {
+            failure.set(e);
+        }
+    }
+
+    private static Map<TopicPartition, OffsetAndMetadata> nextOffsets(ConsumerRecords<byte[], byte[]> records) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        for (TopicPartition partition : records.partitions()) {
+            List<ConsumerRecord<byte[], byte[]>> batch = records.records(partition);
+            offsets.put(partition, new OffsetAndMetadata(batch.get(batch.size() - 1).offset() + 1));
+        }
+        return offsets;
+    }
+
+    /** Keeps {@link #assignment()} current. */
+    private final class TrackAssignment implements ConsumerRebalanceListener {
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            assignment.removeAll(partitions);
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            assignment.addAll(partitions);
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            assignment.removeAll(partitions);
+        }
+    }
+
+    String name() {
+        return name;
+    }
+
+    Set<TopicPartition> assignment() {
+        return Set.copyOf(assignment);
+    }
+
+    /** The error that ended the poll loop, if any. */
+    Throwable failure() {
+        return failure.get();
+    }
+
+    /** Stops calling poll without leaving the group: after max.poll.interval.ms the client gives up its partitions. */
+    void stopPolling() {
+        polling = false;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        closing.countDown();
+        thread.join(30_000);
+        consumer.close(Duration.ofSeconds(10));
+    }
+}
