@@ -1,0 +1,81 @@
+package io.tributary.benchmarks.storage;
+
+import io.tributary.broker.log.FetchDataInfo;
+import io.tributary.broker.log.PartitionLog;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.Random;
+import org.apache.kafka.common.record.internal.FileRecords;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.record.internal.Records;
+
+/** The measured operations, each on one partition log through its public API. Single-threaded. */
+final class StorageWorkloads {
+
+    private static final int READ_BYTES = 1024 * 1024;
+
+    private StorageWorkloads() {
+    }
+
+    /** Appends batches as a leader until {@code bytes} were written. */
+    static Throughput append(PartitionLog log, BenchmarkBatches batches, long bytes) {
+        long written = 0;
+        long records = 0;
+        long start = System.nanoTime();
+        while (written < bytes) {
+            var info = log.appendAsLeader(batches.next(), 0);
+            written += info.validBytes();
+            records += info.recordCount();
+        }
+        return new Throughput(written, records, System.nanoTime() - start);
+    }
+
+    /** Reads the whole log front to back in 1 MiB fetches, copying the bytes out and counting the records. */
+    static Throughput readAll(PartitionLog log) {
+        ByteBuffer buffer = ByteBuffer.allocate(READ_BYTES);
+        long offset = log.logStartOffset();
+        long end = log.logEndOffset();
+        long bytes = 0;
+        long records = 0;
+        long start = System.nanoTime();
+        while (offset < end) {
+            FetchDataInfo info = log.read(offset, READ_BYTES, end, true);
+            copyOut(info.records(), buffer);
+            for (RecordBatch batch : info.records().batches()) {
+                bytes += batch.sizeInBytes();
+                records += batch.countOrNull();
+                offset = batch.nextOffset();
+            }
+        }
+        return new Throughput(bytes, records, System.nanoTime() - start);
+    }
+
+    /** Reads one batch at each of {@code count} random offsets; returns each read's latency in ns. */
+    static long[] randomReads(PartitionLog log, int count, Random random) {
+        ByteBuffer buffer = ByteBuffer.allocate(2 * BenchmarkBatches.BATCH_BYTES);
+        long first = log.logStartOffset();
+        long span = log.logEndOffset() - first;
+        long[] nanos = new long[count];
+        for (int i = 0; i < count; i++) {
+            long offset = first + (long) (random.nextDouble() * span);
+            long start = System.nanoTime();
+            FetchDataInfo info = log.read(offset, BenchmarkBatches.BATCH_BYTES, Long.MAX_VALUE, true);
+            copyOut(info.records(), buffer);
+            nanos[i] = System.nanoTime() - start;
+        }
+        return nanos;
+    }
+
+    /** Copies the bytes of a read into {@code buffer}, as a consumer reading from the page cache would. */
+    private static void copyOut(Records records, ByteBuffer buffer) {
+        if (records instanceof FileRecords file && file.sizeInBytes() > 0) {
+            buffer.clear().limit(Math.min(buffer.capacity(), file.sizeInBytes()));
+            try {
+                file.readInto(buffer, 0);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+}
