@@ -19,7 +19,6 @@ import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,22 +43,24 @@ import static org.awaitility.Awaitility.await;
 /**
  * The broker an integration test class runs against, started once per class and stopped after
  * it: {@code @RegisterExtension static final TestBroker broker = new TestBroker();}. This is the
- * only place that decides which broker that is (Apache Kafka 4.4 in-process today); the tests
+ * only place that decides which broker that is: {@code -Dit.broker=apache-kafka} (the default,
+ * Apache Kafka 4.4 in-process); {@link #startBroker} is where another one gets added. The tests
  * use nothing but {@link #bootstrapServers()} and plain Kafka clients, so they hold for any
- * Kafka-compatible broker. Also a few client helpers to keep the tests about their scenario.
+ * Kafka-compatible broker with automatic topic creation off. Also a few client helpers to keep
+ * the tests about their scenario.
  */
 public final class TestBroker implements BeforeAllCallback, AfterAllCallback {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private Path dataDir;
-    private ApacheKafka kafka;
+    private RunningBroker broker;
     private Admin admin;
     private KafkaProducer<String, String> producer;
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
         dataDir = Files.createTempDirectory("realtime-consumer-it");
-        kafka = ApacheKafka.start(dataDir, Map.of("auto.create.topics.enable", "false"));
+        broker = startBroker(System.getProperty("it.broker", "apache-kafka"), dataDir);
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()));
         // Not idempotent: right after a topic is created Apache Kafka sometimes answers an idempotent
         // producer's retry with OUT_OF_ORDER_SEQUENCE forever (seen under load). One request in
@@ -74,15 +75,15 @@ public final class TestBroker implements BeforeAllCallback, AfterAllCallback {
     }
 
     @Override
-    public void afterAll(ExtensionContext context) throws IOException {
+    public void afterAll(ExtensionContext context) throws Exception {
         if (producer != null) {
             producer.close(Duration.ofSeconds(5));
         }
         if (admin != null) {
             admin.close(Duration.ofSeconds(5));
         }
-        if (kafka != null) {
-            kafka.close();
+        if (broker != null) {
+            broker.close();
         }
         if (dataDir != null) {
             try (Stream<Path> files = Files.walk(dataDir)) {
@@ -94,7 +95,21 @@ public final class TestBroker implements BeforeAllCallback, AfterAllCallback {
     }
 
     public String bootstrapServers() {
-        return kafka.bootstrapServers();
+        return broker.bootstrapServers();
+    }
+
+    private record RunningBroker(String bootstrapServers, AutoCloseable server) {
+        void close() throws Exception {
+            server.close();
+        }
+    }
+
+    private static RunningBroker startBroker(String kind, Path dataDir) {
+        if (kind.equals("apache-kafka")) {
+            ApacheKafka kafka = ApacheKafka.start(dataDir, Map.of("auto.create.topics.enable", "false"));
+            return new RunningBroker(kafka.bootstrapServers(), kafka);
+        }
+        throw new IllegalArgumentException("unknown -Dit.broker=" + kind + " (known: apache-kafka)");
     }
 
     public Admin admin() {

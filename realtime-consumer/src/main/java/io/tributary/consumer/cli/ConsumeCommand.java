@@ -117,11 +117,10 @@ final class ConsumeCommand implements Callable<Integer> {
         KafkaConsumer<byte[], byte[]> consumer = clients.consumer(settings);
         // Ctrl-C wakes the poll up, then waits until the final commit is done and the group left.
         CountDownLatch finished = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
+        ShutdownHook hook = ShutdownHook.register("tributary-consume-shutdown", () -> {
             consumer.wakeup();
             awaitQuietly(finished);
-        }, "tributary-consume-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
+        });
         try (consumer) {
             if (group != null) {
                 consumer.subscribe(List.of(topic), new GroupRebalance(consumer, start.position()));
@@ -133,7 +132,7 @@ final class ConsumeCommand implements Callable<Integer> {
             context.err().println("Processed a total of " + printed + " messages");
         } finally {
             finished.countDown();
-            removeHook(hook);
+            hook.close();
         }
         return 0;
     }
@@ -199,14 +198,6 @@ final class ConsumeCommand implements Callable<Integer> {
             latch.await(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void removeHook(Thread hook) {
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException alreadyShuttingDown) {
-            // The hook is running: nothing to remove.
         }
     }
 

@@ -95,23 +95,44 @@ final class ProduceCommand implements Callable<Integer> {
         try (Admin admin = clients.admin()) {
             KafkaClients.describeTopic(admin, topic);
         }
-        RateLimiter limiter = rate == null ? null : new RateLimiter(context.time(), rate);
         AtomicReference<Exception> sendFailure = new AtomicReference<>();
-        String stoppedBecause = null;
+        Optional<String> stoppedBecause;
         try (KafkaProducer<byte[], byte[]> producer = clients.producer(Map.of(
                 ProducerConfig.ACKS_CONFIG, acks.value,
                 ProducerConfig.COMPRESSION_TYPE_CONFIG, compression.name(),
                 // acks=0 cannot be idempotent; otherwise keep the safe default.
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, acks == Acks.all))) {
-            BufferedReader lines = new BufferedReader(new InputStreamReader(context.in(), StandardCharsets.UTF_8));
-            long lineNumber = 0;
+            // Ctrl-C: the lines read so far still reach the broker.
+            ShutdownHook flushOnExit = ShutdownHook.register("tributary-produce-shutdown", producer::flush);
+            try {
+                stoppedBecause = sendLines(producer, sendFailure);
+                producer.flush();
+            } finally {
+                flushOnExit.close();
+            }
+        }
+        if (sendFailure.get() != null) {
+            throw new CliException("sending to " + topic + " failed: "
+                    + CliErrors.describe(sendFailure.get(), connection.bootstrapServer()));
+        }
+        stoppedBecause.ifPresent(problem -> {
+            throw new CliException(problem);
+        });
+        return 0;
+    }
+
+    /** Sends each line of stdin; returns why it stopped early, if it did. */
+    private Optional<String> sendLines(KafkaProducer<byte[], byte[]> producer, AtomicReference<Exception> sendFailure) {
+        RateLimiter limiter = rate == null ? null : new RateLimiter(context.time(), rate);
+        BufferedReader lines = new BufferedReader(new InputStreamReader(context.in(), StandardCharsets.UTF_8));
+        long lineNumber = 0;
+        try {
             for (String line = lines.readLine(); line != null && sendFailure.get() == null; line = lines.readLine()) {
                 lineNumber++;
                 Optional<ProducerRecord<byte[], byte[]>> record = toRecord(line);
                 if (record.isEmpty()) {
-                    stoppedBecause = "line " + lineNumber + " has no key separator '" + keySeparator
-                            + "'; the " + (lineNumber - 1) + " line(s) before it were sent";
-                    break;
+                    return Optional.of("line " + lineNumber + " has no key separator '" + keySeparator
+                            + "'; the " + (lineNumber - 1) + " line(s) before it were sent");
                 }
                 if (limiter != null) {
                     limiter.acquire();
@@ -122,18 +143,10 @@ final class ProduceCommand implements Callable<Integer> {
                     }
                 });
             }
-            producer.flush();
+            return Optional.empty();
         } catch (IOException e) {
-            stoppedBecause = "cannot read stdin: " + e.getMessage();
+            return Optional.of("cannot read stdin after line " + lineNumber + ": " + e.getMessage());
         }
-        if (sendFailure.get() != null) {
-            throw new CliException("sending to " + topic + " failed: "
-                    + CliErrors.describe(sendFailure.get(), connection.bootstrapServer()));
-        }
-        if (stoppedBecause != null) {
-            throw new CliException(stoppedBecause);
-        }
-        return 0;
     }
 
     /** The record of one line; empty if the line lacks the key separator. */
