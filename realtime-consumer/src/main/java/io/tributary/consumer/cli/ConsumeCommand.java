@@ -33,7 +33,7 @@ import java.util.concurrent.TimeUnit;
  * what it printed; without, it reads all partitions and commits nothing. The start options apply
  * where there is no committed offset; the default is the end of the log.
  */
-@Command(name = "consume", description = "Print the records of a topic, one line each.")
+@Command(name = "consume", mixinStandardHelpOptions = true, description = "Print the records of a topic, one line each.")
 final class ConsumeCommand implements Callable<Integer> {
     private static final Duration POLL = Duration.ofMillis(200);
 

@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /** {@code tributary dump-log <segment.log>}: prints and verifies a segment file, no broker needed. */
-@Command(name = "dump-log", description = "Print and verify a log segment file (offsets, timestamps, CRCs).")
+@Command(name = "dump-log", mixinStandardHelpOptions = true, description = "Print and verify a log segment file (offsets, timestamps, CRCs).")
 final class DumpLogCommand implements Callable<Integer> {
     private final CliContext context;
 

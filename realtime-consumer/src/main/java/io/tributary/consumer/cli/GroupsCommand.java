@@ -30,7 +30,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /** {@code tributary groups list|describe|reset}. */
-@Command(name = "groups", description = "List and describe consumer groups, reset their offsets.",
+@Command(name = "groups", mixinStandardHelpOptions = true, description = "List and describe consumer groups, reset their offsets.",
         synopsisSubcommandLabel = "(list | describe | reset)")
 final class GroupsCommand extends ParentCommand {
     private static final Comparator<TopicPartition> BY_TOPIC_AND_PARTITION =
@@ -40,7 +40,7 @@ final class GroupsCommand extends ParentCommand {
         super(context);
     }
 
-    @Command(name = "list", description = "List the consumer groups, one per line.")
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "List the consumer groups, one per line.")
     int list(@Mixin ConnectionOptions connection) throws InterruptedException {
         try (Admin admin = new KafkaClients(connection, context).admin()) {
             new TreeSet<>(KafkaClients.await(admin.listGroups().all()).stream()
@@ -51,7 +51,7 @@ final class GroupsCommand extends ParentCommand {
         return 0;
     }
 
-    @Command(name = "describe", description = "Show committed offset, log end and lag per partition, and the owner.")
+    @Command(name = "describe", mixinStandardHelpOptions = true, description = "Show committed offset, log end and lag per partition, and the owner.")
     int describe(@Mixin ConnectionOptions connection,
                  @Parameters(paramLabel = "<group>") String group) throws InterruptedException {
         try (Admin admin = new KafkaClients(connection, context).admin()) {
@@ -98,7 +98,7 @@ final class GroupsCommand extends ParentCommand {
         Long shiftBy;
     }
 
-    @Command(name = "reset", description = "Move a group's committed offsets of a topic. A dry run unless --execute.")
+    @Command(name = "reset", mixinStandardHelpOptions = true, description = "Move a group's committed offsets of a topic. A dry run unless --execute.")
     int reset(@Mixin ConnectionOptions connection,
               @Parameters(paramLabel = "<group>") String group,
               @Option(names = "--topic", paramLabel = "T", required = true) String topic,

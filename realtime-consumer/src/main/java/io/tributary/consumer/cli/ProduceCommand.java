@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * each line is {@code key<separator>value}; a line without the separator stops the command with an
  * error naming the line (the lines before it are sent and acknowledged).
  */
-@Command(name = "produce", description = "Send the lines of stdin as records.")
+@Command(name = "produce", mixinStandardHelpOptions = true, description = "Send the lines of stdin as records.")
 final class ProduceCommand implements Callable<Integer> {
     private final CliContext context;
 

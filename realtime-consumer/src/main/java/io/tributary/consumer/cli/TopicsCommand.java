@@ -24,14 +24,14 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /** {@code tributary topics create|list|describe|delete|alter}. */
-@Command(name = "topics", description = "Create, list, describe, delete and alter topics.",
+@Command(name = "topics", mixinStandardHelpOptions = true, description = "Create, list, describe, delete and alter topics.",
         synopsisSubcommandLabel = "(create | list | describe | delete | alter)")
 final class TopicsCommand extends ParentCommand {
     TopicsCommand(CliContext context) {
         super(context);
     }
 
-    @Command(name = "create", description = "Create a topic.")
+    @Command(name = "create", mixinStandardHelpOptions = true, description = "Create a topic.")
     int create(@Mixin ConnectionOptions connection,
                @Parameters(paramLabel = "<topic>") String topic,
                @Option(names = "--partitions", paramLabel = "N", required = true) int partitions,
@@ -51,7 +51,7 @@ final class TopicsCommand extends ParentCommand {
         return 0;
     }
 
-    @Command(name = "list", description = "List the topics, one per line.")
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "List the topics, one per line.")
     int list(@Mixin ConnectionOptions connection) throws InterruptedException {
         try (Admin admin = new KafkaClients(connection, context).admin()) {
             new TreeSet<>(KafkaClients.await(admin.listTopics().names())).forEach(context.out()::println);
@@ -59,7 +59,7 @@ final class TopicsCommand extends ParentCommand {
         return 0;
     }
 
-    @Command(name = "describe", description = "Show a topic's partitions, leaders, replicas and config overrides.")
+    @Command(name = "describe", mixinStandardHelpOptions = true, description = "Show a topic's partitions, leaders, replicas and config overrides.")
     int describe(@Mixin ConnectionOptions connection,
                  @Parameters(paramLabel = "<topic>") String topic) throws InterruptedException {
         try (Admin admin = new KafkaClients(connection, context).admin()) {
@@ -71,7 +71,7 @@ final class TopicsCommand extends ParentCommand {
         return 0;
     }
 
-    @Command(name = "delete", description = "Delete a topic.")
+    @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete a topic.")
     int delete(@Mixin ConnectionOptions connection,
                @Parameters(paramLabel = "<topic>") String topic) throws InterruptedException {
         try (Admin admin = new KafkaClients(connection, context).admin()) {
@@ -81,7 +81,7 @@ final class TopicsCommand extends ParentCommand {
         return 0;
     }
 
-    @Command(name = "alter", description = "Set config overrides of a topic.")
+    @Command(name = "alter", mixinStandardHelpOptions = true, description = "Set config overrides of a topic.")
     int alter(@Mixin ConnectionOptions connection,
               @Parameters(paramLabel = "<topic>") String topic,
               @Option(names = "--config", paramLabel = "k=v", required = true,

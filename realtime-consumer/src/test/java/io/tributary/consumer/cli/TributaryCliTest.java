@@ -46,6 +46,26 @@ class TributaryCliTest {
     }
 
     @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "topics                | create         | alter",
+        "topics create         | --partitions=N | --replication-factor=R",
+        "topics alter          | --config=k=v   | --bootstrap-server",
+        "produce               | --rate=N       | --bootstrap-server",
+        "consume               | --format=TEMPLATE | --from-datetime=ISO",
+        "groups                | list           | reset",
+        "groups reset          | --shift-by=N   | --execute",
+        "dump-log              | <segment.log>  | --print-records",
+    })
+    void everySubcommandHasHelp(String command, String expected, String alsoExpected) {
+        String[] args = (command.trim() + " --help").split("\\s+");
+        CliRunner.Result result = unreachable.runExactly("", args);
+
+        assertThat(result.exitCode()).as(result.toString()).isZero();
+        assertThat(result.out()).startsWith("Usage: tributary " + command.trim())
+                .contains(expected.trim(), alsoExpected.trim());
+    }
+
+    @ParameterizedTest
     @CsvSource({"topics,list", "groups,list"})
     void anUnreachableBrokerIsOneLineAndExitCodeOne(String command, String subcommand) {
         CliRunner.Result result = unreachable.run(command, subcommand);
