@@ -1,0 +1,91 @@
+package io.tributary.broker.testing;
+
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.RequestHeader;
+import org.apache.kafka.common.requests.RequestUtils;
+
+/**
+ * A plain TCP connection to a broker for sending exactly the bytes a test wants: well-formed
+ * requests at any version, or garbage.
+ */
+public final class RawConnection implements AutoCloseable {
+    private final Socket socket;
+    private final DataInputStream in;
+    private final OutputStream out;
+    private int nextCorrelationId = 1;
+
+    public RawConnection(String host, int port) throws IOException {
+        socket = new Socket();
+        socket.connect(new InetSocketAddress(host, port), 5_000);
+        socket.setSoTimeout(10_000);
+        in = new DataInputStream(socket.getInputStream());
+        out = socket.getOutputStream();
+    }
+
+    /** Writes bytes as they are (the size prefix is the caller's business). */
+    public void write(byte[] bytes) throws IOException {
+        out.write(bytes);
+        out.flush();
+    }
+
+    /** Writes a size-prefixed frame. */
+    public void writeFrame(ByteBuffer payload) throws IOException {
+        ByteBuffer frame = ByteBuffer.allocate(4 + payload.remaining());
+        frame.putInt(payload.remaining()).put(payload.duplicate()).flip();
+        write(frame.array());
+    }
+
+    /** Sends a request serialized by kafka-clients at {@code version}. @return its header */
+    public RequestHeader send(ApiKeys key, short version, ApiMessage body) throws IOException {
+        RequestHeader header = new RequestHeader(key, version, "raw-test", nextCorrelationId++);
+        writeFrame(RequestUtils.serialize(header.data(), header.headerVersion(), body, version));
+        return header;
+    }
+
+    /** Sends a request and parses its response. */
+    public AbstractResponse request(ApiKeys key, short version, ApiMessage body) throws IOException {
+        RequestHeader header = send(key, version, body);
+        return AbstractResponse.parseResponse(readFrame(), header);
+    }
+
+    /** Reads one size-prefixed response frame (without the prefix). */
+    public ByteBuffer readFrame() throws IOException {
+        int size = in.readInt();
+        byte[] payload = new byte[size];
+        in.readFully(payload);
+        return ByteBuffer.wrap(payload);
+    }
+
+    /** True if the broker closes the connection within {@code timeout} (reads see end of stream). */
+    public boolean closedByBroker(Duration timeout) throws IOException {
+        socket.setSoTimeout((int) timeout.toMillis());
+        try {
+            while (in.read() >= 0) {
+                // the broker may still be answering something; wait for the close
+            }
+            return true;
+        } catch (EOFException e) {
+            return true;
+        } catch (SocketTimeoutException e) {
+            return false;
+        } catch (IOException e) {
+            return true; // connection reset
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}
