@@ -5,6 +5,7 @@ import io.tributary.broker.log.LogManager;
 import io.tributary.broker.log.PartitionLog;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,19 +31,18 @@ import org.apache.kafka.common.utils.Time;
  * random offsets with 10,000 segments against 10 segments of the same total size. The last line is
  * {@code RESULT append_mib_s=.. read_mib_s=.. append_large_over_empty=.. random_read_many_over_few=..}.
  */
-public final class StorageBenchmark {
+public final class StorageBenchmark implements AutoCloseable {
 
     private final StorageOptions options;
     private final PrintStream out;
-    private final LogManager logs;
-    private final LogConfig defaults;
+    private final LogConfig defaults = LogConfig.fromBroker(Map.of());
+    private LogManager logs;
     private int logCounter;
 
-    private StorageBenchmark(StorageOptions options, PrintStream out, LogManager logs, LogConfig defaults) {
+    private StorageBenchmark(StorageOptions options, PrintStream out) {
         this.options = options;
         this.out = out;
-        this.logs = logs;
-        this.defaults = defaults;
+        this.logs = LogManager.open(List.of(options.dir()), defaults, Time.SYSTEM);
     }
 
     public static void main(String[] args) throws Exception {
@@ -60,9 +60,8 @@ public final class StorageBenchmark {
     /** Runs every measurement, prints progress and a table to {@code out}, and returns the RESULT line. */
     static String run(StorageOptions options, PrintStream out) throws IOException {
         deleteRecursively(options.dir());
-        LogConfig defaults = LogConfig.fromBroker(Map.of());
-        try (LogManager logs = LogManager.open(List.of(options.dir()), defaults, Time.SYSTEM)) {
-            return new StorageBenchmark(options, out, logs, defaults).runAll();
+        try (StorageBenchmark benchmark = new StorageBenchmark(options, out)) {
+            return benchmark.runAll();
         } finally {
             deleteRecursively(options.dir());
         }
@@ -76,7 +75,7 @@ public final class StorageBenchmark {
         PartitionLog large = newLog(defaults);
         Throughput build = StorageWorkloads.append(large, batches, options.largeLogBytes());
         report("append (building the large log)", build);
-        large.flush();
+        large = restartAndReload(large);
 
         List<Throughput> onLarge = new ArrayList<>();
         List<Throughput> onEmpty = new ArrayList<>();
@@ -108,6 +107,18 @@ public final class StorageBenchmark {
         out.printf("random-read latency with %d / %d segments = %.3f (<= 1.2 expected)%n",
                 options.manySegments(), options.fewSegments(), readRatio);
         return result;
+    }
+
+    /** Closes the log manager cleanly and opens it again, reporting how long the start-up took. */
+    private PartitionLog restartAndReload(PartitionLog log) {
+        logs.close();
+        long start = System.nanoTime();
+        logs = LogManager.open(List.of(options.dir()), defaults, Time.SYSTEM);
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        PartitionLog reloaded = logs.log(log.topicPartition()).orElseThrow();
+        out.printf("start-up after a clean shutdown with %.1f GiB: %d ms%n",
+                sizeGib(reloaded), millis);
+        return reloaded;
     }
 
     private Throughput measureWindow(PartitionLog log, BenchmarkBatches batches) {
@@ -144,6 +155,19 @@ public final class StorageBenchmark {
         logs.delete(many.topicPartition());
         logs.delete(few.topicPartition());
         return manyMedian.meanMicros() / fewMedian.meanMicros();
+    }
+
+    private static double sizeGib(PartitionLog log) {
+        try (Stream<Path> files = Files.list(log.dir())) {
+            return files.mapToLong(f -> f.toFile().length()).sum() / (1024.0 * 1024 * 1024);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        logs.close();
     }
 
     private LogConfig withSegmentBytes(int bytes) {

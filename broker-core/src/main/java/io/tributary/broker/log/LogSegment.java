@@ -2,16 +2,20 @@ package io.tributary.broker.log;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.errors.CorruptRecordException;
+import org.apache.kafka.common.errors.KafkaStorageException;
+import org.apache.kafka.common.record.internal.DefaultRecordBatch;
 import org.apache.kafka.common.record.internal.FileLogInputStream.FileChannelRecordBatch;
 import org.apache.kafka.common.record.internal.FileRecords;
 import org.apache.kafka.common.record.internal.FileRecords.LogOffsetPosition;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.record.internal.Records;
 
 /**
  * One segment of a partition log: the {@code .log} file of record batches exactly as on the wire, plus its
@@ -21,6 +25,9 @@ import org.apache.kafka.common.record.internal.RecordBatch;
  * #translateOffset}, {@link #findOffsetByTimestamp}) are lock-free and see the bytes whose append completed.
  */
 final class LogSegment implements Closeable {
+
+    /** Batch header bytes up to and including the last offset delta. */
+    private static final int SCANNED_HEADER_BYTES = DefaultRecordBatch.LAST_OFFSET_DELTA_OFFSET + 4;
 
     private final long baseOffset;
     private final FileRecords records;
@@ -146,8 +153,25 @@ final class LogSegment implements Closeable {
      * most one index interval; null if the segment has no such batch.
      */
     LogOffsetPosition translateOffset(long offset) {
-        OffsetPosition floor = offsetIndex.lookup(offset);
-        return records.searchForOffsetFromPosition(offset, floor.position());
+        int position = offsetIndex.lookup(offset).position();
+        int end = records.sizeInBytes();
+        // One small read per batch header: fewer system calls than FileRecords.searchForOffsetFromPosition.
+        ByteBuffer header = ByteBuffer.allocate(SCANNED_HEADER_BYTES);
+        try {
+            while (position + DefaultRecordBatch.RECORD_BATCH_OVERHEAD <= end) {
+                header.clear();
+                records.readInto(header, position);
+                long batchBase = header.getLong(Records.OFFSET_OFFSET);
+                int size = Records.LOG_OVERHEAD + header.getInt(Records.SIZE_OFFSET);
+                if (batchBase + header.getInt(DefaultRecordBatch.LAST_OFFSET_DELTA_OFFSET) >= offset) {
+                    return new LogOffsetPosition(batchBase, position, size);
+                }
+                position += size;
+            }
+        } catch (IOException e) {
+            throw new KafkaStorageException("Cannot read " + records.file(), e);
+        }
+        return null;
     }
 
     /**
