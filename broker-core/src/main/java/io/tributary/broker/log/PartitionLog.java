@@ -15,7 +15,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.KafkaStorageException;
 import org.apache.kafka.common.errors.OffsetOutOfRangeException;
 import org.apache.kafka.common.record.TimestampType;
-import org.apache.kafka.common.record.internal.FileLogInputStream.FileChannelRecordBatch;
 import org.apache.kafka.common.record.internal.FileRecords;
 import org.apache.kafka.common.record.internal.FileRecords.LogOffsetPosition;
 import org.apache.kafka.common.record.internal.MemoryRecords;
@@ -473,13 +472,6 @@ public final class PartitionLog {
         if (closed) {
             throw new KafkaStorageException("The log of " + topicPartition + " is closed");
         }
-    }
-
-    /** The batches of the log, for tests and tools: each batch header read from disk. */
-    List<FileChannelRecordBatch> batches() {
-        List<FileChannelRecordBatch> all = new ArrayList<>();
-        segments.values().forEach(s -> s.records().batches().forEach(all::add));
-        return all;
     }
 
     @Override

@@ -12,13 +12,11 @@ final class FakeScheduler implements Scheduler {
     private boolean closed;
 
     private static final class Task {
-        final String name;
         final Runnable body;
         final long periodMs;
         long dueMs;
 
-        Task(String name, Runnable body, long dueMs, long periodMs) {
-            this.name = name;
+        Task(Runnable body, long dueMs, long periodMs) {
             this.body = body;
             this.dueMs = dueMs;
             this.periodMs = periodMs;
@@ -32,7 +30,7 @@ final class FakeScheduler implements Scheduler {
     @Override
     public synchronized void schedule(String name, Runnable task, long delayMs, long periodMs) {
         if (!closed) {
-            tasks.add(new Task(name, task, time.milliseconds() + delayMs, periodMs));
+            tasks.add(new Task(task, time.milliseconds() + delayMs, periodMs));
         }
     }
 
@@ -60,10 +58,6 @@ final class FakeScheduler implements Scheduler {
             }
             next.body.run();
         }
-    }
-
-    synchronized List<String> pendingTaskNames() {
-        return tasks.stream().map(t -> t.name).toList();
     }
 
     @Override

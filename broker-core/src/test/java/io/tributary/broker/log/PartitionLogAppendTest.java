@@ -61,7 +61,7 @@ class PartitionLogAppendTest {
         assertThat(info.maxTimestamp()).isEqualTo(1236);
         assertThat(info.logAppendTime()).isEqualTo(-1);
         assertThat(info.validBytes()).isEqualTo(sent.sizeInBytes());
-        RecordBatch stored = log.batches().get(0);
+        RecordBatch stored = TestRecords.storedBatches(log).get(0);
         assertThat(stored.partitionLeaderEpoch()).isEqualTo(7);
         assertThat(stored.isValid()).isTrue();
         assertThat(stored.timestampType()).isEqualTo(TimestampType.CREATE_TIME);
@@ -77,7 +77,7 @@ class PartitionLogAppendTest {
         PartitionLog log = fixture.open();
         LogAppendInfo info = log.appendAsLeader(batch(2, 10, 5), 0);
         assertThat(info.logAppendTime()).isEqualTo(fixture.time.milliseconds());
-        RecordBatch stored = log.batches().get(0);
+        RecordBatch stored = TestRecords.storedBatches(log).get(0);
         assertThat(stored.timestampType()).isEqualTo(TimestampType.LOG_APPEND_TIME);
         assertThat(stored.maxTimestamp()).isEqualTo(fixture.time.milliseconds());
         assertThat(stored.isValid()).isTrue();
@@ -89,7 +89,7 @@ class PartitionLogAppendTest {
         PartitionLog log = open(Map.of());
         log.appendAsLeader(batch(Compression.of(type).build(), 50, 30, 100, 0), 0);
         log.appendAsLeader(batch(Compression.of(type).build(), 1, 30, 200, 50), 0);
-        assertThat(log.batches()).allSatisfy(b -> assertThat(b.compressionType()).isEqualTo(type));
+        assertThat(TestRecords.storedBatches(log)).allSatisfy(b -> assertThat(b.compressionType()).isEqualTo(type));
         List<TestRecords.Read> read = TestRecords.records(log.read(0, 100_000, Long.MAX_VALUE, false).records());
         assertThat(read).extracting(TestRecords.Read::offset).isEqualTo(range(0, 51));
         assertThat(read.get(50).value()).isEqualTo(new String(TestRecords.value(50, 30)));

@@ -80,6 +80,13 @@ final class TestRecords {
         return new String(bytes, StandardCharsets.UTF_8);
     }
 
+    /** Every batch stored in the log's segments, read back from disk. */
+    static List<RecordBatch> storedBatches(PartitionLog log) {
+        List<RecordBatch> all = new ArrayList<>();
+        log.segments().forEach(segment -> segment.records().batches().forEach(all::add));
+        return all;
+    }
+
     /** The offsets of the records in {@code records}. */
     static List<Long> offsets(Records records) {
         return records(records).stream().map(Read::offset).toList();
