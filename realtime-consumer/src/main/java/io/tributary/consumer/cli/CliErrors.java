@@ -5,7 +5,6 @@ import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.TimeoutException;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -32,8 +31,6 @@ final class CliErrors {
         } else if (root instanceof TimeoutException) {
             message = "no answer from the broker at " + bootstrapServer
                     + " in time (is it running and reachable?): " + root.getMessage();
-        } else if (root instanceof UnknownTopicOrPartitionException) {
-            message = "unknown topic: " + root.getMessage();
         } else if (root instanceof GroupIdNotFoundException) {
             message = "unknown group: " + root.getMessage();
         } else if (root instanceof ConfigException || root instanceof ApiException) {

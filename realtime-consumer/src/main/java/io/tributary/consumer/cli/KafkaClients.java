@@ -8,6 +8,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -65,7 +66,11 @@ final class KafkaClients {
 
     /** Describes {@code topic}; fails with "unknown topic" (or "cannot reach") before anything else happens. */
     static TopicDescription describeTopic(Admin admin, String topic) throws InterruptedException {
-        return await(admin.describeTopics(List.of(topic)).allTopicNames()).get(topic);
+        try {
+            return await(admin.describeTopics(List.of(topic)).allTopicNames()).get(topic);
+        } catch (UnknownTopicOrPartitionException e) {
+            throw new CliException("unknown topic: " + topic);
+        }
     }
 
     /** The result of an Admin call; its failure rethrown as the Kafka exception it carries. */

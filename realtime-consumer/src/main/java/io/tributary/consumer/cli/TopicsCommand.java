@@ -75,6 +75,7 @@ final class TopicsCommand extends ParentCommand {
     int delete(@Mixin ConnectionOptions connection,
                @Parameters(paramLabel = "<topic>") String topic) throws InterruptedException {
         try (Admin admin = new KafkaClients(connection, context).admin()) {
+            KafkaClients.describeTopic(admin, topic);
             KafkaClients.await(admin.deleteTopics(List.of(topic)).all());
         }
         context.out().println("Deleted topic " + topic + ".");

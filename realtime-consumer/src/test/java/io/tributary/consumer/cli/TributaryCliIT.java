@@ -77,9 +77,10 @@ class TributaryCliIT {
         CliRunner cli = cli();
 
         assertOneLineError(cli.run("topics", "create", topic, "--partitions", "1"), "already exists");
-        assertOneLineError(cli.run("topics", "describe", "no-such-topic"), "unknown topic");
-        assertOneLineError(cli.run("topics", "delete", "no-such-topic"), "unknown topic");
-        assertOneLineError(cli.run("topics", "alter", "no-such-topic", "--config", "retention.ms=1"), "unknown topic");
+        assertOneLineError(cli.run("topics", "describe", "no-such-topic"), "unknown topic: no-such-topic");
+        assertOneLineError(cli.run("topics", "delete", "no-such-topic"), "unknown topic: no-such-topic");
+        assertOneLineError(cli.run("topics", "alter", "no-such-topic", "--config", "retention.ms=1"),
+                "unknown topic: no-such-topic");
         assertOneLineError(cli.run("topics", "create", unique("cli-bad"), "--partitions", "0"),
                 "--partitions must be at least 1");
         assertOneLineError(cli.run("topics", "alter", topic, "--config", "retention.ms=soon"), "retention.ms");
@@ -124,8 +125,8 @@ class TributaryCliIT {
     void produceAndConsumeRejectAnUnknownTopic() {
         CliRunner cli = cli();
 
-        assertOneLineError(cli.runWithInput("x\n", "produce", "no-such-topic"), "unknown topic");
-        assertOneLineError(cli.run("consume", "no-such-topic", "--max-messages", "1"), "unknown topic");
+        assertOneLineError(cli.runWithInput("x\n", "produce", "no-such-topic"), "unknown topic: no-such-topic");
+        assertOneLineError(cli.run("consume", "no-such-topic", "--max-messages", "1"), "unknown topic: no-such-topic");
     }
 
     @Test
