@@ -35,10 +35,10 @@ public final class Charts {
     public static void write(RunResult result, Path dir) throws IOException {
         Files.createDirectories(dir);
         // MB/s rather than records/s, so that 100 B and 1 KiB workloads share one readable scale.
-        save(bars(result, "Throughput, median of " + result.plan().rounds() + " rounds (higher is better)",
+        save(bars(result, "Throughput, medians over the rounds (higher is better)",
                 "MB/s of record values", Charts::megabytesPerSecond,
                 kind -> kind == MetricKind.PRODUCE_THROUGHPUT || kind == MetricKind.CONSUME_THROUGHPUT), dir.resolve(THROUGHPUT));
-        save(bars(result, "Broker CPU per million records, median of " + result.plan().rounds() + " rounds (lower is better)",
+        save(bars(result, "Broker CPU per million records, medians over the rounds (lower is better)",
                 "CPU-seconds per 1M records", (metric, value) -> value,
                 kind -> kind == MetricKind.PRODUCE_CPU || kind == MetricKind.CONSUME_CPU), dir.resolve(CPU));
         save(latencyCdf(result), dir.resolve(LATENCY_CDF));

@@ -29,6 +29,10 @@ public final class Harness {
     static final ProduceWorkload CONSUME_SHAPE = new ProduceWorkload(100, "1", 1);
     /** The latency phase's shape: its rate is a fraction of this workload's measured peak. */
     static final ProduceWorkload LATENCY_SHAPE = new ProduceWorkload(100, "all", 1);
+    /** By which fraction of the time limit each section must end; the rest is for the report and shutdown. */
+    private static final double PRODUCE_SHARE = 0.60;
+    private static final double CONSUME_SHARE = 0.68;
+    private static final double LATENCY_SHARE = 0.90;
 
     private final RunPlan plan;
     private final BrokerSettings settings;
@@ -36,11 +40,12 @@ public final class Harness {
     private final Path workDir;
     private final ChildProcesses children;
     private final ProcStat procStat;
+    private final RoundBudget budget;
     private final PrintStream progress;
     private final Scoreboard scoreboard = new Scoreboard();
 
     public Harness(RunPlan plan, BrokerSettings settings, Map<Side, BrokerFlavor> flavors, Path workDir,
-                   ChildProcesses children, ProcStat procStat, PrintStream progress) {
+                   ChildProcesses children, ProcStat procStat, RoundBudget budget, PrintStream progress) {
         if (settings.replicationFactor() != 1) {
             // The hook for RF 3: start three BrokerProcesses per side, wrap them in one Broker that sums their CPU.
             throw new UnsupportedOperationException("replication factor " + settings.replicationFactor()
@@ -52,6 +57,7 @@ public final class Harness {
         this.workDir = workDir.toAbsolutePath(); // the brokers run in their own directories
         this.children = children;
         this.procStat = procStat;
+        this.budget = budget;
         this.progress = progress;
     }
 
@@ -108,7 +114,7 @@ public final class Harness {
     }
 
     private void measureProduce(Map<Side, BrokerProcess> brokers) throws InterruptedException {
-        for (int round = 1; round <= plan.rounds(); round++) {
+        runRounds("produce", PRODUCE_SHARE, round -> {
             for (ProduceWorkload workload : ProduceWorkload.grid()) {
                 for (Side side : order(round)) {
                     PhaseMeasurement m = ProducePhase.forDuration(brokers.get(side), workload, plan.produceDuration());
@@ -117,18 +123,18 @@ public final class Harness {
                     report(round, "produce " + workload.name(), side, m);
                 }
             }
-        }
+        });
     }
 
-    private void measureConsume(Map<Side, BrokerProcess> brokers) {
-        for (int round = 1; round <= plan.rounds(); round++) {
+    private void measureConsume(Map<Side, BrokerProcess> brokers) throws InterruptedException {
+        runRounds("consume", CONSUME_SHARE, round -> {
             for (Side side : order(round)) {
                 PhaseMeasurement m = ConsumePhase.read(brokers.get(side), CONSUME_TOPIC, plan.consumeRecords(), plan.phaseLimit());
                 scoreboard.add(CONSUME_SHAPE.readMetric(MetricKind.CONSUME_THROUGHPUT), side, m.recordsPerSecond());
                 scoreboard.add(CONSUME_SHAPE.readMetric(MetricKind.CONSUME_CPU), side, m.cpuSecondsPerMillionRecords());
                 report(round, "consume " + CONSUME_SHAPE.readMetric(MetricKind.CONSUME_THROUGHPUT).workload(), side, m);
             }
-        }
+        });
     }
 
     /** The latency rate is the same for both sides: a fraction of the lower of their peaks. */
@@ -148,7 +154,7 @@ public final class Harness {
             }
         }
         Map<Side, List<LatencyDistribution>> rounds = new EnumMap<>(Side.class);
-        for (int round = 1; round <= plan.rounds(); round++) {
+        runRounds("latency", LATENCY_SHARE, round -> {
             for (Side side : order(round)) {
                 LatencyDistribution d = LatencyPhase.measure(brokers.get(side), LATENCY_TOPIC, LATENCY_SHAPE.recordBytes(),
                         rate, plan.latencyDuration(), plan.latencyWarmup());
@@ -160,10 +166,31 @@ public final class Harness {
                         round, LATENCY_SHAPE.name(), rate, side.letter(), d.percentileMillis(0.5), d.percentileMillis(0.99),
                         d.percentileMillis(0.999));
             }
-        }
+        });
         Map<Side, LatencyDistribution> merged = new EnumMap<>(Side.class);
         rounds.forEach((side, parts) -> merged.put(side, LatencyDistribution.merge(parts)));
         return merged;
+    }
+
+    /** One round of a section; rounds are numbered from 1. */
+    @FunctionalInterface
+    private interface Round {
+        void run(int round) throws InterruptedException;
+    }
+
+    /** Runs up to the plan's number of rounds, fewer if the time budget says the next would not fit. */
+    private void runRounds(String section, double share, Round round) throws InterruptedException {
+        int done = 0;
+        Duration last = Duration.ZERO;
+        while (done < plan.rounds() && budget.allowsAnother(done, last, share)) {
+            long start = budget.now();
+            round.run(done + 1);
+            done++;
+            last = Duration.ofNanos(budget.now() - start);
+        }
+        if (done < plan.rounds()) {
+            progress.printf("%s: %d of %d rounds, the rest would not fit in the time limit%n", section, done, plan.rounds());
+        }
     }
 
     /** A then B in odd rounds, B then A in even rounds. */

@@ -36,7 +36,8 @@ public final class HarnessMain {
                 Side.BASELINE, BrokerFlavor.APACHE_KAFKA, Side.CANDIDATE, options.candidate()));
 
         RunResult result = new Harness(plan, BrokerSettings.standard(), flavors, options.workDir(),
-                ChildProcesses.withShutdownHook(), ProcStat.forThisMachine(), System.err).run();
+                ChildProcesses.withShutdownHook(), ProcStat.forThisMachine(), new RoundBudget(System::nanoTime, plan.timeLimit()),
+                System.err).run();
 
         System.out.println();
         System.out.print(Tables.text(SummaryRows.header(result), SummaryRows.rows(result)));

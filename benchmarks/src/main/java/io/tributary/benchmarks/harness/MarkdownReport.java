@@ -37,7 +37,7 @@ public final class MarkdownReport {
                 target("broker CPU per 1M produced (geometric mean of the grid)", verdict.cpuRatio(), "≤ 0.7", verdict.cpuRatio() <= 0.7),
                 target("consume throughput", verdict.consumeRatio(), "≥ 1.0", verdict.consumeRatio() >= 1.0),
                 target("p99 end-to-end latency", verdict.p99Ratio(), "≤ 1.0", verdict.p99Ratio() <= 1.0))));
-        md.append("\n### Medians of ").append(plan.rounds()).append(" rounds\n\n");
+        md.append("\n### Medians over the rounds\n\n");
         md.append(Tables.markdown(SummaryRows.header(result), SummaryRows.rows(result)));
         md.append("\n![throughput](").append(chartDir).append('/').append(Charts.THROUGHPUT).append(")\n\n");
         md.append("![broker CPU](").append(chartDir).append('/').append(Charts.CPU).append(")\n\n");
@@ -71,7 +71,9 @@ public final class MarkdownReport {
                 + "phase; on 2 cores the load generator saturates the machine, so CPU per record is the fairest "
                 + "efficiency figure.\n");
         md.append("- Every phase runs once per round on each side, alternating (A B in odd rounds, B A in even "
-                + "rounds); medians over the rounds. ").append(plan.warmUpDuration().isZero()
+                + "rounds), for up to ").append(plan.rounds()).append(" rounds (fewer, but at least ")
+                .append(RoundBudget.MIN_ROUNDS).append(", when a busy machine would push the run past its time limit); "
+                        + "medians over the rounds. ").append(plan.warmUpDuration().isZero()
                         ? "No warm-up pass (quick run)."
                         : "An unrecorded warm-up pass (the produce grid, one consume, one latency phase) comes first.")
                 .append(" Produce and CPU ratios in the RESULT line are geometric means over the 8 grid workloads.\n");

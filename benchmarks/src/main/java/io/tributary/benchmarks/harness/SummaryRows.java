@@ -3,13 +3,13 @@ package io.tributary.benchmarks.harness;
 import java.util.List;
 import java.util.Locale;
 
-/** The run's comparisons as table rows: measure, unit, median of A, median of B, B/A. */
+/** The run's comparisons as table rows: measure, unit, rounds, median of A, median of B, B/A. */
 public final class SummaryRows {
     private SummaryRows() {
     }
 
     public static List<String> header(RunResult result) {
-        return List.of("measure", "unit", result.label(Side.BASELINE), result.label(Side.CANDIDATE), "B/A");
+        return List.of("measure", "unit", "rounds", result.label(Side.BASELINE), result.label(Side.CANDIDATE), "B/A");
     }
 
     public static List<List<String>> rows(RunResult result) {
@@ -18,7 +18,8 @@ public final class SummaryRows {
 
     private static List<String> row(Comparison c) {
         MetricKind kind = c.metric().kind();
-        return List.of(c.metric().label(), kind.unit(), kind.format(c.baselineMedian()), kind.format(c.candidateMedian()),
+        return List.of(c.metric().label(), kind.unit(), Integer.toString(Math.min(c.baseline().size(), c.candidate().size())),
+                kind.format(c.baselineMedian()), kind.format(c.candidateMedian()),
                 String.format(Locale.ROOT, "%.3f", c.ratio()));
     }
 }
