@@ -10,6 +10,8 @@ import org.slf4j.LoggerFactory;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * One split being read, for either API's record reader: the {@link OffsetRangeReader} over a
@@ -18,9 +20,15 @@ import java.io.IOException;
 final class SplitReading implements Closeable {
     private static final Logger log = LoggerFactory.getLogger(SplitReading.class);
 
+    /** Hadoop counter updates are not free: they are batched and flushed every this many records. */
+    private static final int COUNTER_FLUSH_RECORDS = 10_000;
+
     private final OffsetRangeReader reader;
     private final CounterSink counters;
     private final TopicSplit split;
+    private final Map<Integer, Long> partitionRecords = new TreeMap<>();
+    private long records;
+    private long bytes;
 
     SplitReading(Configuration conf, TopicSplit split, String taskAttempt, CounterSink counters) {
         InputConfig config = new InputConfig(conf);
@@ -36,9 +44,11 @@ final class SplitReading implements Closeable {
             return false;
         }
         ConsumerRecord<byte[], byte[]> record = reader.current();
-        counters.increment(TopicInputCounter.RECORDS, 1);
-        counters.increment(TopicInputCounter.BYTES, RecordSizes.of(record));
-        counters.increment(TopicInputCounter.PARTITION_RECORDS_GROUP, TopicInputCounter.partitionCounter(record.partition()), 1);
+        bytes += RecordSizes.of(record);
+        partitionRecords.merge(record.partition(), 1L, Long::sum);
+        if (++records % COUNTER_FLUSH_RECORDS == 0) {
+            flushCounters();
+        }
         value.set(record);
         key.set(record.offset());
         return true;
@@ -48,8 +58,18 @@ final class SplitReading implements Closeable {
         return reader.progress();
     }
 
+    private void flushCounters() {
+        counters.increment(TopicInputCounter.RECORDS, records);
+        counters.increment(TopicInputCounter.BYTES, bytes);
+        partitionRecords.forEach((p, n) -> counters.increment(TopicInputCounter.PARTITION_RECORDS_GROUP, TopicInputCounter.partitionCounter(p), n));
+        records = 0;
+        bytes = 0;
+        partitionRecords.clear();
+    }
+
     @Override
     public void close() {
+        flushCounters();
         for (LostRange lost : reader.lostRanges()) {
             log.warn("skipped {} of split {}: retention deleted it", lost, split);
             long offsets = lost.end() - lost.start();

@@ -2,6 +2,7 @@ package io.tributary.hadoop.loader;
 
 import io.tributary.hadoop.dataset.DataFileName;
 import io.tributary.hadoop.dataset.DatasetLayout;
+import io.tributary.hadoop.dataset.HourBuckets;
 import io.tributary.hadoop.dataset.ParquetWriterFactory;
 import io.tributary.hadoop.dataset.RecordConverter;
 import io.tributary.hadoop.input.TopicRecordWritable;
@@ -30,7 +31,9 @@ final class DatasetRecordWriter extends RecordWriter<LongWritable, TopicRecordWr
     private final Path attemptDir;
     private final RecordConverter converter;
     private final ParquetWriterFactory writers;
+    private final HourBuckets buckets;
     private final Map<String, OpenFile> open = new LinkedHashMap<>();
+    private OpenFile last; // records mostly come in runs of one partition and hour
 
     DatasetRecordWriter(FileSystem fs, DatasetLayout layout, Path attemptDir, RecordConverter converter, ParquetWriterFactory writers) {
         this.fs = fs;
@@ -38,22 +41,30 @@ final class DatasetRecordWriter extends RecordWriter<LongWritable, TopicRecordWr
         this.attemptDir = attemptDir;
         this.converter = converter;
         this.writers = writers;
+        this.buckets = new HourBuckets(layout);
     }
 
     @Override
     public void write(LongWritable offset, TopicRecordWritable record) throws IOException {
-        String bucket = layout.bucketName(record.timestamp());
-        String fileKey = record.partition() + "/" + bucket;
-        OpenFile file = open.get(fileKey);
-        if (file == null) {
-            Path temp = new Path(new Path(attemptDir, JobStaging.IN_PROGRESS), UUID.randomUUID() + ".tmp");
-            file = new OpenFile(record.topic(), record.partition(), bucket, temp, writers.open(temp, converter.schema()), record.offset());
-            open.put(fileKey, file);
+        String bucket = buckets.bucketName(record.timestamp());
+        OpenFile file = last;
+        if (file == null || file.partition != record.partition() || !file.bucket.equals(bucket)) {
+            file = open.get(record.partition() + "/" + bucket);
+            if (file == null) {
+                file = openFile(record, bucket);
+            }
+            last = file;
         }
-        GenericRecord row = record.toAvro(converter);
-        file.writer.write(row);
+        file.writer.write(record.toAvro(converter));
         file.lastOffset = record.offset();
         file.rows++;
+    }
+
+    private OpenFile openFile(TopicRecordWritable record, String bucket) throws IOException {
+        Path temp = new Path(new Path(attemptDir, JobStaging.IN_PROGRESS), UUID.randomUUID() + ".tmp");
+        OpenFile file = new OpenFile(record.topic(), record.partition(), bucket, temp, writers.open(temp, converter.schema()), record.offset());
+        open.put(record.partition() + "/" + bucket, file);
+        return file;
     }
 
     @Override
@@ -70,6 +81,7 @@ final class DatasetRecordWriter extends RecordWriter<LongWritable, TopicRecordWr
             context.getCounter(LoaderCounter.ROWS_WRITTEN).increment(file.rows);
         }
         open.clear();
+        last = null;
     }
 
     private static final class OpenFile {
