@@ -20,7 +20,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.KafkaStorageException;
+import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -135,8 +137,11 @@ public final class LogManager implements AutoCloseable {
     /**
      * The log of {@code tp}, created empty in the least loaded log dir if it does not exist. An existing log
      * takes {@code config} if it differs (logs loaded at start-up begin with the broker defaults).
+     *
+     * @throws InvalidTopicException if the topic name is not a legal Kafka topic name (it becomes a folder name)
      */
     public PartitionLog getOrCreate(TopicPartition tp, LogConfig config) {
+        Topic.validate(tp.topic());
         PartitionLog existing = logs.get(tp);
         if (existing != null) {
             if (!existing.config().equals(config)) {

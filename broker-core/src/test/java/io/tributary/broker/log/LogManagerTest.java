@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.KafkaStorageException;
 import org.apache.kafka.common.utils.Time;
 import org.junit.jupiter.api.AfterEach;
@@ -123,6 +124,15 @@ class LogManagerTest {
         assertThat(recovered.logEndOffset()).isEqualTo(5);
         assertThat(TestRecords.offsets(recovered.read(0, 10_000, Long.MAX_VALUE, false).records()))
                 .containsExactly(0L, 1L, 2L, 3L, 4L);
+    }
+
+    @Test
+    void topicNamesThatAreNotLegalFolderNamesAreRejected() {
+        open(dirs);
+        assertThatThrownBy(() -> manager.getOrCreate(new TopicPartition("../escape", 0), defaults))
+                .isInstanceOf(InvalidTopicException.class);
+        assertThat(root.resolve("escape-0")).doesNotExist();
+        assertThat(manager.logs()).isEmpty();
     }
 
     @Test
