@@ -4,6 +4,7 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.TopicPartition;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -24,8 +25,9 @@ final class Backpressure {
         this.resumeAt = maxQueued / 2;
     }
 
-    void apply(Consumer<?, ?> consumer, PartitionWorkers workers) {
-        Set<TopicPartition> paused = consumer.paused();
+    /** Pauses full partitions and resumes drained ones; returns true if any partition stays paused. */
+    boolean apply(Consumer<?, ?> consumer, PartitionWorkers workers) {
+        Set<TopicPartition> paused = new HashSet<>(consumer.paused());
         List<TopicPartition> toPause = new ArrayList<>(workers.atOrAbove(maxQueued));
         toPause.removeAll(paused);
         List<TopicPartition> toResume = new ArrayList<>(workers.atOrBelow(resumeAt));
@@ -36,5 +38,8 @@ final class Backpressure {
         if (!toResume.isEmpty()) {
             consumer.resume(toResume);
         }
+        paused.addAll(toPause);
+        toResume.forEach(paused::remove);
+        return !paused.isEmpty();
     }
 }

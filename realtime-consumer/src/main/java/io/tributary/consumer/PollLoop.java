@@ -23,6 +23,7 @@ import java.util.List;
  */
 final class PollLoop implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(PollLoop.class);
+    private static final Duration PAUSED_POLL_TIMEOUT = Duration.ofMillis(2);
 
     private final Consumer<byte[], byte[]> consumer;
     private final Subscription subscription;
@@ -57,10 +58,13 @@ final class PollLoop implements Runnable {
     public void run() {
         try {
             subscription.subscribe(consumer, rebalanceHandler);
+            boolean anyPaused = false;
             while (!stop.requested()) {
-                ConsumerRecords<byte[], byte[]> records = consumer.poll(pollTimeout);
+                // A paused partition is resumed only between polls: poll briefly so that it resumes
+                // as soon as its queue has drained (a full-length poll made the pool idle).
+                ConsumerRecords<byte[], byte[]> records = consumer.poll(anyPaused ? PAUSED_POLL_TIMEOUT : pollTimeout);
                 workers.dispatch(records);
-                backpressure.apply(consumer, workers);
+                anyPaused = backpressure.apply(consumer, workers);
                 committer.maybeCommitAsync(workers.completedOffsets());
                 metrics.maybeSample(consumer, workers.all());
             }
