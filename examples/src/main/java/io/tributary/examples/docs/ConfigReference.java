@@ -1,0 +1,120 @@
+package io.tributary.examples.docs;
+
+import io.tributary.broker.BrokerConfig;
+import io.tributary.broker.log.LogConfig;
+import io.tributary.sink.SinkConfig;
+import org.apache.kafka.common.config.ConfigDef;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Renders the configuration reference of docs/operations.md from the {@link ConfigDef} schemas
+ * (the broker's, the topic overrides', the sink's), so the docs cannot drift from the code. The
+ * generated part sits between {@link #BEGIN} and {@link #END}; everything else is hand-written.
+ *
+ * <pre>examples/run config-reference docs/operations.md            rewrite the generated part
+ * examples/run config-reference docs/operations.md --check    exit 1 if it is stale</pre>
+ */
+public final class ConfigReference {
+    static final String BEGIN = "<!-- BEGIN GENERATED CONFIG REFERENCE (examples/run config-reference docs/operations.md) -->";
+    static final String END = "<!-- END GENERATED CONFIG REFERENCE -->";
+
+    /** One table of the reference: a heading, a sentence on where the keys go, and the schema. */
+    record Section(String heading, String intro, ConfigDef definition) {
+    }
+
+    static List<Section> sections() {
+        return List.of(
+            new Section("Broker (`config/server.properties`)",
+                "Read by `bin/tributary-server`; any key can also be given as `--override key=value`. The `log.*` keys "
+                    + "are the defaults of every topic.", BrokerConfig.configDef()),
+            new Section("Topic overrides",
+                "Set per topic with `bin/tributary topics create|alter <topic> --config key=value`; they override the "
+                    + "broker's `log.*` defaults for that topic only.", LogConfig.topicConfigDef()),
+            new Section("Sink (`config/sink.properties`)",
+                "Read by `bin/tributary-sink`. Keys starting with `consumer.`, `producer.` or `hadoop.` are passed, "
+                    + "prefix removed, to the Kafka consumer, the dead-letter producer and the Hadoop `Configuration`.",
+                SinkConfig.DEFINITION));
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length < 1 || args.length > 2 || (args.length == 2 && !args[1].equals("--check"))) {
+            System.err.println("usage: config-reference <docs/operations.md> [--check]");
+            System.exit(2);
+        }
+        Path doc = Path.of(args[0]);
+        String current = Files.readString(doc, StandardCharsets.UTF_8);
+        String updated = withGeneratedSection(current);
+        if (args.length == 2) {
+            boolean fresh = updated.equals(current);
+            System.out.println(fresh ? doc + ": the config reference is up to date"
+                : doc + ": the config reference is stale; run examples/run config-reference " + doc);
+            System.exit(fresh ? 0 : 1);
+        }
+        Files.writeString(doc, updated, StandardCharsets.UTF_8);
+        System.out.println("wrote the config reference into " + doc);
+    }
+
+    /**
+     * {@code document} with the text between the markers replaced by {@link #render()}.
+     *
+     * @throws IllegalArgumentException if the markers are missing or out of order
+     */
+    static String withGeneratedSection(String document) {
+        int begin = document.indexOf(BEGIN);
+        int end = document.indexOf(END);
+        if (begin < 0 || end < begin) {
+            throw new IllegalArgumentException("the document needs the lines " + BEGIN + " and " + END
+                + ", in that order, around the generated part");
+        }
+        return document.substring(0, begin + BEGIN.length()) + "\n" + render() + document.substring(end);
+    }
+
+    /** The generated markdown: one table per section, keys in name order. */
+    static String render() {
+        StringBuilder md = new StringBuilder();
+        for (Section section : sections()) {
+            md.append("\n### ").append(section.heading()).append("\n\n").append(section.intro()).append("\n\n")
+                .append("| key | type | default | valid values | importance | description |\n")
+                .append("|---|---|---|---|---|---|\n");
+            section.definition().configKeys().values().stream()
+                .sorted(Comparator.comparing(key -> key.name))
+                .forEach(key -> md.append("| `").append(key.name).append("` | ")
+                    .append(key.type.toString().toLowerCase()).append(" | ")
+                    .append(defaultValue(key)).append(" | ")
+                    .append(validValues(key)).append(" | ")
+                    .append(key.importance.toString().toLowerCase()).append(" | ")
+                    .append(cell(key.documentation)).append(" |\n"));
+        }
+        return md.append('\n').toString();
+    }
+
+    private static String defaultValue(ConfigDef.ConfigKey key) {
+        if (!key.hasDefault()) {
+            return "*(required)*";
+        }
+        if (key.defaultValue == null) {
+            return "*(unset)*";
+        }
+        String text = ConfigDef.convertToString(key.defaultValue, key.type);
+        return text.isEmpty() ? "\"\"" : "`" + cell(text) + "`";
+    }
+
+    // Validators written as lambdas have no readable toString; their rule is in the description.
+    private static String validValues(ConfigDef.ConfigKey key) {
+        if (key.validator == null || key.validator.getClass().isSynthetic() || key.validator.getClass().isAnonymousClass()
+                || key.validator.toString().contains("$$Lambda")) {
+            return "";
+        }
+        return cell(key.validator.toString());
+    }
+
+    private static String cell(String text) {
+        return text == null ? "" : text.replace("|", "\\|").replace("\n", " ");
+    }
+}
