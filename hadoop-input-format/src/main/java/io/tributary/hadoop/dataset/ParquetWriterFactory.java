@@ -22,18 +22,33 @@ import java.util.Locale;
 public final class ParquetWriterFactory {
     public static final CompressionCodecName DEFAULT_CODEC = CompressionCodecName.SNAPPY;
     public static final long DEFAULT_ROW_GROUP_BYTES = ParquetWriter.DEFAULT_BLOCK_SIZE;
+    public static final int DEFAULT_PAGE_BYTES = ParquetWriter.DEFAULT_PAGE_SIZE;
 
     private final Configuration conf;
     private final CompressionCodecName codec;
     private final long rowGroupBytes;
+    private final int pageBytes;
 
     public ParquetWriterFactory(Configuration conf, CompressionCodecName codec, long rowGroupBytes) {
+        this(conf, codec, rowGroupBytes, DEFAULT_PAGE_BYTES);
+    }
+
+    /**
+     * As {@link #ParquetWriterFactory(Configuration, CompressionCodecName, long)} with a page size.
+     * Each open writer allocates about one page per compressed column up front, so a process
+     * that keeps many writers open (the sink) wants small pages.
+     */
+    public ParquetWriterFactory(Configuration conf, CompressionCodecName codec, long rowGroupBytes, int pageBytes) {
         if (rowGroupBytes < 1024) {
             throw new IllegalArgumentException("row group size too small: " + rowGroupBytes);
+        }
+        if (pageBytes < 1024) {
+            throw new IllegalArgumentException("page size too small: " + pageBytes);
         }
         this.conf = conf;
         this.codec = codec;
         this.rowGroupBytes = rowGroupBytes;
+        this.pageBytes = pageBytes;
     }
 
     /** Parses a codec name such as {@code snappy}, {@code zstd}, {@code gzip} or {@code uncompressed}. */
@@ -58,6 +73,7 @@ public final class ParquetWriterFactory {
             .withConf(conf)
             .withCompressionCodec(codec)
             .withRowGroupSize(rowGroupBytes)
+            .withPageSize(pageBytes)
             .withWriteMode(ParquetFileWriter.Mode.CREATE)
             .build();
     }

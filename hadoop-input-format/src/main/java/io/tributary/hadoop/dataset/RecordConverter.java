@@ -22,12 +22,29 @@ public final class RecordConverter {
     private final Schema headerSchema;
     private final ValueFormat.Decoder decoder; // null when values stay raw
     private final List<Schema.Field> decodedFields;
+    // Field positions, looked up once: put(String, ...) would hash the name on every record.
+    private final int topicPos;
+    private final int partitionPos;
+    private final int offsetPos;
+    private final int timestampPos;
+    private final int keyPos;
+    private final int valuePos;
+    private final int headersPos;
+    private final int decodedPos;
 
     private RecordConverter(Schema schema, ValueFormat.Decoder decoder, List<Schema.Field> decodedFields) {
         this.schema = schema;
         this.headerSchema = schema.getField(RecordSchema.HEADERS).schema().getElementType();
         this.decoder = decoder;
         this.decodedFields = decodedFields;
+        this.topicPos = schema.getField(RecordSchema.TOPIC).pos();
+        this.partitionPos = schema.getField(RecordSchema.PARTITION).pos();
+        this.offsetPos = schema.getField(RecordSchema.OFFSET).pos();
+        this.timestampPos = schema.getField(RecordSchema.TIMESTAMP).pos();
+        this.keyPos = schema.getField(RecordSchema.KEY).pos();
+        this.valuePos = schema.getField(RecordSchema.VALUE).pos();
+        this.headersPos = schema.getField(RecordSchema.HEADERS).pos();
+        this.decodedPos = headersPos + 1; // decoded fields follow the raw columns in their own order
     }
 
     /** Rows with the raw columns only. */
@@ -55,13 +72,13 @@ public final class RecordConverter {
     public GenericRecord convert(String topic, int partition, long offset, long timestamp,
                                  byte[] key, byte[] value, Headers headers) {
         GenericData.Record row = new GenericData.Record(schema);
-        row.put(RecordSchema.TOPIC, topic);
-        row.put(RecordSchema.PARTITION, partition);
-        row.put(RecordSchema.OFFSET, offset);
-        row.put(RecordSchema.TIMESTAMP, timestamp);
-        row.put(RecordSchema.KEY, wrap(key));
-        row.put(RecordSchema.VALUE, wrap(value));
-        row.put(RecordSchema.HEADERS, headers(headers));
+        row.put(topicPos, topic);
+        row.put(partitionPos, partition);
+        row.put(offsetPos, offset);
+        row.put(timestampPos, timestamp);
+        row.put(keyPos, wrap(key));
+        row.put(valuePos, wrap(value));
+        row.put(headersPos, headers(headers));
         if (decoder != null && value != null) {
             GenericRecord decoded;
             try {
@@ -70,7 +87,7 @@ public final class RecordConverter {
                 throw new ValueDecodingException(topic, partition, offset, e);
             }
             for (Schema.Field f : decodedFields) {
-                row.put(f.name(), decoded.get(f.pos()));
+                row.put(decodedPos + f.pos(), decoded.get(f.pos()));
             }
         }
         return row;
@@ -83,8 +100,8 @@ public final class RecordConverter {
         List<GenericRecord> out = new ArrayList<>();
         for (Header h : headers) {
             GenericData.Record header = new GenericData.Record(headerSchema);
-            header.put(RecordSchema.HEADER_KEY, h.key());
-            header.put(RecordSchema.HEADER_VALUE, wrap(h.value()));
+            header.put(0, h.key()); // RecordSchema builds headers as {key, value}
+            header.put(1, wrap(h.value()));
             out.add(header);
         }
         return out;
