@@ -139,7 +139,8 @@ final class LogSegment implements Closeable {
         if (maxTimestamp > maxTimestampSoFar.timestamp()) {
             maxTimestampSoFar = new TimestampOffset(maxTimestamp, lastOffset);
         }
-        if (bytesSinceLastIndexEntry > indexIntervalBytes) {
+        // A full index only makes the next lookup scan further; the next append rolls the segment.
+        if (bytesSinceLastIndexEntry > indexIntervalBytes && !indexesFull()) {
             offsetIndex.append(lastOffset, position);
             TimestampOffset max = maxTimestampSoFar;
             timeIndex.maybeAppend(max.timestamp(), max.offset(), false);

@@ -2,12 +2,15 @@ package io.tributary.broker.log;
 
 import static io.tributary.broker.log.TestRecords.batch;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.errors.OffsetOutOfRangeException;
+import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -92,6 +95,26 @@ class PartitionLogRollTest {
         assertThat(Files.size(log.segments().get(1).offsetIndex().file())).isEqualTo(48);
     }
 
+    @Test
+    void anAppendOfManyBatchesThatFillsTheIndexSucceedsAndTheNextOneRolls() throws Exception {
+        PartitionLog log = new LogFixture(root,
+                Map.of(LogConfig.SEGMENT_INDEX_BYTES, "24", LogConfig.INDEX_INTERVAL_BYTES, "0")).open();
+        ByteBuffer fiveBatches = ByteBuffer.allocate(5 * 200);
+        for (int i = 0; i < 5; i++) {
+            fiveBatches.put(TestRecords.batchAt(2L * i, 2, 1).buffer());
+        }
+        log.appendAsFollower(MemoryRecords.readableRecords(fiveBatches.flip()));
+        assertThat(log.numberOfSegments()).isEqualTo(1);
+        assertThat(log.segments().get(0).offsetIndex().isFull()
+                || log.segments().get(0).timeIndex().isFull()).isTrue();
+        for (long offset = 0; offset < 10; offset++) {
+            assertThat(TestRecords.offsets(log.read(offset, 10_000, Long.MAX_VALUE, false).records()))
+                    .startsWith(offset / 2 * 2);
+        }
+        log.appendAsFollower(TestRecords.batchAt(10, 2, 1));
+        assertThat(baseOffsets(log)).containsExactly(0L, 10L);
+    }
+
     @ParameterizedTest(name = "last offset = base + MAX_INT + {0}")
     @ValueSource(longs = {0, 1})
     void rollsWhenARelativeOffsetWouldOverflowFourBytes(long beyond) throws Exception {
@@ -118,7 +141,7 @@ class PartitionLogRollTest {
         assertThat(baseOffsets(log)).containsExactly(far);
         assertThat(log.logStartOffset()).isEqualTo(far);
         assertThat(Files.exists(SegmentFiles.log(log.dir(), 0))).isFalse();
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> log.read(0, 100, Long.MAX_VALUE, false))
+        assertThatThrownBy(() -> log.read(0, 100, Long.MAX_VALUE, false))
                 .isInstanceOf(OffsetOutOfRangeException.class);
     }
 
