@@ -78,7 +78,7 @@ public final class RealtimeConsumer implements AutoCloseable {
     private static RealtimeConsumer start(RealtimeConsumerBuilder<?, ?> settings,
                                           KafkaConsumer<byte[], byte[]> consumer, List<AutoCloseable> resources) {
         String name = "tributary-consumer-" + INSTANCES.incrementAndGet();
-        Time time = settings.time;
+        Time time = Time.SYSTEM;
         StopSignal stop = new StopSignal(consumer::wakeup, FAILURE_CLOSE_TIMEOUT.toMillis());
 
         Set<Thread> workerThreads = ConcurrentHashMap.newKeySet();

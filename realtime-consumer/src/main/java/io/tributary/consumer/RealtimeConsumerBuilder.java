@@ -2,7 +2,6 @@ package io.tributary.consumer;
 
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.common.utils.Time;
 
 import java.time.Duration;
 import java.util.Arrays;
@@ -51,7 +50,6 @@ public final class RealtimeConsumerBuilder<K, V> {
     boolean logMetrics = true;
     final Map<String, Object> consumerProperties = new HashMap<>();
     final Map<String, Object> producerProperties = new HashMap<>();
-    Time time = Time.SYSTEM;
 
     RealtimeConsumerBuilder() {
     }
@@ -179,12 +177,6 @@ public final class RealtimeConsumerBuilder<K, V> {
     /** A Kafka producer setting for the dead-letter producer. */
     public RealtimeConsumerBuilder<K, V> producerProperty(String name, Object value) {
         producerProperties.put(requireText(name, "name"), value);
-        return this;
-    }
-
-    /** The clock (tests). */
-    RealtimeConsumerBuilder<K, V> time(Time time) {
-        this.time = Objects.requireNonNull(time, "time");
         return this;
     }
 

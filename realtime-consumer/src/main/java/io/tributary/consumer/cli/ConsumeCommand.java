@@ -143,6 +143,7 @@ final class ConsumeCommand implements Callable<Integer> {
         long printed = 0;
         try {
             while (printed < maxMessagesOrMax()) {
+                long printedBefore = printed;
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
                     context.out().println(format.render(record));
                     toCommit.put(new TopicPartition(record.topic(), record.partition()),
@@ -155,7 +156,7 @@ final class ConsumeCommand implements Callable<Integer> {
                 if (status != null) {
                     status.maybeRedraw(printed, totalLag(consumer));
                 }
-                if (group != null && !toCommit.isEmpty()) {
+                if (group != null && printed > printedBefore) {
                     consumer.commitAsync(Map.copyOf(toCommit), null);
                 }
             }
