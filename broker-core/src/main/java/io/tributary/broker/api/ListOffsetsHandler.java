@@ -24,6 +24,7 @@ import org.apache.kafka.common.requests.ListOffsetsRequest;
  */
 final class ListOffsetsHandler {
     private static final long NOT_FOUND = -1;
+    private static final short FIRST_VERSION_WITH_LEADER_EPOCH = 4;
 
     private final TopicManager topics;
     private final TopicLookup lookup;
@@ -33,7 +34,7 @@ final class ListOffsetsHandler {
         this.lookup = new TopicLookup(topics);
     }
 
-    ListOffsetsResponseData handle(ListOffsetsRequestData request) {
+    ListOffsetsResponseData handle(ListOffsetsRequestData request, short version) {
         ListOffsetsResponseData response = new ListOffsetsResponseData();
         for (ListOffsetsTopic topic : request.topics()) {
             Found found = lookup.find(topic.name(), null, false);
@@ -46,6 +47,9 @@ final class ListOffsetsHandler {
                     partitions.add(result(partition, error, NOT_FOUND, NOT_FOUND));
                 } else {
                     partitions.add(lookUp(partitionLog.get(), partition));
+                }
+                if (version < FIRST_VERSION_WITH_LEADER_EPOCH) {
+                    partitions.get(partitions.size() - 1).setLeaderEpoch(-1);
                 }
             }
             response.topics().add(new ListOffsetsTopicResponse().setName(topic.name()).setPartitions(partitions));

@@ -130,7 +130,7 @@ public final class RequestDispatcher {
             case DESCRIBE_CLUSTER -> done(metadata.describeCluster((DescribeClusterRequestData) data));
             case PRODUCE -> done(produce.handle((ProduceRequestData) data, version));
             case FETCH -> fetch.handle((FetchRequestData) data, version);
-            case LIST_OFFSETS -> done(listOffsets.handle((ListOffsetsRequestData) data));
+            case LIST_OFFSETS -> done(listOffsets.handle((ListOffsetsRequestData) data, version));
             case CREATE_TOPICS -> done(topicAdmin.createTopics((CreateTopicsRequestData) data));
             case DELETE_TOPICS -> done(topicAdmin.deleteTopics((DeleteTopicsRequestData) data));
             case CREATE_PARTITIONS -> done(topicAdmin.createPartitions((CreatePartitionsRequestData) data));

@@ -52,15 +52,15 @@ public final class RequestHandlerPool implements AutoCloseable {
         try {
             dispatcher.dispatch(request).whenComplete((response, error) -> {
                 if (error != null) {
-                    log.error("{} failed without a response; the client will time out", request, error);
-                    channel.sendResponse(Response.none(request));
+                    log.error("{} failed without a response; closing its connection", request, error);
+                    channel.sendResponse(Response.closeConnection(request));
                 } else {
                     channel.sendResponse(response);
                 }
             });
         } catch (RuntimeException e) {
-            log.error("{} failed outside its handler", request, e);
-            channel.sendResponse(Response.none(request));
+            log.error("{} failed outside its handler; closing its connection", request, e);
+            channel.sendResponse(Response.closeConnection(request));
         }
     }
 

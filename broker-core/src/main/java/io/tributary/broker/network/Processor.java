@@ -161,7 +161,9 @@ public final class Processor implements Runnable {
             if (connection == null) {
                 continue; // the client went away while its request was being handled
             }
-            if (response.send().isPresent()) {
+            if (response.closesConnection()) {
+                close(connection);
+            } else if (response.send().isPresent()) {
                 connection.startSending(response.send().get());
             } else {
                 resumeReading(connection);
