@@ -1,0 +1,34 @@
+package io.tributary.broker.testing;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Runs an outside client (kcat, node) to completion with a deadline and captures what it printed. */
+public final class ExternalCommand {
+    private ExternalCommand() {
+    }
+
+    /** What a finished command printed. */
+    public record Result(int exitCode, String stdout, String stderr) {
+    }
+
+    public static Result run(List<String> command, Path workDir, String stdin, long timeoutSeconds) throws IOException, InterruptedException {
+        Path out = Files.createTempFile(workDir, "cmd", ".out");
+        Path err = Files.createTempFile(workDir, "cmd", ".err");
+        Process process = new ProcessBuilder(command).directory(workDir.toFile())
+                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        try (OutputStream in = process.getOutputStream()) {
+            in.write(stdin.getBytes(StandardCharsets.UTF_8));
+        }
+        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new IllegalStateException(command + " did not finish within " + timeoutSeconds + " s; stderr: " + Files.readString(err));
+        }
+        return new Result(process.exitValue(), Files.readString(out), Files.readString(err));
+    }
+}
