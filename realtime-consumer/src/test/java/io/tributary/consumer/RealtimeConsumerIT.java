@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -350,6 +351,28 @@ class RealtimeConsumerIT {
         assertThat(self.get().failure()).isEmpty();
         assertThat(handled).startsWith(numbered(0, 0, 10).toArray(String[]::new));
         assertThat(broker.committed(group, topic).get(0)).isEqualTo(handled.size());
+    }
+
+    @Test
+    void newGroupStartsAtTheEndByDefault() throws Exception {
+        String topic = unique("latest");
+        broker.createTopic(topic, 1);
+        broker.produceNumbered(topic, 1, 0, 5);
+
+        List<String> handled = new CopyOnWriteArrayList<>();
+        RealtimeConsumer consumer = track(RealtimeConsumer.builder()
+                .bootstrapServers(broker.bootstrapServers()).groupId(unique("g")).topics(topic)
+                .metricsInterval(Duration.ofMillis(100), false)
+                .valueDeserializer(new StringDeserializer())
+                .recordHandler(record -> handled.add(record.value()))
+                .start());
+        // A known lag means the position was resolved (to the end, 5) before more records arrive.
+        await().atMost(WAIT).untilAsserted(() -> assertThat(consumer.metrics().get(new TopicPartition(topic, 0)))
+                .isNotNull().extracting(PartitionStats::lag).isEqualTo(OptionalLong.of(0)));
+        broker.produceNumbered(topic, 1, 5, 8);
+
+        await().atMost(WAIT).until(() -> handled.size() == 3);
+        assertThat(handled).containsExactly("0-5", "0-6", "0-7");
     }
 
     @Test
