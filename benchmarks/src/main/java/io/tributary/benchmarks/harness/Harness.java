@@ -29,6 +29,7 @@ public final class Harness {
     static final ProduceWorkload CONSUME_SHAPE = new ProduceWorkload(100, "1", 1);
     /** The latency phase's shape: its rate is a fraction of this workload's measured peak. */
     static final ProduceWorkload LATENCY_SHAPE = new ProduceWorkload(100, "all", 1);
+    private static final Metric IDLE_CPU = new Metric(MetricKind.IDLE_CPU, "idle", 0);
     /** By which fraction of the time limit each section must end; the rest is for the report and shutdown. */
     private static final double PRODUCE_SHARE = 0.60;
     private static final double CONSUME_SHARE = 0.68;
@@ -65,6 +66,7 @@ public final class Harness {
         long start = System.nanoTime();
         deleteRecursively(workDir);
         Map<Side, BrokerProcess> brokers = new EnumMap<>(Side.class);
+        Map<Side, ProducePhase> producers = new EnumMap<>(Side.class);
         try {
             for (Side side : Side.values()) {
                 Path brokerDir = Files.createDirectories(workDir.resolve(side.letter()));
@@ -72,52 +74,71 @@ public final class Harness {
                 brokers.put(side, BrokerProcess.start(side.label(flavors.get(side)), launch, plan.brokerHeap(), brokerDir,
                         children, procStat));
             }
-            for (BrokerProcess broker : brokers.values()) {
+            for (Side side : Side.values()) {
+                BrokerProcess broker = brokers.get(side);
                 broker.awaitReady(plan.startTimeout());
-                prepare(broker);
-                progress.printf("%s ready at %s (pid %d)%n", broker.name(), broker.bootstrapServers(), broker.pid());
+                producers.put(side, new ProducePhase(broker));
+                prepare(broker, producers.get(side));
+                log("%s ready at %s (pid %d)", broker.name(), broker.bootstrapServers(), broker.pid());
             }
-            warmUp(brokers);
-            measureProduce(brokers);
+            warmUp(brokers, producers);
+            measureIdle(brokers);
+            measureProduce(producers);
             measureConsume(brokers);
             double rate = latencyRate();
             Map<Side, LatencyDistribution> latency = measureLatency(brokers, rate);
             return new RunResult(plan, settings, flavors, scoreboard.comparisons(), rate, latency,
                     Duration.ofNanos(System.nanoTime() - start));
         } finally {
+            producers.values().forEach(ProducePhase::close);
             brokers.values().forEach(BrokerProcess::close);
         }
     }
 
     /** Creates the topics and writes the consume topic once. */
-    private void prepare(Broker broker) throws InterruptedException {
+    private void prepare(Broker broker, ProducePhase producer) throws InterruptedException {
         Map<String, Integer> topics = new LinkedHashMap<>();
         ProduceWorkload.grid().forEach(w -> topics.put(w.topic(), w.partitions()));
         topics.put(CONSUME_TOPIC, CONSUME_SHAPE.partitions());
         topics.put(LATENCY_TOPIC, LATENCY_SHAPE.partitions());
         Topics.create(broker, topics, settings.replicationFactor());
-        ProducePhase.exactly(broker, CONSUME_TOPIC, CONSUME_SHAPE.recordBytes(), plan.consumeRecords(), plan.phaseLimit());
+        producer.exactly(CONSUME_TOPIC, CONSUME_SHAPE.recordBytes(), plan.consumeRecords(), plan.phaseLimit());
     }
 
-    /** One short, unrecorded pass over the produce grid and one read of the consume topic, so that round 1 runs on compiled code. */
-    private void warmUp(Map<Side, BrokerProcess> brokers) throws InterruptedException {
-        if (plan.warmUpDuration().isZero()) {
-            return;
-        }
+    /**
+     * Unrecorded: a short pass over the produce grid (unless the plan has none) and one read of the
+     * consume topic, so that round 1 runs on compiled code. The first read of a topic is the
+     * slowest phase of all when cold.
+     */
+    private void warmUp(Map<Side, BrokerProcess> brokers, Map<Side, ProducePhase> producers) throws InterruptedException {
         for (Side side : Side.values()) {
-            for (ProduceWorkload workload : ProduceWorkload.grid()) {
-                ProducePhase.forDuration(brokers.get(side), workload, plan.warmUpDuration());
+            if (!plan.warmUpDuration().isZero()) {
+                for (ProduceWorkload workload : ProduceWorkload.grid()) {
+                    producers.get(side).forDuration(workload, plan.warmUpDuration());
+                }
             }
             ConsumePhase.read(brokers.get(side), CONSUME_TOPIC, plan.consumeRecords(), plan.phaseLimit());
         }
-        progress.println("warmed up");
+        log("warmed up");
     }
 
-    private void measureProduce(Map<Side, BrokerProcess> brokers) throws InterruptedException {
+    /**
+     * Both brokers' CPU with no load at all (Kafka's KRaft controller, ZooKeeper sessions, timers):
+     * it is part of every phase's CPU figure, so the report shows it on its own.
+     */
+    private void measureIdle(Map<Side, BrokerProcess> brokers) throws InterruptedException {
+        Map<Side, Double> before = new EnumMap<>(Side.class);
+        brokers.forEach((side, broker) -> before.put(side, broker.cpuSeconds()));
+        Thread.sleep(plan.idleWindow().toMillis());
+        double seconds = plan.idleWindow().toMillis() / 1000.0;
+        brokers.forEach((side, broker) -> scoreboard.add(IDLE_CPU, side, (broker.cpuSeconds() - before.get(side)) / seconds));
+    }
+
+    private void measureProduce(Map<Side, ProducePhase> producers) throws InterruptedException {
         runRounds("produce", PRODUCE_SHARE, round -> {
             for (ProduceWorkload workload : ProduceWorkload.grid()) {
                 for (Side side : order(round)) {
-                    PhaseMeasurement m = ProducePhase.forDuration(brokers.get(side), workload, plan.produceDuration());
+                    PhaseMeasurement m = producers.get(side).forDuration(workload, plan.produceDuration());
                     scoreboard.add(workload.metric(MetricKind.PRODUCE_THROUGHPUT), side, m.recordsPerSecond());
                     scoreboard.add(workload.metric(MetricKind.PRODUCE_CPU), side, m.cpuSecondsPerMillionRecords());
                     report(round, "produce " + workload.name(), side, m);
@@ -146,12 +167,10 @@ public final class Harness {
 
     private Map<Side, LatencyDistribution> measureLatency(Map<Side, BrokerProcess> brokers, double rate)
             throws InterruptedException {
-        if (!plan.warmUpDuration().isZero()) {
-            // The fetch long-poll path at a steady rate is new to both brokers: one unrecorded phase each.
-            for (Side side : Side.values()) {
-                LatencyPhase.measure(brokers.get(side), LATENCY_TOPIC, LATENCY_SHAPE.recordBytes(), rate,
-                        plan.latencyDuration(), plan.latencyWarmup());
-            }
+        // The fetch long-poll path at a steady rate is new to both brokers: one short unrecorded phase each.
+        for (Side side : Side.values()) {
+            LatencyPhase.measure(brokers.get(side), LATENCY_TOPIC, LATENCY_SHAPE.recordBytes(), rate,
+                    plan.latencyWarmup().multipliedBy(2), plan.latencyWarmup());
         }
         Map<Side, List<LatencyDistribution>> rounds = new EnumMap<>(Side.class);
         runRounds("latency", LATENCY_SHARE, round -> {
@@ -162,7 +181,7 @@ public final class Harness {
                 scoreboard.add(LATENCY_SHAPE.metric(MetricKind.LATENCY_P99), side, d.percentileMillis(0.99));
                 scoreboard.add(LATENCY_SHAPE.metric(MetricKind.LATENCY_P999), side, d.percentileMillis(0.999));
                 rounds.computeIfAbsent(side, s -> new ArrayList<>()).add(d);
-                progress.printf(Locale.ROOT, "round %d  latency %s at %,.0f/s  %s  p50 %.2f ms  p99 %.2f ms  p99.9 %.2f ms%n",
+                log("round %d  latency %s at %,.0f/s  %s  p50 %.2f ms  p99 %.2f ms  p99.9 %.2f ms",
                         round, LATENCY_SHAPE.name(), rate, side.letter(), d.percentileMillis(0.5), d.percentileMillis(0.99),
                         d.percentileMillis(0.999));
             }
@@ -189,7 +208,7 @@ public final class Harness {
             last = Duration.ofNanos(budget.now() - start);
         }
         if (done < plan.rounds()) {
-            progress.printf("%s: %d of %d rounds, the rest would not fit in the time limit%n", section, done, plan.rounds());
+            log("%s: %d of %d rounds, the rest would not fit in the time limit", section, done, plan.rounds());
         }
     }
 
@@ -199,8 +218,13 @@ public final class Harness {
     }
 
     private void report(int round, String phase, Side side, PhaseMeasurement m) {
-        progress.printf(Locale.ROOT, "round %d  %-28s %s  %,11.0f records/s  %7.1f MB/s  broker %.3f CPU-s/1M%n",
+        log("round %d  %-28s %s  %,11.0f records/s  %7.1f MB/s  broker %.3f CPU-s/1M",
                 round, phase, side.letter(), m.recordsPerSecond(), m.megabytesPerSecond(), m.cpuSecondsPerMillionRecords());
+    }
+
+    /** A progress line, prefixed with the seconds since the run's time budget started. */
+    private void log(String format, Object... args) {
+        progress.printf(Locale.ROOT, "[%4ds] %s%n", budget.elapsed().toSeconds(), String.format(Locale.ROOT, format, args));
     }
 
     private static void deleteRecursively(Path dir) throws IOException {

@@ -10,7 +10,8 @@ public enum MetricKind {
     CONSUME_CPU("broker CPU, consume", "CPU-s per 1M records", "%.3f"),
     LATENCY_P50("end-to-end p50", "ms", "%.2f"),
     LATENCY_P99("end-to-end p99", "ms", "%.2f"),
-    LATENCY_P999("end-to-end p99.9", "ms", "%.2f");
+    LATENCY_P999("end-to-end p99.9", "ms", "%.2f"),
+    IDLE_CPU("broker CPU", "CPU-s per s", "%.3f");
 
     private final String label;
     private final String unit;

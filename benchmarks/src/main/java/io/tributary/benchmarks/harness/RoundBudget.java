@@ -38,6 +38,11 @@ public final class RoundBudget {
         return projectedEnd <= share * limitNanos;
     }
 
+    /** Time since the budget started. */
+    Duration elapsed() {
+        return Duration.ofNanos(nanoClock.getAsLong() - startNanos);
+    }
+
     /** Nanoseconds on the budget's clock, for timing rounds. */
     long now() {
         return nanoClock.getAsLong();

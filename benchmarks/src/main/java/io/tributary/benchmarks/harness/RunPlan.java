@@ -7,7 +7,8 @@ import java.time.Duration;
  * alternating A B A B, and the report takes medians over the rounds.
  *
  * @param rounds            repetitions of every phase on each side
- * @param warmUpDuration    length of each produce phase of the unrecorded warm-up pass; zero skips the warm-up
+ * @param warmUpDuration    length of each produce phase of the unrecorded warm-up pass; zero skips them
+ * @param idleWindow        how long both brokers' CPU is watched with no load, after the warm-up
  * @param produceDuration   length of one timed produce phase
  * @param consumeRecords    records written once to the consume topic and read back by every consume phase
  * @param latencyDuration   length of one fixed-rate latency phase, warm-up included
@@ -16,19 +17,19 @@ import java.time.Duration;
  * @param brokerHeap        -Xms/-Xmx of each broker JVM
  * @param timeLimit         the whole run is stopped (brokers killed) if it takes longer
  */
-public record RunPlan(int rounds, Duration warmUpDuration, Duration produceDuration, long consumeRecords, Duration latencyDuration,
+public record RunPlan(int rounds, Duration warmUpDuration, Duration idleWindow, Duration produceDuration, long consumeRecords, Duration latencyDuration,
                       Duration latencyWarmup, double latencyLoad, String brokerHeap, Duration timeLimit) {
 
     /** About 6 minutes on 2 cores: a warm-up pass and six rounds. */
     public static RunPlan full() {
-        return new RunPlan(6, Duration.ofMillis(1000), Duration.ofMillis(1500), 2_000_000, Duration.ofSeconds(5),
+        return new RunPlan(6, Duration.ofMillis(1000), Duration.ofSeconds(5), Duration.ofMillis(1500), 2_000_000, Duration.ofSeconds(5),
                 Duration.ofSeconds(1), 0.5, "1g", Duration.ofSeconds(570));
     }
 
-    /** About a minute: two short rounds without warm-up, for development; expect noisy ratios. */
+    /** About a minute: two short rounds without a produce warm-up, for development; expect noisy ratios. */
     public static RunPlan quick() {
-        return new RunPlan(2, Duration.ZERO, Duration.ofMillis(400), 150_000, Duration.ofMillis(1500),
-                Duration.ofMillis(300), 0.5, "1g", Duration.ofSeconds(110));
+        return new RunPlan(2, Duration.ZERO, Duration.ofSeconds(2), Duration.ofMillis(400), 100_000,
+                Duration.ofMillis(1200), Duration.ofMillis(300), 0.5, "1g", Duration.ofSeconds(115));
     }
 
     /** Longest a broker may take to start and answer. */

@@ -20,6 +20,6 @@ public final class SummaryRows {
         MetricKind kind = c.metric().kind();
         return List.of(c.metric().label(), kind.unit(), Integer.toString(Math.min(c.baseline().size(), c.candidate().size())),
                 kind.format(c.baselineMedian()), kind.format(c.candidateMedian()),
-                String.format(Locale.ROOT, "%.3f", c.ratio()));
+                Double.isFinite(c.ratio()) ? String.format(Locale.ROOT, "%.3f", c.ratio()) : "n/a");
     }
 }

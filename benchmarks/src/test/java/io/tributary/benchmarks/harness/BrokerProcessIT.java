@@ -24,7 +24,9 @@ class BrokerProcessIT {
             double cpuAtStart = broker.cpuSeconds();
             Topics.create(broker, Map.of("it", 2), 1);
 
-            ProducePhase.exactly(broker, "it", 100, 5_000, LIMIT);
+            try (ProducePhase producer = new ProducePhase(broker)) {
+                producer.exactly("it", 100, 5_000, LIMIT);
+            }
             PhaseMeasurement read = ConsumePhase.read(broker, "it", 5_000, LIMIT);
 
             assertThat(read.records()).isEqualTo(5_000);
