@@ -22,6 +22,7 @@ import java.util.concurrent.ExecutionException;
  */
 public final class ProducePhase implements AutoCloseable {
     private static final long SEED = 20261130L;
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
     private final Broker broker;
     private final Map<String, KafkaProducer<byte[], byte[]>> producersByAcks = new HashMap<>();
@@ -74,9 +75,10 @@ public final class ProducePhase implements AutoCloseable {
         return new PhaseMeasurement(sent, sent * recordBytes, elapsed, cpu);
     }
 
+    /** Closes the producers, giving up on unsent records after a few seconds (a dead broker must not hang the run). */
     @Override
     public void close() {
-        producersByAcks.values().forEach(KafkaProducer::close);
+        producersByAcks.values().forEach(producer -> producer.close(CLOSE_TIMEOUT));
         producersByAcks.clear();
     }
 }
