@@ -200,18 +200,16 @@ public final class PartitionLog {
     }
 
     /**
-     * Rolls when the active segment is not empty and would exceed segment.bytes or is older than segment.ms,
-     * when an index is full, or when {@code lastOffset} does not fit the 4-byte relative offsets.
+     * Rolls when the active segment is not empty and would exceed segment.bytes, is older than segment.ms or has
+     * a full index, and whenever {@code lastOffset} does not fit its 4-byte relative offsets.
      */
     private LogSegment maybeRoll(int bytes, long firstOffset, long lastOffset) throws IOException {
         LogConfig cfg = config;
         LogSegment active = segments.lastEntry().getValue();
         long now = time.milliseconds();
-        boolean roll = active.size() > 0
-                && (active.size() > cfg.segmentBytes() - bytes || now - active.createdMs() > cfg.segmentMs())
-                || active.indexesFull()
-                || !active.canHoldOffset(lastOffset);
-        return roll ? roll(firstOffset) : active;
+        boolean full = active.size() > 0 && (active.size() > cfg.segmentBytes() - bytes
+                || now - active.createdMs() > cfg.segmentMs() || active.indexesFull());
+        return full || !active.canHoldOffset(lastOffset) ? roll(firstOffset) : active;
     }
 
     private LogSegment roll(long newBaseOffset) throws IOException {

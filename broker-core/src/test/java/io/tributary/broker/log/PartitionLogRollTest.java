@@ -115,6 +115,16 @@ class PartitionLogRollTest {
         assertThat(baseOffsets(log)).containsExactly(0L, 10L);
     }
 
+    @Test
+    void theSmallestIndexesStillTakeOneBatchPerSegment() throws Exception {
+        PartitionLog log = new LogFixture(root, Map.of(LogConfig.SEGMENT_INDEX_BYTES, "12")).open();
+        appendBatches(log, 3);
+        assertThat(baseOffsets(log)).containsExactly(0L, 4L, 8L);
+        assertThat(TestRecords.offsets(log.read(0, 10_000, Long.MAX_VALUE, false).records()))
+                .containsExactly(0L, 1L, 2L, 3L);
+        assertThat(log.logEndOffset()).isEqualTo(12);
+    }
+
     @ParameterizedTest(name = "last offset = base + MAX_INT + {0}")
     @ValueSource(longs = {0, 1})
     void rollsWhenARelativeOffsetWouldOverflowFourBytes(long beyond) throws Exception {
