@@ -26,6 +26,7 @@ public final class LatencyPhase {
     private static final long UNTIMED = -1;
     private static final Duration POLL = Duration.ofMillis(50);
     private static final Duration DRAIN = Duration.ofSeconds(30);
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
     private LatencyPhase() {
     }
@@ -81,7 +82,8 @@ public final class LatencyPhase {
     private static void sendOnSchedule(Broker broker, String topic, int recordBytes, double recordsPerSecond,
                                        long total) throws InterruptedException {
         SendFailures failures = new SendFailures();
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(ClientSettings.producer(broker.bootstrapServers(), "all"))) {
+        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(ClientSettings.producer(broker.bootstrapServers(), "all"));
+        try {
             producer.send(record(topic, recordBytes, System.nanoTime(), UNTIMED)).get();
             double nanosBetween = 1e9 / recordsPerSecond;
             long start = System.nanoTime();
@@ -96,6 +98,8 @@ public final class LatencyPhase {
             failures.throwIfAny("latency phase on " + topic);
         } catch (ExecutionException e) {
             throw new IllegalStateException("first record to " + topic + " failed", e.getCause());
+        } finally {
+            producer.close(CLOSE_TIMEOUT);
         }
     }
 
