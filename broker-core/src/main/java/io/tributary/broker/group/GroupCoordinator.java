@@ -326,15 +326,15 @@ public final class GroupCoordinator {
         if (generationId < 0 && group.is(GroupState.EMPTY)) {
             return Errors.NONE; // a consumer without group management (assign/seek) or an admin tool
         }
-        if (group.is(GroupState.COMPLETING_REBALANCE)) {
-            return Errors.REBALANCE_IN_PROGRESS;
-        }
         Errors error = memberError(group, memberId, groupInstanceId);
         if (error != Errors.NONE) {
             return error;
         }
         if (generationId != group.generationId()) {
             return Errors.ILLEGAL_GENERATION;
+        }
+        if (group.is(GroupState.COMPLETING_REBALANCE)) {
+            return Errors.REBALANCE_IN_PROGRESS; // a current member that has not got its assignment yet
         }
         group.member(memberId).orElseThrow().touch(time.milliseconds());
         return Errors.NONE;

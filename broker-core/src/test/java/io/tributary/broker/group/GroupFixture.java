@@ -1,0 +1,74 @@
+package io.tributary.broker.group;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import io.tributary.broker.log.LogConfig;
+import io.tributary.broker.log.LogManager;
+import io.tributary.broker.log.PartitionLog;
+import io.tributary.broker.testing.FakeTime;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * A coordinator and offset manager on a fake clock over a real three-partition offsets topic in a
+ * temp folder; {@link #reopen()} starts them again from what is on disk, as a restart would.
+ */
+final class GroupFixture implements AutoCloseable {
+    static final int SESSION_TIMEOUT_MS = 10_000;
+    static final int REBALANCE_TIMEOUT_MS = 30_000;
+    static final int INITIAL_DELAY_MS = 3_000;
+    static final long RETENTION_MS = 60 * 60_000L;
+    static final GroupConfig CONFIG = new GroupConfig(1_000, 60_000, INITIAL_DELAY_MS, RETENTION_MS, 600_000, 100);
+
+    final FakeTime time = new FakeTime();
+    private final Path dir;
+    private LogManager logs;
+    GroupCoordinator coordinator;
+    OffsetManager offsets;
+
+    GroupFixture(Path dir) {
+        this.dir = dir;
+        open();
+    }
+
+    private void open() {
+        logs = LogManager.open(List.of(dir), LogConfig.defaults(), time);
+        List<PartitionLog> partitions = new ArrayList<>();
+        for (int partition = 0; partition < 3; partition++) {
+            partitions.add(logs.getOrCreate(new TopicPartition(OffsetStore.TOPIC, partition),
+                    LogConfig.defaults().withTopicOverrides(Map.of(LogConfig.SEGMENT_INDEX_BYTES, "4096"))));
+        }
+        GroupRegistry groups = new GroupRegistry();
+        coordinator = new GroupCoordinator(CONFIG, groups, time);
+        offsets = new OffsetManager(CONFIG, groups, coordinator, new OffsetStore(partitions, time), time);
+        offsets.load();
+    }
+
+    void reopen() {
+        logs.close();
+        open();
+    }
+
+    /** Moves the clock, running the deadline check as often as the broker's timer thread would. */
+    void advance(long ms) {
+        for (long step = 0; step < ms; step += GroupServices.DEADLINE_CHECK_INTERVAL_MS) {
+            time.sleep(Math.min(GroupServices.DEADLINE_CHECK_INTERVAL_MS, ms - step));
+            coordinator.checkDeadlines();
+        }
+    }
+
+    static JoinRequest join(String groupId, String memberId, String instanceId, String... protocols) {
+        List<Protocol> offered = new ArrayList<>();
+        for (String protocol : protocols) {
+            offered.add(new Protocol(protocol, protocol.getBytes()));
+        }
+        return new JoinRequest(groupId, memberId, instanceId, "client", "/127.0.0.1", SESSION_TIMEOUT_MS,
+                REBALANCE_TIMEOUT_MS, "consumer", offered, true);
+    }
+
+    @Override
+    public void close() {
+        logs.close();
+    }
+}
