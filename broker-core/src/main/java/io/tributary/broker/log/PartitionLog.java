@@ -337,8 +337,8 @@ public final class PartitionLog {
 
     private void truncateFullyAndStartAt(long offset) throws IOException {
         List<LogSegment> all = new ArrayList<>(segments.values());
+        // offset is below every base offset, so the new segment's files cannot collide with an old one's.
         segments.put(offset, LogSegment.create(dir, offset, config, time.milliseconds()));
-        all.removeIf(s -> s.baseOffset() == offset);
         deleteSegments(all);
         logStartOffset = offset;
         logEndOffset = offset;
