@@ -7,6 +7,7 @@ import java.util.Map;
 import io.tributary.broker.group.GroupConfig;
 import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.network.SocketServerConfig;
+import io.tributary.broker.replica.ReplicationConfig;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -43,6 +44,19 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String OFFSETS_RETENTION_MINUTES = "offsets.retention.minutes";
     public static final String OFFSETS_RETENTION_CHECK_INTERVAL_MS = "offsets.retention.check.interval.ms";
     public static final String OFFSET_METADATA_MAX_BYTES = "offset.metadata.max.bytes";
+    public static final String OFFSETS_TOPIC_REPLICATION_FACTOR = "offsets.topic.replication.factor";
+    public static final String MIN_INSYNC_REPLICAS = "min.insync.replicas";
+    public static final String REPLICA_LAG_TIME_MAX_MS = "replica.lag.time.max.ms";
+    public static final String REPLICA_FETCH_MAX_BYTES = "replica.fetch.max.bytes";
+    public static final String REPLICA_FETCH_RESPONSE_MAX_BYTES = "replica.fetch.response.max.bytes";
+    public static final String REPLICA_FETCH_WAIT_MAX_MS = "replica.fetch.wait.max.ms";
+    public static final String REPLICA_FETCH_BACKOFF_MS = "replica.fetch.backoff.ms";
+    public static final String NUM_REPLICA_FETCHERS = "num.replica.fetchers";
+    public static final String UNCLEAN_LEADER_ELECTION_ENABLE = "unclean.leader.election.enable";
+    public static final String AUTO_LEADER_REBALANCE_ENABLE = "auto.leader.rebalance.enable";
+    public static final String LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS = "leader.imbalance.check.interval.seconds";
+    public static final String CONTROLLED_SHUTDOWN_ENABLE = "controlled.shutdown.enable";
+    public static final String CONTROLLED_SHUTDOWN_TIMEOUT_MS = "controlled.shutdown.timeout.ms";
 
     private static final ConfigDef DEFINITION = LogConfig.brokerConfigDef()
             .define(BROKER_ID, Type.INT, 0, Range.atLeast(0), Importance.HIGH,
@@ -98,7 +112,35 @@ public final class BrokerConfig extends AbstractConfig {
             .define(OFFSETS_RETENTION_CHECK_INTERVAL_MS, Type.LONG, 600_000L, Range.atLeast(1), Importance.HIGH,
                     "How often expired committed offsets are looked for.")
             .define(OFFSET_METADATA_MAX_BYTES, Type.INT, 4096, Range.atLeast(0), Importance.HIGH,
-                    "Largest metadata string accepted with a committed offset.");
+                    "Largest metadata string accepted with a committed offset.")
+            .define(OFFSETS_TOPIC_REPLICATION_FACTOR, Type.SHORT, (short) 3, Range.atLeast(1), Importance.HIGH,
+                    "Replication factor of __consumer_offsets when it is created; fewer if fewer brokers are alive then.")
+            .define(MIN_INSYNC_REPLICAS, Type.INT, 1, Range.atLeast(1), Importance.HIGH,
+                    "With acks=-1, a produce fails with NOT_ENOUGH_REPLICAS when the partition's ISR is smaller than this.")
+            .define(REPLICA_LAG_TIME_MAX_MS, Type.LONG, 30_000L, Range.atLeast(1), Importance.HIGH,
+                    "A follower that has not caught up with the leader's log end for this long leaves the ISR.")
+            .define(REPLICA_FETCH_MAX_BYTES, Type.INT, 1024 * 1024, Range.atLeast(1), Importance.MEDIUM,
+                    "Bytes a follower asks for per partition in each fetch (the first batch is always returned whole).")
+            .define(REPLICA_FETCH_RESPONSE_MAX_BYTES, Type.INT, 10 * 1024 * 1024, Range.atLeast(1), Importance.MEDIUM,
+                    "Bytes a follower asks for per fetch over all partitions.")
+            .define(REPLICA_FETCH_WAIT_MAX_MS, Type.INT, 500, Range.atLeast(0), Importance.MEDIUM,
+                    "How long a follower's fetch waits at the leader for new data.")
+            .define(REPLICA_FETCH_BACKOFF_MS, Type.INT, 1000, Range.atLeast(0), Importance.MEDIUM,
+                    "Pause of a follower's fetcher after a failed fetch.")
+            .define(NUM_REPLICA_FETCHERS, Type.INT, 1, Range.atLeast(1), Importance.HIGH,
+                    "Fetcher threads per leader broker; the partitions a broker follows are spread over them.")
+            .define(UNCLEAN_LEADER_ELECTION_ENABLE, Type.BOOLEAN, false, Importance.HIGH,
+                    "Whether a replica outside the ISR may become leader when no ISR member is alive (losing "
+                            + "committed records). When false such a partition stays offline until an ISR member returns.")
+            .define(AUTO_LEADER_REBALANCE_ENABLE, Type.BOOLEAN, true, Importance.HIGH,
+                    "Whether the controller moves leadership back to each partition's preferred (first) replica "
+                            + "once it is alive and in the ISR.")
+            .define(LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS, Type.LONG, 300L, Range.atLeast(1), Importance.HIGH,
+                    "How often the controller looks for partitions not led by their preferred replica.")
+            .define(CONTROLLED_SHUTDOWN_ENABLE, Type.BOOLEAN, true, Importance.MEDIUM,
+                    "Whether a clean shutdown first asks the controller to move leadership away from this broker.")
+            .define(CONTROLLED_SHUTDOWN_TIMEOUT_MS, Type.LONG, 30_000L, Range.atLeast(0), Importance.MEDIUM,
+                    "How long a clean shutdown waits for its partitions' leadership to move away.");
 
     private final ListenerAddress listener;
 
@@ -164,6 +206,19 @@ public final class BrokerConfig extends AbstractConfig {
 
     public int offsetsTopicPartitions() {
         return getInt(OFFSETS_TOPIC_NUM_PARTITIONS);
+    }
+
+    public short offsetsTopicReplicationFactor() {
+        return getShort(OFFSETS_TOPIC_REPLICATION_FACTOR);
+    }
+
+    /** The replication settings, as the replica and controller packages take them. */
+    public ReplicationConfig replicationConfig() {
+        return new ReplicationConfig(brokerId(), getInt(MIN_INSYNC_REPLICAS), getLong(REPLICA_LAG_TIME_MAX_MS),
+                getInt(REPLICA_FETCH_MAX_BYTES), getInt(REPLICA_FETCH_RESPONSE_MAX_BYTES), getInt(REPLICA_FETCH_WAIT_MAX_MS),
+                getInt(REPLICA_FETCH_BACKOFF_MS), getInt(NUM_REPLICA_FETCHERS), getBoolean(UNCLEAN_LEADER_ELECTION_ENABLE),
+                getBoolean(AUTO_LEADER_REBALANCE_ENABLE), 1000L * getLong(LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS),
+                getBoolean(CONTROLLED_SHUTDOWN_ENABLE), getLong(CONTROLLED_SHUTDOWN_TIMEOUT_MS));
     }
 
     public GroupConfig groupConfig() {
