@@ -43,8 +43,8 @@ public final class ZkClient implements AutoCloseable {
         return new ZkClient(curator);
     }
 
-    /** For Curator recipes (the ephemeral registration). */
-    CuratorFramework curator() {
+    /** For Curator recipes (the ephemeral registration, the controller election, the cluster watches). */
+    public CuratorFramework curator() {
         return curator;
     }
 
