@@ -61,6 +61,19 @@ class PartitionLogRetentionTest {
     }
 
     @Test
+    void truncatingBelowTheLogStartRestartsTheLogThere() throws Exception {
+        PartitionLog log = logWithSegments(4, Map.of(LogConfig.RETENTION_BYTES, "0"));
+        log.deleteOldSegments();
+        assertThat(log.logStartOffset()).isEqualTo(6);
+        log.truncateTo(2);
+        assertThat(log.logStartOffset()).isEqualTo(2);
+        assertThat(log.logEndOffset()).isEqualTo(2);
+        assertThat(log.segments()).extracting(LogSegment::baseOffset).containsExactly(2L);
+        assertThat(log.appendAsLeader(batch(2, 50, 0), 0).firstOffset()).isEqualTo(2);
+        assertThat(TestRecords.offsets(log.read(2, 1000, Long.MAX_VALUE, false).records())).containsExactly(2L, 3L);
+    }
+
+    @Test
     void neverDeletesTheActiveSegment() throws Exception {
         PartitionLog log = logWithSegments(3, Map.of(LogConfig.RETENTION_MS, "1"));
         fixture.time.sleep(1_000_000);
