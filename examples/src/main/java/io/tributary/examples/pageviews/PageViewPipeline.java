@@ -72,13 +72,19 @@ public final class PageViewPipeline {
                      PageViewSinkSettings.forRun(bootstrapServers, warehouse, schemaFile, settings.sinkGroup()))) {
                 progress.accept("producing page views to '" + TOPIC + "' (" + PARTITIONS + " partitions) at "
                     + settings.recordsPerSecond() + "/s for " + settings.produceFor().toSeconds() + " s; live views per URL:");
-                produced = stream(bootstrapServers, counts, sink);
+                Runnable checkHealthy = () -> {
+                    sink.checkHealthy();
+                    checkRunning(live);
+                };
+                produced = stream(bootstrapServers, counts, checkHealthy);
                 progress.accept("stopped producing after " + produced + " page views; waiting for the live counts and the sink");
-                deadline.await("the live consumer to count " + produced + " views", CATCH_UP_TIMEOUT,
-                    () -> counts.total() >= produced);
+                deadline.await("the live consumer to count " + produced + " views", CATCH_UP_TIMEOUT, () -> {
+                    checkHealthy.run();
+                    return counts.total() >= produced;
+                });
                 Map<Integer, Long> ends = admin.endOffsets(TOPIC);
                 deadline.await("the sink to commit every record into Parquet", CATCH_UP_TIMEOUT, () -> {
-                    sink.checkHealthy();
+                    checkHealthy.run();
                     return sinkCaughtUp(warehouse, ends);
                 });
             }
@@ -102,7 +108,15 @@ public final class PageViewPipeline {
             .start();
     }
 
-    private long stream(String bootstrapServers, LiveUrlCounts counts, BackgroundSink sink) throws InterruptedException {
+    /** Fails fast, with its cause, when the live consumer stopped on its own instead of waiting for a count. */
+    private static void checkRunning(RealtimeConsumer live) {
+        if (!live.isRunning()) {
+            Throwable cause = live.failure().orElse(null);
+            throw new IllegalStateException("the live consumer stopped: " + (cause == null ? "closed" : cause), cause);
+        }
+    }
+
+    private long stream(String bootstrapServers, LiveUrlCounts counts, Runnable checkHealthy) throws InterruptedException {
         PageViewGenerator generator = new PageViewGenerator(42, settings.users());
         try (CountingProducer<String, String> producer =
                  new CountingProducer<>(bootstrapServers, new StringSerializer(), new StringSerializer())) {
@@ -113,12 +127,15 @@ public final class PageViewPipeline {
                 return new ProducerRecord<>(TOPIC, null, view.timestamp(), view.user(), view.toJson());
             }, settings.recordsPerSecond(), time).start();
             long end = time.milliseconds() + settings.produceFor().toMillis();
-            while (time.milliseconds() < end) {
-                time.sleep(Math.min(1000, Math.max(1, end - time.milliseconds())));
-                sink.checkHealthy();
-                progress.accept(counts.line(CONSOLE_TOP_URLS));
+            try {
+                while (time.milliseconds() < end) {
+                    time.sleep(Math.min(1000, Math.max(1, end - time.milliseconds())));
+                    checkHealthy.run();
+                    progress.accept(counts.line(CONSOLE_TOP_URLS));
+                }
+            } finally {
+                stream.stop();
             }
-            stream.stop();
             return stream.produced();
         }
     }

@@ -53,38 +53,46 @@ public final class ServerLogPipeline {
      */
     public ServerLogReport run(String bootstrapServers, Path warehouse, java.nio.file.Path schemaDir,
                                Path resultDir, Configuration hadoop) throws Exception {
-        Map<String, Long> errorsSent;
-        long produced;
         try (TopicAdmin admin = new TopicAdmin(bootstrapServers)) {
             admin.ensureTopic(TOPIC, PARTITIONS);
-            Schema schema = SchemaFiles.parse(ErrorsPerHostJob.SCHEMA_RESOURCE);
-            try (CountingProducer<String, byte[]> producer =
-                     new CountingProducer<>(bootstrapServers, new StringSerializer(), new ByteArraySerializer())) {
-                ServerLogProducer logs = new ServerLogProducer(TOPIC, schema, producer);
-                LogLineGenerator generator = new LogLineGenerator(7, settings.hosts());
-                long first = time.milliseconds() - settings.lines() * settings.lineSpacingMs();
-                for (int i = 0; i < settings.lines(); i++) {
-                    logs.send(generator.next(first + i * settings.lineSpacingMs()));
-                }
-                producer.flush();
-                produced = producer.acknowledged();
-                errorsSent = logs.errorsByHost();
-            }
-            progress.accept("produced " + produced + " log lines to '" + TOPIC + "' as Avro records; loading them "
-                + "with the MapReduce loader (local job runner)");
-            java.nio.file.Path schemaFile = SchemaFiles.writeTo(ErrorsPerHostJob.SCHEMA_RESOURCE, schemaDir);
-            load(bootstrapServers, warehouse, schemaFile, hadoop);
+            Produced produced = produce(bootstrapServers);
+            progress.accept("produced " + produced.lines() + " log lines to '" + TOPIC + "' as Avro records; loading "
+                + "them with the MapReduce loader (local job runner)");
+            load(bootstrapServers, warehouse, SchemaFiles.writeTo(ErrorsPerHostJob.SCHEMA_RESOURCE, schemaDir), hadoop);
             long inTopic = admin.endOffsets(TOPIC).values().stream().mapToLong(Long::longValue).sum();
             DatasetScan parquet = DatasetScan.read(warehouse, TOPIC, null, hadoop);
             progress.accept("counting errors per host with a MapReduce job over the Parquet table");
-            int rc = ToolRunner.run(new Configuration(hadoop), new ErrorsPerHostJob(),
-                new String[] {warehouse.toString(), resultDir.toString()});
-            if (rc != 0) {
-                throw new IllegalStateException("the errors-per-host job failed (exit code " + rc + ")");
-            }
-            return new ServerLogReport(produced, inTopic, parquet, errorsSent,
-                ErrorsPerHostJob.readResult(resultDir, hadoop), resultDir.toString());
+            return new ServerLogReport(produced.lines(), inTopic, parquet, produced.errorsByHost(),
+                countErrors(warehouse, resultDir, hadoop), resultDir.toString());
         }
+    }
+
+    /** What was sent: lines acknowledged, and the ERROR lines among them per host. */
+    private record Produced(long lines, Map<String, Long> errorsByHost) {
+    }
+
+    private Produced produce(String bootstrapServers) {
+        Schema schema = SchemaFiles.parse(ErrorsPerHostJob.SCHEMA_RESOURCE);
+        try (CountingProducer<String, byte[]> producer =
+                 new CountingProducer<>(bootstrapServers, new StringSerializer(), new ByteArraySerializer())) {
+            ServerLogProducer logs = new ServerLogProducer(TOPIC, schema, producer);
+            LogLineGenerator generator = new LogLineGenerator(7, settings.hosts());
+            long first = time.milliseconds() - settings.lines() * settings.lineSpacingMs();
+            for (int i = 0; i < settings.lines(); i++) {
+                logs.send(generator.next(first + i * settings.lineSpacingMs()));
+            }
+            producer.flush();
+            return new Produced(producer.acknowledged(), logs.errorsByHost());
+        }
+    }
+
+    private static Map<String, Long> countErrors(Path warehouse, Path resultDir, Configuration hadoop) throws Exception {
+        int rc = ToolRunner.run(new Configuration(hadoop), new ErrorsPerHostJob(),
+            new String[] {warehouse.toString(), resultDir.toString()});
+        if (rc != 0) {
+            throw new IllegalStateException("the errors-per-host job failed (exit code " + rc + ")");
+        }
+        return ErrorsPerHostJob.readResult(resultDir, hadoop);
     }
 
     /** Runs the loader as {@code bin/tributary-loader} would, and hands its summary to the progress lines. */
