@@ -1,6 +1,6 @@
 package io.tributary.consumer;
 
-import io.tributary.testkit.ApacheKafka;
+import io.tributary.testkit.tributary.BrokerUnderTest;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -43,8 +43,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * The broker an integration test class runs against, started once per class and stopped after
  * it: {@code @RegisterExtension static final TestBroker broker = new TestBroker();}. This is the
- * only place that decides which broker that is: {@code -Dit.broker=apache-kafka} (the default,
- * Apache Kafka 4.4 in-process); {@link #startBroker} is where another one gets added. The tests
+ * only place that asks which broker that is ({@link BrokerUnderTest}: Tributary by default,
+ * {@code -Dit.broker=apache-kafka} for Apache Kafka 4.4 in-process). The tests
  * use nothing but {@link #bootstrapServers()} and plain Kafka clients, so they hold for any
  * Kafka-compatible broker with automatic topic creation off. Also a few client helpers to keep
  * the tests about their scenario.
@@ -53,14 +53,14 @@ public final class TestBroker implements BeforeAllCallback, AfterAllCallback {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private Path dataDir;
-    private RunningBroker broker;
+    private BrokerUnderTest broker;
     private Admin admin;
     private KafkaProducer<String, String> producer;
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
         dataDir = Files.createTempDirectory("realtime-consumer-it");
-        broker = startBroker(System.getProperty("it.broker", "apache-kafka"), dataDir);
+        broker = BrokerUnderTest.start(dataDir, Map.of("auto.create.topics.enable", "false"));
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()));
         // Not idempotent: right after a topic is created Apache Kafka sometimes answers an idempotent
         // producer's retry with OUT_OF_ORDER_SEQUENCE forever (seen under load). One request in
@@ -96,20 +96,6 @@ public final class TestBroker implements BeforeAllCallback, AfterAllCallback {
 
     public String bootstrapServers() {
         return broker.bootstrapServers();
-    }
-
-    private record RunningBroker(String bootstrapServers, AutoCloseable server) {
-        void close() throws Exception {
-            server.close();
-        }
-    }
-
-    private static RunningBroker startBroker(String kind, Path dataDir) {
-        if (kind.equals("apache-kafka")) {
-            ApacheKafka kafka = ApacheKafka.start(dataDir, Map.of("auto.create.topics.enable", "false"));
-            return new RunningBroker(kafka.bootstrapServers(), kafka);
-        }
-        throw new IllegalArgumentException("unknown -Dit.broker=" + kind + " (known: apache-kafka)");
     }
 
     public Admin admin() {

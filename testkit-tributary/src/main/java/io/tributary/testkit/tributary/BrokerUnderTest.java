@@ -1,0 +1,79 @@
+package io.tributary.testkit.tributary;
+
+import io.tributary.broker.BrokerConfig;
+import io.tributary.broker.Server;
+import io.tributary.broker.log.LogConfig;
+import io.tributary.testkit.ApacheKafka;
+import org.apache.kafka.common.utils.Time;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The broker a connector's integration tests run against, and the one place that decides which:
+ * {@code -Dit.broker=tributary} (the default: a Tributary broker in this JVM with its embedded
+ * ZooKeeper) or {@code -Dit.broker=apache-kafka} (Apache Kafka 4.4 in-process, the reference).
+ * Tests see nothing but {@link #bootstrapServers()}, so they hold for any Kafka-compatible broker.
+ */
+public final class BrokerUnderTest implements AutoCloseable {
+    /** The system property that picks the broker. */
+    public static final String PROPERTY = "it.broker";
+
+    private final Kind kind;
+    private final String bootstrapServers;
+    private final AutoCloseable server;
+
+    private BrokerUnderTest(Kind kind, String bootstrapServers, AutoCloseable server) {
+        this.kind = kind;
+        this.bootstrapServers = bootstrapServers;
+        this.server = server;
+    }
+
+    /** The kinds of broker the connectors are tested against. */
+    public enum Kind {
+        TRIBUTARY, APACHE_KAFKA;
+
+        static Kind of(String name) {
+            return Kind.valueOf(name.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+        }
+    }
+
+    /** The broker named by {@code -Dit.broker}, with data under {@code dir}. */
+    public static BrokerUnderTest start(Path dir, Map<String, String> overrides) throws Exception {
+        return start(Kind.of(System.getProperty(PROPERTY, "tributary")), dir, overrides);
+    }
+
+    /**
+     * A broker of the given kind. {@code overrides} are broker settings both kinds understand
+     * (for example {@code auto.create.topics.enable}, {@code num.partitions}).
+     */
+    public static BrokerUnderTest start(Kind kind, Path dir, Map<String, String> overrides) throws Exception {
+        if (kind == Kind.APACHE_KAFKA) {
+            ApacheKafka kafka = ApacheKafka.start(dir, overrides);
+            return new BrokerUnderTest(kind, kafka.bootstrapServers(), kafka);
+        }
+        Map<String, String> props = new HashMap<>();
+        props.put(BrokerConfig.LISTENERS, "PLAINTEXT://127.0.0.1:0");
+        props.put(BrokerConfig.ZOOKEEPER_EMBEDDED_PORT, "0");
+        props.put(LogConfig.LOG_DIRS, dir.resolve("logs").toString());
+        props.putAll(overrides);
+        Server server = Server.start(new BrokerConfig(props), Time.SYSTEM);
+        return new BrokerUnderTest(kind, server.bootstrapServers(), server);
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    /** {@code 127.0.0.1:<port>}. */
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    @Override
+    public void close() throws Exception {
+        server.close();
+    }
+}
