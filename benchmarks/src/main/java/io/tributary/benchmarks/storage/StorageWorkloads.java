@@ -22,13 +22,13 @@ final class StorageWorkloads {
     static Throughput append(PartitionLog log, BenchmarkBatches batches, long bytes) {
         long written = 0;
         long records = 0;
-        long start = System.nanoTime();
+        Stopwatch watch = Stopwatch.start();
         while (written < bytes) {
             var info = log.appendAsLeader(batches.next(), 0);
             written += info.validBytes();
             records += info.recordCount();
         }
-        return new Throughput(written, records, System.nanoTime() - start);
+        return watch.stop(written, records);
     }
 
     /** Reads the whole log front to back in 1 MiB fetches, copying the bytes out and counting the records. */
@@ -38,7 +38,7 @@ final class StorageWorkloads {
         long end = log.logEndOffset();
         long bytes = 0;
         long records = 0;
-        long start = System.nanoTime();
+        Stopwatch watch = Stopwatch.start();
         while (offset < end) {
             FetchDataInfo info = log.read(offset, READ_BYTES, end, true);
             copyOut(info.records(), buffer);
@@ -48,7 +48,7 @@ final class StorageWorkloads {
                 offset = batch.nextOffset();
             }
         }
-        return new Throughput(bytes, records, System.nanoTime() - start);
+        return watch.stop(bytes, records);
     }
 
     /** Reads one batch at each of {@code count} random offsets; returns each read's latency in ns. */

@@ -23,7 +23,7 @@ class StorageBenchmarkTest {
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         String result = StorageBenchmark.run(options, new PrintStream(printed, true, StandardCharsets.UTF_8));
         assertThat(result).matches("RESULT append_mib_s=[0-9.]+ read_mib_s=[0-9.]+ append_large_over_empty=[0-9.]+ "
-                + "random_read_many_over_few=[0-9.]+");
+                + "append_cpu_large_over_empty=[0-9.]+ random_read_many_over_few=[0-9.]+");
         assertThat(printed.toString(StandardCharsets.UTF_8))
                 .contains("random reads: 20 segments and 10 segments")
                 .contains("148 records of 100 bytes");
