@@ -1,12 +1,12 @@
 package io.tributary.hadoop.input;
 
-import io.tributary.hadoop.testing.TestBroker;
+import io.tributary.hadoop.testing.BrokerExtension;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.utils.Time;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
@@ -19,21 +19,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The reader against a real broker: exact ranges, gaps in offsets, records deleted after planning. */
 class OffsetRangeReaderIT {
-    private static TestBroker broker;
+    @RegisterExtension
+    static final BrokerExtension BROKER = new BrokerExtension();
 
     @BeforeAll
-    static void startBroker(@TempDir java.nio.file.Path dir) throws Exception {
-        broker = TestBroker.start(dir);
-        broker.createTopic("r", 2);
-        broker.produce("r", 2, 300, System.currentTimeMillis() - 60_000, 1, (p, i) -> ("v" + i).getBytes(StandardCharsets.UTF_8));
+    static void createTopics() throws Exception {
+        BROKER.broker().createTopic("r", 2);
+        BROKER.broker().produce("r", 2, 300, System.currentTimeMillis() - 60_000, 1, (p, i) -> ("v" + i).getBytes(StandardCharsets.UTF_8));
     }
 
-    @AfterAll
-    static void stopBroker() {
-        if (broker != null) {
-            broker.close();
-        }
-    }
 
     @Test
     void readsExactlyTheRangesWithProgress() throws Exception {
@@ -53,7 +47,7 @@ class OffsetRangeReaderIT {
     @Test
     void recordsDeletedAfterPlanningFailOrAreSkippedAndReported() throws Exception {
         TopicSplit split = new TopicSplit("r", List.of(new OffsetRange(1, 0, 200)), "");
-        broker.deleteRecordsBefore("r", 1, 50);
+        BROKER.broker().deleteRecordsBefore("r", 1, 50);
         try (OffsetRangeReader reader = reader(split, MissingPolicy.FAIL)) {
             assertThatThrownBy(reader::next).isInstanceOf(LostRangeException.class).hasMessageContaining("r-1 offsets [0, 50)");
         }
@@ -72,7 +66,7 @@ class OffsetRangeReaderIT {
 
     private static OffsetRangeReader reader(TopicSplit split, MissingPolicy policy) {
         Configuration conf = new Configuration(false);
-        conf.set(InputConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers());
+        conf.set(InputConfig.BOOTSTRAP_SERVERS, BROKER.broker().bootstrapServers());
         return new OffsetRangeReader(new KafkaConsumer<>(new InputConfig(conf).consumerProps("test")), split, policy,
             Duration.ofSeconds(30), Time.SYSTEM);
     }

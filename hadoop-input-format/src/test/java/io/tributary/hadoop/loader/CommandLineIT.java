@@ -1,12 +1,12 @@
 package io.tributary.hadoop.loader;
 
 import io.tributary.hadoop.testing.Datasets;
-import io.tributary.hadoop.testing.TestBroker;
+import io.tributary.hadoop.testing.BrokerExtension;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
@@ -32,31 +32,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 class CommandLineIT {
     private static final java.nio.file.Path MODULE = Paths.get("").toAbsolutePath();
     private static final java.nio.file.Path TARGET = MODULE.resolve("target");
-    private static TestBroker broker;
+    @RegisterExtension
+    static final BrokerExtension BROKER = new BrokerExtension();
 
     @TempDir
     java.nio.file.Path work;
 
     @BeforeAll
-    static void startBroker(@TempDir java.nio.file.Path dir) throws Exception {
-        broker = TestBroker.start(dir);
-        broker.createTopic("cli", 2);
-        broker.produce("cli", 2, 2_000, System.currentTimeMillis() - 60_000, 1, (p, i) -> ("v" + i).getBytes(StandardCharsets.UTF_8));
+    static void createTopics() throws Exception {
+        BROKER.broker().createTopic("cli", 2);
+        BROKER.broker().produce("cli", 2, 2_000, System.currentTimeMillis() - 60_000, 1, (p, i) -> ("v" + i).getBytes(StandardCharsets.UTF_8));
     }
 
-    @AfterAll
-    static void stopBroker() {
-        if (broker != null) {
-            broker.close();
-        }
-    }
 
     @Test
     void binScriptLoadsWithTheLocalJobRunner() throws Exception {
         Path output = new Path(work.resolve("lake").toUri());
         List<String> command = new ArrayList<>(List.of("bash", MODULE.resolve("../bin/tributary-loader").normalize().toString()));
         command.addAll(localRunnerOptions());
-        command.addAll(List.of("--bootstrap-server", broker.bootstrapServers(), "--topic", "cli", "--output", output.toString()));
+        command.addAll(List.of("--bootstrap-server", BROKER.broker().bootstrapServers(), "--topic", "cli", "--output", output.toString()));
 
         Result result = run(command);
         assertThat(result.exitCode).as(result.stderr).isZero();
@@ -78,7 +72,7 @@ class CommandLineIT {
         List<String> command = new ArrayList<>(List.of(java(), "-cp", hadoopProvidedClassPath(jobJar),
             "org.apache.hadoop.util.RunJar", jobJar.toString()));
         command.addAll(localRunnerOptions());
-        command.addAll(List.of("--bootstrap-server", broker.bootstrapServers(), "--topic", "cli", "--output", output.toString(),
+        command.addAll(List.of("--bootstrap-server", BROKER.broker().bootstrapServers(), "--topic", "cli", "--output", output.toString(),
             "--start", "earliest"));
 
         Result result = run(command);

@@ -7,7 +7,7 @@ import io.tributary.hadoop.input.MapredTopicInputFormat;
 import io.tributary.hadoop.input.TopicRecordWritable;
 import io.tributary.hadoop.testing.Datasets;
 import io.tributary.hadoop.testing.LocalJobs;
-import io.tributary.hadoop.testing.TestBroker;
+import io.tributary.hadoop.testing.BrokerExtension;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -21,9 +21,8 @@ import org.apache.hadoop.util.ToolRunner;
 import org.apache.parquet.avro.AvroParquetReader;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
@@ -42,32 +41,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The loader end to end with Hadoop's local job runner on the local filesystem. */
 class LocalLoaderIT {
     private static final long HOUR = TimeUnit.HOURS.toMillis(1);
-    private static TestBroker broker;
+    @RegisterExtension
+    static final BrokerExtension BROKER = new BrokerExtension();
 
     @TempDir
     java.nio.file.Path work;
 
-    @BeforeAll
-    static void startBroker(@TempDir java.nio.file.Path dir) {
-        broker = TestBroker.start(dir);
-    }
 
-    @AfterAll
-    static void stopBroker() {
-        if (broker != null) {
-            broker.close();
-        }
-    }
 
     @Test
     void loadsEveryOffsetOnceWithManySplitsPerPartitionThenOnlyTheNewRecords() throws Exception {
-        broker.createTopic("orders", 3);
+        BROKER.broker().createTopic("orders", 3);
         long threeHoursAgo = System.currentTimeMillis() - 3 * HOUR;
-        broker.produce("orders", 3, 10_000, threeHoursAgo, HOUR / 10_000, (p, i) -> bytes("order-" + i));
+        BROKER.broker().produce("orders", 3, 10_000, threeHoursAgo, HOUR / 10_000, (p, i) -> bytes("order-" + i));
         Path output = new Path(work.resolve("lake").toUri());
         Configuration conf = LocalJobs.conf(work);
 
-        Run first = load(conf, "-D", InputConfig.SPLIT_MAX_RECORDS + "=1500", "--bootstrap-server", broker.bootstrapServers(),
+        Run first = load(conf, "-D", InputConfig.SPLIT_MAX_RECORDS + "=1500", "--bootstrap-server", BROKER.broker().bootstrapServers(),
             "--topic", "orders", "--output", output.toString());
         assertThat(first.exitCode).as(first.err).isZero();
         assertThat(first.out).contains("loaded 30000 records", "lost ranges: none");
@@ -78,14 +68,14 @@ class LocalLoaderIT {
         assertThat(FileSystem.getLocal(conf).listStatus(DatasetLayout.utc(output).jobsDir("orders")))
             .as("job staging left behind").isEmpty();
 
-        broker.produce("orders", 3, 1_000, System.currentTimeMillis() - HOUR, 1, (p, i) -> bytes("later-" + i));
-        Run second = load(conf, "--bootstrap-server", broker.bootstrapServers(), "--topic", "orders", "--output", output.toString());
+        BROKER.broker().produce("orders", 3, 1_000, System.currentTimeMillis() - HOUR, 1, (p, i) -> bytes("later-" + i));
+        Run second = load(conf, "--bootstrap-server", BROKER.broker().bootstrapServers(), "--topic", "orders", "--output", output.toString());
         assertThat(second.exitCode).as(second.err).isZero();
         assertThat(second.out).contains("loaded 3000 records");
         Datasets.assertEveryOffsetOnce(output, "orders", 3, 11_000, conf);
         assertThat(ledger(output, "orders", conf)).isEqualTo(Map.of(0, 11_000L, 1, 11_000L, 2, 11_000L));
 
-        Run third = load(conf, "--bootstrap-server", broker.bootstrapServers(), "--topic", "orders", "--output", output.toString());
+        Run third = load(conf, "--bootstrap-server", BROKER.broker().bootstrapServers(), "--topic", "orders", "--output", output.toString());
         assertThat(third.exitCode).as(third.err).isZero();
         assertThat(third.out).contains("loaded 0 records", "ranges loaded: none");
         Datasets.assertEveryOffsetOnce(output, "orders", 3, 11_000, conf);
@@ -93,15 +83,15 @@ class LocalLoaderIT {
 
     @Test
     void decodesJsonValuesWithTheGivenSchema() throws Exception {
-        broker.createTopic("typed", 1);
-        broker.produce("typed", 1, 50, System.currentTimeMillis() - HOUR, 1,
+        BROKER.broker().createTopic("typed", 1);
+        BROKER.broker().produce("typed", 1, 50, System.currentTimeMillis() - HOUR, 1,
             (p, i) -> bytes("{\"id\": " + i + ", \"name\": \"n" + i + "\"}"));
         java.nio.file.Path schema = Files.writeString(work.resolve("value.avsc"),
             "{\"type\":\"record\",\"name\":\"V\",\"fields\":[{\"name\":\"id\",\"type\":\"long\"},{\"name\":\"name\",\"type\":\"string\"}]}");
         Path output = new Path(work.resolve("typed-lake").toUri());
         Configuration conf = LocalJobs.conf(work);
 
-        Run run = load(conf, "--bootstrap-server", broker.bootstrapServers(), "--topic", "typed", "--output", output.toString(),
+        Run run = load(conf, "--bootstrap-server", BROKER.broker().bootstrapServers(), "--topic", "typed", "--output", output.toString(),
             "--start", "earliest", "--value-schema", schema.toString(), "--value-format", "json", "--codec", "zstd");
         assertThat(run.exitCode).as(run.err).isZero();
         List<GenericRecord> rows = new ArrayList<>();
@@ -122,10 +112,10 @@ class LocalLoaderIT {
 
     @Test
     void oldMapredApiReadsTheSamePlan() throws Exception {
-        broker.createTopic("legacy", 2);
-        broker.produce("legacy", 2, 2_500, System.currentTimeMillis() - HOUR, 1, (p, i) -> bytes("v" + i));
+        BROKER.broker().createTopic("legacy", 2);
+        BROKER.broker().produce("legacy", 2, 2_500, System.currentTimeMillis() - HOUR, 1, (p, i) -> bytes("v" + i));
         JobConf job = new JobConf(LocalJobs.conf(work));
-        job.set(InputConfig.BOOTSTRAP_SERVERS, broker.bootstrapServers());
+        job.set(InputConfig.BOOTSTRAP_SERVERS, BROKER.broker().bootstrapServers());
         job.set(InputConfig.TOPIC, "legacy");
         job.set(InputConfig.START, "earliest");
         job.setLong(InputConfig.SPLIT_MAX_RECORDS, 1_000);

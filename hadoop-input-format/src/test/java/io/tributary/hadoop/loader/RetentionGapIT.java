@@ -4,12 +4,11 @@ import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.input.LostRange;
 import io.tributary.hadoop.testing.Datasets;
 import io.tributary.hadoop.testing.LocalJobs;
-import io.tributary.hadoop.testing.TestBroker;
+import io.tributary.hadoop.testing.BrokerExtension;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
@@ -23,35 +22,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Records deleted by retention before the loader got to them: a clear failure, or skip and report. */
 class RetentionGapIT {
-    private static TestBroker broker;
+    @RegisterExtension
+    static final BrokerExtension BROKER = new BrokerExtension();
 
     @TempDir
     java.nio.file.Path work;
 
-    @BeforeAll
-    static void startBroker(@TempDir java.nio.file.Path dir) {
-        broker = TestBroker.start(dir);
-    }
 
-    @AfterAll
-    static void stopBroker() {
-        if (broker != null) {
-            broker.close();
-        }
-    }
 
     @Test
     void failsNamingTheLostRangeThenSkipModeLoadsTheRestAndReportsIt() throws Exception {
-        broker.createTopic("ret", 2);
+        BROKER.broker().createTopic("ret", 2);
         long now = System.currentTimeMillis();
-        broker.produce("ret", 2, 1_000, now - 60_000, 1, (p, i) -> ("v" + i).getBytes(StandardCharsets.UTF_8));
+        BROKER.broker().produce("ret", 2, 1_000, now - 60_000, 1, (p, i) -> ("v" + i).getBytes(StandardCharsets.UTF_8));
         Path output = new Path(work.resolve("lake").toUri());
         Configuration conf = LocalJobs.conf(work);
-        String[] args = {"--bootstrap-server", broker.bootstrapServers(), "--topic", "ret", "--output", output.toString()};
+        String[] args = {"--bootstrap-server", BROKER.broker().bootstrapServers(), "--topic", "ret", "--output", output.toString()};
         assertThat(LocalLoaderIT.load(conf, args).exitCode()).isZero();
 
-        broker.produce("ret", 2, 1_000, now - 30_000, 1, (p, i) -> ("w" + i).getBytes(StandardCharsets.UTF_8));
-        broker.deleteRecordsBefore("ret", 1, 1_500); // retention took offsets 1000..1499 of partition 1 before the next load
+        BROKER.broker().produce("ret", 2, 1_000, now - 30_000, 1, (p, i) -> ("w" + i).getBytes(StandardCharsets.UTF_8));
+        BROKER.broker().deleteRecordsBefore("ret", 1, 1_500); // retention took offsets 1000..1499 of partition 1 before the next load
 
         LocalLoaderIT.Run failed = LocalLoaderIT.load(conf, args);
         assertThat(failed.exitCode()).isEqualTo(1);

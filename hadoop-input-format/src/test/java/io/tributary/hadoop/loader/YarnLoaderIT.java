@@ -3,7 +3,7 @@ package io.tributary.hadoop.loader;
 import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.input.InputConfig;
 import io.tributary.hadoop.testing.Datasets;
-import io.tributary.hadoop.testing.TestBroker;
+import io.tributary.hadoop.testing.BrokerExtension;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -14,6 +14,7 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
@@ -23,14 +24,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The loader as a real YARN job (MiniMRYarnCluster) through ToolRunner, writing into HDFS (MiniDFSCluster). */
 class YarnLoaderIT {
-    private static TestBroker broker;
+    @RegisterExtension
+    static final BrokerExtension BROKER = new BrokerExtension();
     private static MiniDFSCluster dfs;
     private static MiniMRYarnCluster yarn;
     private static Configuration cluster;
 
     @BeforeAll
     static void startClusters(@TempDir java.nio.file.Path dir) throws Exception {
-        broker = TestBroker.start(dir.resolve("kafka"));
         Configuration conf = new Configuration();
         dfs = new MiniDFSCluster.Builder(conf, dir.resolve("dfs").toFile()).numDataNodes(1).build();
         conf.set("fs.defaultFS", dfs.getFileSystem().getUri().toString());
@@ -59,23 +60,20 @@ class YarnLoaderIT {
         if (dfs != null) {
             dfs.shutdown();
         }
-        if (broker != null) {
-            broker.close();
-        }
     }
 
     @Test
     void loadsAMillionRecordsOfSixPartitionsIntoHdfsExactlyOnce() throws Exception {
         int perPartition = 166_667; // 1,000,002 records
-        broker.createTopic("million", 6);
-        broker.produce("million", 6, perPartition, System.currentTimeMillis() - 3_600_000, 1,
+        BROKER.broker().createTopic("million", 6);
+        BROKER.broker().produce("million", 6, perPartition, System.currentTimeMillis() - 3_600_000, 1,
             (p, i) -> ("value-" + i).getBytes(StandardCharsets.UTF_8));
         Path output = new Path(dfs.getFileSystem().getUri().toString() + "/data/million");
 
         LocalLoaderIT.Run run = LocalLoaderIT.load(cluster,
             "-D", MRJobConfig.JOB_UBERTASK_ENABLE + "=true",
             "-D", InputConfig.SPLIT_MAX_RECORDS + "=200000",
-            "--bootstrap-server", broker.bootstrapServers(), "--topic", "million", "--output", output.toString());
+            "--bootstrap-server", BROKER.broker().bootstrapServers(), "--topic", "million", "--output", output.toString());
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).contains("loaded " + 6 * perPartition + " records");
@@ -86,8 +84,8 @@ class YarnLoaderIT {
 
     @Test
     void retriedAndSpeculativeAttemptsNeverDuplicate() throws Exception {
-        broker.createTopic("flaky", 2);
-        broker.produce("flaky", 2, 5_000, System.currentTimeMillis() - 3_600_000, 1, (p, i) -> ("v" + i).getBytes(StandardCharsets.UTF_8));
+        BROKER.broker().createTopic("flaky", 2);
+        BROKER.broker().produce("flaky", 2, 5_000, System.currentTimeMillis() - 3_600_000, 1, (p, i) -> ("v" + i).getBytes(StandardCharsets.UTF_8));
         Path output = new Path(dfs.getFileSystem().getUri().toString() + "/data/flaky");
 
         LocalLoaderIT.Run run = LocalLoaderIT.load(cluster,
@@ -95,7 +93,7 @@ class YarnLoaderIT {
             "-D", MRJobConfig.MAP_SPECULATIVE + "=true",
             "-D", MRJobConfig.MAP_CLASS_ATTR + "=" + FailFirstAttemptMapper.class.getName(),
             "-D", InputConfig.SPLIT_MAX_RECORDS + "=5000",
-            "--bootstrap-server", broker.bootstrapServers(), "--topic", "flaky", "--output", output.toString());
+            "--bootstrap-server", BROKER.broker().bootstrapServers(), "--topic", "flaky", "--output", output.toString());
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out()).contains("loaded 10000 records");

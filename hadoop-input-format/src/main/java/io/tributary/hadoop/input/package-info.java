@@ -1,0 +1,20 @@
+/**
+ * Reading a Kafka topic (from Tributary or any Kafka cluster, through kafka-clients only) as
+ * MapReduce input, split by offset ranges.
+ *
+ * <ul>
+ *   <li>Planning ({@link io.tributary.hadoop.input.JobPlanning}, once per job):
+ *       {@link io.tributary.hadoop.input.RangePlanner} fixes {@code [start, high watermark)} per
+ *       partition from a {@link io.tributary.hadoop.input.StartPosition} into a
+ *       {@link io.tributary.hadoop.input.LoadPlan}, stored in the job configuration so a job is
+ *       deterministic; {@link io.tributary.hadoop.input.SplitPlanner} cuts it into
+ *       {@link io.tributary.hadoop.input.TopicSplit}s.</li>
+ *   <li>Reading: {@link io.tributary.hadoop.input.OffsetRangeReader} (assign, seek, poll; no
+ *       dense-offset assumption), wrapped by the record readers of
+ *       {@link io.tributary.hadoop.input.TopicInputFormat} (new API) and
+ *       {@link io.tributary.hadoop.input.MapredTopicInputFormat} (old API).</li>
+ *   <li>Records deleted by retention: {@link io.tributary.hadoop.input.MissingPolicy}.</li>
+ * </ul>
+ * Settings are the {@link io.tributary.hadoop.input.InputConfig} keys.
+ */
+package io.tributary.hadoop.input;
