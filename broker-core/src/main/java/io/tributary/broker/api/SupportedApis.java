@@ -22,10 +22,10 @@ public final class SupportedApis {
         ranges.put(ApiKeys.FETCH, VersionRange.of(4, 18));
         ranges.put(ApiKeys.LIST_OFFSETS, VersionRange.of(1, 11));
         ranges.put(ApiKeys.METADATA, VersionRange.of(4, 13));
-        ranges.put(ApiKeys.API_VERSIONS, VersionRange.of(0, 4));
+        ranges.put(ApiKeys.API_VERSIONS, VersionRange.of(0, 5));
         ranges.put(ApiKeys.CREATE_TOPICS, VersionRange.of(2, 7));
         ranges.put(ApiKeys.DELETE_TOPICS, VersionRange.of(1, 6));
-        ranges.put(ApiKeys.INIT_PRODUCER_ID, VersionRange.of(0, 5));
+        ranges.put(ApiKeys.INIT_PRODUCER_ID, VersionRange.of(0, 6));
         ranges.put(ApiKeys.DESCRIBE_CONFIGS, VersionRange.of(1, 4));
         ranges.put(ApiKeys.CREATE_PARTITIONS, VersionRange.of(0, 3));
         ranges.put(ApiKeys.INCREMENTAL_ALTER_CONFIGS, VersionRange.of(0, 1));

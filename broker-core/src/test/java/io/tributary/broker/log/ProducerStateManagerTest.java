@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.errors.DuplicateSequenceException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
@@ -13,114 +15,115 @@ import org.apache.kafka.common.errors.OutOfOrderSequenceException;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.record.internal.SimpleRecord;
+import org.apache.kafka.common.utils.Time;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
 class ProducerStateManagerTest {
+    private static final long PRODUCER = 1000;
 
-    private static final long PID = 42;
+    private final ProducerStateManager state = new ProducerStateManager();
 
-    @TempDir
-    Path root;
-
-    private static MemoryRecords idempotent(short epoch, int baseSequence, int count) {
+    /** A batch of {@code count} records starting at {@code sequence}. */
+    private static RecordBatch batch(long producerId, int epoch, int sequence, int count) {
         SimpleRecord[] records = new SimpleRecord[count];
         for (int i = 0; i < count; i++) {
-            records[i] = new SimpleRecord(1000L + i, null, ("v" + i).getBytes());
+            records[i] = new SimpleRecord(new byte[] {(byte) i});
         }
-        return MemoryRecords.withIdempotentRecords(Compression.NONE, PID, epoch, baseSequence, records);
+        return MemoryRecords.withIdempotentRecords(Compression.NONE, producerId, (short) epoch, sequence, records)
+                .batches().iterator().next();
     }
 
-    private static RecordBatch batchOf(MemoryRecords records) {
-        return records.batches().iterator().next();
+    private void append(RecordBatch batch, long firstOffset) {
+        state.checkSequence(batch);
+        state.update(batch, firstOffset, firstOffset + batch.lastSequence() - batch.baseSequence());
     }
 
-    /** Checks, appends and records a batch as the produce path does. */
-    private static void append(PartitionLog log, ProducerStateManager state, MemoryRecords records) {
-        RecordBatch batch = batchOf(records);
+    @Test
+    void acceptsConsecutiveSequencesAndAnyStartForAnUnknownProducer() {
+        append(batch(PRODUCER, 0, 17, 3), 0);
+        append(batch(PRODUCER, 0, 20, 5), 3);
+        append(batch(PRODUCER, 0, 25, 1), 8);
+        assertThat(state.producerCount()).isEqualTo(1);
+    }
+
+    @Test
+    void rejectsGapsAndStaleEpochs() {
+        append(batch(PRODUCER, 2, 0, 5), 0);
+        assertThatThrownBy(() -> state.checkSequence(batch(PRODUCER, 2, 6, 1))).isInstanceOf(OutOfOrderSequenceException.class);
+        assertThatThrownBy(() -> state.checkSequence(batch(PRODUCER, 1, 5, 1))).isInstanceOf(InvalidProducerEpochException.class);
+        assertThatThrownBy(() -> state.checkSequence(batch(PRODUCER, 3, 5, 1))).isInstanceOf(OutOfOrderSequenceException.class);
+        state.checkSequence(batch(PRODUCER, 3, 0, 1)); // a new epoch starts at 0
+    }
+
+    @Test
+    void recognisesRetriesOfTheLastFiveBatchesAndRefusesOlderOnes() {
+        for (int i = 0; i < 6; i++) {
+            append(batch(PRODUCER, 0, i * 2, 2), i * 2L);
+        }
+        assertThat(state.duplicateOf(batch(PRODUCER, 0, 0, 2))).isEmpty(); // evicted: only five are kept
+        assertThat(state.duplicateOf(batch(PRODUCER, 0, 2, 2))).hasValueSatisfying(b -> assertThat(b.firstOffset()).isEqualTo(2));
+        assertThat(state.duplicateOf(batch(PRODUCER, 0, 10, 2))).hasValueSatisfying(b -> assertThat(b.lastOffset()).isEqualTo(11));
+        assertThatThrownBy(() -> state.checkSequence(batch(PRODUCER, 0, 0, 2))).isInstanceOf(DuplicateSequenceException.class);
+        assertThat(state.duplicateOf(batch(PRODUCER + 1, 0, 2, 2))).isEmpty();
+    }
+
+    @Test
+    void sequencesWrapAroundAfterIntegerMax() {
+        append(batch(PRODUCER, 0, Integer.MAX_VALUE, 1), 0);
+        state.checkSequence(batch(PRODUCER, 0, 0, 1));
+    }
+
+    @Test
+    void rebuildsFromTheNewestSnapshotPlusTheLogAfterIt(@TempDir Path dir) throws Exception {
+        TopicPartition partition = new TopicPartition("idempotent", 0);
+        try (LogManager logs = LogManager.open(List.of(dir), LogConfig.defaults(), Time.SYSTEM)) {
+            PartitionLog log = logs.getOrCreate(partition, LogConfig.defaults());
+            ProducerStateManager live = new ProducerStateManager();
+            appendToLog(log, live, batch(PRODUCER, 0, 0, 3));
+            appendToLog(log, live, batch(PRODUCER + 1, 4, 10, 2));
+            live.writeSnapshot(log.dir(), log.logEndOffset());
+            appendToLog(log, live, batch(PRODUCER, 0, 3, 4)); // only in the log, after the snapshot
+
+            ProducerStateManager loaded = ProducerStateManager.load(log);
+            assertThat(loaded.producerCount()).isEqualTo(2);
+            assertThat(loaded.duplicateOf(batch(PRODUCER, 0, 3, 4))).hasValueSatisfying(b -> assertThat(b.firstOffset()).isEqualTo(5));
+            assertThat(loaded.duplicateOf(batch(PRODUCER + 1, 4, 10, 2))).isPresent();
+            loaded.checkSequence(batch(PRODUCER, 0, 7, 1));
+            assertThatThrownBy(() -> loaded.checkSequence(batch(PRODUCER + 1, 4, 13, 1))).isInstanceOf(OutOfOrderSequenceException.class);
+        }
+    }
+
+    @Test
+    void ignoresACorruptSnapshotAndReplaysTheWholeLog(@TempDir Path dir) throws Exception {
+        try (LogManager logs = LogManager.open(List.of(dir), LogConfig.defaults(), Time.SYSTEM)) {
+            PartitionLog log = logs.getOrCreate(new TopicPartition("corrupt-snapshot", 0), LogConfig.defaults());
+            ProducerStateManager live = new ProducerStateManager();
+            appendToLog(log, live, batch(PRODUCER, 0, 0, 3));
+            live.writeSnapshot(log.dir(), log.logEndOffset());
+            try (Stream<Path> files = Files.list(log.dir())) {
+                Path snapshot = files.filter(f -> f.toString().endsWith(ProducerStateManager.SNAPSHOT_SUFFIX)).findFirst().orElseThrow();
+                byte[] bytes = Files.readAllBytes(snapshot);
+                bytes[9] ^= 0x40;
+                Files.write(snapshot, bytes);
+            }
+            assertThat(ProducerStateManager.load(log).duplicateOf(batch(PRODUCER, 0, 0, 3))).isPresent();
+        }
+    }
+
+    private static void appendToLog(PartitionLog log, ProducerStateManager state, RecordBatch batch) {
+        MemoryRecords records = MemoryRecords.withIdempotentRecords(Compression.NONE, batch.producerId(), batch.producerEpoch(),
+                batch.baseSequence(), recordsOf(batch));
         state.checkSequence(batch);
         LogAppendInfo info = log.appendAsLeader(records, 0);
         state.update(batch, info.firstOffset(), info.lastOffset());
     }
 
-    @Test
-    void acceptsConsecutiveSequencesAndRecognisesRetriesOfRecentBatches() throws Exception {
-        PartitionLog log = new LogFixture(root, Map.of()).open();
-        ProducerStateManager state = new ProducerStateManager();
-        append(log, state, idempotent((short) 0, 0, 3));
-        append(log, state, idempotent((short) 0, 3, 2));
-        assertThat(state.duplicateOf(batchOf(idempotent((short) 0, 0, 3))))
-                .hasValueSatisfying(b -> assertThat(b.firstOffset()).isZero());
-        assertThat(state.duplicateOf(batchOf(idempotent((short) 0, 3, 2))))
-                .hasValueSatisfying(b -> assertThat(b.lastOffset()).isEqualTo(4));
-        assertThat(state.duplicateOf(batchOf(idempotent((short) 0, 5, 1)))).isEmpty();
-        assertThat(state.producerCount()).isEqualTo(1);
-    }
-
-    @ParameterizedTest(name = "epoch {0} sequence {1} -> {2}")
-    @CsvSource({"0, 6, OutOfOrderSequenceException", "0, 2, DuplicateSequenceException",
-            "1, 3, OutOfOrderSequenceException", "-1, 5, InvalidProducerEpochException"})
-    void rejectsBatchesThatDoNotContinueTheSequence(short epochDelta, int sequence, String error) {
-        ProducerStateManager state = new ProducerStateManager();
-        short epoch = 5;
-        state.update(batchOf(idempotent(epoch, 0, 5)), 0, 4);
-        Class<? extends Exception> expected = switch (error) {
-            case "OutOfOrderSequenceException" -> OutOfOrderSequenceException.class;
-            case "DuplicateSequenceException" -> DuplicateSequenceException.class;
-            default -> InvalidProducerEpochException.class;
-        };
-        assertThatThrownBy(() -> state.checkSequence(batchOf(idempotent((short) (epoch + epochDelta), sequence, 1))))
-                .isInstanceOf(expected);
-    }
-
-    @Test
-    void aNewEpochStartsAtZeroAndSequencesWrapAround() {
-        ProducerStateManager state = new ProducerStateManager();
-        state.update(batchOf(idempotent((short) 0, Integer.MAX_VALUE - 1, 2)), 0, 1);
-        state.checkSequence(batchOf(idempotent((short) 0, 0, 1)));
-        state.checkSequence(batchOf(idempotent((short) 1, 0, 1)));
-    }
-
-    @Test
-    void anUnknownProducerMayStartAnywhere() {
-        new ProducerStateManager().checkSequence(batchOf(idempotent((short) 3, 17, 1)));
-    }
-
-    @Test
-    void stateSurvivesARestartThroughTheSnapshotAndTheLogAfterIt() throws Exception {
-        LogFixture fixture = new LogFixture(root, Map.of());
-        PartitionLog log = fixture.open();
-        ProducerStateManager state = new ProducerStateManager();
-        append(log, state, idempotent((short) 0, 0, 3));
-        state.writeSnapshot(log.dir(), log.logEndOffset());
-        append(log, state, idempotent((short) 0, 3, 2)); // only in the log, after the snapshot
-        log.close();
-
-        ProducerStateManager loaded = ProducerStateManager.load(fixture.open());
-        assertThat(loaded.duplicateOf(batchOf(idempotent((short) 0, 0, 3)))).isPresent();
-        assertThat(loaded.duplicateOf(batchOf(idempotent((short) 0, 3, 2)))).isPresent();
-        loaded.checkSequence(batchOf(idempotent((short) 0, 5, 1)));
-        assertThatThrownBy(() -> loaded.checkSequence(batchOf(idempotent((short) 0, 7, 1))))
-                .isInstanceOf(OutOfOrderSequenceException.class);
-    }
-
-    @Test
-    void aCorruptSnapshotOrOneBeyondTheLogEndIsIgnoredAndTheLogReplayed() throws Exception {
-        LogFixture fixture = new LogFixture(root, Map.of());
-        PartitionLog log = fixture.open();
-        ProducerStateManager state = new ProducerStateManager();
-        append(log, state, idempotent((short) 0, 0, 3));
-        new ProducerStateManager().writeSnapshot(log.dir(), 100); // beyond the log end (truncated after a crash)
-        state.writeSnapshot(log.dir(), 3);
-        Path snapshot = log.dir().resolve(SegmentFiles.baseName(3) + ".snapshot");
-        byte[] bytes = Files.readAllBytes(snapshot);
-        bytes[9] ^= 1;
-        Files.write(snapshot, bytes);
-        assertThat(log.dir().resolve(SegmentFiles.baseName(100) + ".snapshot")).exists();
-        ProducerStateManager loaded = ProducerStateManager.load(log);
-        assertThat(loaded.duplicateOf(batchOf(idempotent((short) 0, 0, 3)))).isPresent();
-        loaded.checkSequence(batchOf(idempotent((short) 0, 3, 1)));
+    private static SimpleRecord[] recordsOf(RecordBatch batch) {
+        SimpleRecord[] records = new SimpleRecord[batch.lastSequence() - batch.baseSequence() + 1];
+        for (int i = 0; i < records.length; i++) {
+            records[i] = new SimpleRecord(new byte[] {(byte) i});
+        }
+        return records;
     }
 }
