@@ -1,0 +1,41 @@
+package io.tributary.broker.controller;
+
+import java.util.Optional;
+import io.tributary.broker.cluster.ZkClient;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Reads and writes partition states in ZooKeeper. Every change is a compare-and-set on the
+ * version the writer read, so the controller and a leader updating its ISR can never overwrite
+ * each other's decisions unseen. Thread-safe.
+ */
+public final class PartitionStateStore {
+    private final ZkClient zk;
+
+    public PartitionStateStore(ZkClient zk) {
+        this.zk = zk;
+    }
+
+    /** The stored state, read from ZooKeeper now (not from a cache). */
+    public Optional<PartitionState> read(TopicPartition partition) {
+        return zk.read(PartitionState.path(partition)).map(node -> PartitionState.fromJson(node.data(), node.version()));
+    }
+
+    /** @return false if the partition already had a state (it is left unchanged) */
+    public boolean createIfAbsent(TopicPartition partition, PartitionState state) {
+        return zk.createIfAbsent(PartitionState.path(partition), state.toJson());
+    }
+
+    /**
+     * Replaces the state if nobody changed it since {@code state.zkVersion()} was read.
+     *
+     * @return the stored state with its new version, or empty if someone else changed it first
+     */
+    public Optional<PartitionState> update(TopicPartition partition, PartitionState state) {
+        if (!zk.compareAndSet(PartitionState.path(partition), state.toJson(), state.zkVersion())) {
+            return Optional.empty();
+        }
+        return Optional.of(new PartitionState(state.leader(), state.leaderEpoch(), state.isr(), state.controllerEpoch(),
+                state.zkVersion() + 1));
+    }
+}

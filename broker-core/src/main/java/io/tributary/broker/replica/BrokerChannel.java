@@ -1,0 +1,76 @@
+package io.tributary.broker.replica;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.RequestHeader;
+import org.apache.kafka.common.requests.RequestUtils;
+import org.apache.kafka.common.requests.ResponseHeader;
+
+/**
+ * A blocking connection from a follower to its leader: one request at a time, framed and encoded
+ * with kafka-clients' generated classes. A read that takes longer than the timeout (a stopped or
+ * unreachable leader) fails with an IOException; the caller reconnects. Not thread-safe.
+ */
+final class BrokerChannel implements AutoCloseable {
+    private final Socket socket;
+    private final DataInputStream in;
+    private final DataOutputStream out;
+    private final String clientId;
+    private int correlationId;
+
+    private BrokerChannel(Socket socket, String clientId) throws IOException {
+        this.socket = socket;
+        this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
+        this.out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
+        this.clientId = clientId;
+    }
+
+    static BrokerChannel connect(String host, int port, int timeoutMs, String clientId) throws IOException {
+        Socket socket = new Socket();
+        try {
+            socket.setTcpNoDelay(true);
+            socket.connect(new InetSocketAddress(host, port), timeoutMs);
+            socket.setSoTimeout(timeoutMs);
+            return new BrokerChannel(socket, clientId);
+        } catch (IOException e) {
+            socket.close();
+            throw e;
+        }
+    }
+
+    /** Sends {@code request} at {@code version} and returns the response body. */
+    ApiMessage send(ApiKeys key, short version, ApiMessage request) throws IOException {
+        RequestHeader header = new RequestHeader(key, version, clientId, ++correlationId);
+        ByteBuffer frame = RequestUtils.serialize(header.data(), key.requestHeaderVersion(version), request, version);
+        out.writeInt(frame.remaining());
+        out.write(frame.array(), frame.arrayOffset() + frame.position(), frame.remaining());
+        out.flush();
+        int size = in.readInt();
+        if (size < 0) {
+            throw new IOException("negative response size " + size);
+        }
+        byte[] bytes = new byte[size];
+        in.readFully(bytes);
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        ResponseHeader responseHeader = ResponseHeader.parse(buffer, key.responseHeaderVersion(version));
+        if (responseHeader.correlationId() != header.correlationId()) {
+            throw new IOException("response correlation id " + responseHeader.correlationId() + ", expected " + header.correlationId());
+        }
+        return AbstractResponse.parseResponse(key, new ByteBufferAccessor(buffer), version).data();
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}

@@ -1,0 +1,150 @@
+package io.tributary.broker.replica;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import io.tributary.broker.log.FetchDataInfo;
+import io.tributary.broker.log.PartitionLog;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Which leader epoch wrote which offsets of one partition (KIP-101): epoch → first offset of that
+ * epoch. A follower asks its leader where its own latest epoch ends there (OffsetForLeaderEpoch)
+ * and truncates to that point, never to its high watermark.
+ *
+ * <p>File {@code <partition dir>/leader-epoch-checkpoint}, Kafka's text layout: a version line
+ * ({@code 0}), an entry count line, then one {@code <epoch> <start offset>} line per epoch, oldest
+ * first. Written atomically (temporary file, fsync, rename) on every change; epochs change rarely.
+ * A missing file is rebuilt from the batches' partition leader epochs; entries at or beyond the log
+ * end (a crash cut the log) are dropped on load. Thread-safe.
+ */
+public final class LeaderEpochCache {
+    static final String FILE_NAME = "leader-epoch-checkpoint";
+    private static final Logger log = LoggerFactory.getLogger(LeaderEpochCache.class);
+    private static final int READ_CHUNK_BYTES = 1024 * 1024;
+
+    private final Path file;
+    private final TreeMap<Integer, Long> startOffsets = new TreeMap<>();
+
+    /** The end of a leader epoch: the epoch found (the latest at or below the one asked) and its end offset; -1, -1 if none. */
+    public record EpochEnd(int epoch, long endOffset) {
+        public static final EpochEnd UNDEFINED = new EpochEnd(-1, -1);
+    }
+
+    private LeaderEpochCache(Path file) {
+        this.file = file;
+    }
+
+    /** Loads the cache of {@code partitionLog}, rebuilding it from the log if the file is missing or unreadable. */
+    public static LeaderEpochCache load(PartitionLog partitionLog) {
+        LeaderEpochCache cache = new LeaderEpochCache(partitionLog.dir().resolve(FILE_NAME));
+        if (!cache.read()) {
+            cache.rebuild(partitionLog);
+        }
+        cache.truncateFromEnd(partitionLog.logEndOffset());
+        return cache;
+    }
+
+    private boolean read() {
+        if (!Files.exists(file)) {
+            return false;
+        }
+        try {
+            List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            int count = Integer.parseInt(lines.get(1).trim());
+            for (int i = 0; i < count; i++) {
+                String[] fields = lines.get(2 + i).trim().split("\\s+");
+                startOffsets.put(Integer.parseInt(fields[0]), Long.parseLong(fields[1]));
+            }
+            return true;
+        } catch (IOException | RuntimeException e) {
+            log.warn("unreadable {}, rebuilding it from the log: {}", file, e.toString());
+            startOffsets.clear();
+            return false;
+        }
+    }
+
+    private void rebuild(PartitionLog partitionLog) {
+        long offset = partitionLog.logStartOffset();
+        long end = partitionLog.logEndOffset();
+        while (offset < end) {
+            FetchDataInfo chunk = partitionLog.read(offset, READ_CHUNK_BYTES, end, true);
+            long before = offset;
+            for (RecordBatch batch : chunk.records().batches()) {
+                if (batch.partitionLeaderEpoch() > latestEpoch()) {
+                    startOffsets.put(batch.partitionLeaderEpoch(), batch.baseOffset());
+                }
+                offset = batch.nextOffset();
+            }
+            if (offset == before) {
+                break;
+            }
+        }
+        write();
+    }
+
+    /** The latest epoch, or -1 if none is known. */
+    public synchronized int latestEpoch() {
+        return startOffsets.isEmpty() ? -1 : startOffsets.lastKey();
+    }
+
+    /** Records that {@code epoch} starts at {@code startOffset}, if it is newer than every epoch known. */
+    public synchronized void assign(int epoch, long startOffset) {
+        if (epoch < 0 || epoch <= latestEpoch()) {
+            return;
+        }
+        startOffsets.put(epoch, startOffset);
+        write();
+    }
+
+    /**
+     * Where {@code requestedEpoch} ends in this log: the latest known epoch at or below it, ending
+     * where the next epoch starts, or at {@code logEndOffset} for the latest epoch.
+     */
+    public synchronized EpochEnd endOffsetFor(int requestedEpoch, long logEndOffset) {
+        Map.Entry<Integer, Long> floor = startOffsets.floorEntry(requestedEpoch);
+        if (floor == null) {
+            return EpochEnd.UNDEFINED;
+        }
+        Integer next = startOffsets.higherKey(floor.getKey());
+        return new EpochEnd(floor.getKey(), next == null ? logEndOffset : startOffsets.get(next));
+    }
+
+    /** Forgets the epochs that start at or after {@code offset} (the log was truncated there). */
+    public synchronized void truncateFromEnd(long offset) {
+        boolean changed = startOffsets.values().removeIf(start -> start >= offset);
+        if (changed) {
+            write();
+        }
+    }
+
+    synchronized Map<Integer, Long> entries() {
+        return new TreeMap<>(startOffsets);
+    }
+
+    private void write() {
+        List<String> lines = new ArrayList<>();
+        lines.add("0");
+        lines.add(Integer.toString(startOffsets.size()));
+        startOffsets.forEach((epoch, start) -> lines.add(epoch + " " + start));
+        Path temporary = file.resolveSibling(FILE_NAME + ".tmp");
+        try {
+            Files.write(temporary, lines, StandardCharsets.UTF_8);
+            try (var channel = java.nio.channels.FileChannel.open(temporary, java.nio.file.StandardOpenOption.WRITE)) {
+                channel.force(true);
+            }
+            Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+}

@@ -1,0 +1,328 @@
+package io.tributary.broker.replica;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import io.tributary.broker.api.IdempotentAppender;
+import io.tributary.broker.controller.PartitionState;
+import io.tributary.broker.log.LogAppendInfo;
+import io.tributary.broker.log.PartitionLog;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.FencedLeaderEpochException;
+import org.apache.kafka.common.errors.NotEnoughReplicasException;
+import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
+import org.apache.kafka.common.errors.UnknownLeaderEpochException;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This broker's replica of one partition: leader or follower, at which leader epoch, with which
+ * ISR, and the high watermark.
+ *
+ * <p>As leader it tracks each follower's log end (the offset it last fetched from) and when it was
+ * last caught up; the high watermark is the smallest log end over the ISR, so it only counts what
+ * every in-sync replica has. A follower not caught up for {@code replica.lag.time.max.ms} is
+ * dropped from the ISR, and one that reaches the high watermark is added back; both changes are
+ * written to ZooKeeper (compare-and-set) before they count.
+ *
+ * <p>Threading: state changes, appends and ISR changes hold this object's lock; the high
+ * watermark is published through a volatile for lock-free reads.
+ */
+public final class Partition {
+    private static final Logger log = LoggerFactory.getLogger(Partition.class);
+
+    private final TopicPartition topicPartition;
+    private final PartitionLog partitionLog;
+    private final LeaderEpochCache epochs;
+    private final IdempotentAppender appender;
+    private final IsrWriter isrWriter;
+    private final int localId;
+    private final Time time;
+    private final Map<Integer, FollowerState> followers = new HashMap<>();
+    private Role role = Role.NONE;
+    private PartitionState state;
+    private List<Integer> replicas = List.of();
+    private volatile long highWatermark;
+
+    enum Role { NONE, LEADER, FOLLOWER }
+
+    /** Writes an ISR change to ZooKeeper: the stored state, or empty if someone else changed it first. */
+    public interface IsrWriter {
+        Optional<PartitionState> write(TopicPartition partition, PartitionState proposed);
+    }
+
+    /** What the leader knows of one follower. */
+    private static final class FollowerState {
+        long logEndOffset = -1;
+        long lastCaughtUpMs;
+        long lastFetchLeaderLogEndOffset;
+        long lastFetchMs;
+
+        FollowerState(long nowMs) {
+            this.lastCaughtUpMs = nowMs;
+        }
+    }
+
+    Partition(TopicPartition topicPartition, PartitionLog partitionLog, IdempotentAppender appender, IsrWriter isrWriter,
+              int localId, Time time) {
+        this.topicPartition = topicPartition;
+        this.partitionLog = partitionLog;
+        this.epochs = LeaderEpochCache.load(partitionLog);
+        this.appender = appender;
+        this.isrWriter = isrWriter;
+        this.localId = localId;
+        this.time = time;
+    }
+
+    public TopicPartition topicPartition() {
+        return topicPartition;
+    }
+
+    PartitionLog log() {
+        return partitionLog;
+    }
+
+    LeaderEpochCache epochs() {
+        return epochs;
+    }
+
+    public long highWatermark() {
+        return highWatermark;
+    }
+
+    synchronized boolean isLeader() {
+        return role == Role.LEADER;
+    }
+
+    synchronized int leaderEpoch() {
+        return state == null ? -1 : state.leaderEpoch();
+    }
+
+    synchronized int isrSize() {
+        return state == null ? 0 : state.isr().size();
+    }
+
+    /**
+     * Becomes (or stays) leader at the state's epoch.
+     *
+     * @return true if this is a new leadership (a new epoch), false for an ISR-only update
+     */
+    synchronized boolean makeLeader(PartitionState newState, List<Integer> assignedReplicas) {
+        boolean newEpoch = role != Role.LEADER || state == null || newState.leaderEpoch() != state.leaderEpoch();
+        replicas = List.copyOf(assignedReplicas);
+        state = newState;
+        if (!newEpoch) {
+            return false;
+        }
+        role = Role.LEADER;
+        epochs.assign(newState.leaderEpoch(), partitionLog.logEndOffset());
+        long now = time.milliseconds();
+        followers.clear();
+        for (int replica : replicas) {
+            if (replica != localId) {
+                followers.put(replica, new FollowerState(now));
+            }
+        }
+        highWatermark = Math.min(highWatermark, partitionLog.logEndOffset());
+        log.info("{}: leader at epoch {}, isr {}, log end {}, high watermark {}", topicPartition, newState.leaderEpoch(),
+                newState.isr(), partitionLog.logEndOffset(), highWatermark);
+        maybeIncrementHighWatermark();
+        return true;
+    }
+
+    /**
+     * Becomes (or stays) a follower of the state's leader.
+     *
+     * @return true if the leader or epoch changed (fetching must restart, with truncation)
+     */
+    synchronized boolean makeFollower(PartitionState newState, List<Integer> assignedReplicas) {
+        boolean changed = role != Role.FOLLOWER || state == null || newState.leaderEpoch() != state.leaderEpoch()
+                || newState.leader() != state.leader();
+        replicas = List.copyOf(assignedReplicas);
+        state = newState;
+        if (changed) {
+            role = Role.FOLLOWER;
+            followers.clear();
+            log.info("{}: follower of {} at epoch {}, log end {}", topicPartition, newState.leader(), newState.leaderEpoch(),
+                    partitionLog.logEndOffset());
+        }
+        return changed;
+    }
+
+    synchronized void makeNone() {
+        role = Role.NONE;
+        followers.clear();
+    }
+
+    /**
+     * Appends a producer's batches at the current leader epoch.
+     *
+     * @throws NotLeaderOrFollowerException if this replica does not lead
+     * @throws NotEnoughReplicasException    for acks=-1 with an ISR smaller than {@code minInsyncReplicas}
+     */
+    synchronized LogAppendInfo appendAsLeader(MemoryRecords records, short acks, int minInsyncReplicas) {
+        requireLeader();
+        if (acks == -1 && state.isr().size() < minInsyncReplicas) {
+            throw new NotEnoughReplicasException("The ISR of " + topicPartition + " is " + state.isr()
+                    + ", fewer than min.insync.replicas=" + minInsyncReplicas);
+        }
+        LogAppendInfo info = appender.append(partitionLog, records, state.leaderEpoch());
+        maybeIncrementHighWatermark();
+        return info;
+    }
+
+    /** Appends batches fetched from the leader; ignored unless this replica still follows at {@code fetchEpoch}. */
+    synchronized void appendAsFollower(MemoryRecords records, long leaderHighWatermark, int fetchEpoch) {
+        if (!followsAt(fetchEpoch)) {
+            return;
+        }
+        if (records.sizeInBytes() > 0) {
+            for (MutableRecordBatch batch : records.batches()) {
+                epochs.assign(batch.partitionLeaderEpoch(), batch.baseOffset());
+            }
+            appender.appendAsFollower(partitionLog, records);
+        }
+        highWatermark = Math.max(highWatermark, Math.min(leaderHighWatermark, partitionLog.logEndOffset()));
+    }
+
+    synchronized boolean followsAt(int epoch) {
+        return role == Role.FOLLOWER && state.leaderEpoch() == epoch;
+    }
+
+    /**
+     * Cuts the log back to {@code offset} (a follower diverging from its leader), with epochs and
+     * producer state; ignored unless this replica still follows at {@code fetchEpoch}.
+     */
+    synchronized void truncateTo(long offset, int fetchEpoch) {
+        if (!followsAt(fetchEpoch) || offset >= partitionLog.logEndOffset()) {
+            return;
+        }
+        log.info("{}: truncating from {} to {}", topicPartition, partitionLog.logEndOffset(), offset);
+        partitionLog.truncateTo(offset);
+        epochs.truncateFromEnd(partitionLog.logEndOffset());
+        appender.reset(partitionLog);
+        highWatermark = Math.min(highWatermark, partitionLog.logEndOffset());
+    }
+
+    /**
+     * Records a follower's fetch position; may add it to the ISR and advance the high watermark.
+     *
+     * @return true if the high watermark moved
+     */
+    synchronized boolean recordFollowerFetch(int replicaId, long fetchOffset, int clientEpoch) {
+        requireLeader();
+        checkEpoch(clientEpoch);
+        FollowerState follower = followers.get(replicaId);
+        if (follower == null) {
+            throw new NotLeaderOrFollowerException("broker " + replicaId + " is not a replica of " + topicPartition);
+        }
+        long now = time.milliseconds();
+        long leaderEnd = partitionLog.logEndOffset();
+        if (fetchOffset >= leaderEnd) {
+            follower.lastCaughtUpMs = now;
+        } else if (fetchOffset >= follower.lastFetchLeaderLogEndOffset) {
+            follower.lastCaughtUpMs = Math.max(follower.lastCaughtUpMs, follower.lastFetchMs);
+        }
+        follower.logEndOffset = fetchOffset;
+        follower.lastFetchLeaderLogEndOffset = leaderEnd;
+        follower.lastFetchMs = now;
+        if (!state.isr().contains(replicaId) && fetchOffset >= highWatermark
+                && fetchOffset >= epochs.endOffsetFor(state.leaderEpoch() - 1, leaderEnd).endOffset()) {
+            List<Integer> grown = new ArrayList<>(state.isr());
+            grown.add(replicaId);
+            changeIsr(grown, "broker " + replicaId + " caught up");
+        }
+        return maybeIncrementHighWatermark();
+    }
+
+    /**
+     * Drops followers that have not caught up for {@code lagTimeMaxMs} from the ISR.
+     *
+     * @return true if the high watermark moved
+     */
+    synchronized boolean maybeShrinkIsr(long lagTimeMaxMs) {
+        if (role != Role.LEADER) {
+            return false;
+        }
+        long now = time.milliseconds();
+        List<Integer> lagging = state.isr().stream().filter(id -> id != localId).filter(id -> {
+            FollowerState follower = followers.get(id);
+            return follower == null || now - follower.lastCaughtUpMs > lagTimeMaxMs;
+        }).toList();
+        if (lagging.isEmpty()) {
+            return false;
+        }
+        List<Integer> shrunk = new ArrayList<>(state.isr());
+        shrunk.removeAll(lagging);
+        changeIsr(shrunk, "out of sync for more than " + lagTimeMaxMs + " ms: " + lagging);
+        return maybeIncrementHighWatermark();
+    }
+
+    private void changeIsr(List<Integer> newIsr, String why) {
+        Optional<PartitionState> written;
+        try {
+            written = isrWriter.write(topicPartition, state.withIsr(newIsr));
+        } catch (RuntimeException e) {
+            log.warn("{}: could not write ISR {} ({}): {}", topicPartition, newIsr, why, e.getMessage());
+            return;
+        }
+        if (written.isPresent()) {
+            state = written.get();
+            log.info("{}: ISR now {} ({})", topicPartition, newIsr, why);
+        } else {
+            log.info("{}: ISR change to {} lost a race with the controller; waiting for the new state", topicPartition, newIsr);
+        }
+    }
+
+    private boolean maybeIncrementHighWatermark() {
+        long candidate = partitionLog.logEndOffset();
+        for (int id : state.isr()) {
+            if (id == localId) {
+                continue;
+            }
+            FollowerState follower = followers.get(id);
+            candidate = Math.min(candidate, follower == null ? -1 : follower.logEndOffset);
+        }
+        if (candidate > highWatermark) {
+            highWatermark = candidate;
+            return true;
+        }
+        return false;
+    }
+
+    /** The leader's high watermark, checking that this replica leads at the epoch a client names. */
+    synchronized long leaderHighWatermark(int clientEpoch) {
+        requireLeader();
+        checkEpoch(clientEpoch);
+        return highWatermark;
+    }
+
+    private void requireLeader() {
+        if (role != Role.LEADER) {
+            throw new NotLeaderOrFollowerException("broker " + localId + " does not lead " + topicPartition);
+        }
+    }
+
+    private void checkEpoch(int clientEpoch) {
+        if (clientEpoch == RecordBatch.NO_PARTITION_LEADER_EPOCH || clientEpoch == state.leaderEpoch()) {
+            return;
+        }
+        if (clientEpoch < state.leaderEpoch()) {
+            throw new FencedLeaderEpochException("epoch " + clientEpoch + " of " + topicPartition + " is older than " + state.leaderEpoch());
+        }
+        throw new UnknownLeaderEpochException("epoch " + clientEpoch + " of " + topicPartition + " is newer than " + state.leaderEpoch());
+    }
+
+    /** Where {@code requestedEpoch} ends in this (leader's) log, for OffsetForLeaderEpoch. */
+    synchronized LeaderEpochCache.EpochEnd endOffsetFor(int currentLeaderEpoch, int requestedEpoch) {
+        requireLeader();
+        checkEpoch(currentLeaderEpoch);
+        return epochs.endOffsetFor(requestedEpoch, partitionLog.logEndOffset());
+    }
+}

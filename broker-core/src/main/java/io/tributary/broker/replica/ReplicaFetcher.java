@@ -1,0 +1,285 @@
+package io.tributary.broker.replica;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntFunction;
+import io.tributary.broker.controller.ClusterView.Endpoint;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.message.FetchRequestData;
+import org.apache.kafka.common.message.FetchResponseData;
+import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData;
+import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData.OffsetForLeaderPartition;
+import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData.OffsetForLeaderTopic;
+import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData.OffsetForLeaderTopicCollection;
+import org.apache.kafka.common.message.OffsetForLeaderEpochResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A thread that keeps some of this broker's follower replicas in step with one leader broker.
+ * A partition added here first asks the leader where its own latest leader epoch ends
+ * (OffsetForLeaderEpoch) and truncates what the leader does not have; then it fetches from its
+ * log end, with this broker's id as replica id, {@code replica.fetch.max.bytes} per partition, and
+ * a long poll at the leader. Fetched batches are appended only while the partition still follows
+ * that leader at the epoch the fetch was made for.
+ */
+final class ReplicaFetcher extends Thread {
+    private static final short FETCH_VERSION = 12;
+    private static final short OFFSET_FOR_LEADER_EPOCH_VERSION = 4;
+    private static final Logger log = LoggerFactory.getLogger(ReplicaFetcher.class);
+
+    private final int leaderId;
+    private final ReplicationConfig config;
+    private final IntFunction<Optional<Endpoint>> endpoints;
+    private final Map<TopicPartition, Fetching> partitions = new ConcurrentHashMap<>();
+    private final Object changed = new Object();
+    private volatile boolean running = true;
+    private volatile BrokerChannel channel;
+
+    /** A partition being fetched at a leader epoch; truncation comes first. */
+    private record Fetching(Partition partition, int leaderEpoch, boolean truncated) {
+    }
+
+    ReplicaFetcher(String name, int leaderId, ReplicationConfig config, IntFunction<Optional<Endpoint>> endpoints) {
+        super(name);
+        setDaemon(true);
+        this.leaderId = leaderId;
+        this.config = config;
+        this.endpoints = endpoints;
+    }
+
+    void add(Partition partition, int leaderEpoch) {
+        partitions.put(partition.topicPartition(), new Fetching(partition, leaderEpoch, false));
+        synchronized (changed) {
+            changed.notifyAll();
+        }
+    }
+
+    void remove(TopicPartition partition) {
+        partitions.remove(partition);
+    }
+
+    boolean isIdle() {
+        return partitions.isEmpty();
+    }
+
+    /**
+     * Stops the thread without interrupting it (an interrupt would close the log's file channels
+     * mid-write): closing the socket ends a fetch in flight.
+     */
+    void shutdown() {
+        running = false;
+        synchronized (changed) {
+            changed.notifyAll();
+        }
+        BrokerChannel open = channel;
+        if (open != null) {
+            try {
+                open.close();
+            } catch (IOException e) {
+                log.debug("closing the connection to broker {}: {}", leaderId, e.toString());
+            }
+        }
+    }
+
+    @Override
+    public void run() {
+        while (running) {
+            try {
+                if (partitions.isEmpty()) {
+                    synchronized (changed) {
+                        if (running) {
+                            changed.wait(100);
+                        }
+                    }
+                    continue;
+                }
+                if (channel == null) {
+                    connect();
+                }
+                truncate();
+                fetch();
+            } catch (InterruptedException e) {
+                return;
+            } catch (IOException | RuntimeException e) {
+                if (running) {
+                    log.debug("fetching from broker {} failed: {}", leaderId, e.toString());
+                    closeChannel();
+                    backOff();
+                }
+            }
+        }
+        closeChannel();
+    }
+
+    private void connect() throws IOException {
+        Endpoint leader = endpoints.apply(leaderId).orElseThrow(() -> new IOException("broker " + leaderId + " is not registered"));
+        channel = BrokerChannel.connect(leader.host(), leader.port(), config.fetchWaitMaxMs() + 10_000,
+                "replica-fetcher-" + config.brokerId());
+    }
+
+    private void truncate() throws IOException {
+        List<Fetching> pending = partitions.values().stream().filter(f -> !f.truncated()).toList();
+        if (pending.isEmpty()) {
+            return;
+        }
+        OffsetForLeaderTopicCollection topics = new OffsetForLeaderTopicCollection();
+        for (Fetching fetching : pending) {
+            TopicPartition tp = fetching.partition().topicPartition();
+            OffsetForLeaderTopic topic = topics.find(tp.topic());
+            if (topic == null) {
+                topic = new OffsetForLeaderTopic().setTopic(tp.topic());
+                topics.add(topic);
+            }
+            topic.partitions().add(new OffsetForLeaderPartition().setPartition(tp.partition())
+                    .setCurrentLeaderEpoch(fetching.leaderEpoch()).setLeaderEpoch(fetching.partition().epochs().latestEpoch()));
+        }
+        var response = (OffsetForLeaderEpochResponseData) channel.send(ApiKeys.OFFSET_FOR_LEADER_EPOCH, OFFSET_FOR_LEADER_EPOCH_VERSION,
+                new OffsetForLeaderEpochRequestData().setReplicaId(config.brokerId()).setTopics(topics));
+        Map<TopicPartition, Fetching> byPartition = new HashMap<>();
+        pending.forEach(f -> byPartition.put(f.partition().topicPartition(), f));
+        for (var topic : response.topics()) {
+            for (var result : topic.partitions()) {
+                Fetching fetching = byPartition.get(new TopicPartition(topic.topic(), result.partition()));
+                if (fetching == null || result.errorCode() != Errors.NONE.code()) {
+                    continue; // retried on the next round; a new state will replace a fenced epoch
+                }
+                fetching.partition().truncateTo(truncationOffset(fetching.partition(), result), fetching.leaderEpoch());
+                partitions.replace(fetching.partition().topicPartition(), fetching,
+                        new Fetching(fetching.partition(), fetching.leaderEpoch(), true));
+            }
+        }
+    }
+
+    /**
+     * Where to cut the local log: at the end the leader reports for the latest epoch both know
+     * (KIP-101/279), or, if the leader knows none of our epochs, back to the start: fetching again
+     * is always safe, keeping records the leader never had is not.
+     */
+    private static long truncationOffset(Partition partition, OffsetForLeaderEpochResponseData.EpochEndOffset leaderEnd) {
+        long logEnd = partition.log().logEndOffset();
+        if (partition.epochs().latestEpoch() < 0) {
+            return logEnd == 0 ? 0 : partition.log().logStartOffset();
+        }
+        if (leaderEnd.leaderEpoch() < 0 || leaderEnd.endOffset() < 0) {
+            return partition.log().logStartOffset();
+        }
+        long offset = Math.min(leaderEnd.endOffset(), logEnd);
+        LeaderEpochCache.EpochEnd local = partition.epochs().endOffsetFor(leaderEnd.leaderEpoch(), logEnd);
+        if (local.epoch() == leaderEnd.leaderEpoch()) {
+            offset = Math.min(offset, local.endOffset());
+        }
+        return offset;
+    }
+
+    private void fetch() throws IOException {
+        Map<TopicPartition, Fetching> requested = new HashMap<>();
+        Map<String, FetchRequestData.FetchTopic> topics = new HashMap<>();
+        for (Fetching fetching : partitions.values()) {
+            if (!fetching.truncated()) {
+                continue;
+            }
+            TopicPartition tp = fetching.partition().topicPartition();
+            requested.put(tp, fetching);
+            topics.computeIfAbsent(tp.topic(), name -> new FetchRequestData.FetchTopic().setTopic(name))
+                    .partitions().add(new FetchRequestData.FetchPartition()
+                            .setPartition(tp.partition())
+                            .setCurrentLeaderEpoch(fetching.leaderEpoch())
+                            .setFetchOffset(fetching.partition().log().logEndOffset())
+                            .setLogStartOffset(-1)
+                            .setPartitionMaxBytes(config.fetchMaxBytes()));
+        }
+        if (requested.isEmpty()) {
+            backOff(); // waiting for truncation answers
+            return;
+        }
+        FetchRequestData request = new FetchRequestData()
+                .setReplicaId(config.brokerId())
+                .setMaxWaitMs(config.fetchWaitMaxMs())
+                .setMinBytes(1)
+                .setMaxBytes(config.fetchResponseMaxBytes())
+                .setIsolationLevel((byte) 0)
+                .setSessionId(0)
+                .setSessionEpoch(-1)
+                .setTopics(new ArrayList<>(topics.values()));
+        var response = (FetchResponseData) channel.send(ApiKeys.FETCH, FETCH_VERSION, request);
+        if (response.errorCode() != Errors.NONE.code()) {
+            throw new IOException("fetch from broker " + leaderId + " failed: " + Errors.forCode(response.errorCode()));
+        }
+        boolean anyError = false;
+        for (FetchResponseData.FetchableTopicResponse topic : response.responses()) {
+            for (FetchResponseData.PartitionData data : topic.partitions()) {
+                Fetching fetching = requested.get(new TopicPartition(topic.topic(), data.partitionIndex()));
+                if (fetching != null) {
+                    anyError |= !handle(fetching, data);
+                }
+            }
+        }
+        if (anyError) {
+            backOff();
+        }
+    }
+
+    /** @return false if the partition got an error */
+    private boolean handle(Fetching fetching, FetchResponseData.PartitionData data) {
+        Partition partition = fetching.partition();
+        Errors error = Errors.forCode(data.errorCode());
+        if (error == Errors.NONE) {
+            partition.appendAsFollower(completeBatches((MemoryRecords) data.records()), data.highWatermark(), fetching.leaderEpoch());
+            return true;
+        }
+        if (error == Errors.OFFSET_OUT_OF_RANGE) {
+            // Our log end is beyond the leader's: find the divergence again.
+            partitions.replace(partition.topicPartition(), fetching, new Fetching(partition, fetching.leaderEpoch(), false));
+        }
+        log.debug("fetching {} from broker {}: {}", partition.topicPartition(), leaderId, error);
+        return false;
+    }
+
+    /** The whole batches of a fetched slice: the leader may cut the last one short at the byte limit. */
+    private static MemoryRecords completeBatches(MemoryRecords records) {
+        int valid = 0;
+        for (MutableRecordBatch batch : records.batches()) {
+            valid += batch.sizeInBytes();
+        }
+        if (valid == records.sizeInBytes()) {
+            return records;
+        }
+        ByteBuffer buffer = records.buffer().duplicate();
+        buffer.limit(buffer.position() + valid);
+        return MemoryRecords.readableRecords(buffer.slice());
+    }
+
+    private void backOff() {
+        synchronized (changed) {
+            try {
+                if (running) {
+                    changed.wait(config.fetchBackoffMs());
+                }
+            } catch (InterruptedException e) {
+                running = false;
+            }
+        }
+    }
+
+    private void closeChannel() {
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                log.debug("closing the connection to broker {}: {}", leaderId, e.toString());
+            }
+            channel = null;
+        }
+    }
+}

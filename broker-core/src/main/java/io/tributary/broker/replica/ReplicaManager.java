@@ -1,0 +1,263 @@
+package io.tributary.broker.replica;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import io.tributary.broker.api.IdempotentAppender;
+import io.tributary.broker.cluster.TopicListener;
+import io.tributary.broker.cluster.TopicManager;
+import io.tributary.broker.cluster.TopicManager.TopicState;
+import io.tributary.broker.controller.ClusterView;
+import io.tributary.broker.controller.LeaderElection;
+import io.tributary.broker.controller.PartitionState;
+import io.tributary.broker.controller.PartitionStateStore;
+import io.tributary.broker.log.LogAppendInfo;
+import io.tributary.broker.log.PartitionLog;
+import io.tributary.broker.purgatory.Purgatory;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The replicas this broker holds: applies each partition's state from ZooKeeper (lead, follow, or
+ * drop), appends as leader, records follower fetches, keeps acks=-1 produces waiting until the ISR
+ * has the records, and checks the ISRs for laggards every half {@code replica.lag.time.max.ms}.
+ * Fetches waiting in the fetch purgatory are woken when a log end or high watermark moves.
+ * Thread-safe; state changes are serialised.
+ */
+public final class ReplicaManager implements TopicListener, AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ReplicaManager.class);
+
+    private final ReplicationConfig config;
+    private final TopicManager topics;
+    private final IdempotentAppender appender;
+    private final Purgatory<TopicPartition> fetchWaiters;
+    private final Purgatory<TopicPartition> produceWaiters = new Purgatory<>("produce");
+    private final ClusterView view;
+    private final PartitionStateStore states;
+    private final Time time;
+    private final ReplicaFetchers fetchers;
+    private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService isrChecks;
+
+    /** A leader's log and what a reader may see of it. */
+    public record LeaderRead(PartitionLog log, long highWatermark, int leaderEpoch) {
+    }
+
+    public ReplicaManager(ReplicationConfig config, TopicManager topics, IdempotentAppender appender,
+                          Purgatory<TopicPartition> fetchWaiters, ClusterView view, PartitionStateStore states, Time time) {
+        this.config = config;
+        this.topics = topics;
+        this.appender = appender;
+        this.fetchWaiters = fetchWaiters;
+        this.view = view;
+        this.states = states;
+        this.time = time;
+        this.fetchers = new ReplicaFetchers(config, view::broker);
+        this.isrChecks = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "tributary-isr-checks");
+            thread.setDaemon(true);
+            return thread;
+        });
+        long interval = Math.max(1, config.replicaLagTimeMaxMs() / 2);
+        isrChecks.scheduleWithFixedDelay(this::shrinkIsrs, interval, interval, TimeUnit.MILLISECONDS);
+    }
+
+    /** Reacts to a ZooKeeper change: a partition state path re-applies that partition. */
+    public void onClusterChange(String path) {
+        TopicPartition partition = PartitionState.partitionOf(path);
+        if (partition != null) {
+            apply(partition);
+        }
+    }
+
+    @Override
+    public void topicChanged(TopicState topic) {
+        topic.assignment().replicas().forEach((index, replicas) -> {
+            TopicPartition partition = new TopicPartition(topic.name(), index);
+            writeFirstStateIfMissing(partition, replicas);
+            apply(partition);
+        });
+    }
+
+    /**
+     * A new partition's first state, written by whoever created it (the controller would write the
+     * same, a moment later): the first live replica leads at epoch 0, the live replicas are in sync.
+     */
+    private void writeFirstStateIfMissing(TopicPartition partition, List<Integer> replicas) {
+        try {
+            if (states.read(partition).isPresent()) {
+                return;
+            }
+            Set<Integer> live = new java.util.HashSet<>(view.liveBrokers().keySet());
+            live.add(config.brokerId());
+            LeaderElection.decide(replicas, Optional.empty(), new LeaderElection.Brokers(live, Set.of(), Set.of(), false), false, 0)
+                    .ifPresent(state -> states.createIfAbsent(partition, state));
+        } catch (RuntimeException e) {
+            log.warn("could not write the first state of {}: {}", partition, e.getMessage());
+        }
+    }
+
+    @Override
+    public void topicDeleted(TopicState topic) {
+        topic.assignment().replicas().keySet().forEach(index -> drop(new TopicPartition(topic.name(), index)));
+    }
+
+    /** Applies the partition's current state in ZooKeeper to this broker's replica. */
+    public synchronized void apply(TopicPartition tp) {
+        Optional<TopicState> topic = topics.topic(tp.topic());
+        List<Integer> replicas = topic.map(t -> t.assignment().replicas().get(tp.partition())).orElse(null);
+        if (replicas == null || !replicas.contains(config.brokerId())) {
+            drop(tp);
+            return;
+        }
+        Optional<PartitionLog> partitionLog = topics.log(tp);
+        Optional<PartitionState> state;
+        try {
+            state = states.read(tp);
+        } catch (RuntimeException e) {
+            log.warn("could not read the state of {}: {}", tp, e.getMessage());
+            return;
+        }
+        if (partitionLog.isEmpty() || state.isEmpty()) {
+            return;
+        }
+        Partition partition = partitions.computeIfAbsent(tp, p -> new Partition(p, partitionLog.get(), appender,
+                states::update, config.brokerId(), time));
+        PartitionState current = state.get();
+        if (current.leader() == config.brokerId()) {
+            if (partition.makeLeader(current, replicas)) {
+                fetchers.stop(tp);
+            }
+        } else if (current.hasLeader()) {
+            if (partition.makeFollower(current, replicas)) {
+                fetchers.follow(partition, current.leader(), current.leaderEpoch());
+            }
+        } else {
+            partition.makeNone();
+            fetchers.stop(tp);
+        }
+        produceWaiters.checkAndComplete(tp);
+        fetchWaiters.checkAndComplete(tp);
+    }
+
+    private synchronized void drop(TopicPartition tp) {
+        Partition partition = partitions.remove(tp);
+        if (partition != null) {
+            fetchers.stop(tp);
+            partition.makeNone();
+            produceWaiters.checkAndComplete(tp);
+            fetchWaiters.checkAndComplete(tp);
+        }
+    }
+
+    /**
+     * Appends a producer's batches to a partition this broker leads.
+     *
+     * @throws NotLeaderOrFollowerException, NotEnoughReplicasException, UnknownTopicOrPartitionException
+     *         and the log's validation errors
+     */
+    public LogAppendInfo appendAsLeader(TopicPartition tp, MemoryRecords records, short acks) {
+        LogAppendInfo info = local(tp).appendAsLeader(records, acks, config.minInsyncReplicas());
+        fetchWaiters.checkAndComplete(tp);
+        return info;
+    }
+
+    /** Completes when every partition's high watermark reaches its required offset, or with the partition's error. */
+    public CompletableFuture<Map<TopicPartition, Errors>> awaitReplication(Map<TopicPartition, Long> requiredOffsets, long timeoutMs) {
+        DelayedProduce delayed = new DelayedProduce(timeoutMs, requiredOffsets, this::replicationStatus);
+        produceWaiters.tryCompleteElseWatch(delayed, requiredOffsets.keySet());
+        return delayed.result();
+    }
+
+    private Errors replicationStatus(TopicPartition tp, long requiredOffset) {
+        Partition partition = partitions.get(tp);
+        if (partition == null || !partition.isLeader()) {
+            return Errors.NOT_LEADER_OR_FOLLOWER;
+        }
+        if (partition.highWatermark() < requiredOffset) {
+            return null;
+        }
+        return partition.isrSize() < config.minInsyncReplicas() ? Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND : Errors.NONE;
+    }
+
+    /** For consumers: the leader's log up to its high watermark, if this broker leads at {@code clientEpoch}. */
+    public LeaderRead leaderRead(TopicPartition tp, int clientEpoch) {
+        Partition partition = local(tp);
+        long highWatermark = partition.leaderHighWatermark(clientEpoch);
+        return new LeaderRead(partition.log(), highWatermark, partition.leaderEpoch());
+    }
+
+    /** For a follower's fetch: records its position, then returns the whole log (followers read to the log end). */
+    public LeaderRead followerRead(TopicPartition tp, int replicaId, long fetchOffset, int clientEpoch) {
+        Partition partition = local(tp);
+        if (partition.recordFollowerFetch(replicaId, fetchOffset, clientEpoch)) {
+            highWatermarkMoved(tp);
+        }
+        return new LeaderRead(partition.log(), partition.highWatermark(), partition.leaderEpoch());
+    }
+
+    /** OffsetForLeaderEpoch: where {@code requestedEpoch} ends in this leader's log. */
+    public LeaderEpochCache.EpochEnd endOffsetFor(TopicPartition tp, int currentLeaderEpoch, int requestedEpoch) {
+        return local(tp).endOffsetFor(currentLeaderEpoch, requestedEpoch);
+    }
+
+    /** The first offset of a local replica's log. */
+    public long logStartOffset(TopicPartition tp) {
+        return local(tp).log().logStartOffset();
+    }
+
+    /** The leader's current epoch for {@code tp}, or -1 if this broker does not lead it. */
+    public int leaderEpoch(TopicPartition tp) {
+        Partition partition = partitions.get(tp);
+        return partition != null && partition.isLeader() ? partition.leaderEpoch() : -1;
+    }
+
+    private Partition local(TopicPartition tp) {
+        Partition partition = partitions.get(tp);
+        if (partition != null) {
+            return partition;
+        }
+        boolean exists = topics.topic(tp.topic()).map(t -> t.assignment().replicas().containsKey(tp.partition())).orElse(false);
+        if (exists) {
+            throw new NotLeaderOrFollowerException("broker " + config.brokerId() + " does not lead " + tp);
+        }
+        throw new UnknownTopicOrPartitionException("unknown partition " + tp);
+    }
+
+    private void highWatermarkMoved(TopicPartition tp) {
+        produceWaiters.checkAndComplete(tp);
+        fetchWaiters.checkAndComplete(tp);
+    }
+
+    private void shrinkIsrs() {
+        for (Partition partition : partitions.values()) {
+            try {
+                if (partition.maybeShrinkIsr(config.replicaLagTimeMaxMs())) {
+                    highWatermarkMoved(partition.topicPartition());
+                }
+            } catch (RuntimeException e) {
+                log.warn("ISR check of {} failed", partition.topicPartition(), e);
+            }
+        }
+    }
+
+    /** Stops the fetchers and the ISR checks, and answers every waiting produce. */
+    @Override
+    public void close() {
+        isrChecks.shutdownNow();
+        fetchers.close();
+        produceWaiters.close();
+    }
+}
