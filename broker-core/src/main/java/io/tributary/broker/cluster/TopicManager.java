@@ -5,7 +5,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.log.LogManager;
 import io.tributary.broker.log.PartitionLog;
@@ -14,7 +19,6 @@ import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidPartitionsException;
-import org.apache.kafka.common.errors.InvalidReplicationFactorException;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -35,7 +39,8 @@ public final class TopicManager {
     private final LogManager logs;
     private final LogConfig brokerDefaults;
     private final int brokerId;
-    private final int liveBrokers;
+    private final Supplier<Set<Integer>> liveBrokers;
+    private final List<TopicListener> listeners = new CopyOnWriteArrayList<>();
     private final Map<String, TopicState> topics = new ConcurrentHashMap<>();
     private final Map<Uuid, String> namesById = new ConcurrentHashMap<>();
 
@@ -54,12 +59,45 @@ public final class TopicManager {
         }
     }
 
-    public TopicManager(TopicStore store, LogManager logs, LogConfig brokerDefaults, int brokerId) {
+    /** @param liveBrokers the brokers new replicas may be placed on (this one included) */
+    public TopicManager(TopicStore store, LogManager logs, LogConfig brokerDefaults, int brokerId, Supplier<Set<Integer>> liveBrokers) {
         this.store = store;
         this.logs = logs;
         this.brokerDefaults = brokerDefaults;
         this.brokerId = brokerId;
-        this.liveBrokers = 1;
+        this.liveBrokers = liveBrokers;
+    }
+
+    /** {@code listener} hears of every topic installed or deleted from now on. */
+    public void addListener(TopicListener listener) {
+        listeners.add(listener);
+    }
+
+    /**
+     * Brings one topic in line with ZooKeeper after another broker changed it: installs it (its
+     * logs on this broker) or, if it is gone, deletes it here.
+     */
+    public synchronized void refresh(String name) {
+        Optional<TopicAssignment> stored = store.assignment(name);
+        if (stored.isEmpty()) {
+            TopicState known = topics.get(name);
+            if (known != null) {
+                remove(known);
+            }
+            return;
+        }
+        TopicState known = topics.get(name);
+        if (known != null && known.assignment().equals(stored.get())) {
+            return;
+        }
+        Map<String, String> overrides = store.overrides(name);
+        LogConfig config;
+        try {
+            config = brokerDefaults.withTopicOverrides(overrides);
+        } catch (ConfigException e) {
+            config = brokerDefaults;
+        }
+        install(new TopicState(stored.get(), Map.copyOf(overrides), config));
     }
 
     /** Loads every topic from ZooKeeper and opens the logs of the partitions this broker holds. */
@@ -112,7 +150,7 @@ public final class TopicManager {
     }
 
     /**
-     * Creates a topic with every partition on this broker.
+     * Creates a topic with its replicas spread over the live brokers ({@link ReplicaPlacement}).
      *
      * @throws InvalidTopicException, InvalidPartitionsException, InvalidReplicationFactorException,
      *         InvalidConfigurationException, TopicExistsException
@@ -123,10 +161,7 @@ public final class TopicManager {
         if (partitions < 1) {
             throw new InvalidPartitionsException("Number of partitions must be at least 1, got " + partitions);
         }
-        if (replicationFactor < 1 || replicationFactor > liveBrokers) {
-            throw new InvalidReplicationFactorException("Replication factor " + replicationFactor
-                    + " is invalid: " + liveBrokers + " broker(s) available");
-        }
+        SortedMap<Integer, List<Integer>> replicas = ReplicaPlacement.place(name, 0, partitions, replicationFactor, liveBrokers.get());
         LogConfig config = validated(overrides);
         if (topics.containsKey(name)) {
             throw new TopicExistsException("Topic '" + name + "' already exists.");
@@ -137,8 +172,7 @@ public final class TopicManager {
                         + "': '.' and '_' are interchangeable in metric names");
             }
         }
-        TopicState topic = new TopicState(TopicAssignment.onOneBroker(name, Uuid.randomUuid(), partitions, brokerId),
-                Map.copyOf(overrides), config);
+        TopicState topic = new TopicState(new TopicAssignment(name, Uuid.randomUuid(), replicas), Map.copyOf(overrides), config);
         if (validateOnly) {
             return topic;
         }
@@ -154,12 +188,19 @@ public final class TopicManager {
     public synchronized void delete(String name) {
         TopicState topic = existing(name);
         store.delete(name);
-        topics.remove(name);
+        remove(topic);
+    }
+
+    private void remove(TopicState topic) {
+        listeners.forEach(listener -> listener.topicDeleted(topic));
+        topics.remove(topic.name());
         namesById.remove(topic.id());
-        for (int partition : topic.assignment().replicas().keySet()) {
-            logs.delete(new TopicPartition(name, partition));
-        }
-        log.info("deleted topic {}", name);
+        topic.assignment().replicas().forEach((partition, replicas) -> {
+            if (replicas.contains(brokerId)) {
+                logs.delete(new TopicPartition(topic.name(), partition));
+            }
+        });
+        log.info("deleted topic {}", topic.name());
     }
 
     /** Grows the topic to {@code totalCount} partitions. */
@@ -172,7 +213,10 @@ public final class TopicManager {
         if (validateOnly) {
             return;
         }
-        TopicAssignment grown = topic.assignment().withPartitions(totalCount, brokerId);
+        SortedMap<Integer, List<Integer>> replicas = new TreeMap<>(topic.assignment().replicas());
+        replicas.putAll(ReplicaPlacement.place(name, topic.partitionCount(), totalCount - topic.partitionCount(),
+                topic.assignment().replicas().get(0).size(), liveBrokers.get()));
+        TopicAssignment grown = new TopicAssignment(name, topic.id(), replicas);
         store.updateAssignment(grown);
         install(new TopicState(grown, topic.overrides(), topic.config()));
     }
@@ -217,5 +261,6 @@ public final class TopicManager {
         });
         topics.put(topic.name(), topic);
         namesById.put(topic.id(), topic.name());
+        listeners.forEach(listener -> listener.topicChanged(topic));
     }
 }
