@@ -20,21 +20,17 @@ import org.slf4j.LoggerFactory;
 /**
  * Appends as leader, enforcing idempotent producers' sequences: check, append and state update
  * happen under one lock per partition, and an exact retry of a recent batch is answered with the
- * offsets it got the first time instead of being appended again. Producer state is loaded lazily
- * per partition and snapshotted by {@link #snapshotAll()}. Thread-safe.
+ * offsets it got the first time instead of being appended again. Followers keep the same state
+ * from what they replicate, so a new leader recognises retries of batches its predecessor wrote.
+ * Producer state is loaded lazily per partition and snapshotted by {@link #snapshotAll()}. Thread-safe.
  */
 public final class IdempotentAppender {
     private static final Logger log = LoggerFactory.getLogger(IdempotentAppender.class);
 
-    private final int leaderEpoch;
     // Keyed by log instance: a topic deleted and created again gets a new log and fresh state.
     private final Map<PartitionLog, ProducerStateManager> states = Collections.synchronizedMap(new WeakHashMap<>());
 
-    public IdempotentAppender(int leaderEpoch) {
-        this.leaderEpoch = leaderEpoch;
-    }
-
-    LogAppendInfo append(PartitionLog partitionLog, MemoryRecords records) {
+    public LogAppendInfo append(PartitionLog partitionLog, MemoryRecords records, int leaderEpoch) {
         List<MutableRecordBatch> batches = new ArrayList<>();
         records.batches().forEach(batches::add);
         if (batches.stream().noneMatch(b -> b.producerId() != RecordBatch.NO_PRODUCER_ID)) {
@@ -64,6 +60,25 @@ public final class IdempotentAppender {
             }
             return info;
         }
+    }
+
+    /** Appends batches replicated from the leader and records their producers' sequences. */
+    public LogAppendInfo appendAsFollower(PartitionLog partitionLog, MemoryRecords records) {
+        ProducerStateManager state = states.computeIfAbsent(partitionLog, ProducerStateManager::load);
+        synchronized (state) {
+            LogAppendInfo info = partitionLog.appendAsFollower(records);
+            for (MutableRecordBatch batch : records.batches()) {
+                if (batch.producerId() != RecordBatch.NO_PRODUCER_ID) {
+                    state.update(batch, batch.baseOffset(), batch.lastOffset());
+                }
+            }
+            return info;
+        }
+    }
+
+    /** Forgets the producer state of a truncated log; it is rebuilt from snapshot and log when next needed. */
+    public void reset(PartitionLog partitionLog) {
+        states.remove(partitionLog);
     }
 
     /** Writes a producer-state snapshot of every partition that has idempotent producers. */
