@@ -1,12 +1,14 @@
 package io.tributary.broker.api;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import io.tributary.broker.api.TopicLookup.Found;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.log.LogAppendInfo;
-import io.tributary.broker.log.PartitionLog;
-import io.tributary.broker.purgatory.Purgatory;
+import io.tributary.broker.replica.ReplicaManager;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceRequestData.PartitionProduceData;
@@ -21,46 +23,69 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Produce: validates and appends each partition's batches as received, then wakes fetches
- * waiting on that partition. On one broker acks=1 and acks=-1 mean the same; acks=0 gets no
- * response at all. A partition's error never affects the others in the request.
+ * Produce: validates and appends each partition's batches as received, through the replica
+ * manager (which leads the partition or refuses). acks=1 answers after the leader's append;
+ * acks=-1 waits until the ISR has the records, or fails the partition with the replication error;
+ * acks=0 gets no response at all. A partition's error never affects the others in the request.
  */
 final class ProduceHandler {
     private static final Logger log = LoggerFactory.getLogger(ProduceHandler.class);
     private static final short FIRST_VERSION_BY_TOPIC_ID = 13;
 
-    private final TopicManager topics;
     private final TopicLookup lookup;
-    private final IdempotentAppender appender;
-    private final Purgatory<TopicPartition> fetchWaiters;
+    private final ReplicaManager replicas;
 
-    ProduceHandler(TopicManager topics, IdempotentAppender appender, Purgatory<TopicPartition> fetchWaiters) {
-        this.topics = topics;
+    ProduceHandler(TopicManager topics, ReplicaManager replicas) {
         this.lookup = new TopicLookup(topics);
-        this.appender = appender;
-        this.fetchWaiters = fetchWaiters;
+        this.replicas = replicas;
     }
 
-    /** @return the response, or null for acks=0 */
-    ProduceResponseData handle(ProduceRequestData request, short version) {
+    /** @return the response, completed with null for acks=0 */
+    CompletableFuture<ProduceResponseData> handle(ProduceRequestData request, short version) {
         boolean byId = version >= FIRST_VERSION_BY_TOPIC_ID;
         Errors requestError = requestError(request);
         ProduceResponseData response = new ProduceResponseData();
+        Map<TopicPartition, Long> awaited = new HashMap<>();
+        Map<TopicPartition, PartitionProduceResponse> appended = new HashMap<>();
         for (TopicProduceData topicData : request.topicData()) {
             Found found = lookup.find(topicData.name(), topicData.topicId(), byId);
             List<PartitionProduceResponse> partitions = new ArrayList<>();
             for (PartitionProduceData partitionData : topicData.partitionData()) {
-                PartitionProduceResponse result = requestError != Errors.NONE || found.topic().isEmpty()
-                        ? error(partitionData.index(), requestError != Errors.NONE ? requestError : found.error(), null)
-                        : append(found.topic().get().name(), partitionData, version);
-                partitions.add(result);
+                if (requestError != Errors.NONE || found.topic().isEmpty()) {
+                    partitions.add(error(partitionData.index(), requestError != Errors.NONE ? requestError : found.error(), null));
+                    continue;
+                }
+                TopicPartition partition = new TopicPartition(found.topic().get().name(), partitionData.index());
+                Appended result = append(partition, partitionData, request.acks(), version);
+                partitions.add(result.response());
+                if (result.nextOffset() >= 0) {
+                    awaited.put(partition, result.nextOffset());
+                    appended.put(partition, result.response());
+                }
             }
             response.responses().add(new TopicProduceResponse()
                     .setName(byId ? "" : topicData.name())
                     .setTopicId(topicData.topicId())
                     .setPartitionResponses(partitions));
         }
-        return request.acks() == 0 ? null : response;
+        if (request.acks() == 0) {
+            return CompletableFuture.completedFuture(null);
+        }
+        if (request.acks() == 1 || awaited.isEmpty()) {
+            return CompletableFuture.completedFuture(response);
+        }
+        return replicas.awaitReplication(awaited, request.timeoutMs()).thenApply(errors -> {
+            errors.forEach((partition, error) -> {
+                if (error != Errors.NONE) {
+                    appended.get(partition).setErrorCode(error.code()).setErrorMessage(error.message());
+                }
+            });
+            return response;
+        });
+    }
+
+    /** A partition's response and, after a successful append, the offset that follows it (-1 otherwise). */
+    private record Appended(PartitionProduceResponse response, long nextOffset) {
     }
 
     private static Errors requestError(ProduceRequestData request) {
@@ -74,21 +99,16 @@ final class ProduceHandler {
         return Errors.NONE;
     }
 
-    private PartitionProduceResponse append(String topic, PartitionProduceData data, short version) {
-        TopicPartition partition = new TopicPartition(topic, data.index());
-        PartitionLog partitionLog = topics.log(partition).orElse(null);
-        if (partitionLog == null) {
-            return error(data.index(), Errors.UNKNOWN_TOPIC_OR_PARTITION, null);
-        }
+    private Appended append(TopicPartition partition, PartitionProduceData data, short acks, short version) {
         try {
             ProduceRequest.validateRecords(version, data.records());
-            LogAppendInfo info = appender.append(partitionLog, (MemoryRecords) data.records());
-            fetchWaiters.checkAndComplete(partition);
-            return new PartitionProduceResponse()
+            LogAppendInfo info = replicas.appendAsLeader(partition, (MemoryRecords) data.records(), acks);
+            PartitionProduceResponse response = new PartitionProduceResponse()
                     .setIndex(data.index())
                     .setBaseOffset(info.firstOffset())
                     .setLogAppendTimeMs(info.logAppendTime())
-                    .setLogStartOffset(partitionLog.logStartOffset());
+                    .setLogStartOffset(replicas.logStartOffset(partition));
+            return new Appended(response, info.lastOffset() < 0 ? -1 : info.lastOffset() + 1);
         } catch (RuntimeException e) {
             Errors error = Errors.forException(e);
             if (error == Errors.UNKNOWN_SERVER_ERROR) {
@@ -96,7 +116,7 @@ final class ProduceHandler {
             } else {
                 log.debug("append to {} rejected: {}", partition, e.getMessage());
             }
-            return error(data.index(), error, e.getMessage());
+            return new Appended(error(data.index(), error, e.getMessage()), -1);
         }
     }
 
