@@ -11,6 +11,8 @@ import io.tributary.broker.log.FetchDataInfo;
 import io.tributary.broker.log.PartitionLog;
 import io.tributary.broker.purgatory.DelayedFetch;
 import io.tributary.broker.purgatory.Purgatory;
+import io.tributary.broker.replica.ReplicaManager;
+import io.tributary.broker.replica.ReplicaManager.LeaderRead;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.FetchRequestData.FetchPartition;
@@ -23,8 +25,9 @@ import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.requests.FetchRequest;
 
 /**
- * Fetch for consumers: reads each partition up to its high watermark (the log end on one broker)
- * as file slices, within the partition's and the response's max.bytes — though the first batch
+ * Fetch for consumers and followers: reads each partition this broker leads as file slices, up to
+ * its high watermark for consumers and up to its log end for followers (whose fetch offset tells
+ * the replica manager how far they are), within the partition's and the response's max.bytes — though the first batch
  * found is always returned whole so that a large batch cannot stall a consumer. With less than
  * min.bytes available the fetch waits in the purgatory, woken by appends, until max.wait.ms.
  * Fetch sessions are declined (session id 0), so every request is a full fetch.
@@ -33,22 +36,18 @@ final class FetchHandler {
     private static final short FIRST_VERSION_BY_TOPIC_ID = 13;
     private static final byte READ_COMMITTED = 1;
 
-    private final TopicManager topics;
     private final TopicLookup lookup;
+    private final ReplicaManager replicas;
     private final Purgatory<TopicPartition> fetchWaiters;
 
-    FetchHandler(TopicManager topics, Purgatory<TopicPartition> fetchWaiters) {
-        this.topics = topics;
+    FetchHandler(TopicManager topics, ReplicaManager replicas, Purgatory<TopicPartition> fetchWaiters) {
         this.lookup = new TopicLookup(topics);
+        this.replicas = replicas;
         this.fetchWaiters = fetchWaiters;
     }
 
     CompletableFuture<FetchResponseData> handle(FetchRequestData request, short version) {
         boolean byId = version >= FIRST_VERSION_BY_TOPIC_ID;
-        if (FetchRequest.replicaId(request) >= 0) {
-            return CompletableFuture.completedFuture(new FetchResponseData()
-                    .setErrorCode(Errors.NOT_LEADER_OR_FOLLOWER.code())); // replication is not part of this broker yet
-        }
         Read first = read(request, byId);
         if (first.complete(request)) {
             return CompletableFuture.completedFuture(first.response());
@@ -81,7 +80,7 @@ final class FetchHandler {
                 } else {
                     int responseBytesLeft = (int) Math.max(0, request.maxBytes() - bytes);
                     data = readPartition(new TopicPartition(found.topic().get().name(), fetchPartition.partition()),
-                            fetchPartition, responseBytesLeft, bytes == 0, request.isolationLevel());
+                            fetchPartition, responseBytesLeft, bytes == 0, request.isolationLevel(), FetchRequest.replicaId(request));
                 }
                 hasError |= data.errorCode() != Errors.NONE.code();
                 bytes += data.records() == null ? 0 : data.records().sizeInBytes();
@@ -96,30 +95,32 @@ final class FetchHandler {
     }
 
     private PartitionData readPartition(TopicPartition partition, FetchPartition request, int responseBytesLeft,
-                                        boolean minOneBatch, byte isolationLevel) {
-        PartitionLog partitionLog = topics.log(partition).orElse(null);
-        if (partitionLog == null) {
-            return error(partition.partition(), Errors.UNKNOWN_TOPIC_OR_PARTITION);
+                                        boolean minOneBatch, byte isolationLevel, int replicaId) {
+        boolean follower = FetchRequest.isValidBrokerId(replicaId);
+        LeaderRead leader;
+        try {
+            leader = follower
+                    ? replicas.followerRead(partition, replicaId, request.fetchOffset(), request.currentLeaderEpoch())
+                    : replicas.leaderRead(partition, request.currentLeaderEpoch());
+        } catch (RuntimeException e) {
+            return error(partition.partition(), Errors.forException(e));
         }
-        Errors epochError = LeaderEpochs.check(request.currentLeaderEpoch());
-        if (epochError != Errors.NONE) {
-            return error(partition.partition(), epochError);
-        }
+        PartitionLog partitionLog = leader.log();
+        long highWatermark = leader.highWatermark();
         PartitionData data = new PartitionData()
                 .setPartitionIndex(partition.partition())
                 .setAbortedTransactions(isolationLevel == READ_COMMITTED ? List.of() : null);
         try {
-            long highWatermark = partitionLog.logEndOffset();
             int maxBytes = Math.min(request.partitionMaxBytes(), responseBytesLeft);
-            FetchDataInfo info = partitionLog.read(request.fetchOffset(), maxBytes, highWatermark, minOneBatch);
+            FetchDataInfo info = partitionLog.read(request.fetchOffset(), maxBytes, follower ? Long.MAX_VALUE : highWatermark, minOneBatch);
             return data.setHighWatermark(highWatermark)
                     .setLastStableOffset(highWatermark)
                     .setLogStartOffset(info.logStartOffset())
                     .setRecords(info.records());
         } catch (RuntimeException e) {
             return data.setErrorCode(Errors.forException(e).code())
-                    .setHighWatermark(partitionLog.logEndOffset())
-                    .setLastStableOffset(partitionLog.logEndOffset())
+                    .setHighWatermark(highWatermark)
+                    .setLastStableOffset(highWatermark)
                     .setLogStartOffset(partitionLog.logStartOffset())
                     .setRecords(MemoryRecords.EMPTY);
         }
