@@ -6,6 +6,8 @@ import java.util.Optional;
 import io.tributary.broker.api.TopicLookup.Found;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.log.PartitionLog;
+import io.tributary.broker.replica.ReplicaManager;
+import io.tributary.broker.replica.ReplicaManager.LeaderRead;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.ListOffsetsRequestData;
 import org.apache.kafka.common.message.ListOffsetsRequestData.ListOffsetsPartition;
@@ -18,20 +20,20 @@ import org.apache.kafka.common.record.internal.FileRecords.TimestampAndOffset;
 import org.apache.kafka.common.requests.ListOffsetsRequest;
 
 /**
- * ListOffsets: earliest, latest, the first offset at or after a timestamp, and the offset of the
- * largest timestamp. Without tiered storage, "earliest local" is the earliest and the tiered
+ * ListOffsets, answered by the partition's leader: earliest, latest (the high watermark), the
+ * first offset at or after a timestamp, and the offset of the largest timestamp. Without tiered storage, "earliest local" is the earliest and the tiered
  * specs find nothing (-1).
  */
 final class ListOffsetsHandler {
     private static final long NOT_FOUND = -1;
     private static final short FIRST_VERSION_WITH_LEADER_EPOCH = 4;
 
-    private final TopicManager topics;
     private final TopicLookup lookup;
+    private final ReplicaManager replicas;
 
-    ListOffsetsHandler(TopicManager topics) {
-        this.topics = topics;
+    ListOffsetsHandler(TopicManager topics, ReplicaManager replicas) {
         this.lookup = new TopicLookup(topics);
+        this.replicas = replicas;
     }
 
     ListOffsetsResponseData handle(ListOffsetsRequestData request, short version) {
@@ -40,13 +42,10 @@ final class ListOffsetsHandler {
             Found found = lookup.find(topic.name(), null, false);
             List<ListOffsetsPartitionResponse> partitions = new ArrayList<>();
             for (ListOffsetsPartition partition : topic.partitions()) {
-                Optional<PartitionLog> partitionLog = found.topic()
-                        .flatMap(t -> topics.log(new TopicPartition(t.name(), partition.partitionIndex())));
-                if (partitionLog.isEmpty()) {
-                    Errors error = found.topic().isPresent() ? Errors.UNKNOWN_TOPIC_OR_PARTITION : found.error();
-                    partitions.add(result(partition, error, NOT_FOUND, NOT_FOUND));
+                if (found.topic().isEmpty()) {
+                    partitions.add(result(partition, found.error(), NOT_FOUND, NOT_FOUND, -1));
                 } else {
-                    partitions.add(lookUp(partitionLog.get(), partition));
+                    partitions.add(lookUp(new TopicPartition(found.topic().get().name(), partition.partitionIndex()), partition));
                 }
                 if (version < FIRST_VERSION_WITH_LEADER_EPOCH) {
                     partitions.get(partitions.size() - 1).setLeaderEpoch(-1);
@@ -57,42 +56,42 @@ final class ListOffsetsHandler {
         return response;
     }
 
-    private static ListOffsetsPartitionResponse lookUp(PartitionLog partitionLog, ListOffsetsPartition partition) {
-        Errors epochError = LeaderEpochs.check(partition.currentLeaderEpoch());
-        if (epochError != Errors.NONE) {
-            return result(partition, epochError, NOT_FOUND, NOT_FOUND);
-        }
+    private ListOffsetsPartitionResponse lookUp(TopicPartition topicPartition, ListOffsetsPartition partition) {
         try {
+            LeaderRead leader = replicas.leaderRead(topicPartition, partition.currentLeaderEpoch());
+            PartitionLog partitionLog = leader.log();
+            int epoch = leader.leaderEpoch();
             long timestamp = partition.timestamp();
             if (timestamp == ListOffsetsRequest.EARLIEST_TIMESTAMP || timestamp == ListOffsetsRequest.EARLIEST_LOCAL_TIMESTAMP) {
-                return result(partition, Errors.NONE, NOT_FOUND, partitionLog.logStartOffset());
+                return result(partition, Errors.NONE, NOT_FOUND, partitionLog.logStartOffset(), epoch);
             }
             if (timestamp == ListOffsetsRequest.LATEST_TIMESTAMP) {
-                return result(partition, Errors.NONE, NOT_FOUND, partitionLog.logEndOffset());
+                return result(partition, Errors.NONE, NOT_FOUND, leader.highWatermark(), epoch);
             }
             if (timestamp == ListOffsetsRequest.MAX_TIMESTAMP) {
-                return found(partition, partitionLog.maxTimestampAndOffset());
+                return found(partition, partitionLog.maxTimestampAndOffset(), epoch);
             }
             if (timestamp < 0) {
-                return result(partition, Errors.NONE, NOT_FOUND, NOT_FOUND); // tiered-storage specs
+                return result(partition, Errors.NONE, NOT_FOUND, NOT_FOUND, epoch); // tiered-storage specs
             }
-            return found(partition, partitionLog.offsetForTimestamp(timestamp));
+            return found(partition, partitionLog.offsetForTimestamp(timestamp), epoch);
         } catch (RuntimeException e) {
-            return result(partition, Errors.forException(e), NOT_FOUND, NOT_FOUND);
+            return result(partition, Errors.forException(e), NOT_FOUND, NOT_FOUND, -1);
         }
     }
 
-    private static ListOffsetsPartitionResponse found(ListOffsetsPartition partition, Optional<TimestampAndOffset> found) {
-        return found.map(f -> result(partition, Errors.NONE, f.timestamp, f.offset))
-                .orElseGet(() -> result(partition, Errors.NONE, NOT_FOUND, NOT_FOUND));
+    private static ListOffsetsPartitionResponse found(ListOffsetsPartition partition, Optional<TimestampAndOffset> found, int epoch) {
+        return found.map(f -> result(partition, Errors.NONE, f.timestamp, f.offset, epoch))
+                .orElseGet(() -> result(partition, Errors.NONE, NOT_FOUND, NOT_FOUND, epoch));
     }
 
-    private static ListOffsetsPartitionResponse result(ListOffsetsPartition partition, Errors error, long timestamp, long offset) {
+    private static ListOffsetsPartitionResponse result(ListOffsetsPartition partition, Errors error, long timestamp, long offset,
+                                                       int leaderEpoch) {
         return new ListOffsetsPartitionResponse()
                 .setPartitionIndex(partition.partitionIndex())
                 .setErrorCode(error.code())
                 .setTimestamp(timestamp)
                 .setOffset(offset)
-                .setLeaderEpoch(error == Errors.NONE ? MetadataHandler.LEADER_EPOCH : -1);
+                .setLeaderEpoch(error == Errors.NONE ? leaderEpoch : -1);
     }
 }
