@@ -4,8 +4,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.cluster.TopicManager.TopicState;
+import io.tributary.broker.controller.ClusterView;
+import io.tributary.broker.controller.PartitionState;
+import io.tributary.broker.replica.ReplicaManager;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.TopicExistsException;
@@ -24,35 +30,51 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Metadata and DescribeCluster: who the brokers are and who leads each partition. A single broker
- * leads every partition at leader epoch 0. Metadata creates missing topics when both the client
- * and {@code auto.create.topics.enable} allow it.
+ * Metadata and DescribeCluster: who the live brokers and the controller are, and each partition's
+ * leader, leader epoch and ISR as ZooKeeper last told this broker (a partition without a leader
+ * reports LEADER_NOT_AVAILABLE, so clients retry). Metadata creates missing topics when both the
+ * client and {@code auto.create.topics.enable} allow it.
  */
 final class MetadataHandler {
     private static final Logger log = LoggerFactory.getLogger(MetadataHandler.class);
-    static final int LEADER_EPOCH = 0;
     private static final byte BROKER_ENDPOINTS = 1;
 
     private final BrokerIdentity broker;
     private final TopicManager topics;
     private final TopicDefaults defaults;
+    private final ClusterView cluster;
+    private final ReplicaManager replicas;
 
     /** What an auto-created topic gets. */
     record TopicDefaults(boolean autoCreate, int partitions, short replicationFactor) {
     }
 
-    MetadataHandler(BrokerIdentity broker, TopicManager topics, TopicDefaults defaults) {
+    MetadataHandler(BrokerIdentity broker, TopicManager topics, TopicDefaults defaults, ClusterView cluster, ReplicaManager replicas) {
         this.broker = broker;
         this.topics = topics;
         this.defaults = defaults;
+        this.cluster = cluster;
+        this.replicas = replicas;
+    }
+
+    /** The live brokers, this one included even before its registration shows up. */
+    private Map<Integer, ClusterView.Endpoint> liveBrokers() {
+        Map<Integer, ClusterView.Endpoint> live = new TreeMap<>(cluster.liveBrokers());
+        live.putIfAbsent(broker.nodeId(), new ClusterView.Endpoint(broker.nodeId(), broker.host(), broker.port(), -1));
+        return live;
+    }
+
+    private int controllerId() {
+        int id = cluster.controllerId();
+        return id >= 0 ? id : broker.nodeId();
     }
 
     MetadataResponseData handle(MetadataRequestData request) {
         MetadataResponseData response = new MetadataResponseData()
                 .setClusterId(broker.clusterId())
-                .setControllerId(broker.nodeId());
-        response.brokers().add(new MetadataResponseBroker()
-                .setNodeId(broker.nodeId()).setHost(broker.host()).setPort(broker.port()));
+                .setControllerId(controllerId());
+        liveBrokers().values().forEach(live -> response.brokers().add(new MetadataResponseBroker()
+                .setNodeId(live.id()).setHost(live.host()).setPort(live.port())));
         if (request.topics() == null) {
             topics.topics().forEach(topic -> response.topics().add(describe(topic)));
             return response;
@@ -98,13 +120,20 @@ final class MetadataHandler {
 
     private MetadataResponseTopic describe(TopicState topic) {
         List<MetadataResponsePartition> partitions = new ArrayList<>();
-        topic.assignment().replicas().forEach((partition, replicas) -> partitions.add(new MetadataResponsePartition()
-                .setPartitionIndex(partition)
-                .setLeaderId(replicas.get(0))
-                .setLeaderEpoch(LEADER_EPOCH)
-                .setReplicaNodes(replicas)
-                .setIsrNodes(replicas)
-                .setOfflineReplicas(List.of())));
+        Set<Integer> live = liveBrokers().keySet();
+        topic.assignment().replicas().forEach((partition, assigned) -> {
+            TopicPartition tp = new TopicPartition(topic.name(), partition);
+            Optional<PartitionState> state = cluster.partitionState(tp).or(() -> locallyLed(tp, assigned));
+            int leader = state.map(PartitionState::leader).orElse(PartitionState.NO_LEADER);
+            partitions.add(new MetadataResponsePartition()
+                    .setPartitionIndex(partition)
+                    .setErrorCode(leader == PartitionState.NO_LEADER ? Errors.LEADER_NOT_AVAILABLE.code() : Errors.NONE.code())
+                    .setLeaderId(leader)
+                    .setLeaderEpoch(state.map(PartitionState::leaderEpoch).orElse(-1))
+                    .setReplicaNodes(assigned)
+                    .setIsrNodes(state.map(PartitionState::isr).orElse(List.of()))
+                    .setOfflineReplicas(assigned.stream().filter(id -> !live.contains(id)).toList()));
+        });
         return new MetadataResponseTopic()
                 .setName(topic.name())
                 .setTopicId(topic.id())
@@ -112,17 +141,23 @@ final class MetadataHandler {
                 .setPartitions(partitions);
     }
 
+    /** A partition this broker leads but whose state the watch has not delivered yet (just created here). */
+    private Optional<PartitionState> locallyLed(TopicPartition tp, List<Integer> assigned) {
+        int epoch = replicas.leaderEpoch(tp);
+        return epoch < 0 ? Optional.empty() : Optional.of(new PartitionState(broker.nodeId(), epoch, assigned, 0, -1));
+    }
+
     DescribeClusterResponseData describeCluster(DescribeClusterRequestData request) {
         DescribeClusterResponseData response = new DescribeClusterResponseData()
                 .setClusterId(broker.clusterId())
-                .setControllerId(broker.nodeId())
+                .setControllerId(controllerId())
                 .setEndpointType(request.endpointType());
         if (request.endpointType() != BROKER_ENDPOINTS) {
             return response.setErrorCode(Errors.UNSUPPORTED_ENDPOINT_TYPE.code())
                     .setErrorMessage("this broker only describes broker endpoints");
         }
-        response.brokers().add(new DescribeClusterBroker()
-                .setBrokerId(broker.nodeId()).setHost(broker.host()).setPort(broker.port()));
+        liveBrokers().values().forEach(live -> response.brokers().add(new DescribeClusterBroker()
+                .setBrokerId(live.id()).setHost(live.host()).setPort(live.port())));
         return response;
     }
 }
