@@ -2,6 +2,13 @@ package io.tributary.broker.api;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import io.tributary.broker.controller.ClusterView;
+import io.tributary.broker.controller.PartitionState;
+import io.tributary.broker.group.GroupServices;
+import io.tributary.broker.group.OffsetStore;
+import io.tributary.broker.replica.ReplicaManager;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.FindCoordinatorRequestData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData.Coordinator;
@@ -9,17 +16,23 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.FindCoordinatorRequest.CoordinatorType;
 
 /**
- * FindCoordinator: the coordinator of a group is the leader of its {@code __consumer_offsets}
- * partition, which on one broker is always this broker. Transactions and share groups are not
+ * FindCoordinator: the coordinator of a group is the current leader of its
+ * {@code __consumer_offsets} partition (COORDINATOR_NOT_AVAILABLE while it has none). Transactions and share groups are not
  * implemented, so their keys get an error. v0–3 ask for one key, v4+ for a batch.
  */
 final class CoordinatorHandler {
     private static final short FIRST_BATCHED_VERSION = 4;
 
     private final BrokerIdentity broker;
+    private final GroupServices groups;
+    private final ClusterView cluster;
+    private final ReplicaManager replicas;
 
-    CoordinatorHandler(BrokerIdentity broker) {
+    CoordinatorHandler(BrokerIdentity broker, GroupServices groups, ClusterView cluster, ReplicaManager replicas) {
         this.broker = broker;
+        this.groups = groups;
+        this.cluster = cluster;
+        this.replicas = replicas;
     }
 
     FindCoordinatorResponseData handle(FindCoordinatorRequestData request, short version) {
@@ -49,6 +62,17 @@ final class CoordinatorHandler {
                     ? "only consumer groups with a non-empty id have a coordinator here" : "transactions are not implemented")
                     .setNodeId(-1).setHost("").setPort(-1);
         }
-        return coordinator.setNodeId(broker.nodeId()).setHost(broker.host()).setPort(broker.port());
+        TopicPartition partition = new TopicPartition(OffsetStore.TOPIC, groups.partitionFor(key));
+        if (replicas.leaderEpoch(partition) >= 0) {
+            return coordinator.setNodeId(broker.nodeId()).setHost(broker.host()).setPort(broker.port());
+        }
+        Optional<ClusterView.Endpoint> leader = cluster.partitionState(partition)
+                .filter(PartitionState::hasLeader)
+                .flatMap(state -> cluster.broker(state.leader()));
+        if (leader.isEmpty()) {
+            return coordinator.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE.code())
+                    .setErrorMessage(partition + " has no leader").setNodeId(-1).setHost("").setPort(-1);
+        }
+        return coordinator.setNodeId(leader.get().id()).setHost(leader.get().host()).setPort(leader.get().port());
     }
 }
