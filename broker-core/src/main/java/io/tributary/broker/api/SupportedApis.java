@@ -26,6 +26,7 @@ public final class SupportedApis {
         ranges.put(ApiKeys.CREATE_TOPICS, VersionRange.of(2, 7));
         ranges.put(ApiKeys.DELETE_TOPICS, VersionRange.of(1, 6));
         ranges.put(ApiKeys.INIT_PRODUCER_ID, VersionRange.of(0, 6));
+        ranges.put(ApiKeys.OFFSET_FOR_LEADER_EPOCH, VersionRange.of(2, 4));
         ranges.put(ApiKeys.DESCRIBE_CONFIGS, VersionRange.of(1, 4));
         ranges.put(ApiKeys.CREATE_PARTITIONS, VersionRange.of(0, 3));
         ranges.put(ApiKeys.INCREMENTAL_ALTER_CONFIGS, VersionRange.of(0, 1));
