@@ -3,10 +3,12 @@ package io.tributary.broker.api;
 import java.util.concurrent.CompletableFuture;
 import io.tributary.broker.cluster.ProducerIdManager;
 import io.tributary.broker.cluster.TopicManager;
+import io.tributary.broker.controller.ClusterView;
 import io.tributary.broker.group.GroupServices;
 import io.tributary.broker.network.Request;
 import io.tributary.broker.network.Response;
 import io.tributary.broker.purgatory.Purgatory;
+import io.tributary.broker.replica.ReplicaManager;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
@@ -30,6 +32,7 @@ import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.OffsetCommitRequestData;
 import org.apache.kafka.common.message.OffsetDeleteRequestData;
 import org.apache.kafka.common.message.OffsetFetchRequestData;
+import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.SyncGroupRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -55,6 +58,7 @@ public final class RequestDispatcher {
     private final TopicAdminHandler topicAdmin;
     private final ConfigHandler configs;
     private final ProducerIdHandler producerIds;
+    private final OffsetForLeaderEpochHandler leaderEpochs;
     private final GroupApis groups;
 
     /** The handlers of the consumer-group APIs. */
@@ -63,7 +67,8 @@ public final class RequestDispatcher {
     }
 
     private RequestDispatcher(MetadataHandler metadata, ProduceHandler produce, FetchHandler fetch, ListOffsetsHandler listOffsets,
-                      TopicAdminHandler topicAdmin, ConfigHandler configs, ProducerIdHandler producerIds, GroupApis groups) {
+                      TopicAdminHandler topicAdmin, ConfigHandler configs, ProducerIdHandler producerIds,
+                      OffsetForLeaderEpochHandler leaderEpochs, GroupApis groups) {
         this.metadata = metadata;
         this.produce = produce;
         this.fetch = fetch;
@@ -71,25 +76,27 @@ public final class RequestDispatcher {
         this.topicAdmin = topicAdmin;
         this.configs = configs;
         this.producerIds = producerIds;
+        this.leaderEpochs = leaderEpochs;
         this.groups = groups;
     }
 
     /** Wires one handler per API family over the broker's services. */
     public static RequestDispatcher create(BrokerIdentity broker, TopicManager topics, ProducerIdManager producerIds,
-                                           IdempotentAppender appender, Purgatory<TopicPartition> fetchWaiters,
+                                           ReplicaManager replicas, ClusterView cluster, Purgatory<TopicPartition> fetchWaiters,
                                            GroupServices groupServices, ApiSettings settings) {
         ConfigHandler configs = new ConfigHandler(topics, settings.brokerDef(), settings.brokerProps(), broker.nodeId());
         return new RequestDispatcher(
                 new MetadataHandler(broker, topics, new MetadataHandler.TopicDefaults(settings.autoCreateTopics(),
-                        settings.defaultPartitions(), settings.defaultReplicationFactor())),
-                new ProduceHandler(topics, appender, fetchWaiters),
-                new FetchHandler(topics, fetchWaiters),
-                new ListOffsetsHandler(topics),
+                        settings.defaultPartitions(), settings.defaultReplicationFactor()), cluster, replicas),
+                new ProduceHandler(topics, replicas),
+                new FetchHandler(topics, replicas, fetchWaiters),
+                new ListOffsetsHandler(topics, replicas),
                 new TopicAdminHandler(topics, configs.topicConfigs(), broker.nodeId(), new TopicAdminHandler.Defaults(
                         settings.defaultPartitions(), settings.defaultReplicationFactor(), settings.deleteTopicEnable())),
                 configs,
                 new ProducerIdHandler(producerIds),
-                new GroupApis(new CoordinatorHandler(broker),
+                new OffsetForLeaderEpochHandler(replicas),
+                new GroupApis(new CoordinatorHandler(broker, groupServices, cluster, replicas),
                         new GroupMembershipHandler(groupServices.coordinator()),
                         new GroupAdminHandler(groupServices.coordinator(), groupServices.offsets()),
                         new OffsetsHandler(topics, groupServices.offsets())));
@@ -128,7 +135,7 @@ public final class RequestDispatcher {
         return switch (key) {
             case METADATA -> done(metadata.handle((MetadataRequestData) data));
             case DESCRIBE_CLUSTER -> done(metadata.describeCluster((DescribeClusterRequestData) data));
-            case PRODUCE -> done(produce.handle((ProduceRequestData) data, version));
+            case PRODUCE -> produce.handle((ProduceRequestData) data, version);
             case FETCH -> fetch.handle((FetchRequestData) data, version);
             case LIST_OFFSETS -> done(listOffsets.handle((ListOffsetsRequestData) data, version));
             case CREATE_TOPICS -> done(topicAdmin.createTopics((CreateTopicsRequestData) data));
@@ -137,6 +144,7 @@ public final class RequestDispatcher {
             case DESCRIBE_CONFIGS -> done(configs.describe((DescribeConfigsRequestData) data));
             case INCREMENTAL_ALTER_CONFIGS -> done(configs.alter((IncrementalAlterConfigsRequestData) data));
             case INIT_PRODUCER_ID -> done(producerIds.handle((InitProducerIdRequestData) data));
+            case OFFSET_FOR_LEADER_EPOCH -> done(leaderEpochs.handle((OffsetForLeaderEpochRequestData) data));
             case FIND_COORDINATOR -> done(groups.coordinator().handle((FindCoordinatorRequestData) data, version));
             case JOIN_GROUP -> groups.membership().join((JoinGroupRequestData) data, request);
             case SYNC_GROUP -> groups.membership().sync((SyncGroupRequestData) data);
