@@ -17,21 +17,29 @@ import io.tributary.broker.cluster.ProducerIdManager;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.cluster.TopicStore;
 import io.tributary.broker.cluster.ZkClient;
+import io.tributary.broker.controller.ClusterView;
+import io.tributary.broker.controller.ControlledShutdown;
+import io.tributary.broker.controller.Controller;
+import io.tributary.broker.controller.PartitionStateStore;
+import io.tributary.broker.controller.TopicPaths;
 import io.tributary.broker.group.GroupServices;
 import io.tributary.broker.group.OffsetStore;
 import io.tributary.broker.log.LogManager;
 import io.tributary.broker.network.RequestChannel;
 import io.tributary.broker.network.SocketServer;
 import io.tributary.broker.purgatory.Purgatory;
+import io.tributary.broker.replica.ReplicaManager;
+import io.tributary.broker.replica.ReplicationConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One broker: wires ZooKeeper (embedded or external), the partition logs, the APIs and the socket
- * server, and takes them down in the order a clean shutdown needs: stop accepting, answer what is
- * in flight, flush and mark the logs clean, deregister.
+ * One broker: wires ZooKeeper (embedded or external), the cluster watches, the controller, the
+ * partition logs and their replicas, the APIs and the socket server, and takes them down in the
+ * order a clean shutdown needs: hand leadership over (controlled shutdown), stop accepting, answer
+ * what is in flight, stop replicating, flush and mark the logs clean, deregister.
  */
 public final class Server implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Server.class);
@@ -42,6 +50,11 @@ public final class Server implements AutoCloseable {
     private ZkClient zk;
     private LogManager logs;
     private BrokerRegistry registry;
+    private ClusterView cluster;
+    private Controller controller;
+    private ReplicaManager replicas;
+    private ControlledShutdown controlledShutdown;
+    private ReplicationConfig replication;
     private Purgatory<TopicPartition> fetchWaiters;
     private IdempotentAppender appender;
     private GroupServices groups;
@@ -77,8 +90,19 @@ public final class Server implements AutoCloseable {
             connect = embeddedZooKeeper.connectString();
         }
         zk = ZkClient.connect(connect, config.zookeeperSessionTimeoutMs(), config.zookeeperConnectionTimeoutMs());
+        replication = config.replicationConfig();
+        cluster = ClusterView.start(zk, config.zookeeperConnectionTimeoutMs());
+        controlledShutdown = new ControlledShutdown(zk, cluster, config.brokerId(), time);
+        controlledShutdown.clearStale();
         logs = LogManager.open(config.logDirs(), config.logDefaults(), time);
-        TopicManager topics = new TopicManager(new TopicStore(zk), logs, config.logDefaults(), config.brokerId());
+        TopicManager topics = new TopicManager(new TopicStore(zk), logs, config.logDefaults(), config.brokerId(),
+                () -> liveBrokersWith(config.brokerId()));
+        fetchWaiters = new Purgatory<>("fetch");
+        appender = new IdempotentAppender();
+        replicas = new ReplicaManager(replication, topics, appender, fetchWaiters, cluster, new PartitionStateStore(zk), time);
+        topics.addListener(replicas);
+        cluster.addListener(path -> TopicPaths.topicOf(path).ifPresent(topics::refresh));
+        cluster.addListener(replicas::onClusterChange);
         topics.load();
 
         RequestChannel channel = new RequestChannel(config.queuedMaxRequests());
@@ -88,11 +112,9 @@ public final class Server implements AutoCloseable {
         registry = new BrokerRegistry(zk, config.brokerId(), host, boundAddress.getPort(), time);
         BrokerIdentity identity = new BrokerIdentity(config.brokerId(), host, boundAddress.getPort(), registry.clusterId());
 
-        fetchWaiters = new Purgatory<>("fetch");
-        appender = new IdempotentAppender(0);
         groups = GroupServices.start(config.groupConfig(), OffsetStore.open(topics, config.offsetsTopicPartitions(), time), time);
         RequestDispatcher dispatcher = RequestDispatcher.create(identity, topics, new ProducerIdManager(zk, config.brokerId()),
-                appender, fetchWaiters, groups, apiSettings(config));
+                replicas, cluster, fetchWaiters, groups, apiSettings(config));
         handlers = new RequestHandlerPool(config.ioThreads(), channel, dispatcher);
         snapshots = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "tributary-producer-snapshots");
@@ -104,6 +126,7 @@ public final class Server implements AutoCloseable {
         handlers.start();
         socketServer.start();
         registry.register(config.zookeeperConnectionTimeoutMs());
+        controller = Controller.start(cluster, zk, replication, time);
         log.info("Tributary broker {} listening on {}:{}, data in {}, ZooKeeper at {}{}", config.brokerId(), host,
                 boundAddress.getPort(), config.logDirs(), connect, embeddedZooKeeper != null ? " (embedded)" : "");
     }
@@ -111,6 +134,12 @@ public final class Server implements AutoCloseable {
     private static ApiSettings apiSettings(BrokerConfig config) {
         return new ApiSettings(config.autoCreateTopics(), config.defaultPartitions(), config.defaultReplicationFactor(),
                 config.deleteTopicEnable(), BrokerConfig.configDef(), config.originals());
+    }
+
+    private java.util.Set<Integer> liveBrokersWith(int self) {
+        java.util.Set<Integer> live = new java.util.HashSet<>(cluster.liveBrokers().keySet());
+        live.add(self);
+        return live;
     }
 
     /** The address clients connect to (the real port when the listener asked for port 0). */
@@ -134,12 +163,21 @@ public final class Server implements AutoCloseable {
         }
         closed = true;
         log.info("Tributary broker shutting down");
+        if (controlledShutdown != null && registry != null && replication.controlledShutdown()) {
+            try {
+                controlledShutdown.run(replication.controlledShutdownTimeoutMs());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         if (socketServer != null) {
             socketServer.stopAccepting();
         }
         quietly("fetch purgatory", fetchWaiters);
         quietly("socket server", socketServer);
         quietly("request handlers", handlers);
+        quietly("replica manager", replicas);
+        quietly("controller", controller);
         quietly("group coordinator", groups);
         if (snapshots != null) {
             snapshots.shutdownNow();
@@ -150,6 +188,7 @@ public final class Server implements AutoCloseable {
         quietly("logs", logs);
         log.info("logs flushed and marked clean");
         quietly("broker registration", registry);
+        quietly("cluster watches", cluster);
         quietly("ZooKeeper client", zk);
         quietly("embedded ZooKeeper", embeddedZooKeeper);
         log.info("Tributary broker stopped");
