@@ -43,6 +43,11 @@ public final class LogConfig {
     public static final String LOG_MESSAGE_TIMESTAMP_TYPE = "log.message.timestamp.type";
     public static final String MESSAGE_MAX_BYTES = "message.max.bytes";
     public static final String NUM_RECOVERY_THREADS_PER_DATA_DIR = "num.recovery.threads.per.data.dir";
+    public static final String LOG_CLEANER_ENABLE = "log.cleaner.enable";
+    public static final String LOG_CLEANER_THREADS = "log.cleaner.threads";
+    public static final String LOG_CLEANER_BACKOFF_MS = "log.cleaner.backoff.ms";
+    public static final String LOG_CLEANER_DELETE_RETENTION_MS = "log.cleaner.delete.retention.ms";
+    public static final String LOG_CLEANER_MIN_CLEANABLE_RATIO = "log.cleaner.min.cleanable.ratio";
 
     // Topic keys (per-topic overrides).
     public static final String SEGMENT_BYTES = "segment.bytes";
@@ -57,6 +62,8 @@ public final class LogConfig {
     public static final String CLEANUP_POLICY = "cleanup.policy";
     public static final String MESSAGE_TIMESTAMP_TYPE = "message.timestamp.type";
     public static final String FILE_DELETE_DELAY_MS = "file.delete.delay.ms";
+    public static final String DELETE_RETENTION_MS = "delete.retention.ms";
+    public static final String MIN_CLEANABLE_DIRTY_RATIO = "min.cleanable.dirty.ratio";
 
     public static final String CLEANUP_POLICY_DELETE = "delete";
     public static final String CLEANUP_POLICY_COMPACT = "compact";
@@ -70,6 +77,8 @@ public final class LogConfig {
     private static final long DEFAULT_RETENTION_MS = 7L * 24 * 60 * 60 * 1000;
     private static final int DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024 + 12;
     private static final long DEFAULT_FILE_DELETE_DELAY_MS = 60_000L;
+    private static final long DEFAULT_DELETE_RETENTION_MS = 24L * 60 * 60 * 1000;
+    private static final double DEFAULT_MIN_CLEANABLE_RATIO = 0.5;
     private static final List<String> TIMESTAMP_TYPES =
             List.of(TimestampType.CREATE_TIME.name, TimestampType.LOG_APPEND_TIME.name);
 
@@ -119,7 +128,19 @@ public final class LogConfig {
             .define(MESSAGE_MAX_BYTES, Type.INT, DEFAULT_MAX_MESSAGE_BYTES, Range.atLeast(0), Importance.HIGH,
                     "Largest record batch the broker accepts, in bytes.")
             .define(NUM_RECOVERY_THREADS_PER_DATA_DIR, Type.INT, 2, Range.atLeast(1), Importance.HIGH,
-                    "Threads per log dir that load (and if needed recover) partition logs at start-up.");
+                    "Threads per log dir that load (and if needed recover) partition logs at start-up.")
+            .define(LOG_CLEANER_ENABLE, Type.BOOLEAN, true, Importance.MEDIUM,
+                    "Run the log cleaner, which compacts topics whose cleanup.policy contains 'compact'.")
+            .define(LOG_CLEANER_THREADS, Type.INT, 1, Range.atLeast(0), Importance.MEDIUM,
+                    "Threads that compact logs; each cleans one log at a time.")
+            .define(LOG_CLEANER_BACKOFF_MS, Type.LONG, 15_000L, Range.atLeast(0), Importance.MEDIUM,
+                    "How long a cleaner thread sleeps when no log needs cleaning, in ms.")
+            .define(LOG_CLEANER_DELETE_RETENTION_MS, Type.LONG, DEFAULT_DELETE_RETENTION_MS, Range.atLeast(0),
+                    Importance.MEDIUM, "How long a tombstone (a record with a null value) stays in a compacted log "
+                            + "after the cleaner first saw it, in ms.")
+            .define(LOG_CLEANER_MIN_CLEANABLE_RATIO, Type.DOUBLE, DEFAULT_MIN_CLEANABLE_RATIO, Range.between(0, 1),
+                    Importance.MEDIUM, "Share of a compacted log's closed segments that must be dirty (written "
+                            + "since the last clean) before the log is cleaned again.");
 
     private static final ConfigDef TOPIC_DEF = new ConfigDef()
             .define(SEGMENT_BYTES, Type.INT, DEFAULT_SEGMENT_BYTES, Range.atLeast(MIN_SEGMENT_BYTES),
@@ -149,14 +170,21 @@ public final class LogConfig {
                     "Timestamp type of this topic (overrides " + LOG_MESSAGE_TIMESTAMP_TYPE + ").")
             .define(FILE_DELETE_DELAY_MS, Type.LONG, DEFAULT_FILE_DELETE_DELAY_MS, Range.atLeast(0),
                     Importance.MEDIUM, "Delay before deleted segment files are removed from disk (overrides "
-                            + LOG_SEGMENT_DELETE_DELAY_MS + ").");
+                            + LOG_SEGMENT_DELETE_DELAY_MS + ").")
+            .define(DELETE_RETENTION_MS, Type.LONG, DEFAULT_DELETE_RETENTION_MS, Range.atLeast(0), Importance.MEDIUM,
+                    "How long tombstones of this compacted topic are kept (overrides "
+                            + LOG_CLEANER_DELETE_RETENTION_MS + ").")
+            .define(MIN_CLEANABLE_DIRTY_RATIO, Type.DOUBLE, DEFAULT_MIN_CLEANABLE_RATIO, Range.between(0, 1),
+                    Importance.MEDIUM, "Dirty share that triggers cleaning of this compacted topic (overrides "
+                            + LOG_CLEANER_MIN_CLEANABLE_RATIO + ").");
 
     private final Map<String, Object> topicValues;
     private final BrokerSettings broker;
 
     /** Settings that exist only per broker, not per topic (directories, scheduler intervals, threads). */
     record BrokerSettings(List<Path> logDirs, long flushSchedulerIntervalMs, int flushCheckpointIntervalMs,
-                          long retentionCheckIntervalMs, int recoveryThreadsPerDataDir) {
+                          long retentionCheckIntervalMs, int recoveryThreadsPerDataDir, int cleanerThreads,
+                          long cleanerBackoffMs) {
     }
 
     private LogConfig(Map<String, Object> topicValues, BrokerSettings broker) {
@@ -200,6 +228,8 @@ public final class LogConfig {
         topic.put(CLEANUP_POLICY, b.get(LOG_CLEANUP_POLICY));
         topic.put(MESSAGE_TIMESTAMP_TYPE, b.get(LOG_MESSAGE_TIMESTAMP_TYPE));
         topic.put(FILE_DELETE_DELAY_MS, b.get(LOG_SEGMENT_DELETE_DELAY_MS));
+        topic.put(DELETE_RETENTION_MS, b.get(LOG_CLEANER_DELETE_RETENTION_MS));
+        topic.put(MIN_CLEANABLE_DIRTY_RATIO, b.get(LOG_CLEANER_MIN_CLEANABLE_RATIO));
         @SuppressWarnings("unchecked")
         List<String> dirs = (List<String>) b.get(LOG_DIRS);
         BrokerSettings broker = new BrokerSettings(
@@ -207,7 +237,9 @@ public final class LogConfig {
                 (Long) b.get(LOG_FLUSH_SCHEDULER_INTERVAL_MS),
                 (Integer) b.get(LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS),
                 (Long) b.get(LOG_RETENTION_CHECK_INTERVAL_MS),
-                (Integer) b.get(NUM_RECOVERY_THREADS_PER_DATA_DIR));
+                (Integer) b.get(NUM_RECOVERY_THREADS_PER_DATA_DIR),
+                (Boolean) b.get(LOG_CLEANER_ENABLE) ? (Integer) b.get(LOG_CLEANER_THREADS) : 0,
+                (Long) b.get(LOG_CLEANER_BACKOFF_MS));
         return new LogConfig(topic, broker);
     }
 
@@ -317,6 +349,32 @@ public final class LogConfig {
 
     public int recoveryThreadsPerDataDir() {
         return broker.recoveryThreadsPerDataDir();
+    }
+
+    /** True when the cleaner compacts this log ('compact' in cleanup.policy). */
+    public boolean compactionEnabled() {
+        @SuppressWarnings("unchecked")
+        List<String> policies = (List<String>) topicValues.get(CLEANUP_POLICY);
+        return policies.contains(CLEANUP_POLICY_COMPACT);
+    }
+
+    /** How long the cleaner keeps a tombstone after it first saw it, in ms. */
+    public long deleteRetentionMs() {
+        return (Long) topicValues.get(DELETE_RETENTION_MS);
+    }
+
+    /** The dirty share of the closed segments at which the log is cleaned. */
+    public double minCleanableDirtyRatio() {
+        return (Double) topicValues.get(MIN_CLEANABLE_DIRTY_RATIO);
+    }
+
+    /** Cleaner threads to run; 0 when log.cleaner.enable is false. */
+    public int cleanerThreads() {
+        return broker.cleanerThreads();
+    }
+
+    public long cleanerBackoffMs() {
+        return broker.cleanerBackoffMs();
     }
 
     @Override

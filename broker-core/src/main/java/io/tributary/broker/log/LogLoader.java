@@ -3,6 +3,7 @@ package io.tributary.broker.log;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
@@ -45,6 +46,7 @@ final class LogLoader {
     }
 
     LoadedLog load(long recoveryPoint, boolean cleanShutdown) throws IOException {
+        finishInterruptedCleans();
         removeLeftovers();
         TreeMap<Long, LogSegment> segments = new TreeMap<>();
         List<Long> needIndexRebuild = new ArrayList<>();
@@ -136,6 +138,38 @@ final class LogLoader {
                     .map(OptionalLong::getAsLong)
                     .sorted()
                     .toList();
+        }
+    }
+
+    /**
+     * A crash during compaction leaves either a {@code .cleaned} file (the clean had not committed: the old
+     * segments are intact, the file is dropped) or a {@code .swap} file (it had: the old segments it replaces
+     * are deleted and it becomes the segment at their base offset; its indexes are rebuilt).
+     */
+    private void finishInterruptedCleans() throws IOException {
+        List<Path> files;
+        try (Stream<Path> listing = Files.list(dir)) {
+            files = listing.toList();
+        }
+        for (Path file : files) {
+            if (file.getFileName().toString().endsWith(SegmentFiles.CLEANED_SUFFIX)) {
+                Files.deleteIfExists(file);
+                continue;
+            }
+            long[] range = SegmentFiles.swapRange(file);
+            if (range == null) {
+                continue;
+            }
+            for (long baseOffset : segmentBaseOffsets()) {
+                if (baseOffset >= range[0] && baseOffset < range[1]) {
+                    Files.deleteIfExists(SegmentFiles.log(dir, baseOffset));
+                    Files.deleteIfExists(SegmentFiles.offsetIndex(dir, baseOffset));
+                    Files.deleteIfExists(SegmentFiles.timeIndex(dir, baseOffset));
+                }
+            }
+            Files.move(file, SegmentFiles.log(dir, range[0]), StandardCopyOption.ATOMIC_MOVE);
+            LOG.warn("Partition {}: finished an interrupted clean of the segments from offset {} to {}", tp, range[0],
+                    range[1]);
         }
     }
 

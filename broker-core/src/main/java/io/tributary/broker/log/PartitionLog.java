@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -87,7 +88,7 @@ public final class PartitionLog {
         return dir;
     }
 
-    LogConfig config() {
+    public LogConfig config() {
         return config;
     }
 
@@ -356,14 +357,96 @@ public final class PartitionLog {
         for (LogSegment segment : toDelete) {
             segments.remove(segment.baseOffset());
             segment.markDeleted();
-            scheduler.schedule("delete-" + topicPartition + "-" + segment.baseOffset(), () -> {
-                try {
-                    segment.deleteFiles();
-                } catch (IOException e) {
-                    LOG.warn("Partition {}: cannot delete the files of segment {}", topicPartition,
-                            segment.baseOffset(), e);
+            scheduleFileDeletion(segment);
+        }
+    }
+
+    private void scheduleFileDeletion(LogSegment segment) {
+        scheduler.schedule("delete-" + topicPartition + "-" + segment.baseOffset(), () -> {
+            try {
+                segment.deleteFiles();
+            } catch (IOException e) {
+                LOG.warn("Partition {}: cannot delete the files of segment {}", topicPartition,
+                        segment.baseOffset(), e);
+            }
+        }, config.fileDeleteDelayMs(), 0);
+    }
+
+    /**
+     * An earlier clean may have retired a segment at the same base offset whose files still wait for their
+     * delayed deletion under the {@code .deleted} names; they go now (readers in flight keep their handles).
+     */
+    private void deleteRetiredFiles(long baseOffset) throws IOException {
+        for (Path file : List.of(SegmentFiles.log(dir, baseOffset), SegmentFiles.offsetIndex(dir, baseOffset),
+                SegmentFiles.timeIndex(dir, baseOffset))) {
+            Files.deleteIfExists(file.resolveSibling(file.getFileName() + SegmentFiles.DELETED_SUFFIX));
+        }
+    }
+
+    /** The segments no longer appended to, oldest first, for the cleaner. The active segment is never among them. */
+    public List<ClosedSegment> closedSegments() {
+        List<LogSegment> all = List.copyOf(segments.values());
+        List<ClosedSegment> closed = new ArrayList<>();
+        for (int i = 0; i + 1 < all.size(); i++) {
+            closed.add(new ClosedSegment(all.get(i).baseOffset(), all.get(i + 1).baseOffset(), all.get(i).records()));
+        }
+        return closed;
+    }
+
+    /** Where the cleaner writes the segment that is to replace the closed segments of offsets [base, end). */
+    public Path cleanedFile(long baseOffset, long endOffset) {
+        return SegmentFiles.cleaned(dir, baseOffset, endOffset);
+    }
+
+    /**
+     * Swaps a cleaned segment (written and fsynced by the cleaner at {@link #cleanedFile}) in for the consecutive
+     * closed segments it was made from. Renaming it to {@code .swap} commits the swap: after a crash
+     * {@link LogLoader} finishes it, and before that point the old segments are untouched. Reads in flight keep
+     * reading the old files, which are deleted after file.delete.delay.ms.
+     *
+     * @return false, with the cleaned file deleted, if those segments changed meanwhile (retention, truncation)
+     */
+    public boolean swapInCleaned(List<ClosedSegment> replaced, Path cleaned) {
+        appendLock.lock();
+        try {
+            ensureOpen();
+            ClosedSegment last = replaced.get(replaced.size() - 1);
+            List<LogSegment> old = new ArrayList<>();
+            for (ClosedSegment segment : replaced) {
+                LogSegment current = segments.get(segment.baseOffset());
+                if (current == null || current.records() != segment.records()) {
+                    Files.deleteIfExists(cleaned);
+                    return false;
                 }
-            }, config.fileDeleteDelayMs(), 0);
+                old.add(current);
+            }
+            Long next = segments.higherKey(last.baseOffset());
+            if (next == null || next != last.endOffset()) {
+                Files.deleteIfExists(cleaned);
+                return false;
+            }
+            long base = replaced.get(0).baseOffset();
+            Path swap = SegmentFiles.swap(dir, base, last.endOffset());
+            Files.move(cleaned, swap, StandardCopyOption.ATOMIC_MOVE);
+            for (LogSegment segment : old) {
+                deleteRetiredFiles(segment.baseOffset());
+                segment.markDeleted();
+            }
+            Files.move(swap, SegmentFiles.log(dir, base), StandardCopyOption.ATOMIC_MOVE);
+            LogSegment segment = LogSegment.open(dir, base, config, time.milliseconds());
+            segment.recover();
+            segment.onBecomeInactive();
+            segment.flush();
+            segments.put(base, segment);
+            for (LogSegment replacedSegment : old) {
+                segments.remove(replacedSegment.baseOffset(), replacedSegment);
+                scheduleFileDeletion(replacedSegment);
+            }
+            return true;
+        } catch (IOException e) {
+            throw new KafkaStorageException("Swapping a cleaned segment into " + topicPartition + " failed", e);
+        } finally {
+            appendLock.unlock();
         }
     }
 

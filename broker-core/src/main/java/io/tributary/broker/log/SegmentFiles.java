@@ -11,6 +11,14 @@ final class SegmentFiles {
     static final String TIME_INDEX_SUFFIX = ".timeindex";
     /** Appended to the files of a segment removed by retention until they are deleted. */
     static final String DELETED_SUFFIX = ".deleted";
+    /** A cleaned segment being written: {@code <base>.<end>.cleaned}; deleted at start-up if a crash left it. */
+    static final String CLEANED_SUFFIX = ".cleaned";
+    /**
+     * A complete cleaned segment that replaces the segments with base offsets in [base, end):
+     * {@code <base>.<end>.swap}. Renaming .cleaned to .swap is the commit point of a clean; a swap
+     * found at start-up is finished (old segments deleted, .swap renamed to {@code <base>.log}).
+     */
+    static final String SWAP_SUFFIX = ".swap";
 
     private SegmentFiles() {
     }
@@ -29,6 +37,27 @@ final class SegmentFiles {
 
     static Path timeIndex(Path dir, long baseOffset) {
         return dir.resolve(baseName(baseOffset) + TIME_INDEX_SUFFIX);
+    }
+
+    static Path cleaned(Path dir, long baseOffset, long endOffset) {
+        return dir.resolve(baseName(baseOffset) + "." + baseName(endOffset) + CLEANED_SUFFIX);
+    }
+
+    static Path swap(Path dir, long baseOffset, long endOffset) {
+        return dir.resolve(baseName(baseOffset) + "." + baseName(endOffset) + SWAP_SUFFIX);
+    }
+
+    /** The offsets [base, end) a {@code .swap} file replaces, or null for any other file. */
+    static long[] swapRange(Path file) {
+        String name = file.getFileName().toString();
+        if (!name.endsWith(SWAP_SUFFIX) || name.length() != 41 + SWAP_SUFFIX.length()) {
+            return null;
+        }
+        try {
+            return new long[]{Long.parseLong(name.substring(0, 20)), Long.parseLong(name.substring(21, 41))};
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     /** The base offset of a {@code .log} file name, or empty for any other file. */

@@ -1,0 +1,46 @@
+package io.tributary.broker.log.cleaner;
+
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import io.tributary.broker.log.ClosedSegment;
+import org.apache.kafka.common.record.internal.Record;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.utils.Utils;
+
+/**
+ * The offset of the latest record of every key in a set of closed segments: a record whose offset is not
+ * its key's latest has been overwritten. Keys are copied, so the map holds every distinct key of the
+ * segments in memory (Kafka bounds this with a fixed-size dedupe buffer; we do not yet).
+ */
+final class LatestOffsets {
+    private final Map<ByteBuffer, Long> latest = new HashMap<>();
+
+    static LatestOffsets of(List<ClosedSegment> segments) {
+        LatestOffsets offsets = new LatestOffsets();
+        for (ClosedSegment segment : segments) {
+            for (RecordBatch batch : segment.records().batches()) {
+                for (Record record : batch) {
+                    if (record.hasKey()) {
+                        offsets.latest.put(ByteBuffer.wrap(Utils.toArray(record.key())), record.offset());
+                    }
+                }
+            }
+        }
+        return offsets;
+    }
+
+    /** True if no later record in the segments has the same key. Records without a key are always latest. */
+    boolean isLatest(Record record) {
+        if (!record.hasKey()) {
+            return true;
+        }
+        Long offset = latest.get(record.key());
+        return offset == null || offset == record.offset();
+    }
+
+    int size() {
+        return latest.size();
+    }
+}
