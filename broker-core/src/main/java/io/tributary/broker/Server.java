@@ -25,6 +25,7 @@ import io.tributary.broker.controller.TopicPaths;
 import io.tributary.broker.group.GroupServices;
 import io.tributary.broker.group.OffsetStore;
 import io.tributary.broker.log.LogManager;
+import io.tributary.broker.log.cleaner.LogCleaner;
 import io.tributary.broker.network.RequestChannel;
 import io.tributary.broker.network.SocketServer;
 import io.tributary.broker.purgatory.Purgatory;
@@ -49,6 +50,7 @@ public final class Server implements AutoCloseable {
     private EmbeddedZooKeeper embeddedZooKeeper;
     private ZkClient zk;
     private LogManager logs;
+    private LogCleaner cleaner;
     private BrokerRegistry registry;
     private ClusterView cluster;
     private Controller controller;
@@ -95,6 +97,7 @@ public final class Server implements AutoCloseable {
         controlledShutdown = new ControlledShutdown(zk, cluster, config.brokerId(), time);
         controlledShutdown.clearStale();
         logs = LogManager.open(config.logDirs(), config.logDefaults(), time);
+        cleaner = LogCleaner.start(logs, config.logDefaults(), time);
         TopicManager topics = new TopicManager(new TopicStore(zk), logs, config.logDefaults(), config.brokerId(),
                 () -> liveBrokersWith(config.brokerId()));
         fetchWaiters = new Purgatory<>("fetch");
@@ -185,6 +188,7 @@ public final class Server implements AutoCloseable {
         if (appender != null) {
             appender.snapshotAll();
         }
+        quietly("log cleaner", cleaner);
         quietly("logs", logs);
         log.info("logs flushed and marked clean");
         quietly("broker registration", registry);
