@@ -5,12 +5,15 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.IntFunction;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.log.FetchDataInfo;
 import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.log.PartitionLog;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.errors.InvalidReplicationFactorException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.record.internal.MemoryRecords;
@@ -26,8 +29,10 @@ import org.slf4j.LoggerFactory;
  * Committed offsets, durable in the compacted internal topic {@code __consumer_offsets}: one
  * record per (group, topic, partition), all of a group's records in partition
  * {@code abs(hash(group)) % partitions}, so the leader of that partition is the group's
- * coordinator. Writes are appends to our own partition logs; a delete is a tombstone. Thread-safe
- * as the logs are; callers order the writes of one group.
+ * coordinator. Writes are appends to our own partition logs (in a cluster, through the
+ * partition's leader, which refuses when this broker does not lead it); a delete is a tombstone.
+ * Only the partitions this broker holds are loaded. Thread-safe as the logs are; callers order the
+ * writes of one group.
  */
 public final class OffsetStore {
     public static final String TOPIC = Topic.GROUP_METADATA_TOPIC_NAME;
@@ -36,52 +41,81 @@ public final class OffsetStore {
     private static final int READ_CHUNK_BYTES = 1024 * 1024;
     private static final String SEGMENT_BYTES = Integer.toString(100 * 1024 * 1024);
 
-    private final List<PartitionLog> partitions;
+    private final int partitionCount;
+    private final IntFunction<Optional<PartitionLog>> logs;
+    private final Appender appender;
+    private final Runnable topicCreator;
     private final Time time;
 
-    /** @param partitions the logs of partitions 0..n-1 of the offsets topic */
+    /** Appends a batch of offset records to a partition of the offsets topic as its leader. */
+    public interface Appender {
+        void append(TopicPartition partition, MemoryRecords records);
+    }
+
+    /** @param partitions the logs of partitions 0..n-1 of the offsets topic, all led by this broker */
     public OffsetStore(List<PartitionLog> partitions, Time time) {
-        if (partitions.isEmpty()) {
-            throw new IllegalArgumentException("the offsets topic needs at least one partition");
-        }
-        this.partitions = List.copyOf(partitions);
+        this(checkedCount(partitions), p -> Optional.of(partitions.get(p)),
+                (tp, records) -> partitions.get(tp.partition()).appendAsLeader(records, LEADER_EPOCH), () -> { }, time);
+    }
+
+    private OffsetStore(int partitionCount, IntFunction<Optional<PartitionLog>> logs, Appender appender, Runnable topicCreator,
+                        Time time) {
+        this.partitionCount = partitionCount;
+        this.logs = logs;
+        this.appender = appender;
+        this.topicCreator = topicCreator;
         this.time = time;
     }
 
-    /**
-     * Opens the offsets topic, creating it compacted with {@code partitionCount} partitions if it
-     * does not exist yet. An existing topic keeps its partition count: the count decides which
-     * partition holds a group, so it must never change under stored offsets.
-     */
-    public static OffsetStore open(TopicManager topics, int partitionCount, Time time) {
-        if (topics.topic(TOPIC).isEmpty()) {
-            try {
-                topics.create(TOPIC, partitionCount, (short) 1, Map.of(
-                        LogConfig.CLEANUP_POLICY, LogConfig.CLEANUP_POLICY_COMPACT,
-                        LogConfig.SEGMENT_BYTES, SEGMENT_BYTES), false);
-            } catch (TopicExistsException e) {
-                // created concurrently: use it
-            }
+    private static int checkedCount(List<PartitionLog> partitions) {
+        if (partitions.isEmpty()) {
+            throw new IllegalArgumentException("the offsets topic needs at least one partition");
         }
-        int count = topics.topic(TOPIC).orElseThrow().partitionCount();
+        return partitions.size();
+    }
+
+    /**
+     * Opens the offsets topic. It is created (compacted, {@code partitionCount} partitions,
+     * {@code replicationFactor} replicas or as many as brokers are alive then) on first use — the
+     * first FindCoordinator or commit, normally once the cluster's brokers are up — as Kafka does.
+     * An existing topic keeps its partition count: the count decides which partition holds a
+     * group, so it must never change under stored offsets.
+     */
+    public static OffsetStore open(TopicManager topics, int partitionCount, short replicationFactor, Appender appender, Time time) {
+        Runnable creator = () -> createIfAbsent(topics, partitionCount, replicationFactor);
+        int count = topics.topic(TOPIC).map(TopicManager.TopicState::partitionCount).orElse(partitionCount);
         if (count != partitionCount) {
             log.warn("{} has {} partitions; keeping them (offsets.topic.num.partitions is {})", TOPIC, count, partitionCount);
         }
-        List<PartitionLog> logs = new ArrayList<>();
-        for (int partition = 0; partition < count; partition++) {
-            TopicPartition tp = new TopicPartition(TOPIC, partition);
-            logs.add(topics.log(tp).orElseThrow(() -> new IllegalStateException("no log for " + tp)));
+        return new OffsetStore(count, p -> topics.log(new TopicPartition(TOPIC, p)), appender, creator, time);
+    }
+
+    private static void createIfAbsent(TopicManager topics, int partitionCount, short replicationFactor) {
+        for (short replicas = replicationFactor; replicas >= 1 && topics.topic(TOPIC).isEmpty(); replicas--) {
+            try {
+                topics.create(TOPIC, partitionCount, replicas, Map.of(
+                        LogConfig.CLEANUP_POLICY, LogConfig.CLEANUP_POLICY_COMPACT,
+                        LogConfig.SEGMENT_BYTES, SEGMENT_BYTES), false);
+            } catch (TopicExistsException e) {
+                return; // created concurrently: use it
+            } catch (InvalidReplicationFactorException e) {
+                log.warn("creating {}: {}; trying {} replicas", TOPIC, e.getMessage(), replicas - 1);
+            }
         }
-        return new OffsetStore(logs, time);
+    }
+
+    /** Creates the offsets topic if it does not exist yet. */
+    public void ensureTopic() {
+        topicCreator.run();
     }
 
     public int partitionCount() {
-        return partitions.size();
+        return partitionCount;
     }
 
     /** The offsets-topic partition that holds {@code groupId}'s offsets. */
     public int partitionFor(String groupId) {
-        return Utils.abs(groupId.hashCode()) % partitions.size();
+        return Utils.abs(groupId.hashCode()) % partitionCount;
     }
 
     /** Appends the commits of one group as one batch. Errors are the log's (kafka-clients exceptions). */
@@ -106,7 +140,8 @@ public final class OffsetStore {
             return;
         }
         MemoryRecords batch = MemoryRecords.withRecords(Compression.NONE, records.toArray(SimpleRecord[]::new));
-        partitions.get(partitionFor(groupId)).appendAsLeader(batch, LEADER_EPOCH);
+        ensureTopic();
+        appender.append(new TopicPartition(TOPIC, partitionFor(groupId)), batch);
     }
 
     /**
@@ -117,7 +152,11 @@ public final class OffsetStore {
      */
     Map<String, Map<TopicPartition, CommittedOffset>> load() {
         Map<String, Map<TopicPartition, CommittedOffset>> groups = new HashMap<>();
-        for (PartitionLog partition : partitions) {
+        for (int index = 0; index < partitionCount; index++) {
+            PartitionLog partition = logs.apply(index).orElse(null);
+            if (partition == null) {
+                continue; // held by other brokers
+            }
             long position = partition.logStartOffset();
             long end = partition.logEndOffset();
             while (position < end) {
