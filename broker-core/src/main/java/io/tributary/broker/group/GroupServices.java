@@ -65,6 +65,11 @@ public final class GroupServices implements AutoCloseable {
         return offsets;
     }
 
+    /** Creates {@code __consumer_offsets} if it does not exist yet (Kafka creates it on the first FindCoordinator). */
+    public void ensureOffsetsTopic() {
+        store.ensureTopic();
+    }
+
     /** The offsets-topic partition whose leader coordinates {@code groupId}. */
     public int partitionFor(String groupId) {
         return store.partitionFor(groupId);
