@@ -62,6 +62,12 @@ final class CoordinatorHandler {
                     ? "only consumer groups with a non-empty id have a coordinator here" : "transactions are not implemented")
                     .setNodeId(-1).setHost("").setPort(-1);
         }
+        try {
+            groups.ensureOffsetsTopic();
+        } catch (RuntimeException e) {
+            return coordinator.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE.code()).setErrorMessage(e.getMessage())
+                    .setNodeId(-1).setHost("").setPort(-1);
+        }
         TopicPartition partition = new TopicPartition(OffsetStore.TOPIC, groups.partitionFor(key));
         if (replicas.leaderEpoch(partition) >= 0) {
             return coordinator.setNodeId(broker.nodeId()).setHost(broker.host()).setPort(broker.port());
