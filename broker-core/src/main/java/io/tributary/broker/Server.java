@@ -32,6 +32,9 @@ import io.tributary.broker.purgatory.Purgatory;
 import io.tributary.broker.replica.ReplicaManager;
 import io.tributary.broker.replica.ReplicationConfig;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.NotCoordinatorException;
+import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
+import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -115,7 +118,9 @@ public final class Server implements AutoCloseable {
         registry = new BrokerRegistry(zk, config.brokerId(), host, boundAddress.getPort(), time);
         BrokerIdentity identity = new BrokerIdentity(config.brokerId(), host, boundAddress.getPort(), registry.clusterId());
 
-        groups = GroupServices.start(config.groupConfig(), OffsetStore.open(topics, config.offsetsTopicPartitions(), time), time);
+        OffsetStore offsets = OffsetStore.open(topics, config.offsetsTopicPartitions(), config.offsetsTopicReplicationFactor(),
+                (partition, records) -> appendOffsets(partition, records), time);
+        groups = GroupServices.start(config.groupConfig(), offsets, time);
         RequestDispatcher dispatcher = RequestDispatcher.create(identity, topics, new ProducerIdManager(zk, config.brokerId()),
                 replicas, cluster, fetchWaiters, groups, apiSettings(config));
         handlers = new RequestHandlerPool(config.ioThreads(), channel, dispatcher);
@@ -137,6 +142,15 @@ public final class Server implements AutoCloseable {
     private static ApiSettings apiSettings(BrokerConfig config) {
         return new ApiSettings(config.autoCreateTopics(), config.defaultPartitions(), config.defaultReplicationFactor(),
                 config.deleteTopicEnable(), BrokerConfig.configDef(), config.originals());
+    }
+
+    /** Offset commits go to the leader of their offsets partition; anywhere else this broker is not the coordinator. */
+    private void appendOffsets(TopicPartition partition, MemoryRecords records) {
+        try {
+            replicas.appendAsLeader(partition, records, (short) 1);
+        } catch (NotLeaderOrFollowerException e) {
+            throw new NotCoordinatorException(e.getMessage());
+        }
     }
 
     private java.util.Set<Integer> liveBrokersWith(int self) {
