@@ -21,6 +21,7 @@ import org.apache.kafka.common.Uuid;
 public final class TopicStore {
     static final String TOPICS_PATH = "/brokers/topics";
     static final String TOPIC_CONFIGS_PATH = "/config/topics";
+    static final String DELETED_TOPICS_PATH = "/admin/delete_topics";
 
     private final ZkClient zk;
 
@@ -62,9 +63,19 @@ public final class TopicStore {
         zk.write(topicPath(topic.name()), assignmentJson(topic));
     }
 
+    /**
+     * Deletes the topic, leaving a marker at {@code /admin/delete_topics/<topic>} so that other
+     * brokers can tell a deletion from ZooKeeper having lost its data.
+     */
     public void delete(String topic) {
+        zk.write(DELETED_TOPICS_PATH + "/" + topic, new byte[0]);
         zk.deleteRecursively(topicPath(topic));
         zk.deleteRecursively(configPath(topic));
+    }
+
+    /** Whether a missing topic was deleted on purpose (see {@link #delete}). */
+    public boolean wasDeleted(String topic) {
+        return zk.read(DELETED_TOPICS_PATH + "/" + topic).isPresent();
     }
 
     public Map<String, String> overrides(String topic) {
