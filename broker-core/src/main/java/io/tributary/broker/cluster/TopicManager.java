@@ -75,20 +75,25 @@ public final class TopicManager {
 
     /**
      * Brings one topic in line with ZooKeeper after another broker changed it: installs it (its
-     * logs on this broker) or, if it is gone, deletes it here.
+     * logs on this broker) or, if it was deleted, deletes it here too. A topic that vanished
+     * without a deletion marker (ZooKeeper lost its data) is kept.
      */
     public synchronized void refresh(String name) {
         Optional<TopicAssignment> stored = store.assignment(name);
+        TopicState known = topics.get(name);
         if (stored.isEmpty()) {
-            TopicState known = topics.get(name);
-            if (known != null) {
+            if (known != null && store.wasDeleted(name)) {
                 remove(known);
+            } else if (known != null) {
+                log.warn("topic {} is missing from ZooKeeper but was not deleted; keeping it", name);
             }
             return;
         }
-        TopicState known = topics.get(name);
         if (known != null && known.assignment().equals(stored.get())) {
             return;
+        }
+        if (known != null && !known.id().equals(stored.get().id())) {
+            remove(known); // deleted and created again elsewhere
         }
         Map<String, String> overrides = store.overrides(name);
         LogConfig config;
