@@ -70,7 +70,7 @@ public final class Charts {
 
     private static XYChart latencyCdf(RunResult result) {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
-                .title(String.format(Locale.ROOT, "End-to-end latency at %,.0f records/s, %s (all rounds)",
+                .title(String.format(Locale.ROOT, "End-to-end latency at %,.0f records/s, %s, all rounds pooled",
                         result.latencyRate(), Harness.LATENCY_SHAPE.name()))
                 .xAxisTitle("latency, ms (log scale)").yAxisTitle("% of records at or below").build();
         style(chart.getStyler());

@@ -64,7 +64,9 @@ public final class MarkdownReport {
                 + "(1 partition, written at set-up, so in the page cache) from the beginning.%n", plan.consumeRecords()));
         md.append(String.format(Locale.ROOT, "- Latency: %,.0f records/s (%.0f%% of the lower median peak of %s) for "
                         + "%.1f s per phase, the first %.1f s not counted; the record carries its scheduled send time "
-                        + "and a consumer in the harness JVM subtracts it from its clock on arrival.%n",
+                        + "and a consumer in the harness JVM subtracts it from its clock on arrival. The table's "
+                        + "percentiles are medians of each round's percentiles; the CDF pools all rounds, so one "
+                        + "bad round shows in its tail.%n",
                 result.latencyRate(), 100 * plan.latencyLoad(), Harness.LATENCY_SHAPE.name(),
                 plan.latencyDuration().toMillis() / 1000.0, plan.latencyWarmup().toMillis() / 1000.0));
         md.append("- Broker CPU: user + system time of the broker JVM from `/proc/<pid>/stat`, read around each "
