@@ -35,6 +35,8 @@ import java.nio.file.Paths;
  * Exit codes: 0 loaded, 1 the load failed (nothing changed in the dataset), 2 bad usage.
  */
 public final class TopicLoader extends Configured implements Tool {
+    private static final String LOCAL_MAPS = "mapreduce.local.map.tasks.maximum";
+
     private final PrintStream out;
     private final PrintStream err;
 
@@ -99,6 +101,10 @@ public final class TopicLoader extends Configured implements Tool {
     }
 
     private static Job newJob(Configuration conf, String topic) throws IOException {
+        if (conf.get(LOCAL_MAPS) == null) {
+            // The local job runner runs one map at a time unless told otherwise; use the cores.
+            conf.setInt(LOCAL_MAPS, Runtime.getRuntime().availableProcessors());
+        }
         Job job = Job.getInstance(conf, "tributary-loader " + topic);
         job.setJarByClass(TopicLoader.class);
         job.setInputFormatClass(TopicInputFormat.class);

@@ -31,15 +31,17 @@ import java.util.stream.IntStream;
 
 /**
  * Loader records/s into Parquet divided by the ceiling of this step: writing the same rows,
- * already in memory, straight with AvroParquetWriter. Both sides write with one thread
- * (LocalJobRunner runs one map at a time), snappy, one file per partition. The loader time is
+ * already in memory, straight with AvroParquetWriter. Snappy, one split and one file per
+ * partition; the ceiling writes with one thread. The loader time is
  * the whole tool run: planning, job setup, reading from Kafka, converting, writing, committing.
+ * The fourth argument sets how many maps the local job runner runs at once (default 1, the
+ * like-for-like comparison; the loader itself uses every core when it is not set).
  *
  * <pre>
  * mvn -B -q -pl hadoop-input-format -am test-compile
  * mvn -B -q -pl hadoop-input-format dependency:build-classpath -Dmdep.outputFile=/tmp/cp.txt
  * java -Xmx3g -cp hadoop-input-format/target/test-classes:hadoop-input-format/target/classes:$(cat /tmp/cp.txt) \
- *     io.tributary.hadoop.bench.LoaderBenchmark [records, default 2000000] [value bytes, default 100] [rounds, default 3]
+ *     io.tributary.hadoop.bench.LoaderBenchmark [records, default 2000000] [value bytes, default 100] [rounds, default 3] [local maps, default 1]
  * </pre>
  */
 public final class LoaderBenchmark {
@@ -53,6 +55,7 @@ public final class LoaderBenchmark {
         int records = args.length > 0 ? Integer.parseInt(args[0]) : 2_000_000;
         int valueBytes = args.length > 1 ? Integer.parseInt(args[1]) : 100;
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
+        int localMaps = args.length > 3 ? Integer.parseInt(args[3]) : 1;
         java.nio.file.Path work = Files.createTempDirectory("loader-bench");
         try (TestBroker broker = TestBroker.start(work.resolve("kafka"))) {
             broker.createTopic(TOPIC, PARTITIONS);
@@ -65,24 +68,26 @@ public final class LoaderBenchmark {
             double bestLoader = 0;
             double bestCeiling = 0;
             for (int round = 1; round <= rounds; round++) {
-                double loader = loaderRecordsPerSecond(broker.bootstrapServers(), work.resolve("lake-" + round), total);
+                double loader = loaderRecordsPerSecond(broker.bootstrapServers(), work.resolve("lake-" + round), total, localMaps);
                 double ceiling = writerRecordsPerSecond(rows, work.resolve("ceiling-" + round));
                 System.out.printf("round %d: loader %.0f records/s, AvroParquetWriter from memory %.0f records/s, ratio %.2f%n",
                     round, loader, ceiling, loader / ceiling);
                 bestLoader = Math.max(bestLoader, loader);
                 bestCeiling = Math.max(bestCeiling, ceiling);
             }
-            System.out.printf("best of %d: loader %.0f records/s, ceiling %.0f records/s, ratio %.2f (%d records of %d value bytes, %d partitions)%n",
-                rounds, bestLoader, bestCeiling, bestLoader / bestCeiling, total, valueBytes, PARTITIONS);
+            System.out.printf("best of %d: loader %.0f records/s, ceiling %.0f records/s, ratio %.2f (%d records of %d value bytes, %d partitions, %d local maps)%n",
+                rounds, bestLoader, bestCeiling, bestLoader / bestCeiling, total, valueBytes, PARTITIONS, localMaps);
         }
     }
 
-    private static double loaderRecordsPerSecond(String bootstrap, java.nio.file.Path work, int expected) throws Exception {
+    private static double loaderRecordsPerSecond(String bootstrap, java.nio.file.Path work, int expected, int localMaps) throws Exception {
         Configuration conf = LocalJobs.conf(work);
+        conf.setInt("mapreduce.local.map.tasks.maximum", localMaps);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         long start = System.nanoTime();
         int code = ToolRunner.run(conf, new TopicLoader(new PrintStream(out, true, StandardCharsets.UTF_8), System.err), new String[] {
-            "-D", InputConfig.SPLIT_MAX_RECORDS + "=" + expected, "-D", LoaderConfig.PARQUET_CODEC + "=snappy",
+            "-D", InputConfig.SPLIT_MAX_RECORDS + "=" + expected / PARTITIONS, "-D", InputConfig.SPLIT_PACK_RECORDS + "=0",
+            "-D", LoaderConfig.PARQUET_CODEC + "=snappy",
             "--bootstrap-server", bootstrap, "--topic", TOPIC, "--output", work.resolve("lake").toUri().toString(), "--start", "earliest"});
         double seconds = (System.nanoTime() - start) / 1e9;
         if (code != 0 || !out.toString(StandardCharsets.UTF_8).contains("loaded " + expected + " records")) {

@@ -82,6 +82,30 @@ class LocalLoaderIT {
     }
 
     @Test
+    void aFailedJobLeavesTheDatasetAsItWas() throws Exception {
+        BROKER.broker().createTopic("fragile", 2);
+        BROKER.broker().produce("fragile", 2, 1_500, System.currentTimeMillis() - HOUR, 1, (p, i) -> bytes("v" + i));
+        Path output = new Path(work.resolve("fragile-lake").toUri());
+        Configuration conf = LocalJobs.conf(work);
+        String[] args = {"--bootstrap-server", BROKER.broker().bootstrapServers(), "--topic", "fragile", "--output", output.toString()};
+        assertThat(load(conf, args).exitCode()).isZero();
+        BROKER.broker().produce("fragile", 2, 1_500, System.currentTimeMillis() - HOUR, 1, (p, i) -> bytes("w" + i));
+
+        // The local job runner does not retry: the first attempt's failure, after writing part of its split, fails the job.
+        String[] failing = new String[args.length + 2];
+        failing[0] = "-D";
+        failing[1] = org.apache.hadoop.mapreduce.MRJobConfig.MAP_CLASS_ATTR + "=" + FailFirstAttemptMapper.class.getName();
+        System.arraycopy(args, 0, failing, 2, args.length);
+        Run failed = load(conf, failing);
+
+        assertThat(failed.exitCode()).isEqualTo(1);
+        assertThat(failed.err()).contains("failed", "the dataset is unchanged");
+        Datasets.assertEveryOffsetOnce(output, "fragile", 2, 1_500, conf);
+        assertThat(ledger(output, "fragile", conf)).isEqualTo(Map.of(0, 1_500L, 1, 1_500L));
+        assertThat(FileSystem.getLocal(conf).listStatus(DatasetLayout.utc(output).jobsDir("fragile"))).as("staging left behind").isEmpty();
+    }
+
+    @Test
     void decodesJsonValuesWithTheGivenSchema() throws Exception {
         BROKER.broker().createTopic("typed", 1);
         BROKER.broker().produce("typed", 1, 50, System.currentTimeMillis() - HOUR, 1,
