@@ -150,29 +150,46 @@ final class LogSegment implements Closeable {
     }
 
     /**
-     * The position and size of the batch that holds {@code offset} (or the first batch after it), scanning at
-     * most one index interval; null if the segment has no such batch.
+     * The position and size of the batch that holds {@code offset} (or the first batch after it); null if the
+     * segment has no such batch. Usually one header read: the first index entry at or above the offset names a
+     * batch that ends at or after it, and holds it if it starts at or before it. Otherwise it scans the batch
+     * headers from the index entry below the offset, at most one index interval.
      */
     LogOffsetPosition translateOffset(long offset) {
-        int position = offsetIndex.lookup(offset).position();
         int end = records.sizeInBytes();
-        // One small read per batch header: fewer system calls than FileRecords.searchForOffsetFromPosition.
         ByteBuffer header = ByteBuffer.allocate(SCANNED_HEADER_BYTES);
         try {
-            while (position + DefaultRecordBatch.RECORD_BATCH_OVERHEAD <= end) {
-                header.clear();
-                records.readInto(header, position);
-                long batchBase = header.getLong(Records.OFFSET_OFFSET);
-                int size = Records.LOG_OVERHEAD + header.getInt(Records.SIZE_OFFSET);
-                if (batchBase + header.getInt(DefaultRecordBatch.LAST_OFFSET_DELTA_OFFSET) >= offset) {
-                    return new LogOffsetPosition(batchBase, position, size);
+            OffsetPosition ceiling = offsetIndex.firstEntryAtOrAbove(offset);
+            if (ceiling != null && ceiling.position() + DefaultRecordBatch.RECORD_BATCH_OVERHEAD <= end) {
+                readHeader(ceiling.position(), header);
+                if (header.getLong(Records.OFFSET_OFFSET) <= offset) {
+                    return positionOf(header, ceiling.position());
                 }
-                position += size;
+            }
+            int position = offsetIndex.lookup(offset).position();
+            while (position + DefaultRecordBatch.RECORD_BATCH_OVERHEAD <= end) {
+                readHeader(position, header);
+                LogOffsetPosition batch = positionOf(header, position);
+                if (batch.offset + header.getInt(DefaultRecordBatch.LAST_OFFSET_DELTA_OFFSET) >= offset) {
+                    return batch;
+                }
+                position += batch.size;
             }
         } catch (IOException e) {
             throw new KafkaStorageException("Cannot read " + records.file(), e);
         }
         return null;
+    }
+
+    private void readHeader(int position, ByteBuffer header) throws IOException {
+        header.clear();
+        records.readInto(header, position);
+    }
+
+    /** The base offset, position and size of the batch whose header is in {@code header}. */
+    private static LogOffsetPosition positionOf(ByteBuffer header, int position) {
+        return new LogOffsetPosition(header.getLong(Records.OFFSET_OFFSET), position,
+                Records.LOG_OVERHEAD + header.getInt(Records.SIZE_OFFSET));
     }
 
     /**

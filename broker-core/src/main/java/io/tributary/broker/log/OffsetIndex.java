@@ -39,6 +39,16 @@ final class OffsetIndex extends AbstractIndex {
         return slot < 0 ? new OffsetPosition(baseOffset, 0) : entry(slot);
     }
 
+    /** The first entry whose offset is at or above {@code target}, or null when there is none. */
+    OffsetPosition firstEntryAtOrAbove(long target) {
+        int count = entries();
+        int slot = largestLowerBoundSlot(target, count);
+        if (slot >= 0 && offsetAt(slot) == target) {
+            return entry(slot);
+        }
+        return slot + 1 < count ? entry(slot + 1) : null;
+    }
+
     OffsetPosition entry(int slot) {
         return new OffsetPosition(offsetAt(slot), buffer().getInt(slot * ENTRY_SIZE + 4));
     }

@@ -12,6 +12,7 @@ import org.apache.kafka.common.record.internal.MutableRecordBatch;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class LogSegmentTest {
 
@@ -56,6 +57,25 @@ class LogSegmentTest {
             assertThat(scanned).isBetween(0, Math.max(interval, 0) + BATCH_BYTES);
         }
         assertThat(segment.translateOffset(100 + 3 * BATCHES)).isNull();
+    }
+
+    /** Offsets 0-1, 10-11, 20-21 (a follower's copy of a compacted log): offsets in a gap map to the next batch. */
+    @ParameterizedTest(name = "index.interval.bytes = {0}")
+    @ValueSource(ints = {0, 4096})
+    void offsetsInAGapTranslateToTheNextBatch(int interval) throws Exception {
+        LogConfig config = LogConfig.defaults().withTopicOverrides(Map.of(
+                LogConfig.INDEX_INTERVAL_BYTES, String.valueOf(interval), LogConfig.SEGMENT_INDEX_BYTES, "4096"));
+        LogSegment segment = LogSegment.create(dir, 0, config, 0);
+        for (long base : new long[] {0, 10, 20}) {
+            segment.append(base + 1, TestRecords.batchAt(base, 2, 1));
+        }
+        int batchBytes = TestRecords.batchAt(0, 2, 1).sizeInBytes();
+        assertThat(segment.translateOffset(1).position).isZero();
+        assertThat(segment.translateOffset(5).position).isEqualTo(batchBytes);
+        assertThat(segment.translateOffset(5).offset).isEqualTo(10);
+        assertThat(segment.translateOffset(12).position).isEqualTo(2 * batchBytes);
+        assertThat(segment.translateOffset(21).position).isEqualTo(2 * batchBytes);
+        assertThat(segment.translateOffset(22)).isNull();
     }
 
     @ParameterizedTest(name = "index.interval.bytes = {0}")

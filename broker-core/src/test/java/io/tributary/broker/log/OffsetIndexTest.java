@@ -42,6 +42,21 @@ class OffsetIndexTest {
         assertThat(index.lookup(target)).isEqualTo(new OffsetPosition(offset, position));
     }
 
+    @ParameterizedTest(name = "firstEntryAtOrAbove({0}) = {1}")
+    @CsvSource({"999, 1010", "1010, 1010", "1011, 1020", "1030, 1030", "1031, -1"})
+    void firstEntryAtOrAboveFindsTheCeiling(long target, long expectedOffset) throws Exception {
+        OffsetIndex index = index(1024);
+        index.append(1010, 100);
+        index.append(1020, 200);
+        index.append(1030, 300);
+        OffsetPosition found = index.firstEntryAtOrAbove(target);
+        if (expectedOffset < 0) {
+            assertThat(found).isNull();
+        } else {
+            assertThat(found.offset()).isEqualTo(expectedOffset);
+        }
+    }
+
     @Test
     void entriesAreBigEndianRelativeOffsetAndPositionAndTrimmedOnClose() throws Exception {
         OffsetIndex index = index(1024);
