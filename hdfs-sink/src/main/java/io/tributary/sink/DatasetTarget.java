@@ -5,11 +5,15 @@ import io.tributary.hadoop.dataset.ParquetWriterFactory;
 import io.tributary.hadoop.dataset.RecordConverter;
 import org.apache.kafka.common.TopicPartition;
 
-/** Everything about the dataset the sink writes: layout, rows, writers, commits and resume positions. */
-record DatasetTarget(DatasetLayout layout, RecordConverter converter, ParquetWriterFactory writers,
+/**
+ * Everything about the dataset the sink writes: layout, rows, writers, commits and resume positions.
+ *
+ * @param openFileBytes the memory an open file costs before its first record (buffers of the writer)
+ */
+record DatasetTarget(DatasetLayout layout, RecordConverter converter, ParquetWriterFactory writers, long openFileBytes,
                      CommitProtocol protocol, ResumePositions resume) {
     /** Fresh, empty files for {@code tp}, starting at {@code nextOffset}. */
     PartitionFiles newFiles(TopicPartition tp, long nextOffset) {
-        return new PartitionFiles(tp, layout, writers, converter.schema(), nextOffset);
+        return new PartitionFiles(tp, layout, writers, converter.schema(), openFileBytes, nextOffset);
     }
 }

@@ -171,7 +171,7 @@ public final class HdfsSink implements Runnable {
                 if (state.isRecovering()) {
                     continue;
                 }
-                long bytes = state.files().totalBytes();
+                long bytes = state.files().memoryBytes();
                 total += bytes;
                 if (bytes > largestBytes) {
                     largest = state;
@@ -251,17 +251,22 @@ public final class HdfsSink implements Runnable {
 
     private void fail(Collection<TopicPartition> failed, String step, Exception cause) {
         long now = time.milliseconds();
+        List<TopicPartition> paused = new ArrayList<>();
+        long retryInMs = 0;
         for (TopicPartition tp : List.copyOf(failed)) {
             PartitionState state = partitions.get(tp);
-            if (state == null) {
-                continue;
+            if (state != null) {
+                state.fail(now, limits.backoff());
+                retryInMs = Math.max(retryInMs, state.retryAtMs() - now);
+                paused.add(tp);
             }
-            int failures = state.fail(now, limits.backoff());
-            consumer.pause(List.of(tp));
-            log.warn("{} failed while {} (failure {} in a row): {}; consumption paused, retry in {} ms; "
-                    + "nothing is lost, the partition resumes from its last commit",
-                tp, step, failures, describe(cause), state.retryAtMs() - now);
         }
+        if (paused.isEmpty()) {
+            return;
+        }
+        consumer.pause(paused);
+        log.warn("{} failed while {}: {}; consumption of them paused, retry in {} ms; nothing is lost, "
+            + "each resumes from its last commit", paused, step, describe(cause), retryInMs);
     }
 
     // Recovers every partition whose retry is due; all of them share one storage, so one batch.
@@ -276,13 +281,16 @@ public final class HdfsSink implements Runnable {
         try {
             resume = dataset.resume().recover(due);
         } catch (IOException | RuntimeException e) {
+            long delay = 0;
             for (TopicPartition tp : due) {
-                long delay = partitions.get(tp).retryLater(now, limits.backoff());
-                log.warn("cannot recover {} yet, the dataset storage is unreachable: {}; retry in {} ms",
-                    tp, describe(e), delay);
+                delay = Math.max(delay, partitions.get(tp).retryLater(now, limits.backoff()));
             }
+            log.warn("cannot resume {} yet, the dataset storage is unreachable: {}; still paused, retry in {} ms",
+                due, describe(e), delay);
             return;
         }
+        Map<TopicPartition, String> starts = new LinkedHashMap<>();
+        boolean recovered = false;
         for (TopicPartition tp : due) {
             OptionalLong next = resume.get(tp);
             if (next.isPresent()) {
@@ -290,10 +298,14 @@ public final class HdfsSink implements Runnable {
             } else {
                 consumer.seekToBeginning(List.of(tp));
             }
-            partitions.get(tp).resume(dataset.newFiles(tp, next.orElse(0)));
-            consumer.resume(List.of(tp));
-            log.info("writing {} from offset {}", tp, next.isPresent() ? next.getAsLong() : "earliest (new to the dataset)");
+            PartitionState state = partitions.get(tp);
+            recovered |= state.hadFailures();
+            state.clearFailures();
+            state.start(dataset.newFiles(tp, next.orElse(0)));
+            starts.put(tp, next.isPresent() ? Long.toString(next.getAsLong()) : "earliest");
         }
+        consumer.resume(due);
+        log.info("{}writing from offsets {}", recovered ? "storage reachable again: " : "", starts);
     }
 
     private void maybeReport() {

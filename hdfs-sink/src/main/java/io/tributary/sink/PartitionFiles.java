@@ -23,6 +23,7 @@ final class PartitionFiles {
     private final DatasetLayout layout;
     private final ParquetWriterFactory writers;
     private final Schema schema;
+    private final long openFileBytes;
     private final Map<String, BucketFile> byBucket = new LinkedHashMap<>();
     private long records;
     private long firstAppendMs = -1;
@@ -30,11 +31,13 @@ final class PartitionFiles {
     private long nextOffset;
 
     /** @param nextOffset where the partition resumed: the first offset these files may hold */
-    PartitionFiles(TopicPartition partition, DatasetLayout layout, ParquetWriterFactory writers, Schema schema, long nextOffset) {
+    PartitionFiles(TopicPartition partition, DatasetLayout layout, ParquetWriterFactory writers, Schema schema,
+                   long openFileBytes, long nextOffset) {
         this.partition = partition;
         this.layout = layout;
         this.writers = writers;
         this.schema = schema;
+        this.openFileBytes = openFileBytes;
         this.nextOffset = nextOffset;
     }
 
@@ -101,10 +104,11 @@ final class PartitionFiles {
         return largest;
     }
 
-    long totalBytes() {
+    /** An estimate of the heap the open files hold: their data plus the fixed buffers of each writer. */
+    long memoryBytes() {
         long total = 0;
         for (BucketFile f : byBucket.values()) {
-            total += f.dataBytes();
+            total += openFileBytes + f.dataBytes();
         }
         return total;
     }

@@ -36,21 +36,27 @@ final class PartitionState {
         return files;
     }
 
-    /** Starts writing again with fresh files, after the assignment or a recovery. */
-    void resume(PartitionFiles fresh) {
+    /** Starts writing with fresh files, after the assignment or a recovery. */
+    void start(PartitionFiles fresh) {
         files = fresh;
+    }
+
+    boolean hadFailures() {
+        return failures > 0;
+    }
+
+    void clearFailures() {
         failures = 0;
     }
 
-    /** Drops the open files and schedules a retry {@code delayMs} from now; returns the failure count. */
-    int fail(long nowMs, Backoff backoff) {
+    /** Drops the open files and schedules a retry with backoff. */
+    void fail(long nowMs, Backoff backoff) {
         if (files != null) {
             files.abandon();
             files = null;
         }
         failures++;
         retryAtMs = nowMs + backoff.delayMs(failures);
-        return failures;
     }
 
     /** Schedules the next try after a recovery attempt failed; returns the delay. */

@@ -36,6 +36,7 @@ public final class SinkConfig extends AbstractConfig {
     public static final String TIMEZONE = "timezone";
     public static final String SINK_MEMORY_BYTES = "sink.memory.bytes";
     public static final String PARQUET_CODEC = "parquet.codec";
+    public static final String PARQUET_PAGE_BYTES = "parquet.page.bytes";
     public static final String BAD_RECORD_POLICY = "bad.record.policy";
     public static final String DEAD_LETTER_TOPIC = "dead.letter.topic";
     public static final String RETRY_BACKOFF_MS = "retry.backoff.ms";
@@ -74,6 +75,8 @@ public final class SinkConfig extends AbstractConfig {
             "Budget for the buffers of all open Parquet writers; the largest commits early when it is exceeded. "
                 + "-1: a quarter of the maximum heap")
         .define(PARQUET_CODEC, Type.STRING, "snappy", Importance.LOW, "Parquet compression codec")
+        .define(PARQUET_PAGE_BYTES, Type.INT, 64 * 1024, Range.atLeast(1024), Importance.LOW,
+            "Parquet page size; every open file holds a few pages of buffers, so it sets the cost of an open file")
         .define(BAD_RECORD_POLICY, Type.STRING, "fail", ConfigDef.ValidString.in("fail", "skip", "dead-letter"), Importance.MEDIUM,
             "A value that does not decode: fail (stop the sink), skip (count it) or dead-letter (send to dead.letter.topic)")
         .define(DEAD_LETTER_TOPIC, Type.STRING, null, Importance.MEDIUM, "Topic for bad records with bad.record.policy=dead-letter")
@@ -150,6 +153,10 @@ public final class SinkConfig extends AbstractConfig {
 
     public String parquetCodec() {
         return getString(PARQUET_CODEC);
+    }
+
+    public int parquetPageBytes() {
+        return getInt(PARQUET_PAGE_BYTES);
     }
 
     public BadRecordPolicy badRecordPolicy() {

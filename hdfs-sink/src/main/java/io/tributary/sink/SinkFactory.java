@@ -38,10 +38,12 @@ public final class SinkFactory {
         DatasetLayout layout = new DatasetLayout(fs.makeQualified(root), config.zone());
         RecordConverter converter = converter(config, conf);
         ParquetWriterFactory writers = new ParquetWriterFactory(conf, ParquetWriterFactory.codec(config.parquetCodec()),
-            ParquetWriterFactory.DEFAULT_ROW_GROUP_BYTES);
+            ParquetWriterFactory.DEFAULT_ROW_GROUP_BYTES, config.parquetPageBytes());
         CommitProtocol protocol = new CommitProtocol(fs, layout, conf);
         ResumePositions resume = new ResumePositions(protocol, new NewestCommittedFiles(fs, layout, config.recoveryBuckets()));
-        DatasetTarget dataset = new DatasetTarget(layout, converter, writers, protocol, resume);
+        // Measured with parquet-avro 1.18: an open file holds about four pages of buffers before its first record.
+        long openFileBytes = 4L * config.parquetPageBytes();
+        DatasetTarget dataset = new DatasetTarget(layout, converter, writers, openFileBytes, protocol, resume);
 
         KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProps(config),
             new ByteArrayDeserializer(), new ByteArrayDeserializer());
@@ -57,6 +59,8 @@ public final class SinkFactory {
 
     static Configuration hadoopConf(SinkConfig config) {
         Configuration conf = new Configuration();
+        // Hadoop's own shutdown hook would close the filesystem under the commit of our shutdown hook.
+        conf.setBoolean("fs.automatic.close", false);
         config.passThrough(SinkConfig.HADOOP_PREFIX).forEach((k, v) -> conf.set(k, String.valueOf(v)));
         return conf;
     }

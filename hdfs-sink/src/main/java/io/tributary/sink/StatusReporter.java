@@ -8,12 +8,14 @@ import java.util.List;
 
 /**
  * Reports partition snapshots: a summary plus one line per partition in the log every
- * {@code logIntervalMs}, and, when a console is attached, a one-line status rewritten in place
- * every second. Poll thread only.
+ * {@code logIntervalMs} (the partition lines at DEBUG beyond {@value #PARTITION_LINES_AT_INFO}
+ * partitions), and, when a console is attached, a one-line status rewritten in place every
+ * second. Poll thread only.
  */
 final class StatusReporter {
     private static final Logger log = LoggerFactory.getLogger(StatusReporter.class);
     private static final long CONSOLE_INTERVAL_MS = 1000;
+    static final int PARTITION_LINES_AT_INFO = 20;
 
     private final long logIntervalMs;
     private final PrintStream console; // null when not interactive
@@ -46,26 +48,36 @@ final class StatusReporter {
         }
         if (nowMs >= nextLogMs) {
             log.info(summary);
-            partitions.forEach(p -> log.info(p.logLine()));
+            if (partitions.size() <= PARTITION_LINES_AT_INFO) {
+                partitions.forEach(p -> log.info(p.logLine()));
+            } else if (log.isDebugEnabled()) {
+                partitions.forEach(p -> log.debug(p.logLine()));
+            }
             nextLogMs = nowMs + logIntervalMs;
         }
     }
 
     static String summary(List<PartitionStatus> partitions) {
         long lag = 0;
+        long unknownLag = 0;
         long freshness = 0;
         double rate = 0;
         long files = 0;
         long recovering = 0;
         for (PartitionStatus p : partitions) {
-            lag += Math.max(0, p.lag());
+            if (p.lag() < 0) {
+                unknownLag++;
+            } else {
+                lag += p.lag();
+            }
             freshness = Math.max(freshness, p.freshnessMs());
             rate += p.recordsPerSecond();
             files += p.filesCommitted();
             recovering += p.recovering() ? 1 : 0;
         }
-        return String.format("tributary-sink: %d partitions, lag %d, oldest uncommitted %d ms, %.0f records/s, "
-            + "%d files committed%s", partitions.size(), lag, freshness, rate, files,
+        return String.format("tributary-sink: %d partitions, lag %d%s, oldest uncommitted %d ms, %.0f records/s, "
+            + "%d files committed%s", partitions.size(), lag, unknownLag > 0 ? " (+" + unknownLag + " not fetched yet)" : "",
+            freshness, rate, files,
             recovering > 0 ? ", " + recovering + " RECOVERING (storage unreachable)" : "");
     }
 }

@@ -8,11 +8,14 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.TopicPartition;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * The broker the sink tests stream from, and the one place its address comes from: Apache
@@ -35,8 +38,12 @@ final class SinkTestBroker implements AutoCloseable {
         return kafka.bootstrapServers();
     }
 
+    /** Creates {@code topic} and waits until every partition has a leader that answers. */
     void createTopic(String topic, int partitions) throws ExecutionException, InterruptedException {
         admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+        // Producing before the broker knows it leads every partition sends idempotent producers into retries.
+        await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
+            .until(() -> endOffsets(topic, partitions).size() == partitions);
     }
 
     /** The log end offset of every partition of {@code topic}. */

@@ -7,7 +7,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -16,7 +16,7 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Produces {@code count} records round-robin over the partitions of a topic, on a background
- * thread, at most {@code ratePerSecond} (0: as fast as possible). Values are 100 bytes, keys
+ * thread, at most {@code ratePerSecond} (0: as fast as possible). Values are 100 random bytes, keys
  * {@code k<i>}, timestamps the time of sending. Bounded in count; {@link #await} bounds the time.
  */
 final class TestLoad implements AutoCloseable {
@@ -46,9 +46,10 @@ final class TestLoad implements AutoCloseable {
         }
     }
 
-    static byte[] value(long i) {
+    /** Random bytes: Parquet cannot shrink them, so they cost what they weigh in the writers' buffers. */
+    static byte[] value() {
         byte[] value = new byte[VALUE_BYTES];
-        Arrays.fill(value, (byte) ('a' + i % 26));
+        ThreadLocalRandom.current().nextBytes(value);
         return value;
     }
 
@@ -63,7 +64,7 @@ final class TestLoad implements AutoCloseable {
                 }
             }
             producer.send(new ProducerRecord<>(topic, (int) (i % partitions), System.currentTimeMillis(),
-                ("k" + i).getBytes(StandardCharsets.UTF_8), value(i)));
+                ("k" + i).getBytes(StandardCharsets.UTF_8), value()));
             sent.incrementAndGet();
         }
         producer.flush();
