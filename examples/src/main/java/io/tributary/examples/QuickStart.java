@@ -7,7 +7,10 @@ import io.tributary.examples.serverlogs.ServerLogReport;
 import org.apache.kafka.common.utils.Time;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 import java.io.PrintStream;
 import java.net.BindException;
@@ -70,8 +73,12 @@ public final class QuickStart implements Callable<Integer> {
         return quickStart;
     }
 
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
+        validate();
         QuickStartDirectory dir;
         try {
             dir = QuickStartDirectory.prepare(dataDir);
@@ -89,6 +96,22 @@ public final class QuickStart implements Callable<Integer> {
         } catch (Exception e) {
             System.err.println("tributary-quickstart: failed: " + e.getMessage() + " (full log: " + dir.log() + ")");
             return 1;
+        }
+    }
+
+    /** Rejects settings that could only fail later, before anything starts (picocli prints it with the usage, exit 2). */
+    private void validate() {
+        if (port < 0 || port > 65535) {
+            throw new ParameterException(spec.commandLine(), "--port must be 0..65535, got " + port);
+        }
+        requirePositive("--seconds", seconds);
+        requirePositive("--rate", rate);
+        requirePositive("--log-lines", logLines);
+    }
+
+    private void requirePositive(String option, int value) {
+        if (value < 1) {
+            throw new ParameterException(spec.commandLine(), option + " must be at least 1, got " + value);
         }
     }
 
