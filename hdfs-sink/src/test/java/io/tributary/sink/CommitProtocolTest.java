@@ -1,0 +1,105 @@
+package io.tributary.sink;
+
+import io.tributary.hadoop.dataset.DatasetLayout;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The storage half of a commit, and finishing one that a crash interrupted, on the local filesystem. */
+class CommitProtocolTest {
+    private static final TopicPartition TP = new TopicPartition("t", 3);
+    private static final long HOUR_8 = 1_795_939_200_000L + 8 * 3_600_000L;
+
+    @TempDir
+    java.nio.file.Path dir;
+
+    private final Configuration conf = new Configuration();
+    private FileSystem fs;
+    private DatasetLayout layout;
+    private CommitProtocol protocol;
+
+    @BeforeEach
+    void open() throws IOException {
+        fs = FileSystem.getLocal(conf);
+        layout = DatasetLayout.utc(new Path(dir.toUri()));
+        protocol = new CommitProtocol(fs, layout, conf);
+    }
+
+    private CommitIntent.Rename tempFile(long first, long last, long timestamp) throws IOException {
+        Path temp = layout.newTempFile(TP.topic(), TP.partition());
+        try (var out = fs.create(temp)) {
+            out.write(("rows " + first + ".." + last).getBytes(StandardCharsets.UTF_8));
+        }
+        return new CommitIntent.Rename(temp, layout.dataFile(timestamp, io.tributary.hadoop.dataset.DataFileName.of(
+            TP.topic(), TP.partition(), first, last)));
+    }
+
+    @Test
+    void publishRenamesEveryFileAdvancesTheLedgerAndDropsTheIntent() throws IOException {
+        CommitIntent intent = new CommitIntent(200, List.of(tempFile(100, 199, HOUR_8), tempFile(150, 180, HOUR_8 - 3_600_000L)));
+        protocol.publish(Map.of(TP, intent));
+        for (CommitIntent.Rename r : intent.renames()) {
+            assertThat(fs.exists(r.target())).isTrue();
+            assertThat(fs.exists(r.temp())).isFalse();
+        }
+        assertThat(protocol.ledger("t").read().nextOffsets()).isEqualTo(Map.of(3, 200L));
+        assertThat(fs.listStatus(layout.tempDir("t", 3))).extracting(s -> s.getPath().getName())
+            .doesNotContain(CommitIntent.FILE_NAME);
+    }
+
+    @Test
+    void finishesACommitCutShortAfterTheFirstRename() throws IOException {
+        CommitIntent.Rename renamed = tempFile(100, 199, HOUR_8);
+        CommitIntent.Rename pending = tempFile(150, 180, HOUR_8 - 3_600_000L);
+        CommitIntent intent = new CommitIntent(200, List.of(renamed, pending));
+        // The crash: intent written, one file renamed, ledger untouched.
+        try (var out = fs.create(new Path(layout.tempDir("t", 3), CommitIntent.FILE_NAME))) {
+            out.write(intent.encode().getBytes(StandardCharsets.UTF_8));
+        }
+        fs.mkdirs(renamed.target().getParent());
+        fs.rename(renamed.temp(), renamed.target());
+        Path strayTemp = layout.newTempFile("t", 3);
+        fs.create(strayTemp).close();
+
+        assertThat(protocol.finishInterrupted(TP)).contains(intent);
+
+        assertThat(fs.exists(renamed.target())).isTrue();
+        assertThat(fs.exists(pending.target())).isTrue();
+        assertThat(protocol.ledger("t").read().nextOffsets()).isEqualTo(Map.of(3, 200L));
+        assertThat(fs.exists(layout.tempDir("t", 3))).as("temp files of the earlier writer").isFalse();
+        assertThat(protocol.finishInterrupted(TP)).as("nothing left to finish").isEmpty();
+    }
+
+    @Test
+    void anIncompleteIntentMeansNothingWasRenamed() throws IOException {
+        CommitIntent.Rename file = tempFile(0, 9, HOUR_8);
+        String text = new CommitIntent(10, List.of(file)).encode();
+        try (var out = fs.create(new Path(layout.tempDir("t", 3), CommitIntent.FILE_NAME))) {
+            out.write(text.substring(0, text.length() - 4).getBytes(StandardCharsets.UTF_8));
+        }
+        assertThat(protocol.finishInterrupted(TP)).isEmpty();
+        assertThat(fs.exists(file.target())).isFalse();
+        assertThat(protocol.ledger("t").read().nextOffsets()).isEmpty();
+    }
+
+    @Test
+    void aLedgerAlreadyPastTheIntentStaysWhereItIs() throws IOException {
+        protocol.ledger("t").advance(Map.of(3, 500L));
+        try (var out = fs.create(new Path(layout.tempDir("t", 3), CommitIntent.FILE_NAME))) {
+            out.write(new CommitIntent(200, List.of()).encode().getBytes(StandardCharsets.UTF_8));
+        }
+        protocol.finishInterrupted(TP);
+        assertThat(protocol.ledger("t").read().nextOffsets()).isEqualTo(Map.of(3, 500L));
+    }
+}
