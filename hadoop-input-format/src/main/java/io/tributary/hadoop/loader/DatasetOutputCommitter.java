@@ -1,6 +1,7 @@
 package io.tributary.hadoop.loader;
 
-import io.tributary.hadoop.input.JobPlanning;
+import io.tributary.hadoop.input.InputConfig;
+import io.tributary.hadoop.input.LoadPlan;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileContext;
 import org.apache.hadoop.fs.FileSystem;
@@ -79,7 +80,12 @@ public class DatasetOutputCommitter extends OutputCommitter {
     public void commitJob(JobContext context) throws IOException {
         Configuration conf = context.getConfiguration();
         JobStaging staging = staging(context);
-        JobCommit.open(staging, conf).commit(JobPlanning.plan(conf));
+        String plan = conf.get(InputConfig.PLAN);
+        if (plan == null) {
+            // Planning again now would see newer high watermarks than the tasks read up to.
+            throw new IOException("the job has no " + InputConfig.PLAN + ": use TopicInputFormat, which fixes it at submission");
+        }
+        JobCommit.open(staging, conf).commit(LoadPlan.decode(plan));
     }
 
     @Override

@@ -109,7 +109,12 @@ final class JobCommit {
         log.info("job {} committed {} files; ledger of {} now {}", staging.jobId(), moved, staging.topic(), state.nextOffsets());
     }
 
-    private Map<Integer, Long> ledgerTarget(LoadPlan plan, LedgerState current) throws IOException {
+    /**
+     * Where the ledger goes once {@code plan} is committed.
+     *
+     * @throws IOException if the ledger is already past a planned start: those offsets are in the dataset
+     */
+    static Map<Integer, Long> ledgerTarget(LoadPlan plan, LedgerState current) throws IOException {
         Map<Integer, Long> target = new TreeMap<>();
         for (OffsetRange r : plan.ranges()) {
             OptionalLong now = current.nextOffset(r.partition());
@@ -118,8 +123,9 @@ final class JobCommit {
                     continue; // nothing loaded here; never move the ledger back
                 }
                 throw new IOException("the ledger of " + plan.topic() + "-" + r.partition() + " is at " + now.getAsLong()
-                    + ", past this job's start " + r.start() + ": another writer loaded offsets [" + r.start() + ", "
-                    + now.getAsLong() + ") since planning; nothing was committed, run the loader again");
+                    + ", past the start " + r.start() + " of this load: offsets [" + r.start() + ", " + now.getAsLong()
+                    + ") are already in the dataset (another writer loaded them, or the start position is below the ledger); "
+                    + "loading them again would duplicate them, so nothing was committed");
             }
             target.put(r.partition(), r.end());
         }

@@ -1,9 +1,9 @@
 package io.tributary.hadoop.loader;
 
 import io.tributary.hadoop.dataset.DatasetLayout;
+import io.tributary.hadoop.dataset.OffsetLedger;
 import io.tributary.hadoop.input.JobPlanning;
 import io.tributary.hadoop.input.LoadPlan;
-import io.tributary.hadoop.input.LostRangeException;
 import io.tributary.hadoop.input.TopicInputFormat;
 import io.tributary.hadoop.input.TopicRecordWritable;
 import org.apache.hadoop.conf.Configuration;
@@ -80,7 +80,8 @@ public final class TopicLoader extends Configured implements Tool {
         LoadPlan plan;
         try {
             plan = JobPlanning.plan(conf);
-        } catch (LostRangeException e) {
+            JobCommit.ledgerTarget(plan, OffsetLedger.open(layout, topic, conf).read()); // fail now, not after the work
+        } catch (IOException e) {
             err.println("tributary-loader: " + e.getMessage());
             return 1;
         }

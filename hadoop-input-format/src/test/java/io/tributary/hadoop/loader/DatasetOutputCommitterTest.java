@@ -132,7 +132,7 @@ class DatasetOutputCommitterTest {
         commit(task);
         OffsetLedger.open(DatasetLayout.utc(root), "t", conf).advance(Map.of(0, 40L)); // e.g. the sink, meanwhile
 
-        assertThatThrownBy(() -> committer.commitJob(job)).hasMessageContaining("another writer loaded offsets [0, 40)");
+        assertThatThrownBy(() -> committer.commitJob(job)).hasMessageContaining("offsets [0, 40) are already in the dataset");
         assertThat(Datasets.dataFiles(root, "t", conf)).isEmpty();
         committer.abortJob(job, JobStatus.State.FAILED);
         assertThat(ledger()).isEqualTo(Map.of(0, 40L));

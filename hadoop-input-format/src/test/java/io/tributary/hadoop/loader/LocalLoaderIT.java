@@ -79,6 +79,12 @@ class LocalLoaderIT {
         assertThat(third.exitCode).as(third.err).isZero();
         assertThat(third.out).contains("loaded 0 records", "ranges loaded: none");
         Datasets.assertEveryOffsetOnce(output, "orders", 3, 11_000, conf);
+
+        Run again = load(conf, "--bootstrap-server", BROKER.broker().bootstrapServers(), "--topic", "orders", "--output", output.toString(),
+            "--start", "earliest");
+        assertThat(again.exitCode).isEqualTo(1);
+        assertThat(again.err).contains("offsets [0, 11000) are already in the dataset");
+        Datasets.assertEveryOffsetOnce(output, "orders", 3, 11_000, conf);
     }
 
     @Test
