@@ -166,12 +166,17 @@ class ConsumerGroupIT {
         return name;
     }
 
-    /** Produces {@code count} keyed records spread over all partitions; returns the end offsets. */
-    static Map<TopicPartition, Long> produce(String topic, int first, int count) throws Exception {
+    private static Map<TopicPartition, Long> produce(String topic, int first, int count) throws Exception {
+        return produceTo(broker.bootstrapServers(), topic, PARTITIONS, first, count);
+    }
+
+    /** Produces {@code count} keyed records spread over {@code partitions} partitions; returns their end offsets. */
+    static Map<TopicPartition, Long> produceTo(String bootstrap, String topic, int partitions, int first, int count)
+            throws Exception {
         Map<TopicPartition, Long> end = new HashMap<>();
-        try (KafkaProducer<byte[], byte[]> producer = Clients.producer(broker.bootstrapServers())) {
+        try (KafkaProducer<byte[], byte[]> producer = Clients.producer(bootstrap)) {
             for (int i = first; i < first + count; i++) {
-                int partition = i % PARTITIONS;
+                int partition = i % partitions;
                 producer.send(new ProducerRecord<>(topic, partition, bytes("key-" + i), bytes("value-" + i)),
                         (metadata, e) -> {
                             if (metadata != null) {
@@ -183,7 +188,7 @@ class ConsumerGroupIT {
             }
             producer.flush();
         }
-        assertThat(end).hasSize(PARTITIONS);
+        assertThat(end).hasSize(partitions);
         return end;
     }
 
