@@ -22,7 +22,7 @@ public record RunPlan(int rounds, Duration warmUpDuration, Duration idleWindow, 
 
     /** About 6 minutes on 2 cores: a warm-up pass and six rounds. */
     public static RunPlan full() {
-        return new RunPlan(6, Duration.ofMillis(1000), Duration.ofSeconds(5), Duration.ofMillis(1500), 2_000_000, Duration.ofSeconds(5),
+        return new RunPlan(6, Duration.ofMillis(1000), Duration.ofSeconds(5), Duration.ofMillis(1500), 4_000_000, Duration.ofSeconds(5),
                 Duration.ofSeconds(1), 0.5, "1g", Duration.ofSeconds(570));
     }
 
