@@ -39,6 +39,6 @@ public record RunPlan(int rounds, Duration warmUpDuration, Duration idleWindow, 
 
     /** Longest the untimed set-up and the consume phases may take before the run is failed. */
     public Duration phaseLimit() {
-        return Duration.ofSeconds(60);
+        return Duration.ofSeconds(120);
     }
 }
