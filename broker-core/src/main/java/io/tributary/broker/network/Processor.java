@@ -181,7 +181,8 @@ public final class Processor implements Runnable {
                 if (key.isValid() && key.isReadable()) {
                     read(connection);
                 }
-                if (key.isValid() && key.isWritable() && connection.write(time.milliseconds())) {
+                // While stopping, a written connection keeps OP_WRITE (reading does not resume): nothing to send then.
+                if (key.isValid() && key.isWritable() && connection.sending() && connection.write(time.milliseconds())) {
                     resumeReading(connection);
                 }
             } catch (EOFException e) {
