@@ -11,6 +11,7 @@ import java.util.Random;
 import java.util.zip.CRC32C;
 import io.tributary.broker.testing.Clients;
 import io.tributary.broker.testing.RawConnection;
+import io.tributary.broker.testing.Requests;
 import io.tributary.broker.testing.TestBroker;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -125,7 +126,7 @@ class BadInputIT {
 
     @Test
     void aTruncatedFrameIsDroppedWithItsConnection() throws Exception {
-        ProduceRequestData produce = produce(TOPIC, MemoryRecords.withRecords(Compression.NONE, new SimpleRecord(new byte[100])));
+        ProduceRequestData produce = Requests.produce(TOPIC, (short) 1, MemoryRecords.withRecords(Compression.NONE, new SimpleRecord(new byte[100])));
         RequestHeader header = new RequestHeader(ApiKeys.PRODUCE, PRODUCE_VERSION, "raw", 1);
         ByteBuffer full = org.apache.kafka.common.requests.RequestUtils.serialize(header.data(), header.headerVersion(), produce, PRODUCE_VERSION);
         byte[] truncated = new byte[4 + full.remaining() / 2];
@@ -189,7 +190,7 @@ class BadInputIT {
     void invalidTopicNamesAreRejected(String name) throws Exception {
         try (RawConnection raw = connect()) {
             ProduceResponse produce = (ProduceResponse) raw.request(ApiKeys.PRODUCE, PRODUCE_VERSION,
-                    produce(name, MemoryRecords.withRecords(Compression.NONE, new SimpleRecord(new byte[10]))));
+                    Requests.produce(name, (short) 1, MemoryRecords.withRecords(Compression.NONE, new SimpleRecord(new byte[10]))));
             assertThat(produce.errorCounts()).containsOnlyKeys(Errors.INVALID_TOPIC_EXCEPTION);
 
             MetadataResponse metadata = (MetadataResponse) raw.request(ApiKeys.METADATA, (short) 9,
@@ -247,15 +248,9 @@ class BadInputIT {
 
     private static Errors produceError(MemoryRecords records) throws Exception {
         try (RawConnection raw = connect()) {
-            ProduceResponse response = (ProduceResponse) raw.request(ApiKeys.PRODUCE, PRODUCE_VERSION, produce(TOPIC, records));
+            ProduceResponse response = (ProduceResponse) raw.request(ApiKeys.PRODUCE, PRODUCE_VERSION, Requests.produce(TOPIC, (short) 1, records));
             return Errors.forCode(response.data().responses().iterator().next().partitionResponses().get(0).errorCode());
         }
     }
 
-    private static ProduceRequestData produce(String topic, MemoryRecords records) {
-        ProduceRequestData.TopicProduceDataCollection topics = new ProduceRequestData.TopicProduceDataCollection();
-        topics.add(new ProduceRequestData.TopicProduceData().setName(topic).setPartitionData(List.of(
-                new ProduceRequestData.PartitionProduceData().setIndex(0).setRecords(records))));
-        return new ProduceRequestData().setAcks((short) 1).setTimeoutMs(10_000).setTopicData(topics);
-    }
 }

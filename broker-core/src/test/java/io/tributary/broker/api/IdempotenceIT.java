@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import io.tributary.broker.testing.Clients;
 import io.tributary.broker.testing.RawConnection;
+import io.tributary.broker.testing.Requests;
 import io.tributary.broker.testing.TestBroker;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -13,7 +14,6 @@ import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.InitProducerIdRequestData;
 import org.apache.kafka.common.message.InitProducerIdResponseData;
-import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData.PartitionProduceResponse;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
@@ -56,12 +56,6 @@ class IdempotenceIT {
                 .setTransactionalId(null).setTransactionTimeoutMs(60_000).setProducerId(producerId).setProducerEpoch(epoch))).data();
     }
 
-    private static ProduceRequestData produce(String topic, short acks, MemoryRecords records) {
-        ProduceRequestData.TopicProduceDataCollection topics = new ProduceRequestData.TopicProduceDataCollection();
-        topics.add(new ProduceRequestData.TopicProduceData().setName(topic).setPartitionData(List.of(
-                new ProduceRequestData.PartitionProduceData().setIndex(0).setRecords(records))));
-        return new ProduceRequestData().setAcks(acks).setTimeoutMs(10_000).setTopicData(topics);
-    }
 
     private static PartitionProduceResponse send(RawConnection raw, String topic, long producerId, short epoch, int sequence, int count)
             throws Exception {
@@ -70,7 +64,7 @@ class IdempotenceIT {
             records[i] = new SimpleRecord(("seq-" + (sequence + i)).getBytes());
         }
         MemoryRecords batch = MemoryRecords.withIdempotentRecords(Compression.NONE, producerId, epoch, sequence, records);
-        ProduceResponse response = (ProduceResponse) raw.request(ApiKeys.PRODUCE, PRODUCE_VERSION, produce(topic, (short) -1, batch));
+        ProduceResponse response = (ProduceResponse) raw.request(ApiKeys.PRODUCE, PRODUCE_VERSION, Requests.produce(topic, (short) -1, batch));
         return response.data().responses().iterator().next().partitionResponses().get(0);
     }
 
@@ -119,7 +113,7 @@ class IdempotenceIT {
     @Test
     void acksZeroGetsNoResponseAndTheNextRequestIsAnsweredInOrder() throws Exception {
         try (RawConnection raw = connect()) {
-            raw.send(ApiKeys.PRODUCE, PRODUCE_VERSION, produce("fire-and-forget", (short) 0,
+            raw.send(ApiKeys.PRODUCE, PRODUCE_VERSION, Requests.produce("fire-and-forget", (short) 0,
                     MemoryRecords.withRecords(Compression.NONE, new SimpleRecord("x".getBytes()))));
             RequestHeader versions = raw.send(ApiKeys.API_VERSIONS, (short) 3,
                     new ApiVersionsRequestData().setClientSoftwareName("raw").setClientSoftwareVersion("1"));
