@@ -1,6 +1,7 @@
 package io.tributary.sink;
 
 import io.tributary.hadoop.dataset.DatasetLayout;
+import io.tributary.hadoop.dataset.HourBuckets;
 import io.tributary.hadoop.dataset.ParquetWriterFactory;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
@@ -24,7 +25,10 @@ final class PartitionFiles {
     private final ParquetWriterFactory writers;
     private final Schema schema;
     private final long openFileBytes;
+    private final HourBuckets buckets;
     private final Map<String, BucketFile> byBucket = new LinkedHashMap<>();
+    private String lastBucket;
+    private BucketFile lastFile;
     private long records;
     private long firstAppendMs = -1;
     private long oldestTimestampMs = Long.MAX_VALUE;
@@ -38,18 +42,22 @@ final class PartitionFiles {
         this.writers = writers;
         this.schema = schema;
         this.openFileBytes = openFileBytes;
+        this.buckets = new HourBuckets(layout);
         this.nextOffset = nextOffset;
     }
 
     /** Appends a converted record to the file of its time bucket, opening that file if needed. */
     void append(GenericRecord row, long offset, long timestampMs, long nowMs) throws IOException {
-        String bucket = layout.bucketName(timestampMs);
-        BucketFile file = byBucket.get(bucket);
+        String bucket = buckets.bucketName(timestampMs);
+        // Most records fall into the bucket of the one before: skip the map then.
+        BucketFile file = bucket.equals(lastBucket) ? lastFile : byBucket.get(bucket);
         if (file == null) {
             var temp = layout.newTempFile(partition.topic(), partition.partition());
             file = new BucketFile(temp, timestampMs, writers.open(temp, schema));
             byBucket.put(bucket, file);
         }
+        lastBucket = bucket;
+        lastFile = file;
         file.write(row, offset);
         noteConsumed(offset, nowMs);
         records++;
@@ -120,6 +128,8 @@ final class PartitionFiles {
     /** Forgets the files (after they committed or were abandoned); the next ones start at {@link #nextOffset()}. */
     void reset() {
         byBucket.clear();
+        lastBucket = null;
+        lastFile = null;
         records = 0;
         firstAppendMs = -1;
         oldestTimestampMs = Long.MAX_VALUE;

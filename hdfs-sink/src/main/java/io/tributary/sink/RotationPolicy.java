@@ -3,9 +3,13 @@ package io.tributary.sink;
 /**
  * When the open files of a partition commit: at {@code flushSize} records, when one file reaches
  * {@code fileMaxBytes}, or {@code rotateIntervalMs} after the first uncommitted record arrived,
- * whether or not more records come (the poll loop asks {@link #isDue} after every poll).
+ * whether or not more records come (the poll loop asks {@link #isDue} after every poll). The
+ * size is looked at every {@value #BYTES_CHECK_INTERVAL} records and after every poll: asking
+ * Parquet for it on every record costs more than a file overshooting by a few rows.
  */
 public record RotationPolicy(int flushSize, long fileMaxBytes, long rotateIntervalMs) {
+    static final int BYTES_CHECK_INTERVAL = 64;
+
     public RotationPolicy {
         if (flushSize < 1 || fileMaxBytes < 1 || rotateIntervalMs < 1) {
             throw new IllegalArgumentException("rotation limits must be positive: " + flushSize + ", "
@@ -18,11 +22,14 @@ public record RotationPolicy(int flushSize, long fileMaxBytes, long rotateInterv
         if (files.isEmpty()) {
             return false;
         }
-        return isFull(files) || nowMs - files.firstAppendMs() >= rotateIntervalMs;
+        return files.records() >= flushSize || files.largestFileBytes() >= fileMaxBytes
+            || nowMs - files.firstAppendMs() >= rotateIntervalMs;
     }
 
-    /** Whether {@code files} reached {@code flushSize} records or one file reached {@code fileMaxBytes}. */
+    /** Asked after each record: whether {@code files} reached {@code flushSize} records or (checked every few records) {@code fileMaxBytes}. */
     public boolean isFull(PartitionFiles files) {
-        return files.records() >= flushSize || files.largestFileBytes() >= fileMaxBytes;
+        long records = files.records();
+        return records >= flushSize
+            || (records % BYTES_CHECK_INTERVAL == 0 && files.largestFileBytes() >= fileMaxBytes);
     }
 }

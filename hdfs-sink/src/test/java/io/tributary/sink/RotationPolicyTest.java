@@ -76,10 +76,14 @@ class RotationPolicyTest {
         RotationPolicy policy = new RotationPolicy(1_000_000, 20_000, 60_000);
         long offset = 0;
         while (files.largestFileBytes() < 20_000) {
-            assertThat(policy.isFull(files)).isFalse();
+            assertThat(policy.isDue(files, 0)).isFalse();
             append(offset++, T0, 0);
         }
-        assertThat(policy.isFull(files)).isTrue();
+        assertThat(policy.isDue(files, 0)).isTrue();
+        while (!policy.isFull(files)) {
+            append(offset++, T0, 0);
+        }
+        assertThat(offset % RotationPolicy.BYTES_CHECK_INTERVAL).as("per-record check every few records").isZero();
         assertThat(files.memoryBytes()).as("data plus the fixed cost of the open file")
             .isGreaterThanOrEqualTo(files.largestFileBytes() + 32 * 1024);
         assertThat(files.nextOffset()).isEqualTo(offset);
