@@ -98,7 +98,7 @@ class ClientGroupsIT {
         ConsumedRecords consumed = new ConsumedRecords();
         Process kcat = new ProcessBuilder("kcat", "-b", broker.bootstrapServers(), "-G", group, topic,
                 "-X", "auto.offset.reset=earliest", "-X", "partition.assignment.strategy=range",
-                "-X", "enable.auto.commit=true", "-X", "auto.commit.interval.ms=100", "-f", "%p %o\\n", "-q")
+                "-X", "auto.commit.interval.ms=100", "-f", "%p %o\\n", "-q", "-u")
                 .redirectErrorStream(false).start();
         Thread kcatOutput = new Thread(() -> readPartitionOffsets(kcat, consumed), "kcat-output");
         kcatOutput.start();

@@ -93,7 +93,7 @@ class ConsumerGroupIT {
         for (int i = 0; i < 3; i++) {
             members.add(GroupMember.start("m" + i, broker.bootstrapServers(), group, topic, consumed, settings));
         }
-        Awaitility.await().atMost(DEADLINE).until(() -> consumed.count() >= 1000);
+        Awaitility.await().atMost(DEADLINE).until(() -> healthy() && consumed.count() >= 1000);
 
         members.add(GroupMember.start("m3", broker.bootstrapServers(), group, topic, consumed, settings));
         Awaitility.await().atMost(DEADLINE).until(() -> !members.get(3).assignment().isEmpty());
@@ -101,7 +101,7 @@ class ConsumerGroupIT {
         leaving.close();
         Map<TopicPartition, Long> end = produce(topic, 3000, 3000);
 
-        Awaitility.await().atMost(DEADLINE).until(() -> consumed.count() >= 6000);
+        Awaitility.await().atMost(DEADLINE).until(() -> healthy() && consumed.count() >= 6000);
         Awaitility.await().atMost(DEADLINE).until(() -> members.stream().mapToInt(m -> m.assignment().size()).sum() == PARTITIONS);
         consumed.assertExactlyOnceInOrder(end);
         assertDisjointAndComplete(topic);
@@ -147,6 +147,16 @@ class ConsumerGroupIT {
             assertThat(admin.listConsumerGroupOffsets("g-second").partitionsToOffsetAndMetadata().get())
                     .allSatisfy((partition, offset) -> assertThat(offset.offset()).isEqualTo(end.get(partition)));
         }
+    }
+
+    /** Fails at once, with the cause, if a member's poll loop died. */
+    private boolean healthy() {
+        for (GroupMember member : members) {
+            if (member.failure() != null) {
+                throw new AssertionError("member " + member.name() + " failed", member.failure());
+            }
+        }
+        return true;
     }
 
     private void assertDisjointAndComplete(String topic) {

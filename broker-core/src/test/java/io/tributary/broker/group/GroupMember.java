@@ -17,12 +17,15 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.errors.WakeupException;
 
 /**
  * A kafka-clients consumer in a group, polling on its own thread: it processes each batch (adds
- * it to a {@link ConsumedRecords}), then commits synchronously, so nothing processed is ever left
- * uncommitted when partitions move. {@link #close()} leaves the group cleanly; {@link #stopPolling()} just stops calling
+ * it to a {@link ConsumedRecords}), then commits synchronously. A commit refused because a
+ * rebalance is completing is retried after the next poll, and whatever is still uncommitted is
+ * committed when partitions are revoked, so nothing processed is left uncommitted when partitions
+ * move. {@link #close()} leaves the group cleanly; {@link #stopPolling()} just stops calling
  * poll, as a stuck application would.
  */
 final class GroupMember implements AutoCloseable {
@@ -33,6 +36,8 @@ final class GroupMember implements AutoCloseable {
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final Thread thread;
     private final CountDownLatch closing = new CountDownLatch(1);
+    /** Processed but not yet committed; touched only by the polling thread (the listener runs in poll). */
+    private final Map<TopicPartition, OffsetAndMetadata> uncommitted = new HashMap<>();
     private volatile boolean polling = true;
 
     private GroupMember(String name, KafkaConsumer<byte[], byte[]> consumer, ConsumedRecords consumed) {
@@ -68,8 +73,11 @@ final class GroupMember implements AutoCloseable {
                 for (ConsumerRecord<byte[], byte[]> record : records) {
                     consumed.add(name, new TopicPartition(record.topic(), record.partition()), record.offset());
                 }
-                if (!records.isEmpty()) {
-                    consumer.commitSync(nextOffsets(records));
+                uncommitted.putAll(nextOffsets(records));
+                try {
+                    commitUncommitted();
+                } catch (RebalanceInProgressException e) {
+                    // the group is completing a rebalance: commit after the next poll or on revocation
                 }
             }
         } catch (WakeupException e) {
@@ -88,10 +96,18 @@ final class GroupMember implements AutoCloseable {
         return offsets;
     }
 
-    /** Keeps {@link #assignment()} current. */
+    private void commitUncommitted() {
+        if (!uncommitted.isEmpty()) {
+            consumer.commitSync(uncommitted);
+            uncommitted.clear();
+        }
+    }
+
+    /** Keeps {@link #assignment()} current and commits before partitions go to another member. */
     private final class TrackAssignment implements ConsumerRebalanceListener {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            commitUncommitted();
             assignment.removeAll(partitions);
         }
 
@@ -102,6 +118,7 @@ final class GroupMember implements AutoCloseable {
 
         @Override
         public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            uncommitted.keySet().removeAll(partitions); // no longer ours to commit: their records will come again
             assignment.removeAll(partitions);
         }
     }
