@@ -2,8 +2,6 @@ package io.tributary.sink;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,25 +14,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** Sink processes killed with SIGKILL while a producer writes: nothing lost, nothing twice. */
-class SinkCrashIT {
+class SinkCrashIT extends BrokerTestBase {
     private static final String CHILD_HEAP = "-Xmx256m";
-    private static SinkTestBroker broker;
     private final Configuration conf = new Configuration();
 
     @TempDir(cleanup = CleanupMode.ON_SUCCESS) // keeps the sink logs of a failure
     java.nio.file.Path dir;
-
-    @BeforeAll
-    static void startBroker(@TempDir java.nio.file.Path kafkaDir) {
-        broker = SinkTestBroker.start(kafkaDir);
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (broker != null) {
-            broker.close();
-        }
-    }
 
     @Test
     void tenKillsAtRandomMomentsLoseNothingAndDuplicateNothing() throws Exception {

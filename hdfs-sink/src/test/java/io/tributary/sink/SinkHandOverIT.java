@@ -4,8 +4,6 @@ import io.tributary.hadoop.loader.TopicLoader;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.util.ToolRunner;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,23 +22,10 @@ import static org.awaitility.Awaitility.await;
  * then loader again. Every turn starts where the previous one ended, and DuckDB reads the result
  * as one table.
  */
-class SinkHandOverIT {
-    private static SinkTestBroker broker;
+class SinkHandOverIT extends BrokerTestBase {
 
     @TempDir
     java.nio.file.Path dir;
-
-    @BeforeAll
-    static void startBroker(@TempDir java.nio.file.Path kafkaDir) {
-        broker = SinkTestBroker.start(kafkaDir);
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (broker != null) {
-            broker.close();
-        }
-    }
 
     @Test
     void loaderThenSinkThenLoaderMakeOneDatasetWithoutGapOrDuplicate() throws Exception {

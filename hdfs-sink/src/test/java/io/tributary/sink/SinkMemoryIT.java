@@ -2,8 +2,6 @@ package io.tributary.sink;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,23 +13,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** 200 partitions in a 128 MB heap: the memory budget commits writers early instead of running out. */
-class SinkMemoryIT {
-    private static SinkTestBroker broker;
+class SinkMemoryIT extends BrokerTestBase {
 
     @TempDir(cleanup = CleanupMode.ON_SUCCESS) // keeps the sink log of a failure
     java.nio.file.Path dir;
-
-    @BeforeAll
-    static void startBroker(@TempDir java.nio.file.Path kafkaDir) {
-        broker = SinkTestBroker.start(kafkaDir);
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (broker != null) {
-            broker.close();
-        }
-    }
 
     @Test
     void twoHundredPartitionsFitASmallHeap() throws Exception {

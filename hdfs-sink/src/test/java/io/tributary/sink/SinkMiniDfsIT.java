@@ -16,14 +16,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** The sink streaming into HDFS (MiniDFSCluster), including a NameNode restart mid-stream. */
-class SinkMiniDfsIT {
-    private static SinkTestBroker broker;
+class SinkMiniDfsIT extends BrokerTestBase {
     private static MiniDFSCluster dfs;
     private static Configuration conf;
 
     @BeforeAll
-    static void start(@TempDir java.nio.file.Path dir) throws Exception {
-        broker = SinkTestBroker.start(dir.resolve("kafka"));
+    static void startDfs(@TempDir java.nio.file.Path dir) throws Exception {
         conf = new Configuration();
         conf.setInt("dfs.replication", 1);
         conf.setInt("dfs.namenode.safemode.extension", 0);
@@ -35,12 +33,9 @@ class SinkMiniDfsIT {
     }
 
     @AfterAll
-    static void stop() {
+    static void stopDfs() {
         if (dfs != null) {
             dfs.shutdown();
-        }
-        if (broker != null) {
-            broker.close();
         }
     }
 

@@ -2,8 +2,6 @@ package io.tributary.sink;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,24 +12,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** Rotation by the timer and by size, on the local filesystem. */
-class SinkRotationIT {
-    private static SinkTestBroker broker;
+class SinkRotationIT extends BrokerTestBase {
     private final Configuration conf = new Configuration();
 
     @TempDir
     java.nio.file.Path dir;
-
-    @BeforeAll
-    static void startBroker(@TempDir java.nio.file.Path kafkaDir) {
-        broker = SinkTestBroker.start(kafkaDir);
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (broker != null) {
-            broker.close();
-        }
-    }
 
     @Test
     void timerCommitsFilesOfAnIdleTopic() throws Exception {

@@ -10,8 +10,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,25 +24,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** JSON values decoded with an Avro schema into typed columns; a value that does not decode is dead-lettered. */
-class SinkValueDecodingIT {
+class SinkValueDecodingIT extends BrokerTestBase {
     private static final String SCHEMA = "{\"type\":\"record\",\"name\":\"Order\",\"fields\":["
         + "{\"name\":\"id\",\"type\":\"long\"},{\"name\":\"item\",\"type\":\"string\"},{\"name\":\"price\",\"type\":\"double\"}]}";
-    private static SinkTestBroker broker;
 
     @TempDir
     java.nio.file.Path dir;
-
-    @BeforeAll
-    static void startBroker(@TempDir java.nio.file.Path kafkaDir) {
-        broker = SinkTestBroker.start(kafkaDir);
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (broker != null) {
-            broker.close();
-        }
-    }
 
     @Test
     void decodesJsonValuesIntoColumnsAndDeadLettersTheBadOne() throws Exception {
