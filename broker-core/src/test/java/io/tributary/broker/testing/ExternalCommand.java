@@ -17,18 +17,24 @@ public final class ExternalCommand {
     public record Result(int exitCode, String stdout, String stderr) {
     }
 
+    /** Output is captured in temporary files (never in {@code workDir}), removed afterwards. */
     public static Result run(List<String> command, Path workDir, String stdin, long timeoutSeconds) throws IOException, InterruptedException {
-        Path out = Files.createTempFile(workDir, "cmd", ".out");
-        Path err = Files.createTempFile(workDir, "cmd", ".err");
-        Process process = new ProcessBuilder(command).directory(workDir.toFile())
-                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        try (OutputStream in = process.getOutputStream()) {
-            in.write(stdin.getBytes(StandardCharsets.UTF_8));
+        Path out = Files.createTempFile("command", ".out");
+        Path err = Files.createTempFile("command", ".err");
+        try {
+            Process process = new ProcessBuilder(command).directory(workDir.toFile())
+                    .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            try (OutputStream in = process.getOutputStream()) {
+                in.write(stdin.getBytes(StandardCharsets.UTF_8));
+            }
+            if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException(command + " did not finish within " + timeoutSeconds + " s; stderr: " + Files.readString(err));
+            }
+            return new Result(process.exitValue(), Files.readString(out), Files.readString(err));
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
         }
-        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            throw new IllegalStateException(command + " did not finish within " + timeoutSeconds + " s; stderr: " + Files.readString(err));
-        }
-        return new Result(process.exitValue(), Files.readString(out), Files.readString(err));
     }
 }
