@@ -11,6 +11,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -45,9 +46,9 @@ public final class ServerLogProducer {
         }
     }
 
-    /** ERROR lines sent, per host. */
+    /** ERROR lines sent, per host, in host order. */
     public Map<String, Long> errorsByHost() {
-        return Map.copyOf(errorsByHost);
+        return Collections.unmodifiableMap(new TreeMap<>(errorsByHost));
     }
 
     private byte[] encode(GenericRecord record) {
