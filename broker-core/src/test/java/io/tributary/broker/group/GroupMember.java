@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import io.tributary.broker.testing.Clients;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -33,6 +34,7 @@ final class GroupMember implements AutoCloseable {
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final ConsumedRecords consumed;
     private final Set<TopicPartition> assignment = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger assignments = new AtomicInteger();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final Thread thread;
     private final CountDownLatch closing = new CountDownLatch(1);
@@ -113,6 +115,7 @@ final class GroupMember implements AutoCloseable {
 
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            assignments.incrementAndGet();
             assignment.addAll(partitions);
         }
 
@@ -129,6 +132,11 @@ final class GroupMember implements AutoCloseable {
 
     Set<TopicPartition> assignment() {
         return Set.copyOf(assignment);
+    }
+
+    /** How many rebalances this member has been through (assignments received). */
+    int rebalances() {
+        return assignments.get();
     }
 
     /** The error that ended the poll loop, if any. */
