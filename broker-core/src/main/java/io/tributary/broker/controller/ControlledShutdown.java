@@ -43,6 +43,10 @@ public final class ControlledShutdown {
 
     /** Announces the shutdown and waits, at most {@code timeoutMs}, for the leaderships to move. */
     public void run(long timeoutMs) throws InterruptedException {
+        if (!zk.curator().getZookeeperClient().isConnected()) {
+            log.warn("controlled shutdown: ZooKeeper is not reachable; stopping without moving leadership");
+            return;
+        }
         try {
             zk.curator().create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL)
                     .forPath(path(brokerId), Long.toString(time.milliseconds()).getBytes(StandardCharsets.UTF_8));
@@ -52,7 +56,7 @@ public final class ControlledShutdown {
         }
         long deadline = time.milliseconds() + timeoutMs;
         int remaining = movableLeaderships();
-        while (remaining > 0 && time.milliseconds() < deadline) {
+        while (remaining > 0 && time.milliseconds() < deadline && zk.curator().getZookeeperClient().isConnected()) {
             Thread.sleep(POLL_MS);
             remaining = movableLeaderships();
         }

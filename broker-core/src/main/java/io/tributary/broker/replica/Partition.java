@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.IntPredicate;
 import io.tributary.broker.api.IdempotentAppender;
 import io.tributary.broker.controller.PartitionState;
 import io.tributary.broker.log.LogAppendInfo;
@@ -42,6 +43,7 @@ public final class Partition {
     private final LeaderEpochCache epochs;
     private final IdempotentAppender appender;
     private final IsrWriter isrWriter;
+    private final IntPredicate mayJoinIsr;
     private final int localId;
     private final Time time;
     private final Map<Integer, FollowerState> followers = new HashMap<>();
@@ -69,13 +71,15 @@ public final class Partition {
         }
     }
 
+    /** @param mayJoinIsr false for brokers that must not be added to an ISR (those shutting down) */
     Partition(TopicPartition topicPartition, PartitionLog partitionLog, IdempotentAppender appender, IsrWriter isrWriter,
-              int localId, Time time) {
+              IntPredicate mayJoinIsr, int localId, Time time) {
         this.topicPartition = topicPartition;
         this.partitionLog = partitionLog;
         this.epochs = LeaderEpochCache.load(partitionLog);
         this.appender = appender;
         this.isrWriter = isrWriter;
+        this.mayJoinIsr = mayJoinIsr;
         this.localId = localId;
         this.time = time;
     }
@@ -232,7 +236,7 @@ public final class Partition {
         follower.logEndOffset = fetchOffset;
         follower.lastFetchLeaderLogEndOffset = leaderEnd;
         follower.lastFetchMs = now;
-        if (!state.isr().contains(replicaId) && fetchOffset >= highWatermark
+        if (!state.isr().contains(replicaId) && fetchOffset >= highWatermark && mayJoinIsr.test(replicaId)
                 && fetchOffset >= epochs.endOffsetFor(state.leaderEpoch() - 1, leaderEnd).endOffset()) {
             List<Integer> grown = new ArrayList<>(state.isr());
             grown.add(replicaId);

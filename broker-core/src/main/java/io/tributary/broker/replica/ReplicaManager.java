@@ -6,9 +6,11 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import io.tributary.broker.api.IdempotentAppender;
 import io.tributary.broker.cluster.TopicListener;
 import io.tributary.broker.cluster.TopicManager;
@@ -49,6 +51,7 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
     private final Time time;
     private final ReplicaFetchers fetchers;
     private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
+    private final List<Consumer<TopicPartition>> leadershipListeners = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService isrChecks;
 
     /** A leader's log and what a reader may see of it. */
@@ -72,6 +75,11 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         });
         long interval = Math.max(1, config.replicaLagTimeMaxMs() / 2);
         isrChecks.scheduleWithFixedDelay(this::shrinkIsrs, interval, interval, TimeUnit.MILLISECONDS);
+    }
+
+    /** {@code listener} hears of every partition this broker starts to lead (a new leader epoch), on the thread that applied it. */
+    public void addLeadershipListener(Consumer<TopicPartition> listener) {
+        leadershipListeners.add(listener);
     }
 
     /** Reacts to a ZooKeeper change: a partition state path re-applies that partition. */
@@ -134,11 +142,12 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
             return;
         }
         Partition partition = partitions.computeIfAbsent(tp, p -> new Partition(p, partitionLog.get(), appender,
-                states::update, config.brokerId(), time));
+                states::update, id -> !view.shuttingDown().contains(id), config.brokerId(), time));
         PartitionState current = state.get();
         if (current.leader() == config.brokerId()) {
             if (partition.makeLeader(current, replicas)) {
                 fetchers.stop(tp);
+                leadershipListeners.forEach(listener -> listener.accept(tp));
             }
         } else if (current.hasLeader()) {
             if (partition.makeFollower(current, replicas)) {

@@ -1,0 +1,103 @@
+package io.tributary.broker.controller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class LeaderElectionTest {
+    private static final List<Integer> REPLICAS = List.of(1, 2, 3);
+    private static final int CONTROLLER_EPOCH = 7;
+
+    private static LeaderElection.Brokers live(Integer... ids) {
+        return new LeaderElection.Brokers(Set.of(ids), Set.of(), Set.of(), false);
+    }
+
+    private static PartitionState state(int leader, int epoch, Integer... isr) {
+        return new PartitionState(leader, epoch, List.of(isr), 1, 4);
+    }
+
+    private static Optional<PartitionState> decide(PartitionState stored, LeaderElection.Brokers brokers) {
+        return LeaderElection.decide(REPLICAS, Optional.of(stored), brokers, false, CONTROLLER_EPOCH);
+    }
+
+    @Test
+    void aNewPartitionIsLedByItsFirstLiveReplicaWithTheLiveReplicasInSync() {
+        PartitionState first = LeaderElection.decide(REPLICAS, Optional.empty(), live(2, 3), false, CONTROLLER_EPOCH).orElseThrow();
+        assertThat(first.leader()).isEqualTo(2);
+        assertThat(first.leaderEpoch()).isZero();
+        assertThat(first.isr()).containsExactly(2, 3);
+        assertThat(LeaderElection.decide(REPLICAS, Optional.empty(), live(), false, CONTROLLER_EPOCH)).isEmpty();
+    }
+
+    @Test
+    void aDeadLeaderIsReplacedByTheNextInSyncReplicaInANewEpoch() {
+        PartitionState next = decide(state(1, 4, 1, 2, 3), live(2, 3)).orElseThrow();
+        assertThat(next.leader()).isEqualTo(2);
+        assertThat(next.leaderEpoch()).isEqualTo(5);
+        assertThat(next.isr()).containsExactly(2, 3);
+        assertThat(next.controllerEpoch()).isEqualTo(CONTROLLER_EPOCH);
+        assertThat(next.zkVersion()).as("compare-and-set against the version read").isEqualTo(4);
+    }
+
+    @Test
+    void withNoInSyncReplicaAliveThePartitionGoesOfflineUnlessUncleanElectionIsAllowed() {
+        PartitionState stored = state(1, 4, 1);
+        PartitionState offline = decide(stored, live(2, 3)).orElseThrow();
+        assertThat(offline.leader()).isEqualTo(PartitionState.NO_LEADER);
+        assertThat(offline.isr()).as("kept, so only an ISR member can lead again").containsExactly(1);
+        assertThat(decide(offline, live(2, 3))).as("stays offline").isEmpty();
+
+        PartitionState unclean = decide(stored, new LeaderElection.Brokers(Set.of(2, 3), Set.of(), Set.of(), true)).orElseThrow();
+        assertThat(unclean.leader()).isEqualTo(2);
+        assertThat(unclean.isr()).containsExactly(2);
+    }
+
+    @Test
+    void anOfflinePartitionComesBackWhenAnInSyncReplicaReturns() {
+        PartitionState back = decide(state(PartitionState.NO_LEADER, 5, 1), live(1, 2, 3)).orElseThrow();
+        assertThat(back.leader()).isEqualTo(1);
+        assertThat(back.leaderEpoch()).isEqualTo(6);
+    }
+
+    @Test
+    void deadFollowersLeaveTheIsrWithoutANewEpoch() {
+        PartitionState shrunk = decide(state(1, 4, 1, 2, 3), live(1, 2)).orElseThrow();
+        assertThat(shrunk.leader()).isEqualTo(1);
+        assertThat(shrunk.leaderEpoch()).isEqualTo(4);
+        assertThat(shrunk.isr()).containsExactly(1, 2);
+        assertThat(decide(state(1, 4, 1, 2), live(1, 2, 3))).as("a returning follower is added by the leader, not here").isEmpty();
+    }
+
+    @Test
+    void aShuttingDownLeaderHandsOverWhenItCan() {
+        LeaderElection.Brokers oneLeaving = new LeaderElection.Brokers(Set.of(1, 2, 3), Set.of(1), Set.of(), false);
+        PartitionState moved = decide(state(1, 4, 1, 2, 3), oneLeaving).orElseThrow();
+        assertThat(moved.leader()).isEqualTo(2);
+        assertThat(moved.isr()).containsExactly(2, 3);
+        assertThat(decide(state(1, 4, 1), oneLeaving)).as("nobody in sync to take over").isEmpty();
+    }
+
+    @Test
+    void aRestartedLeaderGivesUpLeadershipOrLeadsAgainInANewEpoch() {
+        LeaderElection.Brokers bounced = new LeaderElection.Brokers(Set.of(1, 2, 3), Set.of(), Set.of(1), false);
+        assertThat(decide(state(1, 4, 1, 2), bounced).orElseThrow().leader()).isEqualTo(2);
+        PartitionState alone = decide(state(1, 4, 1), bounced).orElseThrow();
+        assertThat(alone.leader()).isEqualTo(1);
+        assertThat(alone.leaderEpoch()).isEqualTo(5);
+    }
+
+    @Test
+    void thePreferredReplicaLeadsAgainOnceInSync() {
+        LeaderElection.Brokers all = live(1, 2, 3);
+        PartitionState back = LeaderElection.decide(REPLICAS, Optional.of(state(2, 5, 2, 3, 1)), all, true, CONTROLLER_EPOCH).orElseThrow();
+        assertThat(back.leader()).isEqualTo(1);
+        assertThat(back.leaderEpoch()).isEqualTo(6);
+        assertThat(LeaderElection.decide(REPLICAS, Optional.of(state(2, 5, 2, 3)), all, true, CONTROLLER_EPOCH))
+                .as("not while out of sync").isEmpty();
+        assertThat(LeaderElection.decide(REPLICAS, Optional.of(state(2, 5, 2, 3, 1)), all, false, CONTROLLER_EPOCH))
+                .as("only when a preferred election is due").isEmpty();
+    }
+}
