@@ -65,6 +65,15 @@ public final class GroupServices implements AutoCloseable {
         return offsets;
     }
 
+    /**
+     * Reads the committed offsets again from the offsets partitions this broker holds: called
+     * when it becomes the leader (the coordinator) of one, whose commits it has so far only
+     * replicated.
+     */
+    public void reloadOffsets() {
+        offsets.load();
+    }
+
     /** Creates {@code __consumer_offsets} if it does not exist yet (Kafka creates it on the first FindCoordinator). */
     public void ensureOffsetsTopic() {
         store.ensureTopic();
