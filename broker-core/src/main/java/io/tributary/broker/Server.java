@@ -121,6 +121,11 @@ public final class Server implements AutoCloseable {
         OffsetStore offsets = OffsetStore.open(topics, config.offsetsTopicPartitions(), config.offsetsTopicReplicationFactor(),
                 (partition, records) -> appendOffsets(partition, records), time);
         groups = GroupServices.start(config.groupConfig(), offsets, time);
+        replicas.addLeadershipListener(partition -> {
+            if (partition.topic().equals(OffsetStore.TOPIC)) {
+                groups.reloadOffsets();
+            }
+        });
         RequestDispatcher dispatcher = RequestDispatcher.create(identity, topics, new ProducerIdManager(zk, config.brokerId()),
                 replicas, cluster, fetchWaiters, groups, apiSettings(config));
         handlers = new RequestHandlerPool(config.ioThreads(), channel, dispatcher);
