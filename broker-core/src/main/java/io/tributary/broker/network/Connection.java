@@ -95,6 +95,11 @@ final class Connection {
         key.interestOps(SelectionKey.OP_READ);
     }
 
+    /** Neither reads nor writes: the selector ignores this connection until it is closed. */
+    void stopSelecting() {
+        key.interestOps(0);
+    }
+
     /** Mid-request connections are never idle: a long-polling fetch may legitimately take a while. */
     boolean idleSince(long cutoffMs) {
         return !awaitingResponse && send == null && lastActiveMs < cutoffMs;

@@ -232,6 +232,8 @@ public final class Processor implements Runnable {
     private void resumeReading(Connection connection) {
         if (reading) {
             connection.resumeReading(time.milliseconds());
+        } else {
+            connection.stopSelecting(); // shutting down: no more requests, and nothing left to write
         }
     }
 
