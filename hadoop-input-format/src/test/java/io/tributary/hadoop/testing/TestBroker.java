@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The broker the connector tests load from, and the one place its address comes from: Apache
@@ -56,19 +57,30 @@ public final class TestBroker implements AutoCloseable {
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
                 ProducerConfig.LINGER_MS_CONFIG, 5,
+                // The machine is shared and can be very busy: wait rather than drop records.
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 600_000,
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 120_000,
                 ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024,
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName(),
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName()))) {
+            AtomicReference<Exception> failure = new AtomicReference<>();
             int i = 0;
             for (int n = 0; n < perPartition; n++) {
                 for (int p = 0; p < partitions; p++, i++) {
                     ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, p, firstTimestamp + i * spacingMs,
                         ("k" + i).getBytes(StandardCharsets.UTF_8), value.value(p, i));
                     record.headers().add("seq", Integer.toString(i).getBytes(StandardCharsets.UTF_8));
-                    producer.send(record);
+                    producer.send(record, (metadata, e) -> {
+                        if (e != null) {
+                            failure.compareAndSet(null, e);
+                        }
+                    });
                 }
             }
             producer.flush();
+            if (failure.get() != null) { // fail here, not later as a wrong count
+                throw new IllegalStateException("the broker did not take every record of " + topic, failure.get());
+            }
         }
     }
 
