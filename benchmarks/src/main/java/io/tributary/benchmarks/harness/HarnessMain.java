@@ -36,7 +36,7 @@ public final class HarnessMain {
                 Side.BASELINE, BrokerFlavor.APACHE_KAFKA, Side.CANDIDATE, options.candidate()));
 
         RunResult result = new Harness(plan, BrokerSettings.standard(), flavors, options.workDir(),
-                ChildProcesses.withShutdownHook(), ProcStat.forThisMachine(), new RoundBudget(System::nanoTime, plan.timeLimit()),
+                ChildProcesses.withShutdownHook(), ProcStat.forThisMachine(), new RoundBudget(System::nanoTime, plan.timeBudget()),
                 System.err).run();
 
         System.out.println();
