@@ -15,9 +15,12 @@ import io.tributary.broker.BrokerConfig;
 import io.tributary.broker.testing.Clients;
 import io.tributary.broker.testing.TestBroker;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupListing;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.RangeAssignor;
 import org.apache.kafka.clients.consumer.RoundRobinAssignor;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -146,6 +149,33 @@ class ConsumerGroupIT {
                     .allSatisfy((partition, offset) -> assertThat(offset.offset()).isEqualTo(end.get(partition)));
             assertThat(admin.listConsumerGroupOffsets("g-second").partitionsToOffsetAndMetadata().get())
                     .allSatisfy((partition, offset) -> assertThat(offset.offset()).isEqualTo(end.get(partition)));
+        }
+    }
+
+    @Test
+    void adminListsGroupsAndDeletesOffsetsAndGroups() throws Exception {
+        String topic = createTopic("admin-groups");
+        String group = "g-admin";
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        for (int partition = 0; partition < PARTITIONS; partition++) {
+            offsets.put(new TopicPartition(topic, partition), new OffsetAndMetadata(partition));
+        }
+        try (KafkaConsumer<byte[], byte[]> committer = Clients.consumer(broker.bootstrapServers(),
+                Map.of(ConsumerConfig.GROUP_ID_CONFIG, group))) {
+            committer.assign(offsets.keySet());
+            committer.commitSync(offsets);
+        }
+        try (Admin admin = Clients.admin(broker.bootstrapServers())) {
+            assertThat(admin.listConsumerGroups().all().get()).extracting(ConsumerGroupListing::groupId).contains(group);
+
+            TopicPartition first = new TopicPartition(topic, 0);
+            admin.deleteConsumerGroupOffsets(group, Set.of(first)).all().get();
+            assertThat(admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get())
+                    .hasSize(PARTITIONS - 1).doesNotContainKey(first);
+
+            admin.deleteConsumerGroups(List.of(group)).all().get();
+            assertThat(admin.listConsumerGroups().all().get()).extracting(ConsumerGroupListing::groupId).doesNotContain(group);
+            assertThat(admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get()).isEmpty();
         }
     }
 
