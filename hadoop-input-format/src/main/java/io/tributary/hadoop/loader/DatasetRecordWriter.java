@@ -15,6 +15,7 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.parquet.hadoop.ParquetWriter;
 
 import java.io.IOException;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -22,8 +23,11 @@ import java.util.UUID;
 /**
  * Writes one task attempt's records as Parquet, one file per partition and time bucket, into
  * the attempt's staging directory. Files are written under {@code _inprogress/} and renamed to
- * their final relative name (which needs the last offset) when the attempt closes. Not
- * thread-safe, like every Hadoop record writer.
+ * their final relative name (which needs the last offset) when they are finished: when the
+ * attempt closes, or early when more than {@code maxOpenFiles} are open (Parquet buffers a row
+ * group per open file; a backfill over many hours must not hold them all). A bucket that comes
+ * back after its file was finished gets a new file, named by its own offsets. Not thread-safe,
+ * like every Hadoop record writer.
  */
 final class DatasetRecordWriter extends RecordWriter<LongWritable, TopicRecordWritable> {
     private final FileSystem fs;
@@ -32,10 +36,18 @@ final class DatasetRecordWriter extends RecordWriter<LongWritable, TopicRecordWr
     private final RecordConverter converter;
     private final ParquetWriterFactory writers;
     private final HourBuckets buckets;
-    private final Map<String, OpenFile> open = new LinkedHashMap<>();
+    private final int maxOpenFiles;
+    private final Map<String, OpenFile> open = new LinkedHashMap<>(16, 0.75f, true); // least recently written first
     private OpenFile last; // records mostly come in runs of one partition and hour
+    private long filesWritten;
+    private long rowsWritten;
 
-    DatasetRecordWriter(FileSystem fs, DatasetLayout layout, Path attemptDir, RecordConverter converter, ParquetWriterFactory writers) {
+    DatasetRecordWriter(FileSystem fs, DatasetLayout layout, Path attemptDir, RecordConverter converter,
+                        ParquetWriterFactory writers, int maxOpenFiles) {
+        if (maxOpenFiles < 1) {
+            throw new IllegalArgumentException("at least one open file is needed, got " + maxOpenFiles);
+        }
+        this.maxOpenFiles = maxOpenFiles;
         this.fs = fs;
         this.layout = layout;
         this.attemptDir = attemptDir;
@@ -61,6 +73,11 @@ final class DatasetRecordWriter extends RecordWriter<LongWritable, TopicRecordWr
     }
 
     private OpenFile openFile(TopicRecordWritable record, String bucket) throws IOException {
+        if (open.size() >= maxOpenFiles) {
+            Iterator<OpenFile> eldest = open.values().iterator();
+            finish(eldest.next());
+            eldest.remove();
+        }
         Path temp = new Path(new Path(attemptDir, JobStaging.IN_PROGRESS), UUID.randomUUID() + ".tmp");
         OpenFile file = new OpenFile(record.topic(), record.partition(), bucket, temp, writers.open(temp, converter.schema()), record.offset());
         open.put(record.partition() + "/" + bucket, file);
@@ -70,18 +87,27 @@ final class DatasetRecordWriter extends RecordWriter<LongWritable, TopicRecordWr
     @Override
     public void close(TaskAttemptContext context) throws IOException {
         for (OpenFile file : open.values()) {
-            file.writer.close();
-            DataFileName name = DataFileName.of(file.topic, file.partition, file.firstOffset, file.lastOffset);
-            Path target = new Path(new Path(new Path(attemptDir, file.topic), file.bucket), name.fileName());
-            fs.mkdirs(target.getParent());
-            if (!fs.rename(file.temp, target)) {
-                throw new IOException("could not rename " + file.temp + " to " + target);
-            }
-            context.getCounter(LoaderCounter.FILES_WRITTEN).increment(1);
-            context.getCounter(LoaderCounter.ROWS_WRITTEN).increment(file.rows);
+            finish(file);
         }
         open.clear();
         last = null;
+        context.getCounter(LoaderCounter.FILES_WRITTEN).increment(filesWritten);
+        context.getCounter(LoaderCounter.ROWS_WRITTEN).increment(rowsWritten);
+    }
+
+    private void finish(OpenFile file) throws IOException {
+        file.writer.close();
+        DataFileName name = DataFileName.of(file.topic, file.partition, file.firstOffset, file.lastOffset);
+        Path target = new Path(new Path(new Path(attemptDir, file.topic), file.bucket), name.fileName());
+        fs.mkdirs(target.getParent());
+        if (!fs.rename(file.temp, target)) {
+            throw new IOException("could not rename " + file.temp + " to " + target);
+        }
+        filesWritten++;
+        rowsWritten += file.rows;
+        if (file == last) {
+            last = null;
+        }
     }
 
     private static final class OpenFile {

@@ -23,7 +23,11 @@ public final class LoaderConfig {
     /** avro (binary) or json; used with {@link #VALUE_SCHEMA}. */
     public static final String VALUE_FORMAT = "tributary.value.format";
 
+    /** Parquet files one task keeps open at once (one per partition and hour bucket); the least recently written closes first. */
+    public static final String MAX_OPEN_FILES = "tributary.writer.max.open.files";
+
     public static final long DEFAULT_ROW_GROUP_BYTES = 64L * 1024 * 1024;
+    public static final int DEFAULT_MAX_OPEN_FILES = 8;
 
     private final Configuration conf;
 
@@ -51,6 +55,10 @@ public final class LoaderConfig {
     public ParquetWriterFactory writerFactory() {
         return new ParquetWriterFactory(conf, ParquetWriterFactory.codec(conf.get(PARQUET_CODEC, "snappy")),
             conf.getLong(ROW_GROUP_BYTES, DEFAULT_ROW_GROUP_BYTES));
+    }
+
+    public int maxOpenFiles() {
+        return conf.getInt(MAX_OPEN_FILES, DEFAULT_MAX_OPEN_FILES);
     }
 
     /** A new converter (they are single-threaded) for the configured value decoding. */

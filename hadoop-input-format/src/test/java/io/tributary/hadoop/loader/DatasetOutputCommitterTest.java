@@ -11,10 +11,13 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.mapreduce.Counter;
+import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.mapreduce.JobStatus;
 import org.apache.hadoop.mapreduce.RecordWriter;
+import org.apache.hadoop.mapreduce.StatusReporter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskType;
@@ -139,6 +142,52 @@ class DatasetOutputCommitterTest {
         assertThat(fs.exists(staging().jobDir())).isFalse();
     }
 
+    @Test
+    void aBackfillOverManyHoursKeepsFewFilesOpenAndLosesNothing() throws Exception {
+        conf.setInt(LoaderConfig.MAX_OPEN_FILES, 2);
+        JobContext job = new JobContextImpl(conf, JOB);
+        committer.setupJob(job);
+        Counters counters = new Counters();
+        TaskAttemptContext task = new TaskAttemptContextImpl(conf, new TaskAttemptID(JOB.getJtIdentifier(), JOB.getId(), TaskType.MAP, 0, 0),
+            new StatusReporter() { // keeps what the writer counts
+                @Override
+                public Counter getCounter(Enum<?> name) {
+                    return counters.findCounter(name);
+                }
+
+                @Override
+                public Counter getCounter(String group, String name) {
+                    return counters.findCounter(group, name);
+                }
+
+                @Override
+                public void progress() {
+                }
+
+                @Override
+                public float getProgress() {
+                    return 0;
+                }
+
+                @Override
+                public void setStatus(String status) {
+                }
+            });
+        RecordWriter<LongWritable, TopicRecordWritable> writer = format.getRecordWriter(task);
+        for (long offset = 0; offset < 100; offset++) {
+            long hour = offset < 50 ? offset / 10 : offset % 5; // five hours in order, then the same five interleaved
+            writer.write(new LongWritable(offset), record(0, offset, TS + hour * 3_600_000));
+        }
+        writer.close(task);
+        commit(task);
+        committer.commitJob(job);
+
+        assertThat(Datasets.offsetsByPartition(root, "t", conf).get(0).cardinality()).isEqualTo(100);
+        assertThat(Datasets.dataFiles(root, "t", conf)).as("5 in-order files, then one per interleaved record").hasSize(55);
+        assertThat(counters.findCounter(LoaderCounter.FILES_WRITTEN).getValue()).isEqualTo(55);
+        assertThat(counters.findCounter(LoaderCounter.ROWS_WRITTEN).getValue()).isEqualTo(100);
+    }
+
     private JobStaging staging() {
         return new JobStaging(DatasetLayout.utc(root), "t", JOB.toString());
     }
@@ -155,10 +204,14 @@ class DatasetOutputCommitterTest {
         committer.setupTask(context);
         RecordWriter<LongWritable, TopicRecordWritable> writer = format.getRecordWriter(context);
         for (long offset = from; offset < to; offset++) {
-            writer.write(new LongWritable(offset), new TopicRecordWritable(new ConsumerRecord<>("t", partition, offset,
-                TS + offset * 60_000, TimestampType.CREATE_TIME, 0, 0, null, new byte[] {1}, new RecordHeaders(), Optional.empty())));
+            writer.write(new LongWritable(offset), record(partition, offset, TS + offset * 60_000));
         }
         writer.close(context);
+    }
+
+    private static TopicRecordWritable record(int partition, long offset, long timestamp) {
+        return new TopicRecordWritable(new ConsumerRecord<>("t", partition, offset, timestamp, TimestampType.CREATE_TIME,
+            0, 0, null, new byte[] {1}, new RecordHeaders(), Optional.empty()));
     }
 
     private void commit(TaskAttemptContext context) throws IOException {
