@@ -22,7 +22,8 @@ final class LatestOffsets {
         for (ClosedSegment segment : segments) {
             for (RecordBatch batch : segment.records().batches()) {
                 for (Record record : batch) {
-                    if (record.hasKey()) {
+                    // A key seen before keeps its stored copy; only new keys are copied out of the batch.
+                    if (record.hasKey() && offsets.latest.replace(record.key(), record.offset()) == null) {
                         offsets.latest.put(ByteBuffer.wrap(Utils.toArray(record.key())), record.offset());
                     }
                 }
