@@ -43,7 +43,11 @@ public final class StorageBenchmark implements AutoCloseable {
     private StorageBenchmark(StorageOptions options, PrintStream out) {
         this.options = options;
         this.out = out;
-        this.logs = LogManager.open(List.of(options.dir()), defaults, Time.SYSTEM);
+        openLogs();
+    }
+
+    private void openLogs() {
+        logs = LogManager.open(List.of(options.dir()), defaults, Time.SYSTEM);
     }
 
     public static void main(String[] args) throws Exception {
@@ -117,7 +121,7 @@ public final class StorageBenchmark implements AutoCloseable {
     private PartitionLog restartAndReload(PartitionLog log) {
         logs.close();
         long start = System.nanoTime();
-        logs = LogManager.open(List.of(options.dir()), defaults, Time.SYSTEM);
+        openLogs();
         long millis = (System.nanoTime() - start) / 1_000_000;
         PartitionLog reloaded = logs.log(log.topicPartition()).orElseThrow();
         out.printf("start-up after a clean shutdown with %.1f GiB: %d ms%n",
@@ -156,9 +160,14 @@ public final class StorageBenchmark implements AutoCloseable {
         Latencies fewMedian = median(onFew, Latencies::p50Micros);
         reportLatency(segmentCount(many) + " segments", manyMedian);
         reportLatency(segmentCount(few) + " segments", fewMedian);
-        out.printf("mean latency with %d / %d segments = %.3f (the mean carries the preemptions of a busy machine)%n",
-                options.manySegments(), options.fewSegments(),
-                median(onMany, Latencies::meanMicros).meanMicros() / median(onFew, Latencies::meanMicros).meanMicros());
+        logs.close(); // the control opens the same files itself: stay under the open-file limit
+        Latencies floorMany = Latencies.of(PreadFloor.measure(many.dir(), options.randomReads(), random));
+        Latencies floorFew = Latencies.of(PreadFloor.measure(few.dir(), options.randomReads(), random));
+        reportLatency("OS floor, many", floorMany);
+        reportLatency("OS floor, few", floorFew);
+        out.printf("the same system calls without the log (OS floor): many / few = %.3f%n",
+                floorMany.p50Micros() / floorFew.p50Micros());
+        openLogs();
         logs.delete(many.topicPartition());
         logs.delete(few.topicPartition());
         return manyMedian.p50Micros() / fewMedian.p50Micros();
