@@ -21,8 +21,14 @@ public final class PartitionStateStore {
         return zk.read(PartitionState.path(partition)).map(node -> PartitionState.fromJson(node.data(), node.version()));
     }
 
-    /** @return false if the partition already had a state (it is left unchanged) */
+    /**
+     * @return false if the partition already had a state (it is left unchanged), or its topic is
+     *         gone (a deletion raced with whoever decided the state: the topic must not come back)
+     */
     public boolean createIfAbsent(TopicPartition partition, PartitionState state) {
+        if (zk.read("/brokers/topics/" + partition.topic()).isEmpty()) {
+            return false;
+        }
         return zk.createIfAbsent(PartitionState.path(partition), state.toJson());
     }
 
