@@ -2,8 +2,10 @@ package io.tributary.broker.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -67,7 +69,9 @@ class AdminIT {
                 .hasCauseInstanceOf(TopicExistsException.class);
 
         admin.deleteTopics(List.of("orders")).all().get();
-        assertThat(admin.listTopics().names().get()).doesNotContain("orders");
+        // Deletion is carried out by the controller after the request is accepted, as in Kafka.
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(admin.listTopics().names().get()).doesNotContain("orders"));
         assertThatThrownBy(() -> admin.describeTopics(List.of("orders")).allTopicNames().get())
                 .hasCauseInstanceOf(UnknownTopicOrPartitionException.class);
     }
