@@ -21,7 +21,7 @@ public enum BrokerFlavor {
         @Override
         public BrokerLaunch launch(Path workDir, BrokerSettings settings) {
             Path readyFile = workDir.resolve("bootstrap.txt");
-            List<String> arguments = new ArrayList<>(List.of(workDir.resolve("data").toString(), readyFile.toString()));
+            List<String> arguments = new ArrayList<>(List.of(workDir.resolve(DATA_DIR).toString(), readyFile.toString()));
             settings.brokerProperties().forEach((key, value) -> arguments.add(key + "=" + value));
             return new BrokerLaunch(KafkaBrokerMain.class.getName(), arguments, () -> readIfPresent(readyFile));
         }
@@ -37,7 +37,7 @@ public enum BrokerFlavor {
             Properties props = new Properties();
             props.putAll(settings.brokerProperties());
             props.put("listeners", "PLAINTEXT://" + bootstrap);
-            props.put("log.dirs", workDir.resolve("data").toString());
+            props.put("log.dirs", workDir.resolve(DATA_DIR).toString());
             props.put("zookeeper.connect", "");
             props.put("zookeeper.embedded.port", Integer.toString(FreePorts.next()));
             Path config = workDir.resolve("server.properties");
@@ -47,6 +47,9 @@ public enum BrokerFlavor {
             return new BrokerLaunch(MAIN_CLASS, List.of(config.toString()), () -> Optional.of(bootstrap));
         }
     };
+
+    /** The folder of a broker's work directory that holds all its data (logs, metadata). */
+    public static final String DATA_DIR = "data";
 
     private final String displayName;
     private final String optionName;

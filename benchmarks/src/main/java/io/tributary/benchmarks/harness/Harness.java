@@ -92,6 +92,19 @@ public final class Harness {
         } finally {
             producers.values().forEach(ProducePhase::close);
             brokers.values().forEach(BrokerProcess::close);
+            deleteData();
+        }
+    }
+
+    /** A full run leaves some 20 GB of segments behind; only the broker logs are worth keeping. */
+    private void deleteData() {
+        for (Side side : Side.values()) {
+            Path data = workDir.resolve(side.letter()).resolve(BrokerFlavor.DATA_DIR);
+            try {
+                deleteRecursively(data);
+            } catch (IOException e) {
+                progress.println("could not delete " + data + ": " + e);
+            }
         }
     }
 
