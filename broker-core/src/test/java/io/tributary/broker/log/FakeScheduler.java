@@ -1,5 +1,6 @@
 package io.tributary.broker.log;
 
+import io.tributary.broker.testing.FakeTime;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

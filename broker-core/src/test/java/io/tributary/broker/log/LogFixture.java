@@ -1,5 +1,6 @@
 package io.tributary.broker.log;
 
+import io.tributary.broker.testing.FakeTime;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.tributary.broker.testing.FakeTime;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
