@@ -21,6 +21,7 @@ import org.apache.kafka.common.record.internal.FileRecords.LogOffsetPosition;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
 import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -428,6 +429,7 @@ public final class PartitionLog {
             long base = replaced.get(0).baseOffset();
             Path swap = SegmentFiles.swap(dir, base, last.endOffset());
             Files.move(cleaned, swap, StandardCopyOption.ATOMIC_MOVE);
+            Utils.flushDir(dir); // the commit point must survive a power loss, not only a process crash
             for (LogSegment segment : old) {
                 deleteRetiredFiles(segment.baseOffset());
                 segment.markDeleted();
