@@ -88,7 +88,10 @@ public final class LogCleaner implements AutoCloseable {
         }
         PartitionLog partitionLog = chosen.get();
         try {
-            lastCleans.put(partitionLog, cleaner.clean(partitionLog));
+            CleanResult result = cleaner.clean(partitionLog);
+            if (result.swapped()) {
+                lastCleans.put(partitionLog, result); // else the log changed under the clean: it stays dirty
+            }
             return true;
         } catch (KafkaStorageException e) {
             log.warn("could not clean {} (deleted meanwhile?): {}", partitionLog.topicPartition(), e.getMessage());
