@@ -1,0 +1,118 @@
+package io.tributary.broker.replica;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import io.tributary.broker.api.IdempotentAppender;
+import io.tributary.broker.controller.PartitionState;
+import io.tributary.broker.log.LogConfig;
+import io.tributary.broker.log.LogManager;
+import io.tributary.broker.testing.FakeTime;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.errors.FencedLeaderEpochException;
+import org.apache.kafka.common.errors.NotEnoughReplicasException;
+import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.SimpleRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The leader's bookkeeping: high watermark over the ISR, ISR shrink and expansion, min.insync.replicas, epochs. */
+class PartitionTest {
+    private static final TopicPartition TP = new TopicPartition("replicated", 0);
+    private static final List<Integer> REPLICAS = List.of(0, 1, 2);
+    private static final long LAG_MS = 10_000;
+
+    @TempDir
+    Path dir;
+    private final FakeTime time = new FakeTime();
+    private final List<List<Integer>> isrWrites = new ArrayList<>();
+    private LogManager logs;
+    private Partition partition;
+
+    @BeforeEach
+    void lead() {
+        LogConfig config = LogConfig.fromBroker(Map.of(LogConfig.LOG_DIRS, dir.toString()));
+        logs = LogManager.open(List.of(dir), config, time);
+        partition = new Partition(TP, logs.getOrCreate(TP, config), new IdempotentAppender(), (tp, proposed) -> {
+            isrWrites.add(proposed.isr());
+            return Optional.of(new PartitionState(proposed.leader(), proposed.leaderEpoch(), proposed.isr(),
+                    proposed.controllerEpoch(), proposed.zkVersion() + 1));
+        }, id -> id != 3, 0, time);
+        partition.makeLeader(new PartitionState(0, 4, REPLICAS, 1, 0), REPLICAS);
+    }
+
+    @AfterEach
+    void close() {
+        logs.close();
+    }
+
+    private void append(int count, short acks) {
+        SimpleRecord[] records = new SimpleRecord[count];
+        for (int i = 0; i < count; i++) {
+            records[i] = new SimpleRecord(("v" + i).getBytes(StandardCharsets.UTF_8));
+        }
+        partition.appendAsLeader(MemoryRecords.withRecords(Compression.NONE, records), acks, 2);
+    }
+
+    @Test
+    void theHighWatermarkIsTheSmallestLogEndOverTheIsr() {
+        append(5, (short) -1);
+        assertThat(partition.highWatermark()).as("followers have not fetched yet").isZero();
+        partition.recordFollowerFetch(1, 5, 4);
+        assertThat(partition.highWatermark()).isZero();
+        assertThat(partition.recordFollowerFetch(2, 3, 4)).as("moved").isTrue();
+        assertThat(partition.highWatermark()).isEqualTo(3);
+        partition.recordFollowerFetch(2, 5, 4);
+        assertThat(partition.highWatermark()).isEqualTo(5);
+        assertThat(partition.log().logEndOffset()).isEqualTo(5);
+        assertThat(partition.epochs().latestEpoch()).as("the leader's epoch is recorded").isEqualTo(4);
+    }
+
+    @Test
+    void aLaggingFollowerLeavesTheIsrAndRejoinsOnceCaughtUp() {
+        append(5, (short) 1);
+        partition.recordFollowerFetch(1, 5, 4);
+        partition.recordFollowerFetch(2, 0, 4);
+        time.sleep(LAG_MS / 2);
+        partition.recordFollowerFetch(1, 5, 4);
+        assertThat(partition.maybeShrinkIsr(LAG_MS)).isFalse();
+        time.sleep(LAG_MS / 2 + 1);
+        partition.recordFollowerFetch(1, 5, 4);
+        assertThat(partition.maybeShrinkIsr(LAG_MS)).as("the high watermark moves without the laggard").isTrue();
+        assertThat(isrWrites).containsExactly(List.of(0, 1));
+        assertThat(partition.highWatermark()).isEqualTo(5);
+        assertThat(partition.isrSize()).isEqualTo(2);
+
+        partition.recordFollowerFetch(2, 4, 4);
+        assertThat(partition.isrSize()).as("still behind the high watermark").isEqualTo(2);
+        partition.recordFollowerFetch(2, 5, 4);
+        assertThat(isrWrites).last().isEqualTo(List.of(0, 1, 2));
+        assertThat(partition.isrSize()).isEqualTo(3);
+    }
+
+    @Test
+    void acksAllNeedsMinInsyncReplicasButAcksOneDoesNot() {
+        partition.makeLeader(new PartitionState(0, 4, List.of(0), 1, 1), REPLICAS);
+        assertThatThrownBy(() -> append(1, (short) -1)).isInstanceOf(NotEnoughReplicasException.class);
+        append(1, (short) 1);
+        assertThat(partition.highWatermark()).as("the ISR is the leader alone").isEqualTo(1);
+    }
+
+    @Test
+    void staleEpochsAndLostLeadershipAreRefused() {
+        assertThatThrownBy(() -> partition.recordFollowerFetch(1, 0, 3)).isInstanceOf(FencedLeaderEpochException.class);
+        partition.makeFollower(new PartitionState(1, 5, REPLICAS, 1, 1), REPLICAS);
+        assertThatThrownBy(() -> append(1, (short) 1)).isInstanceOf(NotLeaderOrFollowerException.class);
+        assertThatThrownBy(() -> partition.leaderHighWatermark(-1)).isInstanceOf(NotLeaderOrFollowerException.class);
+    }
+}
