@@ -186,6 +186,33 @@ abstract sealed class AbstractIndex implements Closeable permits OffsetIndex, Ti
      */
     abstract void sanityCheck(int logSizeInBytes);
 
+    /**
+     * The cheap check of a clean start-up: the first and last entries only. Their offsets must lie in
+     * [base offset, {@code nextBaseOffset}) and be ordered, positions (where there are any) inside the log.
+     *
+     * @throws CorruptIndexException when they do not
+     */
+    final void checkEnds(long nextBaseOffset, int logSizeInBytes) {
+        int n = entries();
+        if (n == 0) {
+            return;
+        }
+        for (int slot : new int[] {0, n - 1}) {
+            long offset = offsetAt(slot);
+            if (offset < baseOffset || offset >= nextBaseOffset || !positionInside(slot, logSizeInBytes)) {
+                throw new CorruptIndexException(this + ": entry " + slot + " with offset " + offset
+                        + " lies outside the segment [" + baseOffset + ", " + nextBaseOffset + ") of "
+                        + logSizeInBytes + " bytes");
+            }
+        }
+        if (n > 1 && (keyAt(0) > keyAt(n - 1) || offsetAt(0) > offsetAt(n - 1))) {
+            throw new CorruptIndexException(this + ": first and last entries are out of order");
+        }
+    }
+
+    /** True if the slot's file position (for indexes that have one) lies inside a log of the given size. */
+    protected abstract boolean positionInside(int slot, int logSizeInBytes);
+
     /** Trims the file so a clean restart finds exactly the entries in use. */
     @Override
     public void close() {

@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
  * Opens the segments of one partition folder at start-up and, after an unclean stop, recovers them.
  *
  * <ul>
- *   <li>After a clean shutdown nothing is scanned: each index gets an in-memory order check and only the bytes
- *       after the last index entry of the active segment are read to find the log end offset.</li>
+ *   <li>After a clean shutdown nothing is scanned: the first and last entries of each index are checked and only
+ *       the bytes after the last index entry of the active segment are read to find the log end offset.</li>
  *   <li>After an unclean stop every segment from the one holding the recovery point onwards is re-validated
  *       batch by batch and its indexes rebuilt; the log is cut at the first invalid byte and later segments are
  *       deleted. What was cut is logged.</li>
@@ -50,12 +50,15 @@ final class LogLoader {
         removeLeftovers();
         TreeMap<Long, LogSegment> segments = new TreeMap<>();
         List<Long> needIndexRebuild = new ArrayList<>();
-        for (long baseOffset : segmentBaseOffsets()) {
+        List<Long> baseOffsets = segmentBaseOffsets();
+        for (int i = 0; i < baseOffsets.size(); i++) {
+            long baseOffset = baseOffsets.get(i);
+            long nextBaseOffset = i + 1 < baseOffsets.size() ? baseOffsets.get(i + 1) : Long.MAX_VALUE;
             boolean indexesPresent = Files.exists(SegmentFiles.offsetIndex(dir, baseOffset))
                     && Files.exists(SegmentFiles.timeIndex(dir, baseOffset));
             LogSegment segment = LogSegment.open(dir, baseOffset, config, nowMs);
             segments.put(baseOffset, segment);
-            if (!indexesPresent || !indexesSane(segment)) {
+            if (!indexesPresent || !indexesSane(segment, nextBaseOffset, cleanShutdown)) {
                 needIndexRebuild.add(baseOffset);
             }
         }
@@ -82,10 +85,19 @@ final class LogLoader {
         return floor != null ? floor : segments.firstKey();
     }
 
-    private boolean indexesSane(LogSegment segment) {
+    /**
+     * After a clean shutdown only the first and last entries are checked, so that start-up reads almost nothing;
+     * after an unclean stop every entry is.
+     */
+    private boolean indexesSane(LogSegment segment, long nextBaseOffset, boolean cleanShutdown) {
         try {
-            segment.offsetIndex().sanityCheck(segment.size());
-            segment.timeIndex().sanityCheck(segment.size());
+            if (cleanShutdown) {
+                segment.offsetIndex().checkEnds(nextBaseOffset, segment.size());
+                segment.timeIndex().checkEnds(nextBaseOffset, segment.size());
+            } else {
+                segment.offsetIndex().sanityCheck(segment.size());
+                segment.timeIndex().sanityCheck(segment.size());
+            }
             return true;
         } catch (CorruptIndexException e) {
             LOG.warn("Partition {}: rebuilding the indexes of segment {}: {}", tp, segment.baseOffset(),

@@ -70,6 +70,12 @@ final class OffsetIndex extends AbstractIndex {
     }
 
     @Override
+    protected boolean positionInside(int slot, int logSizeInBytes) {
+        int position = entry(slot).position();
+        return position >= 0 && position < logSizeInBytes;
+    }
+
+    @Override
     void sanityCheck(int logSizeInBytes) {
         long previousOffset = -1;
         int previousPosition = -1;

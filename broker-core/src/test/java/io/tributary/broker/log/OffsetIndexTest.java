@@ -116,6 +116,21 @@ class OffsetIndexTest {
         assertThat(Files.size(index.file())).isEqualTo(1024);
     }
 
+    @ParameterizedTest(name = "next base offset {0}, log size {1}: sane = {2}")
+    @CsvSource({"1021, 201, true", "1020, 201, false", "1021, 200, false"})
+    void theCleanStartCheckLooksAtTheFirstAndLastEntries(long nextBaseOffset, int logSize, boolean sane)
+            throws Exception {
+        OffsetIndex index = index(1024);
+        index.append(1010, 100);
+        index.append(1020, 200);
+        if (sane) {
+            index.checkEnds(nextBaseOffset, logSize);
+        } else {
+            assertThatThrownBy(() -> index.checkEnds(nextBaseOffset, logSize))
+                    .isInstanceOf(CorruptIndexException.class);
+        }
+    }
+
     @Test
     void sanityCheckRejectsOutOfOrderOrOutOfFileEntries() throws Exception {
         OffsetIndex index = index(1024);
