@@ -5,7 +5,11 @@ import io.tributary.hadoop.dataset.RecordConverter;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.parquet.avro.AvroParquetWriter;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
@@ -22,8 +26,8 @@ import java.util.concurrent.TimeUnit;
  * The sink's benchmark (docs/benchmarks.md), against Apache Kafka 4.4 in this JVM on the local
  * filesystem:
  * <ol>
- *   <li>ceiling: the same rows (converted by the same converter) written straight from memory
- *       with AvroParquetWriter, one file per partition;</li>
+ *   <li>ceiling: the same kind of rows (100 random value bytes, converted by the same converter)
+ *       written straight from memory with AvroParquetWriter, one file per partition;</li>
  *   <li>sink: records/s of the sink draining a pre-filled topic (from its first fetched record
  *       to the ledger covering everything);</li>
  *   <li>freshness: a producer at a steady rate while the sink runs; the largest delay between a
@@ -48,6 +52,8 @@ public final class SinkBenchmark {
             System.out.printf("ceiling (AvroParquetWriter from memory): %,.0f records/s%n", ceiling);
             double sink = sinkThroughput(broker, work, records, partitions);
             System.out.printf("sink draining a full topic:            %,.0f records/s%n", sink);
+            System.out.printf("plain consumer draining the same topic: %,.0f records/s (no writing; for attribution)%n",
+                consumerOnly(broker, "drain", partitions, records));
             long freshness = freshness(broker, work, partitions, rate, seconds, rotateMs);
             System.out.printf("freshness at %,d records/s for %d s: max %d ms (rotate.interval.ms=%d, goal <= %d)%n",
                 rate, seconds, freshness, rotateMs, rotateMs + 1000);
@@ -58,8 +64,10 @@ public final class SinkBenchmark {
     private static double ceiling(java.nio.file.Path dir, int records, int partitions) throws Exception {
         RecordConverter converter = RecordConverter.raw();
         Configuration conf = new Configuration();
-        List<byte[]> values = new ArrayList<>();
-        for (int i = 0; i < 10_000; i++) {
+        // The same kind of values as the topic's (random, so Parquet's dictionary cannot shortcut them),
+        // made before the clock starts.
+        List<byte[]> values = new ArrayList<>(records);
+        for (int i = 0; i < records; i++) {
             values.add(TestLoad.value());
         }
         List<ParquetWriter<GenericRecord>> writers = new ArrayList<>();
@@ -76,7 +84,7 @@ public final class SinkBenchmark {
         for (int i = 0; i < records; i++) {
             int p = i % partitions;
             writers.get(p).write(converter.convert("bench", p, i / partitions, now,
-                ("k" + i).getBytes(StandardCharsets.UTF_8), values.get(i % values.size()), noHeaders));
+                ("k" + i).getBytes(StandardCharsets.UTF_8), values.get(i), noHeaders));
         }
         for (ParquetWriter<GenericRecord> w : writers) {
             w.close();
@@ -110,6 +118,25 @@ public final class SinkBenchmark {
                 TimeUnit.MILLISECONDS.sleep(20);
             }
             throw new IllegalStateException("the sink did not drain " + records + " records in 5 minutes");
+        }
+    }
+
+    private static double consumerOnly(SinkTestBroker broker, String topic, int partitions, int records) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 50 << 20), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> all = new ArrayList<>();
+            for (int p = 0; p < partitions; p++) {
+                all.add(new TopicPartition(topic, p));
+            }
+            consumer.assign(all);
+            consumer.seekToBeginning(all);
+            long start = System.nanoTime();
+            long seen = 0;
+            while (seen < records) {
+                seen += consumer.poll(java.time.Duration.ofMillis(100)).count();
+            }
+            return records / ((System.nanoTime() - start) / 1e9);
         }
     }
 
