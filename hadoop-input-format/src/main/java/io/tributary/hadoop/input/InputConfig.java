@@ -33,6 +33,11 @@ public final class InputConfig {
     /** How many of the newest hour buckets the ledger start cross-checks. */
     public static final String RESUME_CHECK_BUCKETS = "tributary.resume.check.buckets";
     public static final String CONSUMER_PREFIX = "tributary.consumer.";
+    /**
+     * Whether to keep a records counter per partition (default true). Hadoop caps a job's counters
+     * ({@code mapreduce.job.counters.max}, 120), so topics with many partitions must turn it off.
+     */
+    public static final String PARTITION_COUNTERS = "tributary.counters.per.partition";
 
     public static final long DEFAULT_SPLIT_MAX_RECORDS = 1_000_000;
     public static final long DEFAULT_STALL_TIMEOUT_MS = 120_000;
@@ -67,6 +72,10 @@ public final class InputConfig {
 
     public Duration stallTimeout() {
         return Duration.ofMillis(conf.getLong(STALL_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS));
+    }
+
+    public boolean partitionCounters() {
+        return conf.getBoolean(PARTITION_COUNTERS, true);
     }
 
     public int resumeCheckBuckets() {

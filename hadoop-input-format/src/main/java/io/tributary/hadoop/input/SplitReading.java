@@ -26,6 +26,7 @@ final class SplitReading implements Closeable {
     private final OffsetRangeReader reader;
     private final CounterSink counters;
     private final TopicSplit split;
+    private final boolean partitionCounters;
     private final Map<Integer, Long> partitionRecords = new TreeMap<>();
     private long records;
     private long bytes;
@@ -34,6 +35,7 @@ final class SplitReading implements Closeable {
         InputConfig config = new InputConfig(conf);
         this.split = split;
         this.counters = counters;
+        this.partitionCounters = config.partitionCounters();
         this.reader = new OffsetRangeReader(new KafkaConsumer<>(config.consumerProps("tributary-" + taskAttempt)),
             split, config.onMissing(), config.stallTimeout(), Time.SYSTEM);
     }
@@ -45,7 +47,9 @@ final class SplitReading implements Closeable {
         }
         ConsumerRecord<byte[], byte[]> record = reader.current();
         bytes += RecordSizes.of(record);
-        partitionRecords.merge(record.partition(), 1L, Long::sum);
+        if (partitionCounters) {
+            partitionRecords.merge(record.partition(), 1L, Long::sum);
+        }
         if (++records % COUNTER_FLUSH_RECORDS == 0) {
             flushCounters();
         }

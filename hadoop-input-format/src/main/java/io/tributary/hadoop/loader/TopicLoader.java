@@ -2,6 +2,7 @@ package io.tributary.hadoop.loader;
 
 import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.dataset.OffsetLedger;
+import io.tributary.hadoop.input.InputConfig;
 import io.tributary.hadoop.input.JobPlanning;
 import io.tributary.hadoop.input.LoadPlan;
 import io.tributary.hadoop.input.TopicInputFormat;
@@ -36,6 +37,8 @@ import java.nio.file.Paths;
  */
 public final class TopicLoader extends Configured implements Tool {
     private static final String LOCAL_MAPS = "mapreduce.local.map.tasks.maximum";
+    /** Above this many partitions, per-partition counters would crowd Hadoop's 120-counter limit. */
+    private static final int MAX_PARTITION_COUNTERS = 50;
 
     private final PrintStream out;
     private final PrintStream err;
@@ -84,6 +87,9 @@ public final class TopicLoader extends Configured implements Tool {
         } catch (IOException e) {
             err.println("tributary-loader: " + e.getMessage());
             return 1;
+        }
+        if (conf.get(InputConfig.PARTITION_COUNTERS) == null && plan.partitions().size() > MAX_PARTITION_COUNTERS) {
+            conf.setBoolean(InputConfig.PARTITION_COUNTERS, false);
         }
         Job job = newJob(conf, topic);
         if (!job.waitForCompletion(false)) {
