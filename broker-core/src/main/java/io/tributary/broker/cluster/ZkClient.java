@@ -82,6 +82,39 @@ public final class ZkClient implements AutoCloseable {
         }
     }
 
+    /**
+     * Creates {@code path} and any missing nodes between it and {@code ancestor}, but never
+     * {@code ancestor} itself: if that is gone (deleted concurrently), nothing is created. This is
+     * what keeps a child write racing with a recursive delete from resurrecting the parent.
+     *
+     * @return false if the node already existed or {@code ancestor} does not exist
+     */
+    public boolean createIfAbsentUnder(String ancestor, String path, byte[] data) {
+        if (!path.startsWith(ancestor + "/")) {
+            throw new IllegalArgumentException(path + " is not below " + ancestor);
+        }
+        String[] parts = path.substring(ancestor.length() + 1).split("/");
+        StringBuilder current = new StringBuilder(ancestor);
+        try {
+            for (int i = 0; i < parts.length; i++) {
+                current.append('/').append(parts[i]);
+                boolean last = i == parts.length - 1;
+                try {
+                    curator.create().withMode(CreateMode.PERSISTENT).forPath(current.toString(), last ? data : new byte[0]);
+                } catch (KeeperException.NodeExistsException e) {
+                    if (last) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        } catch (KeeperException.NoNodeException e) {
+            return false;
+        } catch (Exception e) {
+            throw unavailable("create " + path, e);
+        }
+    }
+
     /** Creates or overwrites a persistent node. */
     public void write(String path, byte[] data) {
         if (!createIfAbsent(path, data)) {

@@ -26,10 +26,7 @@ public final class PartitionStateStore {
      *         gone (a deletion raced with whoever decided the state: the topic must not come back)
      */
     public boolean createIfAbsent(TopicPartition partition, PartitionState state) {
-        if (zk.read("/brokers/topics/" + partition.topic()).isEmpty()) {
-            return false;
-        }
-        return zk.createIfAbsent(PartitionState.path(partition), state.toJson());
+        return zk.createIfAbsentUnder("/brokers/topics/" + partition.topic(), PartitionState.path(partition), state.toJson());
     }
 
     /**
