@@ -34,6 +34,9 @@ import org.apache.kafka.common.utils.Time;
  */
 public final class StorageBenchmark implements AutoCloseable {
 
+    /** Segment size of the append comparison: several rolls per measured window. */
+    private static final int APPEND_SEGMENT_BYTES = 128 * 1024 * 1024;
+
     private final StorageOptions options;
     private final PrintStream out;
     private final LogConfig defaults = LogConfig.fromBroker(Map.of());
@@ -77,7 +80,10 @@ public final class StorageBenchmark implements AutoCloseable {
         out.printf("batches: %d records of %d bytes, %d bytes per batch%n", batches.recordsPerBatch(),
                 BenchmarkBatches.RECORD_VALUE_BYTES, batches.batchBytes());
 
-        PartitionLog large = newLog(defaults);
+        // Both logs roll at the same size, so every window crosses segment rolls (and their background flushes)
+        // alike: only the size of the log differs between the two sides.
+        LogConfig appendConfig = withSegmentBytes(APPEND_SEGMENT_BYTES);
+        PartitionLog large = newLog(appendConfig);
         Throughput build = StorageWorkloads.append(large, batches, options.largeLogBytes());
         report("append (building the large log)", build);
         large = restartAndReload(large);
@@ -85,7 +91,7 @@ public final class StorageBenchmark implements AutoCloseable {
         List<Throughput> onLarge = new ArrayList<>();
         List<Throughput> onEmpty = new ArrayList<>();
         for (int round = 0; round < options.rounds(); round++) {
-            PartitionLog empty = newLog(defaults);
+            PartitionLog empty = newLog(appendConfig);
             if (round % 2 == 0) {
                 onLarge.add(measureWindow(large, batches));
                 onEmpty.add(measureWindow(empty, batches));
