@@ -4,6 +4,7 @@ import io.tributary.testkit.tributary.BrokerUnderTest;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.GroupState;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -170,6 +171,11 @@ public final class TestBroker implements BeforeAllCallback, AfterAllCallback {
     /** Number of members of {@code group} right now. */
     public int members(String group) throws ExecutionException, InterruptedException {
         return admin.describeConsumerGroups(Set.of(group)).all().get().get(group).members().size();
+    }
+
+    /** Whether the group finished its rebalance: members hold their assignments. */
+    public boolean isStable(String group) throws ExecutionException, InterruptedException {
+        return admin.describeConsumerGroups(Set.of(group)).all().get().get(group).groupState() == GroupState.STABLE;
     }
 
     /** Reads {@code count} records of {@code topic} from the beginning, without a group. */

@@ -241,7 +241,7 @@ class TributaryCliIT {
         try (RealtimeConsumer member = RealtimeConsumer.builder().bootstrapServers(broker.bootstrapServers())
                 .groupId(group).topics(topic).startPosition(StartPosition.earliest())
                 .recordHandler(record -> { }).start()) {
-            await().atMost(Duration.ofSeconds(30)).until(() -> broker.members(group) == 1);
+            await().atMost(Duration.ofSeconds(30)).until(() -> broker.members(group) == 1 && broker.isStable(group));
             assertOneLineError(cli.run("groups", "reset", group, "--topic", topic, "--to-earliest", "--execute"),
                     "has 1 active member(s)");
             CliRunner.Result described = cli.run("groups", "describe", group);
