@@ -9,7 +9,7 @@ abstract class BrokerTestBase {
     static SinkTestBroker broker;
 
     @BeforeAll
-    static void startBroker(@TempDir java.nio.file.Path kafkaDir) {
+    static void startBroker(@TempDir java.nio.file.Path kafkaDir) throws Exception {
         broker = SinkTestBroker.start(kafkaDir);
     }
 

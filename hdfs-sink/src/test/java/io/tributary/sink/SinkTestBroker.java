@@ -1,6 +1,6 @@
 package io.tributary.sink;
 
-import io.tributary.testkit.ApacheKafka;
+import io.tributary.testkit.tributary.BrokerUnderTest;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -18,20 +18,20 @@ import java.util.concurrent.ExecutionException;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The broker the sink tests stream from, and the one place its address comes from: Apache
- * Kafka 4.4 in-process for now; a Tributary broker can take its place in {@link #start}.
+ * The broker the sink tests stream from, and the one place its address comes from:
+ * {@link BrokerUnderTest} (Tributary by default, {@code -Dit.broker=apache-kafka} for Apache Kafka).
  */
 final class SinkTestBroker implements AutoCloseable {
-    private final ApacheKafka kafka;
+    private final BrokerUnderTest kafka;
     private final Admin admin;
 
-    private SinkTestBroker(ApacheKafka kafka) {
+    private SinkTestBroker(BrokerUnderTest kafka) {
         this.kafka = kafka;
         this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
     }
 
-    static SinkTestBroker start(Path dir) {
-        return new SinkTestBroker(ApacheKafka.start(dir));
+    static SinkTestBroker start(Path dir) throws Exception {
+        return new SinkTestBroker(BrokerUnderTest.start(dir, Map.of()));
     }
 
     String bootstrapServers() {

@@ -1,6 +1,6 @@
 package io.tributary.hadoop.testing;
 
-import io.tributary.testkit.ApacheKafka;
+import io.tributary.testkit.tributary.BrokerUnderTest;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -19,20 +19,26 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The broker the connector tests load from, and the one place its address comes from: Apache
- * Kafka 4.4 in-process for now (a Tributary broker can take its place here).
+ * The broker the connector tests load from, and the one place its address comes from:
+ * {@link BrokerUnderTest} (Tributary by default, {@code -Dit.broker=apache-kafka} for Apache Kafka).
  */
 public final class TestBroker implements AutoCloseable {
-    private final ApacheKafka kafka;
+    private final BrokerUnderTest kafka;
     private final Admin admin;
 
-    private TestBroker(ApacheKafka kafka) {
+    private TestBroker(BrokerUnderTest kafka) {
         this.kafka = kafka;
         this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
     }
 
-    public static TestBroker start(Path dir) {
-        return new TestBroker(ApacheKafka.start(dir));
+    /** The broker named by {@code -Dit.broker}. */
+    public static TestBroker start(Path dir) throws Exception {
+        return new TestBroker(BrokerUnderTest.start(dir, Map.of()));
+    }
+
+    /** A broker of the given kind, for tests that need an API only that kind has. */
+    public static TestBroker start(BrokerUnderTest.Kind kind, Path dir) throws Exception {
+        return new TestBroker(BrokerUnderTest.start(kind, dir, Map.of()));
     }
 
     public String bootstrapServers() {

@@ -23,12 +23,12 @@ public final class BrokerUnderTest implements AutoCloseable {
 
     private final Kind kind;
     private final String bootstrapServers;
-    private final AutoCloseable server;
+    private final Runnable stop;
 
-    private BrokerUnderTest(Kind kind, String bootstrapServers, AutoCloseable server) {
+    private BrokerUnderTest(Kind kind, String bootstrapServers, Runnable stop) {
         this.kind = kind;
         this.bootstrapServers = bootstrapServers;
-        this.server = server;
+        this.stop = stop;
     }
 
     /** The kinds of broker the connectors are tested against. */
@@ -52,7 +52,7 @@ public final class BrokerUnderTest implements AutoCloseable {
     public static BrokerUnderTest start(Kind kind, Path dir, Map<String, String> overrides) throws Exception {
         if (kind == Kind.APACHE_KAFKA) {
             ApacheKafka kafka = ApacheKafka.start(dir, overrides);
-            return new BrokerUnderTest(kind, kafka.bootstrapServers(), kafka);
+            return new BrokerUnderTest(kind, kafka.bootstrapServers(), kafka::close);
         }
         Map<String, String> props = new HashMap<>();
         props.put(BrokerConfig.LISTENERS, "PLAINTEXT://127.0.0.1:0");
@@ -62,7 +62,7 @@ public final class BrokerUnderTest implements AutoCloseable {
         props.put(BrokerConfig.GROUP_INITIAL_REBALANCE_DELAY_MS, "0");
         props.putAll(overrides);
         Server server = Server.start(new BrokerConfig(props), Time.SYSTEM);
-        return new BrokerUnderTest(kind, server.bootstrapServers(), server);
+        return new BrokerUnderTest(kind, server.bootstrapServers(), server::close);
     }
 
     public Kind kind() {
@@ -75,7 +75,7 @@ public final class BrokerUnderTest implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
-        server.close();
+    public void close() {
+        stop.run();
     }
 }
