@@ -58,7 +58,9 @@ public final class RequestHandlerPool implements AutoCloseable {
                     channel.sendResponse(response);
                 }
             });
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError | StackOverflowError e) {
+            // One bad request costs its connection, never a handler thread: a dead thread would
+            // silently shrink the pool until the broker stops answering.
             log.error("{} failed outside its handler; closing its connection", request, e);
             channel.sendResponse(Response.closeConnection(request));
         }
