@@ -3,9 +3,9 @@ package io.tributary.broker.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import io.tributary.broker.testing.AdvertisedVersions;
 import io.tributary.broker.testing.RawConnection;
 import io.tributary.broker.testing.TestBroker;
 import org.apache.kafka.common.Uuid;
@@ -29,7 +29,6 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.requests.AbstractResponse;
-import org.apache.kafka.common.requests.MetadataResponse;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -56,9 +55,7 @@ class AllVersionsIT {
     static void start(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         broker = TestBroker.start(dir);
         raw = new RawConnection("127.0.0.1", broker.port());
-        MetadataResponse metadata = (MetadataResponse) raw.request(ApiKeys.METADATA, (short) 12, new MetadataRequestData()
-                .setTopics(List.of(new MetadataRequestData.MetadataRequestTopic().setName(TOPIC))).setAllowAutoTopicCreation(true));
-        topicId = metadata.data().topics().find(TOPIC).topicId();
+        topicId = AdvertisedVersions.topicId(raw, TOPIC);
     }
 
     @AfterAll
@@ -68,14 +65,7 @@ class AllVersionsIT {
     }
 
     static Stream<Arguments> versions() {
-        List<Arguments> all = new ArrayList<>();
-        for (ApiKeys key : SERVER_APIS) {
-            SupportedApis.VersionRange range = SupportedApis.range(key).orElseThrow();
-            for (short v = range.min(); v <= range.max(); v++) {
-                all.add(Arguments.of(key, v));
-            }
-        }
-        return all.stream();
+        return AdvertisedVersions.of(SERVER_APIS);
     }
 
     @ParameterizedTest(name = "{0} v{1}")

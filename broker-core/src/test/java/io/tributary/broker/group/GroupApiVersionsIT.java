@@ -3,14 +3,13 @@ package io.tributary.broker.group;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import io.tributary.broker.BrokerConfig;
-import io.tributary.broker.api.SupportedApis;
+import io.tributary.broker.testing.AdvertisedVersions;
 import io.tributary.broker.testing.RawConnection;
 import io.tributary.broker.testing.TestBroker;
 import org.apache.kafka.common.Uuid;
@@ -21,7 +20,6 @@ import org.apache.kafka.common.message.HeartbeatRequestData;
 import org.apache.kafka.common.message.JoinGroupRequestData;
 import org.apache.kafka.common.message.LeaveGroupRequestData;
 import org.apache.kafka.common.message.ListGroupsRequestData;
-import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.OffsetCommitRequestData;
 import org.apache.kafka.common.message.OffsetDeleteRequestData;
 import org.apache.kafka.common.message.OffsetFetchRequestData;
@@ -30,7 +28,6 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractResponse;
-import org.apache.kafka.common.requests.MetadataResponse;
 import org.apache.kafka.common.requests.OffsetFetchResponse;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -59,9 +56,7 @@ class GroupApiVersionsIT {
         broker = TestBroker.start(dir, Map.of(BrokerConfig.GROUP_INITIAL_REBALANCE_DELAY_MS, "0",
                 BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS, "3"));
         raw = new RawConnection("127.0.0.1", broker.port());
-        MetadataResponse metadata = (MetadataResponse) raw.request(ApiKeys.METADATA, (short) 12, new MetadataRequestData()
-                .setTopics(List.of(new MetadataRequestData.MetadataRequestTopic().setName(TOPIC))).setAllowAutoTopicCreation(true));
-        topicId = metadata.data().topics().find(TOPIC).topicId();
+        topicId = AdvertisedVersions.topicId(raw, TOPIC);
     }
 
     @AfterAll
@@ -71,14 +66,7 @@ class GroupApiVersionsIT {
     }
 
     static Stream<Arguments> versions() {
-        List<Arguments> all = new ArrayList<>();
-        for (ApiKeys key : GROUP_APIS) {
-            SupportedApis.VersionRange range = SupportedApis.range(key).orElseThrow();
-            for (short v = range.min(); v <= range.max(); v++) {
-                all.add(Arguments.of(key, v));
-            }
-        }
-        return all.stream();
+        return AdvertisedVersions.of(GROUP_APIS);
     }
 
     @ParameterizedTest(name = "{0} v{1}")
