@@ -38,15 +38,17 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Three brokers (separate JVMs), RF 3, min.insync.replicas=2. An idempotent acks=all producer
  * writes continuously and a consumer group consumes, committing after each poll, while the test
- * takes the leader of partition 0 down again and again — SIGKILL and SIGTERM (controlled shutdown)
- * in turn — and starts it again. Afterwards every acknowledged record is in the log exactly once,
+ * takes the leader of partition 0 down again and again — 20 SIGKILLs, and after every fifth a
+ * SIGTERM (controlled shutdown) — and starts it again. Afterwards every acknowledged record is in the log exactly once,
  * in order per partition; the group consumed every acknowledged record; and the preferred
  * replicas lead again.
  */
 class FailoverIT {
     private static final String TOPIC = "failover";
     private static final int PARTITIONS = 2;
-    private static final int LEADER_CHANGES = Integer.getInteger("failover.leader.changes", 8);
+    /** The 20 SIGKILLs plus 4 controlled shutdowns. */
+    private static final int LEADER_CHANGES = Integer.getInteger("failover.leader.changes", 24);
+    private static final int SIGTERM_EVERY = 6;
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
     @TempDir
@@ -74,7 +76,7 @@ class FailoverIT {
                             .until(() -> writer.acknowledged.size() >= ackedBefore + 200 || writer.failure.get() != null);
                     int leader = TestCluster.leaderOf(admin, TOPIC, 0);
                     BrokerProcess broker = cluster.broker(leader);
-                    if (change % 2 == 0) {
+                    if (change % SIGTERM_EVERY != SIGTERM_EVERY - 1) {
                         broker.kill();
                     } else {
                         assertThat(broker.terminate()).isEqualTo(128 + 15);
