@@ -22,7 +22,8 @@ import java.util.stream.Collectors;
 
 /**
  * One broker in its own child JVM, started from this JVM's class path with a fixed heap, its
- * output going to a log file. Both brokers of a run get the same JVM options.
+ * output going to a log file. Both brokers of a run get the same JVM options (plus the same
+ * {@link ExtraBrokerJvmOptions}, for profiling).
  */
 public final class BrokerProcess implements Broker, AutoCloseable {
     private static final long POLL_MILLIS = 100;
@@ -55,9 +56,9 @@ public final class BrokerProcess implements Broker, AutoCloseable {
                 "-Xms" + heap, "-Xmx" + heap,
                 "-Djava.io.tmpdir=" + workDir,
                 "-Dzookeeper.admin.enableServer=false",
-                "-Dlog4j.configuration=" + HarnessMain.LOG4J_CONFIGURATION,
-                "-cp", absoluteClassPath(),
-                OrphanGuard.class.getName(), launch.mainClass()));
+                "-Dlog4j.configuration=" + HarnessMain.LOG4J_CONFIGURATION));
+        command.addAll(ExtraBrokerJvmOptions.from(System.getenv()));
+        command.addAll(List.of("-cp", absoluteClassPath(), OrphanGuard.class.getName(), launch.mainClass()));
         command.addAll(launch.arguments());
         Process process = new ProcessBuilder(command)
                 .directory(workDir.toFile())
