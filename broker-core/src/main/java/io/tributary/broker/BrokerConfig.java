@@ -45,7 +45,7 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String OFFSETS_RETENTION_CHECK_INTERVAL_MS = "offsets.retention.check.interval.ms";
     public static final String OFFSET_METADATA_MAX_BYTES = "offset.metadata.max.bytes";
     public static final String OFFSETS_TOPIC_REPLICATION_FACTOR = "offsets.topic.replication.factor";
-    public static final String MIN_INSYNC_REPLICAS = "min.insync.replicas";
+    public static final String MIN_INSYNC_REPLICAS = LogConfig.MIN_IN_SYNC_REPLICAS;
     public static final String REPLICA_LAG_TIME_MAX_MS = "replica.lag.time.max.ms";
     public static final String REPLICA_FETCH_MAX_BYTES = "replica.fetch.max.bytes";
     public static final String REPLICA_FETCH_RESPONSE_MAX_BYTES = "replica.fetch.response.max.bytes";
@@ -115,8 +115,6 @@ public final class BrokerConfig extends AbstractConfig {
                     "Largest metadata string accepted with a committed offset.")
             .define(OFFSETS_TOPIC_REPLICATION_FACTOR, Type.SHORT, (short) 3, Range.atLeast(1), Importance.HIGH,
                     "Replication factor of __consumer_offsets when it is created; fewer if fewer brokers are alive then.")
-            .define(MIN_INSYNC_REPLICAS, Type.INT, 1, Range.atLeast(1), Importance.HIGH,
-                    "With acks=-1, a produce fails with NOT_ENOUGH_REPLICAS when the partition's ISR is smaller than this.")
             .define(REPLICA_LAG_TIME_MAX_MS, Type.LONG, 30_000L, Range.atLeast(1), Importance.HIGH,
                     "A follower that has not caught up with the leader's log end for this long leaves the ISR.")
             .define(REPLICA_FETCH_MAX_BYTES, Type.INT, 1024 * 1024, Range.atLeast(1), Importance.MEDIUM,

@@ -64,6 +64,8 @@ public final class LogConfig {
     public static final String FILE_DELETE_DELAY_MS = "file.delete.delay.ms";
     public static final String DELETE_RETENTION_MS = "delete.retention.ms";
     public static final String MIN_CLEANABLE_DIRTY_RATIO = "min.cleanable.dirty.ratio";
+    /** The same key at broker level (the default) and topic level (an override). */
+    public static final String MIN_IN_SYNC_REPLICAS = "min.insync.replicas";
 
     public static final String CLEANUP_POLICY_DELETE = "delete";
     public static final String CLEANUP_POLICY_COMPACT = "compact";
@@ -140,7 +142,10 @@ public final class LogConfig {
                             + "after the cleaner first saw it, in ms.")
             .define(LOG_CLEANER_MIN_CLEANABLE_RATIO, Type.DOUBLE, DEFAULT_MIN_CLEANABLE_RATIO, Range.between(0, 1),
                     Importance.MEDIUM, "Share of a compacted log's closed segments that must be dirty (written "
-                            + "since the last clean) before the log is cleaned again.");
+                            + "since the last clean) before the log is cleaned again.")
+            .define(MIN_IN_SYNC_REPLICAS, Type.INT, 1, Range.atLeast(1), Importance.HIGH,
+                    "With acks=-1, a produce fails with NOT_ENOUGH_REPLICAS when the partition's ISR is smaller "
+                            + "than this. A topic may override it.");
 
     private static final ConfigDef TOPIC_DEF = new ConfigDef()
             .define(SEGMENT_BYTES, Type.INT, DEFAULT_SEGMENT_BYTES, Range.atLeast(MIN_SEGMENT_BYTES),
@@ -176,7 +181,10 @@ public final class LogConfig {
                             + LOG_CLEANER_DELETE_RETENTION_MS + ").")
             .define(MIN_CLEANABLE_DIRTY_RATIO, Type.DOUBLE, DEFAULT_MIN_CLEANABLE_RATIO, Range.between(0, 1),
                     Importance.MEDIUM, "Dirty share that triggers cleaning of this compacted topic (overrides "
-                            + LOG_CLEANER_MIN_CLEANABLE_RATIO + ").");
+                            + LOG_CLEANER_MIN_CLEANABLE_RATIO + ").")
+            .define(MIN_IN_SYNC_REPLICAS, Type.INT, 1, Range.atLeast(1), Importance.MEDIUM,
+                    "With acks=-1, a produce to this topic fails with NOT_ENOUGH_REPLICAS when the partition's ISR "
+                            + "is smaller than this (overrides the broker's " + MIN_IN_SYNC_REPLICAS + ").");
 
     private final Map<String, Object> topicValues;
     private final BrokerSettings broker;
@@ -230,6 +238,7 @@ public final class LogConfig {
         topic.put(FILE_DELETE_DELAY_MS, b.get(LOG_SEGMENT_DELETE_DELAY_MS));
         topic.put(DELETE_RETENTION_MS, b.get(LOG_CLEANER_DELETE_RETENTION_MS));
         topic.put(MIN_CLEANABLE_DIRTY_RATIO, b.get(LOG_CLEANER_MIN_CLEANABLE_RATIO));
+        topic.put(MIN_IN_SYNC_REPLICAS, b.get(MIN_IN_SYNC_REPLICAS));
         @SuppressWarnings("unchecked")
         List<String> dirs = (List<String>) b.get(LOG_DIRS);
         BrokerSettings broker = new BrokerSettings(
@@ -366,6 +375,11 @@ public final class LogConfig {
     /** The dirty share of the closed segments at which the log is cleaned. */
     public double minCleanableDirtyRatio() {
         return (Double) topicValues.get(MIN_CLEANABLE_DIRTY_RATIO);
+    }
+
+    /** The smallest ISR with which an acks=-1 produce is accepted. */
+    public int minInSyncReplicas() {
+        return (Integer) topicValues.get(MIN_IN_SYNC_REPLICAS);
     }
 
     /** Cleaner threads to run; 0 when log.cleaner.enable is false. */

@@ -18,18 +18,18 @@ import org.apache.kafka.common.TopicPartition;
  * count line, then {@code topic partition offset} lines. Written to a temp file, fsynced and renamed, so a
  * reader sees either the old or the new content. Not thread-safe: the owner serializes writes.
  */
-final class OffsetCheckpointFile {
+public final class OffsetCheckpointFile {
 
     private static final int VERSION = 0;
 
     private final Path file;
 
-    OffsetCheckpointFile(Path file) {
+    public OffsetCheckpointFile(Path file) {
         this.file = file;
     }
 
     /** The offsets in the file; empty if there is no file. */
-    Map<TopicPartition, Long> read() throws IOException {
+    public Map<TopicPartition, Long> read() throws IOException {
         List<String> lines;
         try {
             lines = Files.readAllLines(file, StandardCharsets.UTF_8);
@@ -59,7 +59,7 @@ final class OffsetCheckpointFile {
         }
     }
 
-    void write(Map<TopicPartition, Long> offsets) throws IOException {
+    public void write(Map<TopicPartition, Long> offsets) throws IOException {
         StringBuilder text = new StringBuilder().append(VERSION).append('\n').append(offsets.size()).append('\n');
         offsets.forEach((tp, offset) ->
                 text.append(tp.topic()).append(' ').append(tp.partition()).append(' ').append(offset).append('\n'));

@@ -320,7 +320,7 @@ public final class PartitionLog {
                 return;
             }
             if (offset < logStartOffset) {
-                truncateFullyAndStartAt(offset);
+                restartAt(offset);
                 return;
             }
             long floor = segments.floorKey(offset);
@@ -337,9 +337,31 @@ public final class PartitionLog {
         }
     }
 
-    private void truncateFullyAndStartAt(long offset) throws IOException {
+    /**
+     * Empties the log and restarts it, empty, at {@code offset}: a follower whose leader no longer has the
+     * records it would fetch next (they are below the leader's log start) continues from the leader's log start.
+     *
+     * @throws IllegalArgumentException if {@code offset} lies within [log start, log end]
+     */
+    public void truncateFullyAndStartAt(long offset) {
+        appendLock.lock();
+        try {
+            ensureOpen();
+            if (offset >= logStartOffset && offset <= logEndOffset) {
+                throw new IllegalArgumentException("A restart offset must lie outside [" + logStartOffset + ", "
+                        + logEndOffset + "] of " + topicPartition + ", got " + offset);
+            }
+            restartAt(offset);
+        } catch (IOException e) {
+            throw new KafkaStorageException("Truncating " + topicPartition + " failed", e);
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    private void restartAt(long offset) throws IOException {
         List<LogSegment> all = new ArrayList<>(segments.values());
-        // offset is below every base offset, so the new segment's files cannot collide with an old one's.
+        // offset is outside every segment's range, so the new segment's files cannot collide with an old one's.
         segments.put(offset, LogSegment.create(dir, offset, config, time.milliseconds()));
         deleteSegments(all);
         logStartOffset = offset;
