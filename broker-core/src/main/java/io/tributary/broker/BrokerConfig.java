@@ -45,8 +45,10 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String OFFSETS_RETENTION_CHECK_INTERVAL_MS = "offsets.retention.check.interval.ms";
     public static final String OFFSET_METADATA_MAX_BYTES = "offset.metadata.max.bytes";
     public static final String OFFSETS_TOPIC_REPLICATION_FACTOR = "offsets.topic.replication.factor";
+    public static final String OFFSETS_COMMIT_TIMEOUT_MS = "offsets.commit.timeout.ms";
     public static final String MIN_INSYNC_REPLICAS = LogConfig.MIN_IN_SYNC_REPLICAS;
     public static final String REPLICA_LAG_TIME_MAX_MS = "replica.lag.time.max.ms";
+    public static final String REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS = "replica.high.watermark.checkpoint.interval.ms";
     public static final String REPLICA_FETCH_MAX_BYTES = "replica.fetch.max.bytes";
     public static final String REPLICA_FETCH_RESPONSE_MAX_BYTES = "replica.fetch.response.max.bytes";
     public static final String REPLICA_FETCH_WAIT_MAX_MS = "replica.fetch.wait.max.ms";
@@ -115,8 +117,14 @@ public final class BrokerConfig extends AbstractConfig {
                     "Largest metadata string accepted with a committed offset.")
             .define(OFFSETS_TOPIC_REPLICATION_FACTOR, Type.SHORT, (short) 3, Range.atLeast(1), Importance.HIGH,
                     "Replication factor of __consumer_offsets when it is created; fewer if fewer brokers are alive then.")
+            .define(OFFSETS_COMMIT_TIMEOUT_MS, Type.INT, 5000, Range.atLeast(1), Importance.HIGH,
+                    "An offset commit is answered once the ISR of its __consumer_offsets partition has it (as for "
+                            + "acks=-1, respecting min.insync.replicas), or with COORDINATOR_NOT_AVAILABLE after this long.")
             .define(REPLICA_LAG_TIME_MAX_MS, Type.LONG, 30_000L, Range.atLeast(1), Importance.HIGH,
                     "A follower that has not caught up with the leader's log end for this long leaves the ISR.")
+            .define(REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS, Type.LONG, 5000L, Range.atLeast(1), Importance.HIGH,
+                    "How often each log dir's replication-offset-checkpoint (the replicas' high watermarks, read "
+                            + "again at start-up) is written; it is also written at shutdown.")
             .define(REPLICA_FETCH_MAX_BYTES, Type.INT, 1024 * 1024, Range.atLeast(1), Importance.MEDIUM,
                     "Bytes a follower asks for per partition in each fetch (the first batch is always returned whole).")
             .define(REPLICA_FETCH_RESPONSE_MAX_BYTES, Type.INT, 10 * 1024 * 1024, Range.atLeast(1), Importance.MEDIUM,
@@ -210,13 +218,18 @@ public final class BrokerConfig extends AbstractConfig {
         return getShort(OFFSETS_TOPIC_REPLICATION_FACTOR);
     }
 
+    public int offsetsCommitTimeoutMs() {
+        return getInt(OFFSETS_COMMIT_TIMEOUT_MS);
+    }
+
     /** The replication settings, as the replica and controller packages take them. */
     public ReplicationConfig replicationConfig() {
-        return new ReplicationConfig(brokerId(), getInt(MIN_INSYNC_REPLICAS), getLong(REPLICA_LAG_TIME_MAX_MS),
+        return new ReplicationConfig(brokerId(), getLong(REPLICA_LAG_TIME_MAX_MS),
                 getInt(REPLICA_FETCH_MAX_BYTES), getInt(REPLICA_FETCH_RESPONSE_MAX_BYTES), getInt(REPLICA_FETCH_WAIT_MAX_MS),
                 getInt(REPLICA_FETCH_BACKOFF_MS), getInt(NUM_REPLICA_FETCHERS), getBoolean(UNCLEAN_LEADER_ELECTION_ENABLE),
                 getBoolean(AUTO_LEADER_REBALANCE_ENABLE), 1000L * getLong(LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS),
-                getBoolean(CONTROLLED_SHUTDOWN_ENABLE), getLong(CONTROLLED_SHUTDOWN_TIMEOUT_MS));
+                getBoolean(CONTROLLED_SHUTDOWN_ENABLE), getLong(CONTROLLED_SHUTDOWN_TIMEOUT_MS),
+                getLong(REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS));
     }
 
     public GroupConfig groupConfig() {

@@ -3,6 +3,8 @@ package io.tributary.broker;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -24,16 +26,17 @@ import io.tributary.broker.controller.PartitionStateStore;
 import io.tributary.broker.controller.TopicPaths;
 import io.tributary.broker.group.GroupServices;
 import io.tributary.broker.group.OffsetStore;
+import io.tributary.broker.log.LogAppendInfo;
 import io.tributary.broker.log.LogManager;
 import io.tributary.broker.log.cleaner.LogCleaner;
 import io.tributary.broker.network.RequestChannel;
 import io.tributary.broker.network.SocketServer;
 import io.tributary.broker.purgatory.Purgatory;
+import io.tributary.broker.replica.HighWatermarkCheckpoints;
 import io.tributary.broker.replica.ReplicaManager;
 import io.tributary.broker.replica.ReplicationConfig;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.NotCoordinatorException;
-import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
+import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
@@ -49,6 +52,7 @@ public final class Server implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Server.class);
     private static final long PRODUCER_SNAPSHOT_INTERVAL_MS = 30_000;
     private static final String EMBEDDED_ZOOKEEPER_DIR = "zookeeper";
+    private static final short ACKS_ALL = -1;
 
     private EmbeddedZooKeeper embeddedZooKeeper;
     private ZkClient zk;
@@ -105,9 +109,10 @@ public final class Server implements AutoCloseable {
                 () -> liveBrokersWith(config.brokerId()));
         fetchWaiters = new Purgatory<>("fetch");
         appender = new IdempotentAppender();
-        replicas = new ReplicaManager(replication, topics, appender, fetchWaiters, cluster, new PartitionStateStore(zk), time);
+        replicas = new ReplicaManager(replication, topics, appender, fetchWaiters, cluster, new PartitionStateStore(zk),
+                HighWatermarkCheckpoints.load(config.logDirs()), time);
         topics.addListener(replicas);
-        cluster.addListener(path -> TopicPaths.topicOf(path).ifPresent(topics::refresh));
+        cluster.addListener(path -> TopicPaths.topicOf(path).or(() -> TopicPaths.configuredTopicOf(path)).ifPresent(topics::refresh));
         cluster.addListener(replicas::onClusterChange);
         topics.load();
 
@@ -119,11 +124,21 @@ public final class Server implements AutoCloseable {
         BrokerIdentity identity = new BrokerIdentity(config.brokerId(), host, boundAddress.getPort(), registry.clusterId());
 
         OffsetStore offsets = OffsetStore.open(topics, config.offsetsTopicPartitions(), config.offsetsTopicReplicationFactor(),
-                (partition, records) -> appendOffsets(partition, records), time);
+                (partition, records) -> appendOffsets(partition, records, config.offsetsCommitTimeoutMs()), time);
         groups = GroupServices.start(config.groupConfig(), offsets, time);
-        replicas.addLeadershipListener(partition -> {
-            if (partition.topic().equals(OffsetStore.TOPIC)) {
-                groups.reloadOffsets();
+        replicas.addLeadershipListener(new ReplicaManager.LeadershipListener() {
+            @Override
+            public void becameLeader(TopicPartition partition, int leaderEpoch) {
+                if (partition.topic().equals(OffsetStore.TOPIC)) {
+                    groups.becameLeader(partition.partition(), leaderEpoch);
+                }
+            }
+
+            @Override
+            public void resigned(TopicPartition partition) {
+                if (partition.topic().equals(OffsetStore.TOPIC)) {
+                    groups.resigned(partition.partition());
+                }
             }
         });
         RequestDispatcher dispatcher = RequestDispatcher.create(identity, topics, new ProducerIdManager(zk, config.brokerId()),
@@ -149,13 +164,14 @@ public final class Server implements AutoCloseable {
                 config.deleteTopicEnable(), BrokerConfig.configDef(), config.originals());
     }
 
-    /** Offset commits go to the leader of their offsets partition; anywhere else this broker is not the coordinator. */
-    private void appendOffsets(TopicPartition partition, MemoryRecords records) {
-        try {
-            replicas.appendAsLeader(partition, records, (short) 1);
-        } catch (NotLeaderOrFollowerException e) {
-            throw new NotCoordinatorException(e.getMessage());
-        }
+    /**
+     * Offset records are appended as an acks=-1 produce would be (refused below the topic's
+     * min.insync.replicas) and count once the ISR has them, or fail after {@code timeoutMs}.
+     */
+    private CompletableFuture<Errors> appendOffsets(TopicPartition partition, MemoryRecords records, long timeoutMs) {
+        LogAppendInfo info = replicas.appendAsLeader(partition, records, ACKS_ALL);
+        return replicas.awaitReplication(Map.of(partition, info.lastOffset() + 1), timeoutMs)
+                .thenApply(errors -> errors.get(partition));
     }
 
     private java.util.Set<Integer> liveBrokersWith(int self) {

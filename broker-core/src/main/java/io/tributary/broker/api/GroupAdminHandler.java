@@ -7,6 +7,7 @@ import io.tributary.broker.group.GroupDescription;
 import io.tributary.broker.group.GroupListing;
 import io.tributary.broker.group.GroupState;
 import io.tributary.broker.group.OffsetManager;
+import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.DeleteGroupsRequestData;
 import org.apache.kafka.common.message.DeleteGroupsResponseData;
 import org.apache.kafka.common.message.DeleteGroupsResponseData.DeletableGroupResult;
@@ -54,10 +55,19 @@ final class GroupAdminHandler {
     DescribeGroupsResponseData describe(DescribeGroupsRequestData request, short version) {
         DescribeGroupsResponseData response = new DescribeGroupsResponseData();
         for (String groupId : request.groups()) {
-            response.groups().add(coordinator.describe(groupId).map(GroupAdminHandler::described)
-                    .orElseGet(() -> unknown(groupId, version)));
+            response.groups().add(describe(groupId, version));
         }
         return response;
+    }
+
+    /** One group; a group this broker does not coordinate gets its error alone. */
+    private DescribedGroup describe(String groupId, short version) {
+        try {
+            return coordinator.describe(groupId).map(GroupAdminHandler::described).orElseGet(() -> unknown(groupId, version));
+        } catch (ApiException e) {
+            return new DescribedGroup().setGroupId(groupId).setErrorCode(Errors.forException(e).code())
+                    .setGroupState(GroupState.DEAD.wireName()).setProtocolType("").setProtocolData("");
+        }
     }
 
     private static DescribedGroup described(GroupDescription group) {

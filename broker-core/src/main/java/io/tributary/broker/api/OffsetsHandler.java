@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.cluster.TopicManager.TopicState;
 import io.tributary.broker.group.CommittedOffset;
@@ -15,6 +16,7 @@ import io.tributary.broker.group.OffsetCommit;
 import io.tributary.broker.group.OffsetManager;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.OffsetCommitRequestData;
 import org.apache.kafka.common.message.OffsetCommitRequestData.OffsetCommitRequestPartition;
 import org.apache.kafka.common.message.OffsetCommitRequestData.OffsetCommitRequestTopic;
@@ -69,7 +71,8 @@ final class OffsetsHandler {
 
     // ---- OffsetCommit
 
-    OffsetCommitResponseData commit(OffsetCommitRequestData request, short version) {
+    /** Completes once the commit is replicated (or failed). */
+    CompletableFuture<OffsetCommitResponseData> commit(OffsetCommitRequestData request, short version) {
         boolean byId = version >= FIRST_VERSION_BY_TOPIC_ID;
         Map<TopicPartition, OffsetCommit.Position> positions = new LinkedHashMap<>();
         Map<TopicPartition, Errors> rejected = new HashMap<>();
@@ -86,8 +89,15 @@ final class OffsetsHandler {
                 }
             }
         }
-        Map<TopicPartition, Errors> results = positions.isEmpty() ? Map.of() : offsets.commit(new OffsetCommit(
-                request.groupId(), request.memberId(), request.groupInstanceId(), request.generationIdOrMemberEpoch(), positions));
+        CompletableFuture<Map<TopicPartition, Errors>> committed = positions.isEmpty()
+                ? CompletableFuture.completedFuture(Map.of())
+                : offsets.commit(new OffsetCommit(request.groupId(), request.memberId(), request.groupInstanceId(),
+                        request.generationIdOrMemberEpoch(), positions));
+        return committed.thenApply(results -> commitResponse(request, byId, rejected, results));
+    }
+
+    private OffsetCommitResponseData commitResponse(OffsetCommitRequestData request, boolean byId, Map<TopicPartition, Errors> rejected,
+                                                    Map<TopicPartition, Errors> results) {
         OffsetCommitResponseData response = new OffsetCommitResponseData();
         for (OffsetCommitRequestTopic topic : request.topics()) {
             String name = resolve(topic.name(), topic.topicId(), byId).topic().map(TopicState::name).orElse(topic.name());
@@ -141,7 +151,16 @@ final class OffsetsHandler {
         return response;
     }
 
+    /** One group of a batched OffsetFetch; a group this broker does not coordinate gets its error alone. */
     private OffsetFetchResponseGroup fetchGroup(OffsetFetchRequestGroup group, boolean byId) {
+        try {
+            return fetchCoordinatedGroup(group, byId);
+        } catch (ApiException e) {
+            return new OffsetFetchResponseGroup().setGroupId(group.groupId()).setErrorCode(Errors.forException(e).code());
+        }
+    }
+
+    private OffsetFetchResponseGroup fetchCoordinatedGroup(OffsetFetchRequestGroup group, boolean byId) {
         OffsetFetchResponseGroup response = new OffsetFetchResponseGroup().setGroupId(group.groupId());
         Map<String, List<Integer>> requested = null;
         Map<String, Errors> unknownIds = new LinkedHashMap<>();

@@ -153,7 +153,7 @@ public final class RequestDispatcher {
             case LIST_GROUPS -> done(groups.admin().list((ListGroupsRequestData) data));
             case DESCRIBE_GROUPS -> done(groups.admin().describe((DescribeGroupsRequestData) data, version));
             case DELETE_GROUPS -> done(groups.admin().delete((DeleteGroupsRequestData) data));
-            case OFFSET_COMMIT -> done(groups.offsets().commit((OffsetCommitRequestData) data, version));
+            case OFFSET_COMMIT -> groups.offsets().commit((OffsetCommitRequestData) data, version);
             case OFFSET_FETCH -> done(groups.offsets().fetch((OffsetFetchRequestData) data, version));
             case OFFSET_DELETE -> done(groups.offsets().delete((OffsetDeleteRequestData) data));
             default -> CompletableFuture.failedFuture(new UnsupportedVersionException(key + " is not implemented"));

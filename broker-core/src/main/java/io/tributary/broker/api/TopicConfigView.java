@@ -28,7 +28,8 @@ final class TopicConfigView {
             Map.entry(LogConfig.MAX_MESSAGE_BYTES, List.of(LogConfig.MESSAGE_MAX_BYTES)),
             Map.entry(LogConfig.CLEANUP_POLICY, List.of(LogConfig.LOG_CLEANUP_POLICY)),
             Map.entry(LogConfig.MESSAGE_TIMESTAMP_TYPE, List.of(LogConfig.LOG_MESSAGE_TIMESTAMP_TYPE)),
-            Map.entry(LogConfig.FILE_DELETE_DELAY_MS, List.of(LogConfig.LOG_SEGMENT_DELETE_DELAY_MS)));
+            Map.entry(LogConfig.FILE_DELETE_DELAY_MS, List.of(LogConfig.LOG_SEGMENT_DELETE_DELAY_MS)),
+            Map.entry(LogConfig.MIN_IN_SYNC_REPLICAS, List.of(LogConfig.MIN_IN_SYNC_REPLICAS)));
 
     /** The effective value of keys whose broker default is computed (several synonyms, unit conversions). */
     private static final Map<String, Function<LogConfig, Object>> EFFECTIVE = Map.ofEntries(
@@ -42,7 +43,8 @@ final class TopicConfigView {
             Map.entry(LogConfig.RETENTION_BYTES, LogConfig::retentionBytes),
             Map.entry(LogConfig.MAX_MESSAGE_BYTES, LogConfig::maxMessageBytes),
             Map.entry(LogConfig.FILE_DELETE_DELAY_MS, LogConfig::fileDeleteDelayMs),
-            Map.entry(LogConfig.MESSAGE_TIMESTAMP_TYPE, config -> config.timestampType().name));
+            Map.entry(LogConfig.MESSAGE_TIMESTAMP_TYPE, config -> config.timestampType().name),
+            Map.entry(LogConfig.MIN_IN_SYNC_REPLICAS, LogConfig::minInSyncReplicas));
 
     private final ConfigDef topicDef = LogConfig.topicConfigDef();
     private final Map<String, ?> brokerProps;

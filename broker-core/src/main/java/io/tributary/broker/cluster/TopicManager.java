@@ -75,8 +75,8 @@ public final class TopicManager {
 
     /**
      * Brings one topic in line with ZooKeeper after another broker changed it: installs it (its
-     * logs on this broker) or, if it was deleted, deletes it here too. A topic that vanished
-     * without a deletion marker (ZooKeeper lost its data) is kept.
+     * logs on this broker), applies changed config overrides or, if it was deleted, deletes it here
+     * too. A topic that vanished without a deletion marker (ZooKeeper lost its data) is kept.
      */
     public synchronized void refresh(String name) {
         Optional<TopicAssignment> stored = store.assignment(name);
@@ -89,20 +89,29 @@ public final class TopicManager {
             }
             return;
         }
+        Map<String, String> overrides = store.overrides(name);
         if (known != null && known.assignment().equals(stored.get())) {
+            if (!known.overrides().equals(overrides)) {
+                topics.put(name, new TopicState(known.assignment(), Map.copyOf(overrides), configOf(name, overrides)));
+                logs.updateConfig(name, topics.get(name).config());
+                log.info("topic {} now has overrides {}", name, overrides);
+            }
             return;
         }
         if (known != null && !known.id().equals(stored.get().id())) {
             remove(known); // deleted and created again elsewhere
         }
-        Map<String, String> overrides = store.overrides(name);
-        LogConfig config;
+        install(new TopicState(stored.get(), Map.copyOf(overrides), configOf(name, overrides)));
+    }
+
+    /** The log config {@code overrides} give a topic stored in ZooKeeper; invalid ones fall back to the broker defaults. */
+    private LogConfig configOf(String name, Map<String, String> overrides) {
         try {
-            config = brokerDefaults.withTopicOverrides(overrides);
+            return brokerDefaults.withTopicOverrides(overrides);
         } catch (ConfigException e) {
-            config = brokerDefaults;
+            log.warn("topic {} has invalid overrides {} ({}); using broker defaults", name, overrides, e.getMessage());
+            return brokerDefaults;
         }
-        install(new TopicState(stored.get(), Map.copyOf(overrides), config));
     }
 
     /** Loads every topic from ZooKeeper and opens the logs of the partitions this broker holds. */
@@ -118,14 +127,7 @@ public final class TopicManager {
                 store.updateAssignment(assignment);
             }
             Map<String, String> overrides = store.overrides(name);
-            LogConfig config;
-            try {
-                config = brokerDefaults.withTopicOverrides(overrides);
-            } catch (ConfigException e) {
-                log.warn("topic {} has invalid overrides {} ({}); using broker defaults", name, overrides, e.getMessage());
-                config = brokerDefaults;
-            }
-            install(new TopicState(assignment, Map.copyOf(overrides), config));
+            install(new TopicState(assignment, Map.copyOf(overrides), configOf(name, overrides)));
         }
     }
 

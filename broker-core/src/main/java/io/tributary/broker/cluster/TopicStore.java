@@ -20,7 +20,7 @@ import org.apache.kafka.common.Uuid;
  */
 public final class TopicStore {
     static final String TOPICS_PATH = "/brokers/topics";
-    static final String TOPIC_CONFIGS_PATH = "/config/topics";
+    public static final String TOPIC_CONFIGS_PATH = "/config/topics";
     static final String DELETED_TOPICS_PATH = "/admin/delete_topics";
 
     private final ZkClient zk;

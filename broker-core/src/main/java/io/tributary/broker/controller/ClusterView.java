@@ -17,6 +17,7 @@ import java.util.function.Consumer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.broker.cluster.BrokerRegistry;
+import io.tributary.broker.cluster.TopicStore;
 import io.tributary.broker.cluster.ZkClient;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
@@ -28,7 +29,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * This broker's picture of the cluster, kept current by ZooKeeper watches (Curator caches of
- * {@code /brokers}, {@code /controller} and {@code /admin/controlled_shutdown}): live brokers and
+ * {@code /brokers}, {@code /controller}, {@code /admin/controlled_shutdown} and
+ * {@code /config/topics}, whose changes are only passed on to the listeners): live brokers and
  * their endpoints, the controller, every partition's state. Reads are lock-free from the caches
  * and may lag ZooKeeper by a moment. Every change is also handed, as its ZooKeeper path, to the
  * listeners, one at a time on a single event thread, in the order ZooKeeper made the changes.
@@ -44,6 +46,7 @@ public final class ClusterView implements AutoCloseable {
     private final CuratorCache brokers;
     private final CuratorCache controller;
     private final CuratorCache shuttingDown;
+    private final CuratorCache topicConfigs;
     private final ExecutorService events;
     private final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
 
@@ -55,6 +58,7 @@ public final class ClusterView implements AutoCloseable {
         this.brokers = CuratorCache.build(zk.curator(), "/brokers");
         this.controller = CuratorCache.build(zk.curator(), CONTROLLER_PATH);
         this.shuttingDown = CuratorCache.build(zk.curator(), SHUTTING_DOWN_PATH);
+        this.topicConfigs = CuratorCache.build(zk.curator(), TopicStore.TOPIC_CONFIGS_PATH);
         this.events = Executors.newSingleThreadExecutor(runnable -> {
             Thread thread = new Thread(runnable, "tributary-cluster-events");
             thread.setDaemon(true);
@@ -65,8 +69,9 @@ public final class ClusterView implements AutoCloseable {
     /** Starts the watches and waits until the caches hold what ZooKeeper holds. */
     public static ClusterView start(ZkClient zk, long timeoutMs) throws InterruptedException {
         ClusterView view = new ClusterView(zk);
-        CountDownLatch loaded = new CountDownLatch(3);
-        for (CuratorCache cache : List.of(view.brokers, view.controller, view.shuttingDown)) {
+        List<CuratorCache> caches = List.of(view.brokers, view.controller, view.shuttingDown, view.topicConfigs);
+        CountDownLatch loaded = new CountDownLatch(caches.size());
+        for (CuratorCache cache : caches) {
             cache.listenable().addListener(CuratorCacheListener.builder()
                     .forAll((type, before, after) -> view.changed(after != null ? after : before))
                     .forInitialized(loaded::countDown)
@@ -217,6 +222,7 @@ public final class ClusterView implements AutoCloseable {
         brokers.close();
         controller.close();
         shuttingDown.close();
+        topicConfigs.close();
         events.shutdownNow();
     }
 }

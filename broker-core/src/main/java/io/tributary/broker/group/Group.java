@@ -29,6 +29,8 @@ final class Group {
     /** Members told MEMBER_ID_REQUIRED, with the time their id lapses if they do not join with it. */
     private final Map<String, Long> pendingMembers = new HashMap<>();
     private final Map<TopicPartition, CommittedOffset> offsets = new HashMap<>();
+    private final Map<TopicPartition, Long> appliedCommits = new HashMap<>();
+    private long commitSequence;
     private final JoinDeadline joinDeadline = new JoinDeadline();
 
     Group(String groupId, long nowMs) {
@@ -235,8 +237,26 @@ final class Group {
         offsets.put(partition, offset);
     }
 
+    /**
+     * The sequence number of a commit about to be written; commits are written in this order. Their
+     * writes may be acknowledged out of order, so {@link #applyCommit} keeps the latest written.
+     */
+    long nextCommitSequence() {
+        return ++commitSequence;
+    }
+
+    /** Applies an acknowledged commit, unless a later write of the same partition (commit or deletion) already was. */
+    void applyCommit(TopicPartition partition, CommittedOffset offset, long sequence) {
+        if (sequence > appliedCommits.getOrDefault(partition, 0L)) {
+            offsets.put(partition, offset);
+            appliedCommits.put(partition, sequence);
+        }
+    }
+
+    /** Removes a committed offset; a commit written before but acknowledged after this does not bring it back. */
     void removeOffset(TopicPartition partition) {
         offsets.remove(partition);
+        appliedCommits.put(partition, commitSequence);
     }
 
     boolean hasOffsets() {

@@ -19,6 +19,9 @@ import org.slf4j.LoggerFactory;
  * injected clock). Assignment is the leader's job; the coordinator only collects memberships,
  * picks the protocol and hands out what the leader assigned.
  *
+ * <p>Only groups of the offsets partitions this broker coordinates are served; the others get
+ * NOT_COORDINATOR (or COORDINATOR_LOAD_IN_PROGRESS), thrown as the kafka-clients exception.
+ *
  * <p>Thread-safe: each operation holds the monitor of its group, and completes the JoinGroup and
  * SyncGroup futures it answers while holding it.
  */
@@ -27,11 +30,13 @@ public final class GroupCoordinator {
 
     private final GroupConfig config;
     private final GroupRegistry groups;
+    private final CoordinatedPartitions partitions;
     private final Time time;
 
-    GroupCoordinator(GroupConfig config, GroupRegistry groups, Time time) {
+    GroupCoordinator(GroupConfig config, GroupRegistry groups, CoordinatedPartitions partitions, Time time) {
         this.config = config;
         this.groups = groups;
+        this.partitions = partitions;
         this.time = time;
     }
 
@@ -41,6 +46,7 @@ public final class GroupCoordinator {
         if (request.groupId() == null || request.groupId().isEmpty()) {
             return done(JoinResult.error(Errors.INVALID_GROUP_ID, request.memberId()));
         }
+        partitions.require(request.groupId());
         if (request.sessionTimeoutMs() < config.minSessionTimeoutMs() || request.sessionTimeoutMs() > config.maxSessionTimeoutMs()) {
             return done(JoinResult.error(Errors.INVALID_SESSION_TIMEOUT, request.memberId()));
         }
@@ -240,6 +246,7 @@ public final class GroupCoordinator {
     // ---- SyncGroup
 
     public CompletableFuture<SyncResult> sync(SyncRequest request) {
+        partitions.require(request.groupId());
         Optional<Group> found = groups.get(request.groupId());
         if (found.isEmpty()) {
             return done(SyncResult.error(Errors.UNKNOWN_MEMBER_ID));
@@ -303,6 +310,7 @@ public final class GroupCoordinator {
     // ---- Heartbeat and LeaveGroup
 
     public Errors heartbeat(String groupId, String memberId, String groupInstanceId, int generationId) {
+        partitions.require(groupId);
         Optional<Group> found = groups.get(groupId);
         if (found.isEmpty()) {
             return Errors.UNKNOWN_MEMBER_ID;
@@ -341,6 +349,7 @@ public final class GroupCoordinator {
     }
 
     public LeaveResult leave(String groupId, List<MemberIdentity> leaving) {
+        partitions.require(groupId);
         Optional<Group> found = groups.get(groupId);
         List<MemberLeft> results = new ArrayList<>();
         if (found.isEmpty()) {
@@ -415,6 +424,33 @@ public final class GroupCoordinator {
         }
     }
 
+    /**
+     * Drops the groups of an offsets partition this broker no longer coordinates (or is about to
+     * load again): members waiting for a JoinGroup or SyncGroup answer get NOT_COORDINATOR and
+     * look the new coordinator up.
+     */
+    void unload(int offsetsPartition) {
+        long now = time.milliseconds();
+        int count = 0;
+        for (Group group : groups.all()) {
+            if (partitions.partitionOf(group.groupId()) != offsetsPartition) {
+                continue;
+            }
+            synchronized (group) {
+                for (Member member : group.members()) {
+                    member.completeJoin(JoinResult.error(Errors.NOT_COORDINATOR, member.memberId()));
+                    member.completeSync(SyncResult.error(Errors.NOT_COORDINATOR));
+                }
+                group.transitionTo(GroupState.DEAD, now);
+                groups.remove(group);
+                count++;
+            }
+        }
+        if (count > 0) {
+            log.info("unloaded {} group(s) of {}-{}", count, OffsetStore.TOPIC, offsetsPartition);
+        }
+    }
+
     // ---- ListGroups and DescribeGroups
 
     public List<GroupListing> listGroups() {
@@ -433,6 +469,7 @@ public final class GroupCoordinator {
 
     /** The group, or empty if this coordinator does not know it. */
     public Optional<GroupDescription> describe(String groupId) {
+        partitions.require(groupId);
         Optional<Group> found = groups.get(groupId);
         if (found.isEmpty()) {
             return Optional.empty();

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.CorruptRecordException;
@@ -21,9 +22,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Committed offsets: commit (with generation fencing), fetch, delete per partition or per
- * group, and expiry of empty groups' offsets after {@code offsets.retention.minutes}. Every change
- * is appended to the {@link OffsetStore} before the in-memory copy changes, so what a client was
- * told is committed survives a crash. Thread-safe: each operation holds its group's monitor.
+ * group, and expiry of empty groups' offsets after {@code offsets.retention.minutes}. A commit is
+ * appended to the {@link OffsetStore} and answered (and applied to the in-memory copy) only once
+ * the offsets partition's ISR has it, so what a client was told is committed survives a crash and
+ * a failover. Deletions are appended before the in-memory copy changes. Only groups of the offsets
+ * partitions this broker coordinates are served (see {@link CoordinatedPartitions}). Thread-safe:
+ * each operation holds its group's monitor.
  */
 public final class OffsetManager {
     private static final Logger log = LoggerFactory.getLogger(OffsetManager.class);
@@ -32,35 +36,45 @@ public final class OffsetManager {
     private final GroupRegistry groups;
     private final GroupCoordinator coordinator;
     private final OffsetStore store;
+    private final CoordinatedPartitions partitions;
     private final Time time;
 
-    OffsetManager(GroupConfig config, GroupRegistry groups, GroupCoordinator coordinator, OffsetStore store, Time time) {
+    OffsetManager(GroupConfig config, GroupRegistry groups, GroupCoordinator coordinator, OffsetStore store,
+                  CoordinatedPartitions partitions, Time time) {
         this.config = config;
         this.groups = groups;
         this.coordinator = coordinator;
         this.store = store;
+        this.partitions = partitions;
         this.time = time;
     }
 
-    /** Loads the stored offsets: each group with offsets starts out Empty. */
-    void load() {
+    /** Loads the offsets stored in one partition of the offsets topic: each group with offsets starts out Empty. */
+    void load(int offsetsPartition) {
         long now = time.milliseconds();
         int count = 0;
-        for (Map.Entry<String, Map<TopicPartition, CommittedOffset>> entry : store.load().entrySet()) {
+        Map<String, Map<TopicPartition, CommittedOffset>> stored = store.load(offsetsPartition);
+        for (Map.Entry<String, Map<TopicPartition, CommittedOffset>> entry : stored.entrySet()) {
             Group group = groups.getOrCreate(entry.getKey(), now);
             synchronized (group) {
                 entry.getValue().forEach(group::putOffset);
             }
             count += entry.getValue().size();
         }
-        log.info("loaded {} committed offsets of {} groups from {}", count, groups.all().size(), OffsetStore.TOPIC);
+        log.info("loaded {} committed offsets of {} groups from {}-{}", count, stored.size(), OffsetStore.TOPIC, offsetsPartition);
     }
 
-    /** @return the error of each partition of the commit */
-    public Map<TopicPartition, Errors> commit(OffsetCommit commit) {
+    /**
+     * Completes, once the commit is replicated (or failed), with the error of each partition of the commit.
+     *
+     * @throws org.apache.kafka.common.errors.NotCoordinatorException and
+     *         {@link org.apache.kafka.common.errors.CoordinatorLoadInProgressException} (see {@link CoordinatedPartitions})
+     */
+    public CompletableFuture<Map<TopicPartition, Errors>> commit(OffsetCommit commit) {
         if (commit.groupId() == null || commit.groupId().isEmpty()) {
             return allFailed(commit.offsets().keySet(), Errors.INVALID_GROUP_ID);
         }
+        partitions.require(commit.groupId());
         Optional<Group> found = commit.generationId() < 0
                 ? Optional.of(groups.getOrCreate(commit.groupId(), time.milliseconds()))
                 : groups.get(commit.groupId());
@@ -85,33 +99,55 @@ public final class OffsetManager {
                     accepted.put(partition, new CommittedOffset(position.offset(), position.leaderEpoch(), metadata, now));
                 }
             });
-            Errors written = write(group.groupId(), accepted);
-            accepted.forEach((partition, offset) -> {
-                if (written == Errors.NONE) {
-                    group.putOffset(partition, offset);
+            long sequence = group.nextCommitSequence();
+            return write(group.groupId(), accepted).thenApply(written -> {
+                synchronized (group) {
+                    accepted.forEach((partition, offset) -> {
+                        if (written == Errors.NONE) {
+                            group.applyCommit(partition, offset, sequence);
+                        }
+                        results.put(partition, written);
+                    });
+                    return results;
                 }
-                results.put(partition, written);
             });
-            return results;
         }
     }
 
-    private Errors write(String groupId, Map<TopicPartition, CommittedOffset> offsets) {
+    /** Appends the commits; completes once they are replicated, with the error to report for them. */
+    private CompletableFuture<Errors> write(String groupId, Map<TopicPartition, CommittedOffset> offsets) {
+        if (offsets.isEmpty()) {
+            return CompletableFuture.completedFuture(Errors.NONE);
+        }
         try {
-            store.write(groupId, offsets);
-            return Errors.NONE;
+            return store.write(groupId, offsets).thenApply(OffsetManager::commitError);
         } catch (RecordTooLargeException | CorruptRecordException e) {
-            return Errors.INVALID_COMMIT_OFFSET_SIZE;
+            return CompletableFuture.completedFuture(Errors.INVALID_COMMIT_OFFSET_SIZE);
         } catch (RuntimeException e) {
-            log.error("could not store offsets of group {}", groupId, e);
-            return Errors.COORDINATOR_NOT_AVAILABLE;
+            Errors error = commitError(Errors.forException(e));
+            if (error == Errors.COORDINATOR_NOT_AVAILABLE) {
+                log.warn("could not store offsets of group {}: {}", groupId, e.toString());
+            }
+            return CompletableFuture.completedFuture(error);
         }
     }
 
-    private static Map<TopicPartition, Errors> allFailed(Collection<TopicPartition> partitions, Errors error) {
+    /**
+     * What a committer is told when writing its commit ended in {@code error}: a lost leadership
+     * sends it to the new coordinator; too few replicas or a timeout make it retry.
+     */
+    private static Errors commitError(Errors error) {
+        return switch (error) {
+            case NONE -> Errors.NONE;
+            case NOT_LEADER_OR_FOLLOWER, NOT_COORDINATOR -> Errors.NOT_COORDINATOR;
+            default -> Errors.COORDINATOR_NOT_AVAILABLE;
+        };
+    }
+
+    private static CompletableFuture<Map<TopicPartition, Errors>> allFailed(Collection<TopicPartition> partitions, Errors error) {
         Map<TopicPartition, Errors> results = new LinkedHashMap<>();
         partitions.forEach(partition -> results.put(partition, error));
-        return results;
+        return CompletableFuture.completedFuture(results);
     }
 
     /**
@@ -119,6 +155,7 @@ public final class OffsetManager {
      * when empty is passed. Partitions without a commit are absent from the result.
      */
     public Map<TopicPartition, CommittedOffset> fetch(String groupId, Optional<Collection<TopicPartition>> partitions) {
+        this.partitions.require(groupId);
         Optional<Group> found = groups.get(groupId);
         if (found.isEmpty()) {
             return Map.of();
@@ -145,6 +182,7 @@ public final class OffsetManager {
      * member of the (non-empty) group subscribes to.
      */
     public DeleteResult deleteOffsets(String groupId, Collection<TopicPartition> partitions) {
+        this.partitions.require(groupId);
         Optional<Group> found = groups.get(groupId);
         if (found.isEmpty()) {
             return new DeleteResult(Errors.GROUP_ID_NOT_FOUND, Map.of());
@@ -217,6 +255,10 @@ public final class OffsetManager {
     }
 
     private Errors deleteGroup(String groupId) {
+        Errors notHere = partitions.errorFor(groupId);
+        if (notHere != Errors.NONE) {
+            return notHere;
+        }
         Optional<Group> found = groups.get(groupId);
         if (found.isEmpty()) {
             return Errors.GROUP_ID_NOT_FOUND;

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.IntFunction;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.log.FetchDataInfo;
@@ -16,6 +17,7 @@ import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.errors.InvalidReplicationFactorException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.internals.Topic;
+import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.Record;
 import org.apache.kafka.common.record.internal.RecordBatch;
@@ -30,9 +32,10 @@ import org.slf4j.LoggerFactory;
  * record per (group, topic, partition), all of a group's records in partition
  * {@code abs(hash(group)) % partitions}, so the leader of that partition is the group's
  * coordinator. Writes are appends to our own partition logs (in a cluster, through the
- * partition's leader, which refuses when this broker does not lead it); a delete is a tombstone.
- * Only the partitions this broker holds are loaded. Thread-safe as the logs are; callers order the
- * writes of one group.
+ * partition's leader, which refuses when this broker does not lead it, with acks=-1 semantics:
+ * min.insync.replicas is checked and the write completes once the ISR has it); a delete is a
+ * tombstone. A partition is loaded when this broker starts to coordinate it. Thread-safe as the
+ * logs are; callers order the writes of one group.
  */
 public final class OffsetStore {
     public static final String TOPIC = Topic.GROUP_METADATA_TOPIC_NAME;
@@ -49,13 +52,24 @@ public final class OffsetStore {
 
     /** Appends a batch of offset records to a partition of the offsets topic as its leader. */
     public interface Appender {
-        void append(TopicPartition partition, MemoryRecords records);
+        /**
+         * @return completes with NONE once the partition's ISR has the batch, or with the error that prevented it
+         * @throws RuntimeException (a kafka-clients exception) if the batch could not be appended at all
+         */
+        CompletableFuture<Errors> append(TopicPartition partition, MemoryRecords records);
     }
 
-    /** @param partitions the logs of partitions 0..n-1 of the offsets topic, all led by this broker */
+    /** @param partitions the logs of partitions 0..n-1 of the offsets topic, all led by this broker, without replicas */
     public OffsetStore(List<PartitionLog> partitions, Time time) {
-        this(checkedCount(partitions), p -> Optional.of(partitions.get(p)),
-                (tp, records) -> partitions.get(tp.partition()).appendAsLeader(records, LEADER_EPOCH), () -> { }, time);
+        this(partitions, (tp, records) -> {
+            partitions.get(tp.partition()).appendAsLeader(records, LEADER_EPOCH);
+            return CompletableFuture.completedFuture(Errors.NONE);
+        }, time);
+    }
+
+    /** Over the logs of partitions 0..n-1 of the offsets topic, writing through {@code appender}. */
+    OffsetStore(List<PartitionLog> partitions, Appender appender, Time time) {
+        this(checkedCount(partitions), p -> Optional.of(partitions.get(p)), appender, () -> { }, time);
     }
 
     private OffsetStore(int partitionCount, IntFunction<Optional<PartitionLog>> logs, Appender appender, Runnable topicCreator,
@@ -118,16 +132,24 @@ public final class OffsetStore {
         return Utils.abs(groupId.hashCode()) % partitionCount;
     }
 
-    /** Appends the commits of one group as one batch. Errors are the log's (kafka-clients exceptions). */
-    void write(String groupId, Map<TopicPartition, CommittedOffset> commits) {
+    /**
+     * Appends the commits of one group as one batch (not empty).
+     *
+     * @return completes once the ISR has them (see {@link Appender})
+     * @throws RuntimeException the log's errors (kafka-clients exceptions)
+     */
+    CompletableFuture<Errors> write(String groupId, Map<TopicPartition, CommittedOffset> commits) {
         long now = time.milliseconds();
         List<SimpleRecord> records = new ArrayList<>();
         commits.forEach((partition, offset) -> records.add(new SimpleRecord(now,
                 OffsetRecords.key(groupId, partition), OffsetRecords.value(offset))));
-        append(groupId, records);
+        return append(groupId, records);
     }
 
-    /** Appends tombstones for the group's offsets of {@code removed}. */
+    /**
+     * Appends tombstones for the group's offsets of {@code removed} (not empty). Unlike a commit,
+     * the caller does not wait for the ISR to have them.
+     */
     void delete(String groupId, Collection<TopicPartition> removed) {
         long now = time.milliseconds();
         List<SimpleRecord> records = new ArrayList<>();
@@ -135,44 +157,39 @@ public final class OffsetStore {
         append(groupId, records);
     }
 
-    private void append(String groupId, List<SimpleRecord> records) {
-        if (records.isEmpty()) {
-            return;
-        }
+    private CompletableFuture<Errors> append(String groupId, List<SimpleRecord> records) {
         MemoryRecords batch = MemoryRecords.withRecords(Compression.NONE, records.toArray(SimpleRecord[]::new));
         ensureTopic();
-        appender.append(new TopicPartition(TOPIC, partitionFor(groupId)), batch);
+        return appender.append(new TopicPartition(TOPIC, partitionFor(groupId)), batch);
     }
 
     /**
-     * Reads every partition from its start: the latest commit per key wins, a tombstone removes
-     * the key. Records this broker cannot read are logged and skipped.
+     * Reads one partition from its start to its end: the latest commit per key wins, a tombstone
+     * removes the key. Records this broker cannot read are logged and skipped.
      *
-     * @return committed offsets by group
+     * @return committed offsets by group; empty if this broker holds no replica of the partition
      */
-    Map<String, Map<TopicPartition, CommittedOffset>> load() {
+    Map<String, Map<TopicPartition, CommittedOffset>> load(int offsetsPartition) {
         Map<String, Map<TopicPartition, CommittedOffset>> groups = new HashMap<>();
-        for (int index = 0; index < partitionCount; index++) {
-            PartitionLog partition = logs.apply(index).orElse(null);
-            if (partition == null) {
-                continue; // held by other brokers
-            }
-            long position = partition.logStartOffset();
-            long end = partition.logEndOffset();
-            while (position < end) {
-                FetchDataInfo chunk = partition.read(position, READ_CHUNK_BYTES, end, true);
-                long next = position;
-                for (RecordBatch batch : chunk.records().batches()) {
-                    for (Record record : batch) {
-                        apply(groups, record, partition);
-                    }
-                    next = batch.nextOffset();
+        PartitionLog partition = logs.apply(offsetsPartition).orElse(null);
+        if (partition == null) {
+            return groups;
+        }
+        long position = partition.logStartOffset();
+        long end = partition.logEndOffset();
+        while (position < end) {
+            FetchDataInfo chunk = partition.read(position, READ_CHUNK_BYTES, end, true);
+            long next = position;
+            for (RecordBatch batch : chunk.records().batches()) {
+                for (Record record : batch) {
+                    apply(groups, record, partition);
                 }
-                if (next == position) {
-                    break; // nothing more readable below the end offset
-                }
-                position = next;
+                next = batch.nextOffset();
             }
+            if (next == position) {
+                break; // nothing more readable below the end offset
+            }
+            position = next;
         }
         groups.values().removeIf(Map::isEmpty);
         return groups;

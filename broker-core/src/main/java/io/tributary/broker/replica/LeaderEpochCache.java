@@ -127,6 +127,11 @@ public final class LeaderEpochCache {
         }
     }
 
+    /** Forgets every epoch (the log was emptied). */
+    public synchronized void clear() {
+        truncateFromEnd(Long.MIN_VALUE);
+    }
+
     synchronized Map<Integer, Long> entries() {
         return new TreeMap<>(startOffsets);
     }

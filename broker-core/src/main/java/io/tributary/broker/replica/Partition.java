@@ -71,9 +71,12 @@ public final class Partition {
         }
     }
 
-    /** @param mayJoinIsr false for brokers that must not be added to an ISR (those shutting down) */
+    /**
+     * @param mayJoinIsr            false for brokers that must not be added to an ISR (those shutting down)
+     * @param checkpointedHighWatermark the high watermark last checkpointed for this partition (0 if none)
+     */
     Partition(TopicPartition topicPartition, PartitionLog partitionLog, IdempotentAppender appender, IsrWriter isrWriter,
-              IntPredicate mayJoinIsr, int localId, Time time) {
+              IntPredicate mayJoinIsr, int localId, long checkpointedHighWatermark, Time time) {
         this.topicPartition = topicPartition;
         this.partitionLog = partitionLog;
         this.epochs = LeaderEpochCache.load(partitionLog);
@@ -82,6 +85,7 @@ public final class Partition {
         this.mayJoinIsr = mayJoinIsr;
         this.localId = localId;
         this.time = time;
+        this.highWatermark = Math.max(partitionLog.logStartOffset(), Math.min(checkpointedHighWatermark, partitionLog.logEndOffset()));
     }
 
     public TopicPartition topicPartition() {
@@ -110,6 +114,11 @@ public final class Partition {
 
     synchronized int isrSize() {
         return state == null ? 0 : state.isr().size();
+    }
+
+    /** The topic's min.insync.replicas (its override, else the broker default), as the log's config has it now. */
+    int minInSyncReplicas() {
+        return partitionLog.config().minInSyncReplicas();
     }
 
     /**
@@ -168,10 +177,11 @@ public final class Partition {
      * Appends a producer's batches at the current leader epoch.
      *
      * @throws NotLeaderOrFollowerException if this replica does not lead
-     * @throws NotEnoughReplicasException    for acks=-1 with an ISR smaller than {@code minInsyncReplicas}
+     * @throws NotEnoughReplicasException    for acks=-1 with an ISR smaller than the topic's min.insync.replicas
      */
-    synchronized LogAppendInfo appendAsLeader(MemoryRecords records, short acks, int minInsyncReplicas) {
+    synchronized LogAppendInfo appendAsLeader(MemoryRecords records, short acks) {
         requireLeader();
+        int minInsyncReplicas = minInSyncReplicas();
         if (acks == -1 && state.isr().size() < minInsyncReplicas) {
             throw new NotEnoughReplicasException("The ISR of " + topicPartition + " is " + state.isr()
                     + ", fewer than min.insync.replicas=" + minInsyncReplicas);
@@ -212,6 +222,23 @@ public final class Partition {
         epochs.truncateFromEnd(partitionLog.logEndOffset());
         appender.reset(partitionLog);
         highWatermark = Math.min(highWatermark, partitionLog.logEndOffset());
+    }
+
+    /**
+     * Empties the log and restarts it at {@code offset}, the leader's log start, which is beyond this
+     * replica's log end (the leader deleted what this replica would fetch next); ignored unless this
+     * replica still follows at {@code fetchEpoch}.
+     */
+    synchronized void truncateFullyAndStartAt(long offset, int fetchEpoch) {
+        if (!followsAt(fetchEpoch) || offset <= partitionLog.logEndOffset()) {
+            return;
+        }
+        log.info("{}: log end {} is below the leader's log start {}; emptying the log to restart there", topicPartition,
+                partitionLog.logEndOffset(), offset);
+        partitionLog.truncateFullyAndStartAt(offset);
+        epochs.clear();
+        appender.reset(partitionLog);
+        highWatermark = offset;
     }
 
     /**

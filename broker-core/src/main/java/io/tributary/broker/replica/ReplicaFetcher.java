@@ -238,6 +238,11 @@ final class ReplicaFetcher extends Thread {
             partition.appendAsFollower(completeBatches((MemoryRecords) data.records()), data.highWatermark(), fetching.leaderEpoch());
             return true;
         }
+        if (error == Errors.OFFSET_OUT_OF_RANGE && data.logStartOffset() > partition.log().logEndOffset()) {
+            // The leader no longer has what we would fetch next (retention or DeleteRecords): start over at its log start.
+            partition.truncateFullyAndStartAt(data.logStartOffset(), fetching.leaderEpoch());
+            return true;
+        }
         if (error == Errors.OFFSET_OUT_OF_RANGE) {
             // Our log end is beyond the leader's: find the divergence again.
             partitions.replace(partition.topicPartition(), fetching, new Fetching(partition, fetching.leaderEpoch(), false));

@@ -10,7 +10,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import io.tributary.broker.api.IdempotentAppender;
 import io.tributary.broker.cluster.TopicListener;
 import io.tributary.broker.cluster.TopicManager;
@@ -51,35 +50,57 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
     private final Time time;
     private final ReplicaFetchers fetchers;
     private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
-    private final List<Consumer<TopicPartition>> leadershipListeners = new CopyOnWriteArrayList<>();
-    private final ScheduledExecutorService isrChecks;
+    private final List<LeadershipListener> leadershipListeners = new CopyOnWriteArrayList<>();
+    private final HighWatermarkCheckpoints highWatermarks;
+    private final ScheduledExecutorService background;
+
+    /** Hears, on the thread that applied the change, of each partition this broker starts or stops leading. */
+    public interface LeadershipListener {
+        /** This broker leads {@code partition} at a new epoch. */
+        void becameLeader(TopicPartition partition, int leaderEpoch);
+
+        /** This broker no longer leads {@code partition}: it follows, the partition has no leader, or the replica is gone. */
+        void resigned(TopicPartition partition);
+    }
 
     /** A leader's log and what a reader may see of it. */
     public record LeaderRead(PartitionLog log, long highWatermark, int leaderEpoch) {
     }
 
     public ReplicaManager(ReplicationConfig config, TopicManager topics, IdempotentAppender appender,
-                          Purgatory<TopicPartition> fetchWaiters, ClusterView view, PartitionStateStore states, Time time) {
+                          Purgatory<TopicPartition> fetchWaiters, ClusterView view, PartitionStateStore states,
+                          HighWatermarkCheckpoints highWatermarks, Time time) {
         this.config = config;
         this.topics = topics;
         this.appender = appender;
         this.fetchWaiters = fetchWaiters;
         this.view = view;
         this.states = states;
+        this.highWatermarks = highWatermarks;
         this.time = time;
         this.fetchers = new ReplicaFetchers(config, view::broker);
-        this.isrChecks = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        this.background = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "tributary-isr-checks");
             thread.setDaemon(true);
             return thread;
         });
         long interval = Math.max(1, config.replicaLagTimeMaxMs() / 2);
-        isrChecks.scheduleWithFixedDelay(this::shrinkIsrs, interval, interval, TimeUnit.MILLISECONDS);
+        background.scheduleWithFixedDelay(this::shrinkIsrs, interval, interval, TimeUnit.MILLISECONDS);
+        long checkpointInterval = config.highWatermarkCheckpointIntervalMs();
+        background.scheduleWithFixedDelay(this::checkpointHighWatermarks, checkpointInterval, checkpointInterval, TimeUnit.MILLISECONDS);
     }
 
-    /** {@code listener} hears of every partition this broker starts to lead (a new leader epoch), on the thread that applied it. */
-    public void addLeadershipListener(Consumer<TopicPartition> listener) {
+    /**
+     * {@code listener} hears of every partition this broker starts or stops leading from now on,
+     * and at once of those it leads already.
+     */
+    public synchronized void addLeadershipListener(LeadershipListener listener) {
         leadershipListeners.add(listener);
+        partitions.forEach((tp, partition) -> {
+            if (partition.isLeader()) {
+                listener.becameLeader(tp, partition.leaderEpoch());
+            }
+        });
     }
 
     /** Reacts to a ZooKeeper change: a partition state path re-applies that partition. */
@@ -142,12 +163,13 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
             return;
         }
         Partition partition = partitions.computeIfAbsent(tp, p -> new Partition(p, partitionLog.get(), appender,
-                states::update, id -> !view.shuttingDown().contains(id), config.brokerId(), time));
+                states::update, id -> !view.shuttingDown().contains(id), config.brokerId(), highWatermarks.highWatermark(p), time));
         PartitionState current = state.get();
+        boolean wasLeader = partition.isLeader();
         if (current.leader() == config.brokerId()) {
             if (partition.makeLeader(current, replicas)) {
                 fetchers.stop(tp);
-                leadershipListeners.forEach(listener -> listener.accept(tp));
+                leadershipListeners.forEach(listener -> listener.becameLeader(tp, current.leaderEpoch()));
             }
         } else if (current.hasLeader()) {
             if (partition.makeFollower(current, replicas)) {
@@ -157,6 +179,9 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
             partition.makeNone();
             fetchers.stop(tp);
         }
+        if (wasLeader && !partition.isLeader()) {
+            leadershipListeners.forEach(listener -> listener.resigned(tp));
+        }
         produceWaiters.checkAndComplete(tp);
         fetchWaiters.checkAndComplete(tp);
     }
@@ -164,8 +189,12 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
     private synchronized void drop(TopicPartition tp) {
         Partition partition = partitions.remove(tp);
         if (partition != null) {
+            boolean wasLeader = partition.isLeader();
             fetchers.stop(tp);
             partition.makeNone();
+            if (wasLeader) {
+                leadershipListeners.forEach(listener -> listener.resigned(tp));
+            }
             produceWaiters.checkAndComplete(tp);
             fetchWaiters.checkAndComplete(tp);
         }
@@ -178,7 +207,7 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
      *         and the log's validation errors
      */
     public LogAppendInfo appendAsLeader(TopicPartition tp, MemoryRecords records, short acks) {
-        LogAppendInfo info = local(tp).appendAsLeader(records, acks, config.minInsyncReplicas());
+        LogAppendInfo info = local(tp).appendAsLeader(records, acks);
         fetchWaiters.checkAndComplete(tp);
         return info;
     }
@@ -198,7 +227,7 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         if (partition.highWatermark() < requiredOffset) {
             return null;
         }
-        return partition.isrSize() < config.minInsyncReplicas() ? Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND : Errors.NONE;
+        return partition.isrSize() < partition.minInSyncReplicas() ? Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND : Errors.NONE;
     }
 
     /** For consumers: the leader's log up to its high watermark, if this broker leads at {@code clientEpoch}. */
@@ -262,11 +291,16 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         }
     }
 
-    /** Stops the fetchers and the ISR checks, and answers every waiting produce. */
+    private void checkpointHighWatermarks() {
+        highWatermarks.write(partitions.values());
+    }
+
+    /** Stops the fetchers and the ISR checks, answers every waiting produce, and checkpoints the high watermarks. */
     @Override
     public void close() {
-        isrChecks.shutdownNow();
+        background.shutdownNow();
         fetchers.close();
         produceWaiters.close();
+        checkpointHighWatermarks();
     }
 }

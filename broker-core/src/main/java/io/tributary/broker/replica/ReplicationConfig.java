@@ -5,7 +5,6 @@ package io.tributary.broker.replica;
  * server.properties).
  *
  * @param brokerId                  this broker
- * @param minInsyncReplicas         acks=-1 fails with NOT_ENOUGH_REPLICAS below this ISR size
  * @param replicaLagTimeMaxMs       a follower not caught up for this long leaves the ISR
  * @param fetchMaxBytes             per-partition bytes of a follower fetch
  * @param fetchResponseMaxBytes     bytes of a follower fetch over all partitions
@@ -17,9 +16,11 @@ package io.tributary.broker.replica;
  * @param leaderImbalanceCheckMs    how often to look for misplaced leaders
  * @param controlledShutdown        move leadership away before a clean shutdown
  * @param controlledShutdownTimeoutMs how long a clean shutdown waits for that
+ * @param highWatermarkCheckpointIntervalMs how often the high watermarks are checkpointed
  */
-public record ReplicationConfig(int brokerId, int minInsyncReplicas, long replicaLagTimeMaxMs, int fetchMaxBytes,
+public record ReplicationConfig(int brokerId, long replicaLagTimeMaxMs, int fetchMaxBytes,
                                 int fetchResponseMaxBytes, int fetchWaitMaxMs, int fetchBackoffMs, int fetchers,
                                 boolean uncleanLeaderElection, boolean autoLeaderRebalance, long leaderImbalanceCheckMs,
-                                boolean controlledShutdown, long controlledShutdownTimeoutMs) {
+                                boolean controlledShutdown, long controlledShutdownTimeoutMs,
+                                long highWatermarkCheckpointIntervalMs) {
 }

@@ -109,18 +109,18 @@ class GroupCoordinatorTest {
 
         TopicPartition partition = new TopicPartition("t", 0);
         Map<TopicPartition, Errors> stale = fixture.offsets.commit(new OffsetCommit(GROUP, first.memberId(), null,
-                first.generationId(), Map.of(partition, new OffsetCommit.Position(5, -1, null))));
+                first.generationId(), Map.of(partition, new OffsetCommit.Position(5, -1, null)))).join();
         assertThat(stale).containsEntry(partition, Errors.ILLEGAL_GENERATION);
         assertThat(fixture.coordinator.heartbeat(GROUP, first.memberId(), null, first.generationId()))
                 .isEqualTo(Errors.ILLEGAL_GENERATION);
 
         syncAsLeader(rejoin.join(), Map.of());
         Map<TopicPartition, Errors> current = fixture.offsets.commit(new OffsetCommit(GROUP, second.memberId(), null,
-                second.generationId(), Map.of(partition, new OffsetCommit.Position(7, -1, "meta"))));
+                second.generationId(), Map.of(partition, new OffsetCommit.Position(7, -1, "meta")))).join();
         assertThat(current).containsEntry(partition, Errors.NONE);
         assertThat(fixture.offsets.fetch(GROUP, java.util.Optional.empty()).get(partition).offset()).isEqualTo(7);
         assertThat(fixture.offsets.commit(new OffsetCommit(GROUP, "stranger", null, second.generationId(),
-                Map.of(partition, new OffsetCommit.Position(9, -1, null))))).containsEntry(partition, Errors.UNKNOWN_MEMBER_ID);
+                Map.of(partition, new OffsetCommit.Position(9, -1, null)))).join()).containsEntry(partition, Errors.UNKNOWN_MEMBER_ID);
     }
 
     @Test

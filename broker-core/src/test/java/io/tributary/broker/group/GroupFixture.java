@@ -12,7 +12,8 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * A coordinator and offset manager on a fake clock over a real three-partition offsets topic in a
- * temp folder; {@link #reopen()} starts them again from what is on disk, as a restart would.
+ * temp folder, coordinating all three partitions; {@link #reopen()} starts them again from what is
+ * on disk, as a restart would.
  */
 final class GroupFixture implements AutoCloseable {
     static final int SESSION_TIMEOUT_MS = 10_000;
@@ -40,9 +41,15 @@ final class GroupFixture implements AutoCloseable {
                     LogConfig.defaults().withTopicOverrides(Map.of(LogConfig.SEGMENT_INDEX_BYTES, "4096"))));
         }
         GroupRegistry groups = new GroupRegistry();
-        coordinator = new GroupCoordinator(CONFIG, groups, time);
-        offsets = new OffsetManager(CONFIG, groups, coordinator, new OffsetStore(partitions, time), time);
-        offsets.load();
+        OffsetStore store = new OffsetStore(partitions, time);
+        CoordinatedPartitions coordinated = new CoordinatedPartitions(store::partitionFor);
+        coordinator = new GroupCoordinator(CONFIG, groups, coordinated, time);
+        offsets = new OffsetManager(CONFIG, groups, coordinator, store, coordinated, time);
+        for (int partition = 0; partition < partitions.size(); partition++) {
+            coordinated.startLoading(partition, 0);
+            offsets.load(partition);
+            coordinated.finishLoading(partition, 0);
+        }
     }
 
     void reopen() {

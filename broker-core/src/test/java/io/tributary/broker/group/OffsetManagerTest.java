@@ -37,7 +37,7 @@ class OffsetManagerTest {
 
     private Map<TopicPartition, Errors> commit(String group, TopicPartition partition, long offset) {
         return fixture.offsets.commit(new OffsetCommit(group, "", null, -1,
-                Map.of(partition, new OffsetCommit.Position(offset, 3, "m-" + offset))));
+                Map.of(partition, new OffsetCommit.Position(offset, 3, "m-" + offset)))).join();
     }
 
     private Map<TopicPartition, CommittedOffset> fetchAll(String group) {
@@ -84,7 +84,7 @@ class OffsetManagerTest {
     @Test
     void metadataLargerThanTheLimitIsRefusedAndNothingIsStored() {
         Map<TopicPartition, Errors> result = fixture.offsets.commit(new OffsetCommit("g", "", null, -1,
-                Map.of(T0, new OffsetCommit.Position(1, -1, "x".repeat(GroupFixture.CONFIG.offsetMetadataMaxBytes() + 1)))));
+                Map.of(T0, new OffsetCommit.Position(1, -1, "x".repeat(GroupFixture.CONFIG.offsetMetadataMaxBytes() + 1))))).join();
         assertThat(result).containsEntry(T0, Errors.OFFSET_METADATA_TOO_LARGE);
         assertThat(fetchAll("g")).isEmpty();
     }

@@ -41,13 +41,13 @@ class PartitionTest {
 
     @BeforeEach
     void lead() {
-        LogConfig config = LogConfig.fromBroker(Map.of(LogConfig.LOG_DIRS, dir.toString()));
+        LogConfig config = LogConfig.fromBroker(Map.of(LogConfig.LOG_DIRS, dir.toString(), LogConfig.MIN_IN_SYNC_REPLICAS, "2"));
         logs = LogManager.open(List.of(dir), config, time);
         partition = new Partition(TP, logs.getOrCreate(TP, config), new IdempotentAppender(), (tp, proposed) -> {
             isrWrites.add(proposed.isr());
             return Optional.of(new PartitionState(proposed.leader(), proposed.leaderEpoch(), proposed.isr(),
                     proposed.controllerEpoch(), proposed.zkVersion() + 1));
-        }, id -> id != 3, 0, time);
+        }, id -> id != 3, 0, 0, time);
         partition.makeLeader(new PartitionState(0, 4, REPLICAS, 1, 0), REPLICAS);
     }
 
@@ -61,7 +61,7 @@ class PartitionTest {
         for (int i = 0; i < count; i++) {
             records[i] = new SimpleRecord(("v" + i).getBytes(StandardCharsets.UTF_8));
         }
-        partition.appendAsLeader(MemoryRecords.withRecords(Compression.NONE, records), acks, 2);
+        partition.appendAsLeader(MemoryRecords.withRecords(Compression.NONE, records), acks);
     }
 
     @Test
@@ -106,6 +106,53 @@ class PartitionTest {
         assertThatThrownBy(() -> append(1, (short) -1)).isInstanceOf(NotEnoughReplicasException.class);
         append(1, (short) 1);
         assertThat(partition.highWatermark()).as("the ISR is the leader alone").isEqualTo(1);
+    }
+
+    @Test
+    void aTopicOverrideOfMinInsyncReplicasTakesEffectAtOnce() {
+        partition.makeLeader(new PartitionState(0, 4, List.of(0, 1), 1, 1), REPLICAS);
+        append(1, (short) -1);
+        partition.log().updateConfig(partition.log().config().withTopicOverrides(Map.of(LogConfig.MIN_IN_SYNC_REPLICAS, "3")));
+        assertThatThrownBy(() -> append(1, (short) -1)).isInstanceOf(NotEnoughReplicasException.class)
+                .hasMessageContaining("min.insync.replicas=3");
+        partition.log().updateConfig(partition.log().config().withTopicOverrides(Map.of(LogConfig.MIN_IN_SYNC_REPLICAS, "1")));
+        partition.makeLeader(new PartitionState(0, 4, List.of(0), 1, 2), REPLICAS);
+        append(1, (short) -1);
+        assertThat(partition.log().logEndOffset()).isEqualTo(2);
+    }
+
+    @Test
+    void aRestartedLeaderStartsAtItsCheckpointedHighWatermarkNotAtZero() {
+        append(5, (short) 1);
+        Partition restarted = reopened(3);
+        restarted.makeLeader(new PartitionState(0, 5, REPLICAS, 1, 0), REPLICAS);
+        assertThat(restarted.highWatermark()).as("followers have not fetched yet").isEqualTo(3);
+        assertThat(reopened(9).highWatermark()).as("never above the log end").isEqualTo(5);
+        assertThat(reopened(0).highWatermark()).isZero();
+    }
+
+    private Partition reopened(long checkpointedHighWatermark) {
+        return new Partition(TP, partition.log(), new IdempotentAppender(), (tp, proposed) -> Optional.empty(), id -> true, 0,
+                checkpointedHighWatermark, time);
+    }
+
+    @Test
+    void aFollowerBehindTheLeadersLogStartEmptiesItsLogAndStartsThere() {
+        append(5, (short) 1);
+        partition.makeFollower(new PartitionState(1, 5, REPLICAS, 1, 1), REPLICAS);
+        partition.truncateFullyAndStartAt(100, 4);
+        assertThat(partition.log().logEndOffset()).as("ignored at an old epoch").isEqualTo(5);
+
+        partition.truncateFullyAndStartAt(100, 5);
+
+        assertThat(partition.log().logStartOffset()).isEqualTo(100);
+        assertThat(partition.log().logEndOffset()).isEqualTo(100);
+        assertThat(partition.highWatermark()).isEqualTo(100);
+        assertThat(partition.epochs().latestEpoch()).isEqualTo(-1);
+        partition.appendAsFollower(MemoryRecords.withRecords(100, Compression.NONE, 5,
+                new SimpleRecord("next".getBytes(StandardCharsets.UTF_8))), 101, 5);
+        assertThat(partition.log().logEndOffset()).isEqualTo(101);
+        assertThat(partition.epochs().latestEpoch()).isEqualTo(5);
     }
 
     @Test

@@ -1,0 +1,81 @@
+package io.tributary.broker.group;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.function.ToIntFunction;
+import org.apache.kafka.common.errors.CoordinatorLoadInProgressException;
+import org.apache.kafka.common.errors.NotCoordinatorException;
+import org.apache.kafka.common.protocol.Errors;
+
+/**
+ * The partitions of the offsets topic this broker coordinates: those it leads, each at the leader
+ * epoch it was given. A partition is loading until its groups and offsets have been read from its
+ * log; then it is coordinated. A group whose partition is neither gets NOT_COORDINATOR (its
+ * clients look the coordinator up again), one whose partition is loading gets
+ * COORDINATOR_LOAD_IN_PROGRESS (they retry). Thread-safe.
+ */
+final class CoordinatedPartitions {
+    private final ToIntFunction<String> partitionOfGroup;
+    private final ConcurrentMap<Integer, Tenure> tenures = new ConcurrentHashMap<>();
+
+    /** Leadership of one offsets partition: its epoch, and whether its groups are loaded. */
+    private record Tenure(int leaderEpoch, boolean loaded) {
+    }
+
+    /** @param partitionOfGroup the offsets partition that holds a group */
+    CoordinatedPartitions(ToIntFunction<String> partitionOfGroup) {
+        this.partitionOfGroup = partitionOfGroup;
+    }
+
+    int partitionOf(String groupId) {
+        return partitionOfGroup.applyAsInt(groupId);
+    }
+
+    /** This broker leads {@code partition} at {@code leaderEpoch}; its groups are about to be loaded. */
+    void startLoading(int partition, int leaderEpoch) {
+        tenures.put(partition, new Tenure(leaderEpoch, false));
+    }
+
+    /** True while {@code partition} waits to be loaded for the leadership at {@code leaderEpoch}. */
+    boolean isLoading(int partition, int leaderEpoch) {
+        return new Tenure(leaderEpoch, false).equals(tenures.get(partition));
+    }
+
+    /** The groups of {@code partition} are loaded; ignored if the leadership at {@code leaderEpoch} ended meanwhile. */
+    void finishLoading(int partition, int leaderEpoch) {
+        tenures.replace(partition, new Tenure(leaderEpoch, false), new Tenure(leaderEpoch, true));
+    }
+
+    /** This broker no longer leads {@code partition}. */
+    void resign(int partition) {
+        tenures.remove(partition);
+    }
+
+    /** True if this broker leads {@code partition} (loaded or not). */
+    boolean leads(int partition) {
+        return tenures.containsKey(partition);
+    }
+
+    /** NONE if this broker coordinates {@code groupId}, else NOT_COORDINATOR or COORDINATOR_LOAD_IN_PROGRESS. */
+    Errors errorFor(String groupId) {
+        Tenure tenure = tenures.get(partitionOf(groupId));
+        if (tenure == null) {
+            return Errors.NOT_COORDINATOR;
+        }
+        return tenure.loaded() ? Errors.NONE : Errors.COORDINATOR_LOAD_IN_PROGRESS;
+    }
+
+    /**
+     * @throws NotCoordinatorException             if this broker does not lead the group's partition
+     * @throws CoordinatorLoadInProgressException if it is still loading it
+     */
+    void require(String groupId) {
+        Errors error = errorFor(groupId);
+        if (error == Errors.NOT_COORDINATOR) {
+            throw new NotCoordinatorException("This broker is not the coordinator of group " + groupId);
+        }
+        if (error == Errors.COORDINATOR_LOAD_IN_PROGRESS) {
+            throw new CoordinatorLoadInProgressException("The coordinator of group " + groupId + " is loading its offsets");
+        }
+    }
+}
