@@ -37,10 +37,12 @@ public final class Charts {
         // MB/s rather than records/s, so that 100 B and 1 KiB workloads share one readable scale.
         save(bars(result, "Throughput, medians over the rounds (higher is better)",
                 "MB/s of record values", Charts::megabytesPerSecond,
-                kind -> kind == MetricKind.PRODUCE_THROUGHPUT || kind == MetricKind.CONSUME_THROUGHPUT), dir.resolve(THROUGHPUT));
+                kind -> kind == MetricKind.PRODUCE_THROUGHPUT || kind == MetricKind.CONSUME_THROUGHPUT
+                        || kind == MetricKind.GROUP_CONSUME_THROUGHPUT), dir.resolve(THROUGHPUT));
         save(bars(result, "Broker CPU per million records, medians over the rounds (lower is better)",
                 "CPU-seconds per 1M records", (metric, value) -> value,
-                kind -> kind == MetricKind.PRODUCE_CPU || kind == MetricKind.CONSUME_CPU), dir.resolve(CPU));
+                kind -> kind == MetricKind.PRODUCE_CPU || kind == MetricKind.CONSUME_CPU
+                        || kind == MetricKind.GROUP_CONSUME_CPU), dir.resolve(CPU));
         save(latencyCdf(result), dir.resolve(LATENCY_CDF));
     }
 

@@ -10,7 +10,6 @@ import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -19,52 +18,77 @@ import java.util.stream.Stream;
  * both up with an untimed pass, then runs every phase once per round on each side, alternating
  * A B A B. Which side goes first flips every round (A B, then B A), so that neither always runs
  * on the client JIT the other warmed or in the page-cache write-back the other caused. Phases, in
- * order: the produce grid, consume from the page cache, fixed-rate end-to-end latency (its rate
- * comes from the produce results).
+ * order: the produce grid, consume from the page cache, a consumer group, fixed-rate end-to-end
+ * latency (its rate comes from the produce results). Then the single brokers stop and the
+ * replicated part runs on a three-broker cluster per side ({@link ReplicatedSection}).
  */
 public final class Harness {
     static final String CONSUME_TOPIC = "consume-source";
+    static final String GROUP_TOPIC = "group-source";
     static final String LATENCY_TOPIC = "latency";
     /** The consume phase's shape: one partition of 100 B records. */
     static final ProduceWorkload CONSUME_SHAPE = new ProduceWorkload(100, "1", 1);
+    /** The consumer-group phase's shape: 100 B records over six partitions, two per member. */
+    static final ProduceWorkload GROUP_SHAPE = new ProduceWorkload(100, "1", 6);
     /** The latency phase's shape: its rate is a fraction of this workload's measured peak. */
     static final ProduceWorkload LATENCY_SHAPE = new ProduceWorkload(100, "all", 1);
     private static final Metric IDLE_CPU = new Metric(MetricKind.IDLE_CPU, "idle", 0);
-    /** By which fraction of the time limit each section must end; the rest is for the report and shutdown. */
-    private static final double PRODUCE_SHARE = 0.60;
-    private static final double CONSUME_SHARE = 0.68;
-    private static final double LATENCY_SHARE = 0.90;
+    /**
+     * By which fraction of the time limit each section must end; the rest is for the report and
+     * shutdown. The replicated part gets what the single-broker part leaves, less the start of its clusters.
+     */
+    private static final double PRODUCE_SHARE = 0.36;
+    private static final double CONSUME_SHARE = 0.41;
+    private static final double GROUP_SHARE = 0.46;
+    private static final double LATENCY_SHARE = 0.56;
+    private static final double REPLICATED_PRODUCE_SHARE = 0.93;
 
     private final RunPlan plan;
     private final BrokerSettings settings;
+    private final BrokerSettings replicated;
     private final Map<Side, BrokerFlavor> flavors;
     private final Path workDir;
     private final ChildProcesses children;
     private final ProcStat procStat;
-    private final RoundBudget budget;
-    private final PrintStream progress;
+    private final Rounds rounds;
     private final Scoreboard scoreboard = new Scoreboard();
 
-    public Harness(RunPlan plan, BrokerSettings settings, Map<Side, BrokerFlavor> flavors, Path workDir,
-                   ChildProcesses children, ProcStat procStat, RoundBudget budget, PrintStream progress) {
-        if (settings.replicationFactor() != 1) {
-            // The hook for RF 3: start three BrokerProcesses per side, wrap them in one Broker that sums their CPU.
-            throw new UnsupportedOperationException("replication factor " + settings.replicationFactor()
-                    + " needs a three-broker cluster per side, which the harness does not start yet (cluster issue)");
+    /**
+     * @param settings   the single brokers' settings, replication factor 1
+     * @param replicated the clusters' settings, replication factor 3
+     */
+    public Harness(RunPlan plan, BrokerSettings settings, BrokerSettings replicated, Map<Side, BrokerFlavor> flavors,
+                   Path workDir, ChildProcesses children, ProcStat procStat, RoundBudget budget, PrintStream progress) {
+        if (settings.replicationFactor() != 1 || replicated.replicationFactor() == 1) {
+            throw new IllegalArgumentException("expected single brokers at replication factor 1 and a replicated cluster, got RF "
+                    + settings.replicationFactor() + " and RF " + replicated.replicationFactor());
         }
         this.plan = plan;
         this.settings = settings;
+        this.replicated = replicated;
         this.flavors = new EnumMap<>(flavors);
         this.workDir = workDir.toAbsolutePath(); // the brokers run in their own directories
         this.children = children;
         this.procStat = procStat;
-        this.budget = budget;
-        this.progress = progress;
+        this.rounds = new Rounds(plan.rounds(), budget, progress);
     }
 
     public RunResult run() throws IOException, InterruptedException {
         long start = System.nanoTime();
         deleteRecursively(workDir);
+        try {
+            Map<Side, LatencyDistribution> latency = runSingleBrokers();
+            new ReplicatedSection(plan, replicated, flavors, workDir, children, procStat, rounds, scoreboard)
+                    .run(REPLICATED_PRODUCE_SHARE);
+            return new RunResult(plan, settings, replicated, flavors, scoreboard.comparisons(), latencyRate(), latency,
+                    Duration.ofNanos(System.nanoTime() - start));
+        } finally {
+            deleteData();
+        }
+    }
+
+    /** The part at replication factor 1, one broker per side; returns the latency distributions. */
+    private Map<Side, LatencyDistribution> runSingleBrokers() throws IOException, InterruptedException {
         Map<Side, BrokerProcess> brokers = new EnumMap<>(Side.class);
         Map<Side, ProducePhase> producers = new EnumMap<>(Side.class);
         try {
@@ -79,96 +103,101 @@ public final class Harness {
                 broker.awaitReady(plan.startTimeout());
                 producers.put(side, new ProducePhase(broker));
                 prepare(broker, producers.get(side));
-                log("%s ready at %s (pid %d)", broker.name(), broker.bootstrapServers(), broker.pid());
+                rounds.log("%s ready at %s (pid %d)", broker.name(), broker.bootstrapServers(), broker.pid());
             }
-            warmUp(brokers, producers);
-            measureIdle(brokers);
-            measureProduce(producers);
+            ProduceGrid grid = new ProduceGrid(ProduceWorkload.grid(), plan.produceDuration());
+            warmUp(brokers, producers, grid);
+            IdleCpu.measure(brokers, plan.idleWindow(), IDLE_CPU, scoreboard);
+            grid.measure("produce", PRODUCE_SHARE, producers, rounds, scoreboard);
             measureConsume(brokers);
-            double rate = latencyRate();
-            Map<Side, LatencyDistribution> latency = measureLatency(brokers, rate);
-            return new RunResult(plan, settings, flavors, scoreboard.comparisons(), rate, latency,
-                    Duration.ofNanos(System.nanoTime() - start));
+            measureGroup(brokers);
+            return measureLatency(brokers, latencyRate());
         } finally {
             producers.values().forEach(ProducePhase::close);
             brokers.values().forEach(BrokerProcess::close);
-            deleteData();
         }
     }
 
-    /** A full run leaves some 20 GB of segments behind; only the broker logs are worth keeping. */
+    /** A full run leaves some 20 GB of segments behind; only the brokers' logs are worth keeping. */
     private void deleteData() {
-        for (Side side : Side.values()) {
-            Path data = workDir.resolve(side.letter()).resolve(BrokerFlavor.DATA_DIR);
+        List<Path> dataDirs;
+        try (Stream<Path> paths = Files.walk(workDir, 3)) {
+            dataDirs = paths.filter(p -> p.getFileName().toString().equals(BrokerFlavor.DATA_DIR) && Files.isDirectory(p))
+                    .toList();
+        } catch (IOException e) {
+            rounds.log("could not list %s: %s", workDir, e);
+            return;
+        }
+        for (Path data : dataDirs) {
             try {
                 deleteRecursively(data);
             } catch (IOException e) {
-                progress.println("could not delete " + data + ": " + e);
+                rounds.log("could not delete %s: %s", data, e);
             }
         }
     }
 
-    /** Creates the topics and writes the consume topic once. */
+    /** Creates the topics and writes the consume and group topics once. */
     private void prepare(Broker broker, ProducePhase producer) throws InterruptedException {
         Map<String, Integer> topics = new LinkedHashMap<>();
         ProduceWorkload.grid().forEach(w -> topics.put(w.topic(), w.partitions()));
         topics.put(CONSUME_TOPIC, CONSUME_SHAPE.partitions());
+        topics.put(GROUP_TOPIC, GROUP_SHAPE.partitions());
         topics.put(LATENCY_TOPIC, LATENCY_SHAPE.partitions());
         Topics.create(broker, topics, settings.replicationFactor());
         producer.exactly(CONSUME_TOPIC, CONSUME_SHAPE.recordBytes(), plan.consumeRecords(), plan.phaseLimit());
+        producer.exactly(GROUP_TOPIC, GROUP_SHAPE.recordBytes(), plan.groupRecords(), plan.phaseLimit());
     }
 
     /**
-     * Unrecorded: a short pass over the produce grid (unless the plan has none) and one read of the
-     * consume topic, so that round 1 runs on compiled code. The first read of a topic is the
-     * slowest phase of all when cold.
+     * Unrecorded: a short pass over the produce grid (unless the plan has none), one read of the
+     * consume topic and one group read, so that round 1 runs on compiled code. The first read of a
+     * topic is the slowest phase of all when cold.
      */
-    private void warmUp(Map<Side, BrokerProcess> brokers, Map<Side, ProducePhase> producers) throws InterruptedException {
+    private void warmUp(Map<Side, BrokerProcess> brokers, Map<Side, ProducePhase> producers, ProduceGrid grid)
+            throws InterruptedException {
+        grid.warmUp(producers, plan.warmUpDuration());
         for (Side side : Side.values()) {
-            if (!plan.warmUpDuration().isZero()) {
-                for (ProduceWorkload workload : ProduceWorkload.grid()) {
-                    producers.get(side).forDuration(workload, plan.warmUpDuration());
-                }
-            }
             ConsumePhase.read(brokers.get(side), CONSUME_TOPIC, plan.consumeRecords(), plan.phaseLimit());
+            GroupConsumePhase.read(brokers.get(side), GROUP_TOPIC, GROUP_SHAPE.recordBytes(), groupId(side, 0),
+                    plan.phaseLimit());
         }
-        log("warmed up");
-    }
-
-    /**
-     * Both brokers' CPU with no load at all (Kafka's KRaft controller, ZooKeeper sessions, timers):
-     * it is part of every phase's CPU figure, so the report shows it on its own.
-     */
-    private void measureIdle(Map<Side, BrokerProcess> brokers) throws InterruptedException {
-        Map<Side, Double> before = new EnumMap<>(Side.class);
-        brokers.forEach((side, broker) -> before.put(side, broker.cpuSeconds()));
-        Thread.sleep(plan.idleWindow().toMillis());
-        double seconds = plan.idleWindow().toMillis() / 1000.0;
-        brokers.forEach((side, broker) -> scoreboard.add(IDLE_CPU, side, (broker.cpuSeconds() - before.get(side)) / seconds));
-    }
-
-    private void measureProduce(Map<Side, ProducePhase> producers) throws InterruptedException {
-        runRounds("produce", PRODUCE_SHARE, round -> {
-            for (ProduceWorkload workload : ProduceWorkload.grid()) {
-                for (Side side : order(round)) {
-                    PhaseMeasurement m = producers.get(side).forDuration(workload, plan.produceDuration());
-                    scoreboard.add(workload.metric(MetricKind.PRODUCE_THROUGHPUT), side, m.recordsPerSecond());
-                    scoreboard.add(workload.metric(MetricKind.PRODUCE_CPU), side, m.cpuSecondsPerMillionRecords());
-                    report(round, "produce " + workload.name(), side, m);
-                }
-            }
-        });
+        rounds.log("warmed up");
     }
 
     private void measureConsume(Map<Side, BrokerProcess> brokers) throws InterruptedException {
-        runRounds("consume", CONSUME_SHARE, round -> {
-            for (Side side : order(round)) {
+        rounds.run("consume", CONSUME_SHARE, round -> {
+            for (Side side : Rounds.order(round)) {
                 PhaseMeasurement m = ConsumePhase.read(brokers.get(side), CONSUME_TOPIC, plan.consumeRecords(), plan.phaseLimit());
                 scoreboard.add(CONSUME_SHAPE.readMetric(MetricKind.CONSUME_THROUGHPUT), side, m.recordsPerSecond());
                 scoreboard.add(CONSUME_SHAPE.readMetric(MetricKind.CONSUME_CPU), side, m.cpuSecondsPerMillionRecords());
-                report(round, "consume " + CONSUME_SHAPE.readMetric(MetricKind.CONSUME_THROUGHPUT).workload(), side, m);
+                rounds.report(round, "consume " + CONSUME_SHAPE.readMetric(MetricKind.CONSUME_THROUGHPUT).workload(), side, m);
             }
         });
+    }
+
+    /** A new group every time, so that each phase joins from scratch and reads from the beginning. */
+    private void measureGroup(Map<Side, BrokerProcess> brokers) throws InterruptedException {
+        Metric throughput = groupMetric(MetricKind.GROUP_CONSUME_THROUGHPUT);
+        rounds.run("group consume", GROUP_SHARE, round -> {
+            for (Side side : Rounds.order(round)) {
+                PhaseMeasurement m = GroupConsumePhase.read(brokers.get(side), GROUP_TOPIC, GROUP_SHAPE.recordBytes(),
+                        groupId(side, round), plan.phaseLimit());
+                scoreboard.add(throughput, side, m.recordsPerSecond());
+                scoreboard.add(groupMetric(MetricKind.GROUP_CONSUME_CPU), side, m.cpuSecondsPerMillionRecords());
+                rounds.report(round, "group consume " + throughput.workload(), side, m);
+            }
+        });
+    }
+
+    /** "100B 6p 3 members". */
+    static Metric groupMetric(MetricKind kind) {
+        Metric read = GROUP_SHAPE.readMetric(kind);
+        return new Metric(kind, read.workload() + " " + GroupConsumePhase.MEMBERS + " members", read.recordBytes());
+    }
+
+    private static String groupId(Side side, int round) {
+        return "bench-group-" + side.letter() + "-" + round;
     }
 
     /** The latency rate is the same for both sides: a fraction of the lower of their peaks. */
@@ -185,59 +214,23 @@ public final class Harness {
             LatencyPhase.measure(brokers.get(side), LATENCY_TOPIC, LATENCY_SHAPE.recordBytes(), rate,
                     plan.latencyWarmup().multipliedBy(2), plan.latencyWarmup());
         }
-        Map<Side, List<LatencyDistribution>> rounds = new EnumMap<>(Side.class);
-        runRounds("latency", LATENCY_SHARE, round -> {
-            for (Side side : order(round)) {
+        Map<Side, List<LatencyDistribution>> perRound = new EnumMap<>(Side.class);
+        rounds.run("latency", LATENCY_SHARE, round -> {
+            for (Side side : Rounds.order(round)) {
                 LatencyDistribution d = LatencyPhase.measure(brokers.get(side), LATENCY_TOPIC, LATENCY_SHAPE.recordBytes(),
                         rate, plan.latencyDuration(), plan.latencyWarmup());
                 scoreboard.add(LATENCY_SHAPE.metric(MetricKind.LATENCY_P50), side, d.percentileMillis(0.50));
                 scoreboard.add(LATENCY_SHAPE.metric(MetricKind.LATENCY_P99), side, d.percentileMillis(0.99));
                 scoreboard.add(LATENCY_SHAPE.metric(MetricKind.LATENCY_P999), side, d.percentileMillis(0.999));
-                rounds.computeIfAbsent(side, s -> new ArrayList<>()).add(d);
-                log("round %d  latency %s at %,.0f/s  %s  p50 %.2f ms  p99 %.2f ms  p99.9 %.2f ms",
+                perRound.computeIfAbsent(side, s -> new ArrayList<>()).add(d);
+                rounds.log("round %d  latency %s at %,.0f/s  %s  p50 %.2f ms  p99 %.2f ms  p99.9 %.2f ms",
                         round, LATENCY_SHAPE.name(), rate, side.letter(), d.percentileMillis(0.5), d.percentileMillis(0.99),
                         d.percentileMillis(0.999));
             }
         });
         Map<Side, LatencyDistribution> merged = new EnumMap<>(Side.class);
-        rounds.forEach((side, parts) -> merged.put(side, LatencyDistribution.merge(parts)));
+        perRound.forEach((side, parts) -> merged.put(side, LatencyDistribution.merge(parts)));
         return merged;
-    }
-
-    /** One round of a section; rounds are numbered from 1. */
-    @FunctionalInterface
-    private interface Round {
-        void run(int round) throws InterruptedException;
-    }
-
-    /** Runs up to the plan's number of rounds, fewer if the time budget says the next would not fit. */
-    private void runRounds(String section, double share, Round round) throws InterruptedException {
-        int done = 0;
-        Duration last = Duration.ZERO;
-        while (done < plan.rounds() && budget.allowsAnother(done, last, share)) {
-            long start = budget.now();
-            round.run(done + 1);
-            done++;
-            last = Duration.ofNanos(budget.now() - start);
-        }
-        if (done < plan.rounds()) {
-            log("%s: %d of %d rounds, the rest would not fit in the time limit", section, done, plan.rounds());
-        }
-    }
-
-    /** A then B in odd rounds, B then A in even rounds. */
-    static List<Side> order(int round) {
-        return round % 2 == 1 ? List.of(Side.BASELINE, Side.CANDIDATE) : List.of(Side.CANDIDATE, Side.BASELINE);
-    }
-
-    private void report(int round, String phase, Side side, PhaseMeasurement m) {
-        log("round %d  %-28s %s  %,11.0f records/s  %7.1f MB/s  broker %.3f CPU-s/1M",
-                round, phase, side.letter(), m.recordsPerSecond(), m.megabytesPerSecond(), m.cpuSecondsPerMillionRecords());
-    }
-
-    /** A progress line, prefixed with the seconds since the run's time budget started. */
-    private void log(String format, Object... args) {
-        progress.printf(Locale.ROOT, "[%4ds] %s%n", budget.elapsed().toSeconds(), String.format(Locale.ROOT, format, args));
     }
 
     private static void deleteRecursively(Path dir) throws IOException {

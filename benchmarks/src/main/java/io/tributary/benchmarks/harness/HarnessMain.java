@@ -8,7 +8,8 @@ import java.util.Map;
 /**
  * {@code benchmarks/run [--quick]}: measures Tributary side by side with Apache Kafka 4.4, prints
  * a table, rewrites the generated part of docs/benchmarks.md and its charts, and prints the
- * {@code RESULT ...} line last. Exit status 2 on bad options, 1 on a failed run, 124 on timeout.
+ * {@code EXTRA ...} line (replication factor 3, consumer group) and then the {@code RESULT ...}
+ * line (replication factor 1) last. Exit status 2 on bad options, 1 on a failed run, 124 on timeout.
  */
 public final class HarnessMain {
     /** The broker on side B by default. The one-line switch from Kafka-vs-Kafka to Tributary-vs-Kafka. */
@@ -35,7 +36,7 @@ public final class HarnessMain {
         Map<Side, BrokerFlavor> flavors = new EnumMap<>(Map.of(
                 Side.BASELINE, BrokerFlavor.APACHE_KAFKA, Side.CANDIDATE, options.candidate()));
 
-        RunResult result = new Harness(plan, BrokerSettings.standard(), flavors, options.workDir(),
+        RunResult result = new Harness(plan, BrokerSettings.standard(), BrokerSettings.replicated(), flavors, options.workDir(),
                 ChildProcesses.withShutdownHook(), ProcStat.forThisMachine(), new RoundBudget(System::nanoTime, plan.timeBudget()),
                 System.err).run();
 
@@ -43,6 +44,7 @@ public final class HarnessMain {
         System.out.print(Tables.text(SummaryRows.header(result), SummaryRows.rows(result)));
         Path markdown = DocsWriter.write(options.docsDir(), result, machine, options.command(), Instant.now());
         System.out.println("wrote " + markdown + " and its charts; run took " + result.elapsed().toSeconds() + " s");
+        System.out.println(result.extraResultLine());
         System.out.println(result.resultLine());
         System.out.flush();
         System.exit(0);

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The run's verdict in four ratios (candidate / baseline). Where a kind of measure covers several
+ * The run's verdict in four ratios (candidate / baseline), at replication factor 1. Where a kind of measure covers several
  * workloads (produce throughput and CPU over the record-size × acks × partitions grid) the ratio
  * is the geometric mean of the per-workload ratios, so that every workload weighs the same.
  */
@@ -19,12 +19,18 @@ public record ResultLine(double produceRatio, double consumeRatio, double cpuRat
     }
 
     private static double ratioOf(List<Comparison> comparisons, MetricKind kind) {
+        return ratioOf(comparisons, kind, 1);
+    }
+
+    /** The geometric mean of the ratios of all comparisons of one kind at one replication factor. */
+    static double ratioOf(List<Comparison> comparisons, MetricKind kind, int replicationFactor) {
         List<Double> ratios = comparisons.stream()
-                .filter(c -> c.metric().kind() == kind)
+                .filter(c -> c.metric().kind() == kind && c.metric().replicationFactor() == replicationFactor)
                 .map(Comparison::ratio)
                 .toList();
         if (ratios.isEmpty()) {
-            throw new IllegalStateException("no comparison of kind " + kind + " was measured");
+            throw new IllegalStateException("no comparison of kind " + kind + " at replication factor "
+                    + replicationFactor + " was measured");
         }
         return Statistics.geometricMean(ratios);
     }

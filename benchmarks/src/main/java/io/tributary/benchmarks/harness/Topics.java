@@ -4,6 +4,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 import java.util.Collection;
 import java.util.List;
@@ -36,21 +37,37 @@ public final class Topics {
         }
     }
 
-    /** A created topic may not have leaders yet; the first produce phase must not pay for the election. */
+    /**
+     * A created topic may not have leaders, or all its replicas in sync, yet; the first produce
+     * phase must not pay for the election or run with a short ISR. In a cluster, the broker asked
+     * may not even know the topic yet.
+     */
     private static void awaitLeaders(Admin admin, Set<String> topics)
             throws InterruptedException, ExecutionException, TimeoutException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
-        while (!allLed(admin.describeTopics(topics).allTopicNames().get(TIMEOUT_SECONDS, TimeUnit.SECONDS).values())) {
+        while (!ledAndInSync(admin, topics)) {
             if (System.nanoTime() > deadline) {
-                throw new TimeoutException("partitions of " + topics + " still without a leader");
+                throw new TimeoutException("partitions of " + topics + " still without a leader or a full ISR");
             }
             Thread.sleep(LEADER_POLL_MILLIS);
         }
     }
 
-    private static boolean allLed(Collection<TopicDescription> descriptions) {
+    private static boolean ledAndInSync(Admin admin, Set<String> topics)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        try {
+            return ledAndInSync(admin.describeTopics(topics).allTopicNames().get(TIMEOUT_SECONDS, TimeUnit.SECONDS).values());
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    private static boolean ledAndInSync(Collection<TopicDescription> descriptions) {
         return descriptions.stream()
                 .flatMap(d -> d.partitions().stream())
-                .allMatch(p -> p.leader() != null && !p.leader().isEmpty());
+                .allMatch(p -> p.leader() != null && !p.leader().isEmpty() && p.isr().size() == p.replicas().size());
     }
 }

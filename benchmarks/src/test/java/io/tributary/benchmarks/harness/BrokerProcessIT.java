@@ -1,7 +1,8 @@
 package io.tributary.benchmarks.harness;
 
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -9,15 +10,16 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The harness's plumbing against a real Apache Kafka child JVM: start, load, CPU accounting, stop. */
+/** The harness's plumbing against each broker in a child JVM: start, load, a consumer group, CPU accounting, stop. */
 class BrokerProcessIT {
     private static final Duration LIMIT = Duration.ofSeconds(60);
 
-    @Test
-    void runsKafkaInAChildJvmThatTheWorkloadsReachAndCloseStops(@TempDir Path dir) throws Exception {
-        BrokerLaunch launch = BrokerFlavor.APACHE_KAFKA.launch(dir, BrokerSettings.standard());
+    @ParameterizedTest
+    @EnumSource(BrokerFlavor.class)
+    void runsTheBrokerInAChildJvmThatTheWorkloadsReachAndCloseStops(BrokerFlavor flavor, @TempDir Path dir) throws Exception {
+        BrokerLaunch launch = flavor.launch(dir, BrokerSettings.standard());
         ProcessHandle child;
-        try (BrokerProcess broker = BrokerProcess.start("kafka", launch, "512m", dir, new ChildProcesses(),
+        try (BrokerProcess broker = BrokerProcess.start(flavor.optionName(), launch, "512m", dir, new ChildProcesses(),
                 ProcStat.forThisMachine())) {
             child = ProcessHandle.of(broker.pid()).orElseThrow();
             broker.awaitReady(LIMIT);
@@ -31,6 +33,14 @@ class BrokerProcessIT {
 
             assertThat(read.records()).isEqualTo(5_000);
             assertThat(read.bytes()).isEqualTo(5_000 * 100);
+
+            Topics.create(broker, Map.of("group", 6), 1);
+            try (ProducePhase producer = new ProducePhase(broker)) {
+                producer.exactly("group", 100, 6_000, LIMIT);
+            }
+            PhaseMeasurement grouped = GroupConsumePhase.read(broker, "group", 100, "it-group", LIMIT);
+            assertThat(grouped.records()).isEqualTo(6_000);
+            assertThat(grouped.bytes()).isEqualTo(6_000 * 100);
             assertThat(broker.cpuSeconds()).isGreaterThan(cpuAtStart);
 
             Topics.create(broker, Map.of("latency", 1), 1);

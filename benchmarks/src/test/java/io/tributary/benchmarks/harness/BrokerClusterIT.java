@@ -1,0 +1,64 @@
+package io.tributary.benchmarks.harness;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Each flavor's three-broker cluster in child JVMs, as the replicated part of a run uses it: every
+ * partition on all three brokers, acks=all produce, a consumer group, CPU summed over the brokers,
+ * and nothing left running after close.
+ */
+class BrokerClusterIT {
+    private static final Duration LIMIT = Duration.ofSeconds(90);
+
+    @ParameterizedTest
+    @EnumSource(BrokerFlavor.class)
+    void startsAReplicatedClusterThatTheWorkloadsReachAndCloseStops(BrokerFlavor flavor, @TempDir Path dir) throws Exception {
+        BrokerSettings settings = BrokerSettings.replicated();
+        ClusterLaunch launch = flavor.launchCluster(dir, settings);
+        List<ProcessHandle> children;
+        try (BrokerCluster cluster = BrokerCluster.start(flavor.optionName(), launch, "512m", "256m", new ChildProcesses(),
+                ProcStat.forThisMachine())) {
+            children = ProcessHandle.current().children().toList();
+            assertThat(children).hasSize(4);
+            cluster.awaitReady(LIMIT);
+            assertThat(cluster.bootstrapServers().split(",")).hasSize(3);
+            Topics.create(cluster, Map.of("rf3", 2, "group", 6), 3);
+            assertThat(describe(cluster, "rf3").partitions()).allSatisfy(partition -> {
+                assertThat(partition.replicas()).hasSize(3);
+                assertThat(partition.isr()).hasSize(3);
+            });
+
+            double cpuBefore = cluster.cpuSeconds();
+            try (ProducePhase producer = new ProducePhase(cluster)) {
+                PhaseMeasurement produced = producer.forDuration(new ProduceWorkload(100, "all", 2, 3), Duration.ofMillis(500));
+                assertThat(produced.records()).isPositive();
+                producer.exactly("group", 100, 6_000, LIMIT);
+            }
+            assertThat(cluster.cpuSeconds()).isGreaterThan(cpuBefore);
+
+            PhaseMeasurement grouped = GroupConsumePhase.read(cluster, "group", 100, "it-group", LIMIT);
+            assertThat(grouped.records()).isEqualTo(6_000);
+            assertThat(children).allSatisfy(child -> assertThat(child.info().commandLine().orElse(""))
+                    .containsAnyOf("-Xmx512m", "-Xmx256m"));
+        }
+        assertThat(children).noneMatch(ProcessHandle::isAlive);
+    }
+
+    private static TopicDescription describe(Broker broker, String topic) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+            return admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
+        }
+    }
+}
