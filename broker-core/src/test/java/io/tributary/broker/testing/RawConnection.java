@@ -33,6 +33,12 @@ public final class RawConnection implements AutoCloseable {
         out = socket.getOutputStream();
     }
 
+    /** Connects to a broker given as {@code host:port}. */
+    public static RawConnection to(String hostPort) throws IOException {
+        int colon = hostPort.lastIndexOf(':');
+        return new RawConnection(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+    }
+
     /** Writes bytes as they are (the size prefix is the caller's business). */
     public void write(byte[] bytes) throws IOException {
         out.write(bytes);
