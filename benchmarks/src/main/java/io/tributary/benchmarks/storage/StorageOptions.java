@@ -16,18 +16,20 @@ import java.util.Set;
  * @param fewSegments   segment count of the other log (same total size)
  * @param segmentBytes  segment size of the many-segment log
  * @param randomReads   reads per random-read measurement
+ * @param randomReadOnly run only the random-read comparison (the quick check of the read path)
  */
 record StorageOptions(Path dir, long largeLogBytes, long windowBytes, int rounds, int manySegments, int fewSegments,
-                      int segmentBytes, int randomReads) {
+                      int segmentBytes, int randomReads, boolean randomReadOnly) {
 
     private static final long MIB = 1024 * 1024;
     private static final Set<String> KEYS = Set.of("--quick", "--dir", "--large-gib", "--window-mib", "--rounds",
-            "--many-segments", "--segment-kib", "--random-reads");
+            "--many-segments", "--segment-kib", "--random-reads", "--random-read-only");
 
     /**
      * Reads {@code --name=value} arguments. Defaults: a 10 GiB large log, 512 MiB windows, 3 rounds, 10,000
      * segments of 64 KiB against 10 segments, 100,000 random reads; {@code --quick} shrinks them to a 1 GiB
-     * large log, 128 MiB windows and 20,000 reads.
+     * large log, 128 MiB windows and 20,000 reads; {@code --random-read-only} skips the append and sequential-read
+     * measurements.
      *
      * @throws IllegalArgumentException on an unknown option or an impossible value
      */
@@ -49,7 +51,8 @@ record StorageOptions(Path dir, long largeLogBytes, long windowBytes, int rounds
                 Integer.parseInt(given.getOrDefault("--many-segments", "10000")),
                 10,
                 Integer.parseInt(given.getOrDefault("--segment-kib", "64")) * 1024,
-                Integer.parseInt(given.getOrDefault("--random-reads", quick ? "20000" : "100000")));
+                Integer.parseInt(given.getOrDefault("--random-reads", quick ? "20000" : "100000")),
+                given.containsKey("--random-read-only"));
         if (options.rounds < 1 || options.windowBytes <= 0 || options.manySegments < options.fewSegments
                 || options.randomReads < 1 || options.segmentBytes < BenchmarkBatches.BATCH_BYTES) {
             throw new IllegalArgumentException("Invalid settings " + options);

@@ -4,19 +4,26 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
+import java.lang.ref.SoftReference;
+import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.apache.kafka.common.errors.KafkaStorageException;
 
 /**
- * A memory-mapped file of fixed-size entries sorted by a key, searched by binary search.
+ * A file of fixed-size entries sorted by a key, searched by binary search.
  *
- * <p>The file is preallocated to the maximum index size while its segment is active and trimmed to the entries
- * in use when the segment rolls or closes; a file found on disk holds {@code length / entrySize} entries.
+ * <p>While its segment is active the file is preallocated to the maximum index size and memory-mapped for appends.
+ * When the segment becomes inactive the file is trimmed to the entries in use, the mapping is dropped, and lookups
+ * read a heap copy of the (now immutable) entries, loaded on the first lookup and held softly so that the GC can
+ * take it back under memory pressure. Thousands of inactive segments then cost no mappings and no page-table
+ * walks per lookup. A file found on disk holds {@code length / entrySize} entries; opening it reads nothing.
  * Index files carry no checksum: after an unclean stop they are rebuilt from the log.
  *
- * <p>Threading: writes (append, truncate, resize) are done by the single appender of the partition; lookups
+ * <p>Threading: writes (append, truncate, resize, trim) are done by the single appender of the partition; lookups
  * are lock-free and read only entries below the published (volatile) entry count.
  */
 abstract sealed class AbstractIndex implements Closeable permits OffsetIndex, TimeIndex {
@@ -25,24 +32,27 @@ abstract sealed class AbstractIndex implements Closeable permits OffsetIndex, Ti
     protected final long baseOffset;
     private volatile Path file;
     private volatile int maxIndexSize;
+    /** The writable mapping of an active index; null once the index is trimmed. */
     private volatile MappedByteBuffer mmap;
+    /** The entries of a trimmed index, loaded on the first lookup; null (or cleared) until then. */
+    private volatile SoftReference<ByteBuffer> heapCopy;
     private volatile int entries;
     private volatile int maxEntries;
 
+    /**
+     * Opens an existing index file without reading it (it counts as trimmed), or creates and maps a new one
+     * preallocated to {@code maxIndexSize}.
+     */
     AbstractIndex(Path file, long baseOffset, int maxIndexSize, int entrySize) throws IOException {
         this.entrySize = entrySize;
         this.baseOffset = baseOffset;
         this.file = file;
         this.maxIndexSize = maxIndexSize;
-        boolean existed = Files.exists(file);
-        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
-            if (!existed) {
-                raf.setLength(roundDown(maxIndexSize));
-            }
-            long length = raf.length();
-            this.mmap = raf.getChannel().map(FileChannel.MapMode.READ_WRITE, 0, length);
-            this.entries = existed ? (int) (length / entrySize) : 0;
-            this.maxEntries = (int) (length / entrySize);
+        if (Files.exists(file)) {
+            this.entries = (int) (Files.size(file) / entrySize);
+            this.maxEntries = entries;
+        } else {
+            resize(maxIndexSize);
         }
     }
 
@@ -75,8 +85,46 @@ abstract sealed class AbstractIndex implements Closeable permits OffsetIndex, Ti
         return entries * entrySize;
     }
 
-    protected final MappedByteBuffer buffer() {
-        return mmap;
+    /** The entries: the mapping of an active index, else the heap copy (loaded now if needed). */
+    protected final ByteBuffer buffer() {
+        MappedByteBuffer mapped = mmap;
+        return mapped != null ? mapped : heapCopy();
+    }
+
+    /** The mapping appends write to; only an active (mapped) index takes appends. */
+    protected final ByteBuffer writableBuffer() {
+        MappedByteBuffer mapped = mmap;
+        if (mapped == null) {
+            throw new IllegalStateException(this + " is trimmed: resize it before appending");
+        }
+        return mapped;
+    }
+
+    private ByteBuffer heapCopy() {
+        SoftReference<ByteBuffer> ref = heapCopy;
+        ByteBuffer copy = ref == null ? null : ref.get();
+        if (copy == null) {
+            // Concurrent first lookups may both load; the copies are equal.
+            copy = readFromFile(0, entries);
+            heapCopy = new SoftReference<>(copy);
+        }
+        return copy;
+    }
+
+    /** Reads {@code count} entries from {@code firstSlot} on straight from the file into a heap buffer. */
+    private ByteBuffer readFromFile(int firstSlot, int count) {
+        ByteBuffer bytes = ByteBuffer.allocate(count * entrySize);
+        Path path = file;
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+            while (bytes.hasRemaining()) {
+                if (channel.read(bytes, (long) firstSlot * entrySize + bytes.position()) < 0) {
+                    throw new CorruptIndexException(this + " is shorter than its " + entries + " entries");
+                }
+            }
+        } catch (IOException e) {
+            throw new KafkaStorageException("Cannot read index " + path, e);
+        }
+        return bytes.flip();
     }
 
     /** Makes the entry just written at slot {@link #entries()} visible to readers. */
@@ -95,17 +143,21 @@ abstract sealed class AbstractIndex implements Closeable permits OffsetIndex, Ti
 
     /**
      * The slot of the largest entry whose key is at most {@code target}, or -1 if every key is larger.
-     * {@link #keyAt} gives the key of a slot.
+     * {@link #keyIn} gives the key of a slot.
      */
     protected final int largestLowerBoundSlot(long target, int count) {
-        if (count == 0 || keyAt(0) > target) {
+        if (count == 0) {
+            return -1;
+        }
+        ByteBuffer buffer = buffer();
+        if (keyIn(buffer, 0) > target) {
             return -1;
         }
         int lo = 0;
         int hi = count - 1;
         while (lo < hi) {
             int mid = (lo + hi + 1) >>> 1;
-            if (keyAt(mid) <= target) {
+            if (keyIn(buffer, mid) <= target) {
                 lo = mid;
             } else {
                 hi = mid - 1;
@@ -114,11 +166,32 @@ abstract sealed class AbstractIndex implements Closeable permits OffsetIndex, Ti
         return lo;
     }
 
+    /** The search key (offset or timestamp) of a slot of {@code entries}. */
+    protected abstract long keyIn(ByteBuffer entries, int slot);
+
+    /** The offset of a slot of {@code entries}. */
+    protected abstract long offsetIn(ByteBuffer entries, int slot);
+
     /** The search key (offset or timestamp) of a slot. */
-    protected abstract long keyAt(int slot);
+    protected final long keyAt(int slot) {
+        return keyIn(buffer(), slot);
+    }
 
     /** The offset of a slot; entries with an offset at or above a truncation point are removed. */
-    protected abstract long offsetAt(int slot);
+    protected final long offsetAt(int slot) {
+        return offsetIn(buffer(), slot);
+    }
+
+    /** The last entry read straight from the file, leaving the heap copy unloaded; only for an index with entries. */
+    protected final ByteBuffer lastEntryFromFile() {
+        return readFromFile(entries - 1, 1);
+    }
+
+    /** True if the index is mapped or its heap copy is loaded: reading an entry costs no I/O. */
+    private boolean loaded() {
+        SoftReference<ByteBuffer> ref = heapCopy;
+        return mmap != null || (ref != null && ref.get() != null);
+    }
 
     /** Removes every entry whose offset is at or above {@code offset}. */
     final void truncateTo(long offset) {
@@ -140,21 +213,38 @@ abstract sealed class AbstractIndex implements Closeable permits OffsetIndex, Ti
         entries = count;
     }
 
-    /** Shrinks the file to the entries in use; done when the segment stops being active. */
+    /**
+     * Shrinks the file to the entries in use and drops the mapping; done when the segment stops being active.
+     * Lookups then read the heap copy.
+     */
     final void trimToValidSize() {
-        resize(sizeInBytes());
+        if (mmap == null && maxEntries == entries) {
+            return;
+        }
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.setLength(sizeInBytes());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot trim index " + file, e);
+        }
+        maxEntries = entries;
+        mmap = null; // readers still holding it read only entries below the count; the GC unmaps it
     }
 
-    /** Changes the file size (rounded down to whole entries) and remaps it. The old mapping is left to the GC. */
+    /**
+     * Changes the file size (rounded down to whole entries) and maps it for appends; makes a trimmed index active
+     * again. The old mapping is left to the GC.
+     */
     final void resize(int newSize) {
         int rounded = roundDown(Math.max(newSize, sizeInBytes()));
-        if (rounded == mmap.capacity()) {
+        MappedByteBuffer mapped = mmap;
+        if (mapped != null && rounded == mapped.capacity()) {
             return;
         }
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
             raf.setLength(rounded);
             mmap = raf.getChannel().map(FileChannel.MapMode.READ_WRITE, 0, rounded);
             maxEntries = rounded / entrySize;
+            heapCopy = null;
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot resize index " + file, e);
         }
@@ -169,8 +259,16 @@ abstract sealed class AbstractIndex implements Closeable permits OffsetIndex, Ti
         return maxIndexSize;
     }
 
-    final void flush() {
-        mmap.force();
+    /** fsyncs the entries: through the mapping while active, else the file (trimmed through the mapping). */
+    final void flush() throws IOException {
+        MappedByteBuffer mapped = mmap;
+        if (mapped != null) {
+            mapped.force();
+            return;
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            channel.force(true);
+        }
     }
 
     final void renameTo(Path target) throws IOException {
@@ -197,21 +295,26 @@ abstract sealed class AbstractIndex implements Closeable permits OffsetIndex, Ti
         if (n == 0) {
             return;
         }
-        for (int slot : new int[] {0, n - 1}) {
-            long offset = offsetAt(slot);
-            if (offset < baseOffset || offset >= nextBaseOffset || !positionInside(slot, logSizeInBytes)) {
-                throw new CorruptIndexException(this + ": entry " + slot + " with offset " + offset
-                        + " lies outside the segment [" + baseOffset + ", " + nextBaseOffset + ") of "
+        // An unloaded index is not read whole for this: two entries straight from the file.
+        boolean loaded = loaded();
+        ByteBuffer ends = loaded ? buffer() : ByteBuffer.allocate(2 * entrySize)
+                .put(readFromFile(0, 1)).put(readFromFile(n - 1, 1)).flip();
+        int lastSlot = loaded ? n - 1 : 1;
+        for (int slot : new int[] {0, lastSlot}) {
+            long offset = offsetIn(ends, slot);
+            if (offset < baseOffset || offset >= nextBaseOffset || !positionInside(ends, slot, logSizeInBytes)) {
+                throw new CorruptIndexException(this + ": entry " + (slot == 0 ? 0 : n - 1) + " with offset "
+                        + offset + " lies outside the segment [" + baseOffset + ", " + nextBaseOffset + ") of "
                         + logSizeInBytes + " bytes");
             }
         }
-        if (n > 1 && (keyAt(0) > keyAt(n - 1) || offsetAt(0) > offsetAt(n - 1))) {
+        if (n > 1 && (keyIn(ends, 0) > keyIn(ends, lastSlot) || offsetIn(ends, 0) > offsetIn(ends, lastSlot))) {
             throw new CorruptIndexException(this + ": first and last entries are out of order");
         }
     }
 
     /** True if the slot's file position (for indexes that have one) lies inside a log of the given size. */
-    protected abstract boolean positionInside(int slot, int logSizeInBytes);
+    protected abstract boolean positionInside(ByteBuffer entries, int slot, int logSizeInBytes);
 
     /** Trims the file so a clean restart finds exactly the entries in use. */
     @Override

@@ -56,7 +56,7 @@ final class LogLoader {
             long nextBaseOffset = i + 1 < baseOffsets.size() ? baseOffsets.get(i + 1) : Long.MAX_VALUE;
             boolean indexesPresent = Files.exists(SegmentFiles.offsetIndex(dir, baseOffset))
                     && Files.exists(SegmentFiles.timeIndex(dir, baseOffset));
-            LogSegment segment = LogSegment.open(dir, baseOffset, config, nowMs);
+            LogSegment segment = LogSegment.open(dir, baseOffset, config);
             segments.put(baseOffset, segment);
             if (!indexesPresent || !indexesSane(segment, nextBaseOffset, cleanShutdown)) {
                 needIndexRebuild.add(baseOffset);

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Iterator;
 import java.util.Optional;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.errors.CorruptRecordException;
@@ -33,7 +34,12 @@ final class LogSegment implements Closeable {
     private final FileRecords records;
     private final OffsetIndex offsetIndex;
     private final TimeIndex timeIndex;
+    /** Marks {@link #firstBatchTimestamp} as not read yet. */
+    private static final long NOT_LOADED = Long.MIN_VALUE;
+
     private final long createdMs;
+    /** The max timestamp of the first batch, read once from the file; the appender's, so not volatile. */
+    private long firstBatchTimestamp = NOT_LOADED;
     private volatile int indexIntervalBytes;
     private int bytesSinceLastIndexEntry;
     private volatile TimestampOffset maxTimestampSoFar = TimestampOffset.UNKNOWN;
@@ -58,11 +64,13 @@ final class LogSegment implements Closeable {
 
     /**
      * Opens the files of an existing segment. Missing index files are created empty; the caller rebuilds them
-     * with {@link #recover()}.
+     * with {@link #recover()}. Its creation time (which matters only to a segment without record timestamps) is
+     * taken from the log file's last modification, so that segment.ms keeps counting across restarts.
      */
-    static LogSegment open(Path dir, long baseOffset, LogConfig config, long nowMs) throws IOException {
-        FileRecords records = FileRecords.open(SegmentFiles.log(dir, baseOffset).toFile());
-        return open(dir, baseOffset, records, config, nowMs);
+    static LogSegment open(Path dir, long baseOffset, LogConfig config) throws IOException {
+        Path logFile = SegmentFiles.log(dir, baseOffset);
+        FileRecords records = FileRecords.open(logFile.toFile());
+        return open(dir, baseOffset, records, config, Files.getLastModifiedTime(logFile).toMillis());
     }
 
     private static LogSegment open(Path dir, long baseOffset, FileRecords records, LogConfig config, long nowMs)
@@ -85,9 +93,29 @@ final class LogSegment implements Closeable {
         return records.sizeInBytes();
     }
 
-    /** Wall time (from the injected clock) at which this segment was created or loaded; drives segment.ms. */
-    long createdMs() {
-        return createdMs;
+    /**
+     * How long this segment has been taking appends, for segment.ms. As in Apache Kafka it is measured from
+     * persistent data, so it survives restarts: from the max timestamp of the segment's first batch to
+     * {@code incomingMaxTimestamp}, the max timestamp of the batches about to be appended (with CreateTime, old
+     * data replayed into a new topic then does not roll a segment per batch). A segment without record
+     * timestamps counts from its creation by the clock, or from its file's last modification if it was loaded.
+     * Only the appender calls this.
+     */
+    long timeWaitedForRoll(long nowMs, long incomingMaxTimestamp) {
+        long first = firstBatchTimestamp();
+        return first >= 0 ? incomingMaxTimestamp - first : nowMs - createdMs;
+    }
+
+    /** The max timestamp of the first batch, or NO_TIMESTAMP for an empty segment; one header read per segment. */
+    private long firstBatchTimestamp() {
+        if (firstBatchTimestamp == NOT_LOADED) {
+            if (records.sizeInBytes() == 0) {
+                return RecordBatch.NO_TIMESTAMP;
+            }
+            Iterator<FileChannelRecordBatch> batches = records.batches().iterator();
+            firstBatchTimestamp = batches.hasNext() ? batches.next().maxTimestamp() : RecordBatch.NO_TIMESTAMP;
+        }
+        return firstBatchTimestamp;
     }
 
     OffsetIndex offsetIndex() {
@@ -252,6 +280,7 @@ final class LogSegment implements Closeable {
      * @return the outcome: the next offset after the valid batches and the bytes cut off
      */
     RecoveryResult recover() throws IOException {
+        firstBatchTimestamp = NOT_LOADED;
         offsetIndex.reset();
         timeIndex.reset();
         maxTimestampSoFar = TimestampOffset.UNKNOWN;
@@ -291,6 +320,7 @@ final class LogSegment implements Closeable {
      */
     int truncateTo(long offset) throws IOException {
         LogOffsetPosition mapping = translateOffset(offset);
+        firstBatchTimestamp = NOT_LOADED;
         offsetIndex.truncateTo(offset);
         timeIndex.truncateTo(offset);
         bytesSinceLastIndexEntry = 0;

@@ -1,6 +1,7 @@
 package io.tributary.broker.log;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 
 /**
@@ -28,8 +29,9 @@ final class OffsetIndex extends AbstractIndex {
             throw new IllegalArgumentException("Offset " + offset + " is not larger than the last indexed offset "
                     + lastOffset() + " in " + file());
         }
-        buffer().putInt(n * ENTRY_SIZE, relativeOffset(offset));
-        buffer().putInt(n * ENTRY_SIZE + 4, position);
+        ByteBuffer buffer = writableBuffer();
+        buffer.putInt(n * ENTRY_SIZE, relativeOffset(offset));
+        buffer.putInt(n * ENTRY_SIZE + 4, position);
         publishAppended();
     }
 
@@ -50,7 +52,12 @@ final class OffsetIndex extends AbstractIndex {
     }
 
     OffsetPosition entry(int slot) {
-        return new OffsetPosition(offsetAt(slot), buffer().getInt(slot * ENTRY_SIZE + 4));
+        ByteBuffer buffer = buffer();
+        return new OffsetPosition(offsetIn(buffer, slot), positionIn(buffer, slot));
+    }
+
+    private static int positionIn(ByteBuffer entries, int slot) {
+        return entries.getInt(slot * ENTRY_SIZE + 4);
     }
 
     /** The offset of the last entry, or the base offset of an empty index. */
@@ -60,18 +67,18 @@ final class OffsetIndex extends AbstractIndex {
     }
 
     @Override
-    protected long keyAt(int slot) {
-        return offsetAt(slot);
+    protected long keyIn(ByteBuffer entries, int slot) {
+        return offsetIn(entries, slot);
     }
 
     @Override
-    protected long offsetAt(int slot) {
-        return baseOffset + buffer().getInt(slot * ENTRY_SIZE);
+    protected long offsetIn(ByteBuffer entries, int slot) {
+        return baseOffset + entries.getInt(slot * ENTRY_SIZE);
     }
 
     @Override
-    protected boolean positionInside(int slot, int logSizeInBytes) {
-        int position = entry(slot).position();
+    protected boolean positionInside(ByteBuffer entries, int slot, int logSizeInBytes) {
+        int position = positionIn(entries, slot);
         return position >= 0 && position < logSizeInBytes;
     }
 

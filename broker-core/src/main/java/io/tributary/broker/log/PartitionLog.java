@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.locks.ReentrantLock;
@@ -20,6 +19,7 @@ import org.apache.kafka.common.record.internal.FileRecords;
 import org.apache.kafka.common.record.internal.FileRecords.LogOffsetPosition;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
@@ -46,6 +46,8 @@ public final class PartitionLog {
     private final Time time;
     private final Scheduler scheduler;
     private final ConcurrentSkipListMap<Long, LogSegment> segments;
+    /** What reads look segments up in: a copy of {@link #segments} published after each change of it. */
+    private volatile SegmentTable readTable;
     private final ReentrantLock appendLock = new ReentrantLock();
     private final Object flushLock = new Object();
     private volatile LogConfig config;
@@ -63,6 +65,7 @@ public final class PartitionLog {
         this.time = time;
         this.scheduler = scheduler;
         this.segments = new ConcurrentSkipListMap<>(loaded.segments());
+        publishSegments();
         this.logStartOffset = segments.firstKey();
         this.logEndOffset = loaded.logEndOffset();
         this.recoveryPoint = loaded.recoveryPoint();
@@ -190,7 +193,7 @@ public final class PartitionLog {
     /** Appends batches with final offsets, rolling first if needed. Caller holds the append lock. */
     private void appendAssigned(MemoryRecords records, long firstOffset, long lastOffset) {
         try {
-            LogSegment segment = maybeRoll(records.sizeInBytes(), firstOffset, lastOffset);
+            LogSegment segment = maybeRoll(records, firstOffset, lastOffset);
             segment.append(lastOffset, records);
         } catch (IOException e) {
             throw new KafkaStorageException("Append to " + topicPartition + " in " + dir + " failed", e);
@@ -202,16 +205,25 @@ public final class PartitionLog {
     }
 
     /**
-     * Rolls when the active segment is not empty and would exceed segment.bytes, is older than segment.ms or has
-     * a full index, and whenever {@code lastOffset} does not fit its 4-byte relative offsets.
+     * Rolls when the active segment is not empty and would exceed segment.bytes, has waited segment.ms (see
+     * {@link LogSegment#timeWaitedForRoll}) or has a full index, and whenever {@code lastOffset} does not fit its
+     * 4-byte relative offsets.
      */
-    private LogSegment maybeRoll(int bytes, long firstOffset, long lastOffset) throws IOException {
+    private LogSegment maybeRoll(MemoryRecords records, long firstOffset, long lastOffset) throws IOException {
         LogConfig cfg = config;
         LogSegment active = segments.lastEntry().getValue();
-        long now = time.milliseconds();
-        boolean full = active.size() > 0 && (active.size() > cfg.segmentBytes() - bytes
-                || now - active.createdMs() > cfg.segmentMs() || active.indexesFull());
+        boolean full = active.size() > 0 && (active.size() > cfg.segmentBytes() - records.sizeInBytes()
+                || active.timeWaitedForRoll(time.milliseconds(), maxTimestamp(records)) > cfg.segmentMs()
+                || active.indexesFull());
         return full || !active.canHoldOffset(lastOffset) ? roll(firstOffset) : active;
+    }
+
+    private static long maxTimestamp(MemoryRecords records) {
+        long max = RecordBatch.NO_TIMESTAMP;
+        for (RecordBatch batch : records.batches()) {
+            max = Math.max(max, batch.maxTimestamp());
+        }
+        return max;
     }
 
     private LogSegment roll(long newBaseOffset) throws IOException {
@@ -225,6 +237,7 @@ public final class PartitionLog {
             old.onBecomeInactive();
         }
         segments.put(newBaseOffset, segment);
+        publishSegments();
         logStartOffset = Math.max(logStartOffset, segments.firstKey());
         LOG.debug("Partition {}: rolled segment {}", topicPartition, newBaseOffset);
         scheduler.schedule("flush-" + topicPartition, () -> flushUpTo(newBaseOffset), 0, 0);
@@ -247,15 +260,14 @@ public final class PartitionLog {
         checkInRange(startOffset, start, end);
         long limit = Math.min(maxOffsetExclusive, end);
         if (startOffset < limit) {
-            Map.Entry<Long, LogSegment> entry = segments.floorEntry(startOffset);
-            while (entry != null) {
-                LogSegment segment = entry.getValue();
-                Optional<FileRecords> slice =
-                        segment.read(startOffset, maxBytes, maxPosition(segment, limit), minOneBatch);
+            SegmentTable table = readTable;
+            for (int slot = table.floorSlot(startOffset); slot >= 0 && slot < table.size(); slot++) {
+                LogSegment segment = table.segment(slot);
+                int maxPosition = maxPosition(segment, table.nextBaseOffset(slot), limit);
+                Optional<FileRecords> slice = segment.read(startOffset, maxBytes, maxPosition, minOneBatch);
                 if (slice.isPresent()) {
                     return new FetchDataInfo(startOffset, slice.get(), start, end);
                 }
-                entry = segments.higherEntry(entry.getKey());
             }
             checkInRange(startOffset, logStartOffset, end);
         }
@@ -271,9 +283,8 @@ public final class PartitionLog {
     }
 
     /** The file position in {@code segment} of the batch holding {@code limit}, or its size if it ends before. */
-    private int maxPosition(LogSegment segment, long limit) {
-        Long nextBase = segments.higherKey(segment.baseOffset());
-        if (nextBase != null && limit >= nextBase) {
+    private static int maxPosition(LogSegment segment, long nextBaseOffset, long limit) {
+        if (limit >= nextBaseOffset) {
             return segment.size();
         }
         LogOffsetPosition position = segment.translateOffset(limit);
@@ -306,6 +317,10 @@ public final class PartitionLog {
             return Optional.empty();
         }
         return newest.findOffsetByTimestamp(newest.maxTimestampSoFar().timestamp(), logStartOffset);
+    }
+
+    private void publishSegments() {
+        readTable = SegmentTable.of(segments.values());
     }
 
     /**
@@ -363,6 +378,7 @@ public final class PartitionLog {
         List<LogSegment> all = new ArrayList<>(segments.values());
         // offset is outside every segment's range, so the new segment's files cannot collide with an old one's.
         segments.put(offset, LogSegment.create(dir, offset, config, time.milliseconds()));
+        publishSegments();
         deleteSegments(all);
         logStartOffset = offset;
         logEndOffset = offset;
@@ -379,6 +395,9 @@ public final class PartitionLog {
     private void deleteSegments(List<LogSegment> toDelete) throws IOException {
         for (LogSegment segment : toDelete) {
             segments.remove(segment.baseOffset());
+        }
+        publishSegments();
+        for (LogSegment segment : toDelete) {
             segment.markDeleted();
             scheduleFileDeletion(segment);
         }
@@ -457,15 +476,16 @@ public final class PartitionLog {
                 segment.markDeleted();
             }
             Files.move(swap, SegmentFiles.log(dir, base), StandardCopyOption.ATOMIC_MOVE);
-            LogSegment segment = LogSegment.open(dir, base, config, time.milliseconds());
+            LogSegment segment = LogSegment.open(dir, base, config);
             segment.recover();
             segment.onBecomeInactive();
             segment.flush();
             segments.put(base, segment);
             for (LogSegment replacedSegment : old) {
                 segments.remove(replacedSegment.baseOffset(), replacedSegment);
-                scheduleFileDeletion(replacedSegment);
             }
+            publishSegments();
+            old.forEach(this::scheduleFileDeletion);
             return true;
         } catch (IOException e) {
             throw new KafkaStorageException("Swapping a cleaned segment into " + topicPartition + " failed", e);

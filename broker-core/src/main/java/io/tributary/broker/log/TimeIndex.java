@@ -1,6 +1,7 @@
 package io.tributary.broker.log;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 
 /**
@@ -19,12 +20,12 @@ final class TimeIndex extends AbstractIndex {
 
     TimeIndex(Path file, long baseOffset, int maxIndexSize) throws IOException {
         super(file, baseOffset, maxIndexSize, ENTRY_SIZE);
-        this.lastEntry = readLastEntry();
+        // Read straight from the file: opening an inactive segment must not load its whole index.
+        this.lastEntry = entries() == 0 ? noEntry() : entryIn(lastEntryFromFile(), 0);
     }
 
-    private TimestampOffset readLastEntry() {
-        int n = entries();
-        return n == 0 ? new TimestampOffset(-1, baseOffset) : entry(n - 1);
+    private TimestampOffset noEntry() {
+        return new TimestampOffset(-1, baseOffset);
     }
 
     /** Full one entry early: the last slot is reserved for the entry added on roll. */
@@ -51,8 +52,9 @@ final class TimeIndex extends AbstractIndex {
                     + last.offset() + " in " + file());
         }
         if (n == 0 || timestamp > last.timestamp()) {
-            buffer().putLong(n * ENTRY_SIZE, timestamp);
-            buffer().putInt(n * ENTRY_SIZE + 8, relativeOffset(offset));
+            ByteBuffer buffer = writableBuffer();
+            buffer.putLong(n * ENTRY_SIZE, timestamp);
+            buffer.putInt(n * ENTRY_SIZE + 8, relativeOffset(offset));
             publishAppended();
             lastEntry = new TimestampOffset(timestamp, offset);
         }
@@ -61,7 +63,7 @@ final class TimeIndex extends AbstractIndex {
     /** The last entry whose timestamp is at most {@code target}, or (-1, base offset) when there is none. */
     TimestampOffset lookup(long target) {
         int slot = largestLowerBoundSlot(target, entries());
-        return slot < 0 ? new TimestampOffset(-1, baseOffset) : entry(slot);
+        return slot < 0 ? noEntry() : entry(slot);
     }
 
     /** The entry with the largest timestamp, or (-1, base offset) for an empty index. */
@@ -70,27 +72,31 @@ final class TimeIndex extends AbstractIndex {
     }
 
     TimestampOffset entry(int slot) {
-        return new TimestampOffset(buffer().getLong(slot * ENTRY_SIZE), offsetAt(slot));
+        return entryIn(buffer(), slot);
+    }
+
+    private TimestampOffset entryIn(ByteBuffer entries, int slot) {
+        return new TimestampOffset(keyIn(entries, slot), offsetIn(entries, slot));
     }
 
     @Override
-    protected long keyAt(int slot) {
-        return buffer().getLong(slot * ENTRY_SIZE);
+    protected long keyIn(ByteBuffer entries, int slot) {
+        return entries.getLong(slot * ENTRY_SIZE);
     }
 
     @Override
-    protected long offsetAt(int slot) {
-        return baseOffset + buffer().getInt(slot * ENTRY_SIZE + 8);
+    protected long offsetIn(ByteBuffer entries, int slot) {
+        return baseOffset + entries.getInt(slot * ENTRY_SIZE + 8);
     }
 
     @Override
     protected void truncateToEntries(int count) {
         super.truncateToEntries(count);
-        lastEntry = readLastEntry();
+        lastEntry = count == 0 ? noEntry() : entry(count - 1);
     }
 
     @Override
-    protected boolean positionInside(int slot, int logSizeInBytes) {
+    protected boolean positionInside(ByteBuffer entries, int slot, int logSizeInBytes) {
         return true;
     }
 

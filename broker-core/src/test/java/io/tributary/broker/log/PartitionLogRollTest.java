@@ -7,10 +7,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.errors.OffsetOutOfRangeException;
 import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.RecordBatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -54,22 +56,86 @@ class PartitionLogRollTest {
         assertThat(log.segments()).allSatisfy(s -> assertThat(s.size()).isEqualTo(BATCH_BYTES));
     }
 
+    /** Appends one 4-record batch stamped by the fixture's clock, as a producer on the same clock would. */
+    private static void appendBatchNow(PartitionLog log, LogFixture fixture) {
+        log.appendAsLeader(batch(4, 50, fixture.time.milliseconds()), 0);
+    }
+
+    private LogFixture oneMinuteSegments() {
+        return new LogFixture(root, Map.of(LogConfig.SEGMENT_MS, "60000"));
+    }
+
     @Test
     void rollsAfterSegmentMsOnTheInjectedClock() throws Exception {
-        LogFixture fixture = new LogFixture(root, Map.of(LogConfig.SEGMENT_MS, "60000"));
+        LogFixture fixture = oneMinuteSegments();
         PartitionLog log = fixture.open();
         fixture.time.sleep(120_000); // an empty active segment is never rolled, however old
-        appendBatches(log, 1);
-        assertThat(log.numberOfSegments()).isEqualTo(1);
+        appendBatchNow(log, fixture);
         fixture.time.sleep(60_000);
-        appendBatches(log, 1);
-        assertThat(log.numberOfSegments()).isEqualTo(2);
-        fixture.time.sleep(60_000);
-        appendBatches(log, 1);
-        assertThat(log.numberOfSegments()).as("exactly segment.ms is not yet too old").isEqualTo(2);
+        appendBatchNow(log, fixture);
+        assertThat(log.numberOfSegments()).as("exactly segment.ms is not yet too old").isEqualTo(1);
         fixture.time.sleep(1);
-        appendBatches(log, 1);
-        assertThat(baseOffsets(log)).containsExactly(0L, 4L, 12L);
+        appendBatchNow(log, fixture);
+        assertThat(log.numberOfSegments()).isEqualTo(2);
+        fixture.time.sleep(60_001);
+        appendBatchNow(log, fixture);
+        assertThat(baseOffsets(log)).containsExactly(0L, 8L, 12L);
+    }
+
+    @ParameterizedTest(name = "restarted {0} ms before segment.ms is reached")
+    @ValueSource(longs = {1, 30_000, 59_999})
+    void theAgeOfTheActiveSegmentSurvivesARestart(long restartBeforeDue) throws Exception {
+        LogFixture fixture = oneMinuteSegments();
+        PartitionLog log = fixture.open();
+        appendBatchNow(log, fixture);
+        fixture.time.sleep(60_000 - restartBeforeDue);
+        log.close();
+        PartitionLog reopened = fixture.open();
+        appendBatchNow(reopened, fixture);
+        assertThat(reopened.numberOfSegments()).as("not due yet").isEqualTo(1);
+        fixture.time.sleep(restartBeforeDue + 1);
+        appendBatchNow(reopened, fixture);
+        assertThat(baseOffsets(reopened)).containsExactly(0L, 8L);
+    }
+
+    @Test
+    void theAgeSurvivesAnUncleanStopToo() throws Exception {
+        LogFixture fixture = oneMinuteSegments();
+        appendBatchNow(fixture.open(), fixture);
+        Path crashed = fixture.snapshotAsCrashed("crashed");
+        fixture.time.sleep(60_004);
+        PartitionLog recovered = fixture.recover(crashed, 0);
+        appendBatchNow(recovered, fixture);
+        assertThat(baseOffsets(recovered)).containsExactly(0L, 4L);
+    }
+
+    @Test
+    void oldCreateTimeDataReplayedIntoANewTopicDoesNotRollEveryBatch() throws Exception {
+        LogFixture fixture = oneMinuteSegments();
+        PartitionLog log = fixture.open();
+        long yearsAgo = fixture.time.milliseconds() - 3 * 365 * 86_400_000L;
+        for (int i = 0; i < 5; i++) {
+            log.appendAsLeader(batch(4, 50, yearsAgo + i * 1_000L), 0);
+        }
+        assertThat(log.numberOfSegments()).isEqualTo(1);
+        log.appendAsLeader(batch(4, 50, yearsAgo + 60_004), 0);
+        assertThat(baseOffsets(log)).as("60 s of record time after the first batch").containsExactly(0L, 20L);
+    }
+
+    @Test
+    void aSegmentWithoutTimestampsAgesFromItsFilesLastModification() throws Exception {
+        LogFixture fixture = oneMinuteSegments();
+        PartitionLog log = fixture.open();
+        log.appendAsLeader(batch(1, 50, RecordBatch.NO_TIMESTAMP), 0);
+        log.close();
+        Path segment = SegmentFiles.log(fixture.partitionDir(), 0);
+        Files.setLastModifiedTime(segment, FileTime.fromMillis(fixture.time.milliseconds() - 59_000));
+        PartitionLog reopened = fixture.open();
+        reopened.appendAsLeader(batch(1, 50, RecordBatch.NO_TIMESTAMP), 0);
+        assertThat(reopened.numberOfSegments()).isEqualTo(1);
+        fixture.time.sleep(1_001);
+        reopened.appendAsLeader(batch(1, 50, RecordBatch.NO_TIMESTAMP), 0);
+        assertThat(baseOffsets(reopened)).containsExactly(0L, 2L);
     }
 
     @Test
