@@ -13,7 +13,7 @@ import java.util.UUID;
  * Where everything of a dataset lives below its root (any Hadoop URI or plain path):
  * <pre>
  * &lt;root&gt;/&lt;topic&gt;/dt=YYYY-MM-DD/hr=HH/&lt;DataFileName&gt;         committed data
- * &lt;root&gt;/_tributary/&lt;topic&gt;.ledger                          loaded-offset ledger
+ * &lt;root&gt;/_tributary/ledger/&lt;topic&gt;/&lt;millis&gt;-&lt;uuid&gt;.ledger   loaded-offset ledger (update files)
  * &lt;root&gt;/_tributary/tmp/&lt;topic&gt;/&lt;partition&gt;/&lt;uuid&gt;.parquet.tmp  streaming temp files
  * &lt;root&gt;/_tributary/jobs/&lt;topic&gt;/&lt;jobId&gt;/                    batch job staging
  * </pre>
@@ -77,7 +77,13 @@ public final class DatasetLayout {
         return new Path(root, META_DIR);
     }
 
-    public Path ledgerFile(String topic) {
+    /** The directory of the loaded-offset ledger of {@code topic} (see {@link OffsetLedger}). */
+    public Path ledgerDir(String topic) {
+        return new Path(new Path(metaDir(), "ledger"), Topics.requireLegal(topic));
+    }
+
+    /** The single-file ledger of earlier versions, read and migrated by {@link OffsetLedger}. */
+    public Path legacyLedgerFile(String topic) {
         return new Path(metaDir(), Topics.requireLegal(topic) + LEDGER_SUFFIX);
     }
 

@@ -1,132 +1,187 @@
 package io.tributary.hadoop.dataset;
 
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.CreateFlag;
-import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileContext;
-import org.apache.hadoop.fs.Options;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.kafka.common.utils.Time;
 
-import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.StringReader;
-import java.nio.charset.StandardCharsets;
-import java.util.EnumSet;
+import java.time.Duration;
 import java.util.Map;
-import java.util.Properties;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeMap;
-import java.util.UUID;
 
 /**
- * The loaded-offset ledger of one topic, {@code <root>/_tributary/<topic>.ledger}: a small text
- * file of {@code partition.<p>=<next offset to load>} lines. It is replaced as a whole (temp file,
- * then a {@link FileContext} rename with {@code OVERWRITE}, atomic on HDFS and on the local
- * filesystem), so a reader sees the old or the new content, never a mix. Entries only move
- * forward.
- *
- * <p>Read-merge-write is not a lock: the loader and the sink take turns on one topic (hand-over),
- * they do not advance the same topic's ledger at the same moment. Thread-safe otherwise.
+ * The loaded-offset ledger of one topic: for each partition, the next offset to load. Safe for
+ * any number of concurrent writers (sinks committing different partitions, a loader and a sink)
+ * on HDFS and on the local filesystem, by optimistic concurrency instead of a lock:
+ * <ul>
+ *   <li>The state lives in numbered version files {@code <root>/_tributary/ledger/<topic>/v<n>.ledger},
+ *       each complete, never changed once created (see {@link LedgerFiles}).</li>
+ *   <li>A writer reads the newest version {@code n}, merges its entries and creates version
+ *       {@code n + 1} if absent. If another writer created it first, it reads again and retries,
+ *       so no writer can lose another's entries.</li>
+ *   <li>A reader takes the newest listed version as a starting point and then opens
+ *       {@code n + 1, n + 2, ...} until one is absent, so it never depends on a listing being
+ *       atomic; then it checks that {@code n} still exists (it is not so far behind that newer
+ *       versions were pruned).</li>
+ *   <li>Writers delete versions more than {@value #KEPT_VERSIONS} behind, lowest first, and temp
+ *       files of writers that died. A crash at any point leaves a spare temp file or an old
+ *       version at most.</li>
+ * </ul>
+ * The single {@code <root>/_tributary/<topic>.ledger} file of earlier versions is still read
+ * (merged by taking the larger offset) and is removed by the first write after it. It is read
+ * before the versions, so that write cannot slip between the two reads. All writers of a
+ * dataset must run this version: an older one would keep rewriting the single file. Thread-safe.
  */
 public final class OffsetLedger {
-    private static final String HEADER = "# Tributary loaded-offset ledger: partition.<p> = next offset to load\n";
-    private static final String TOPIC_KEY = "topic";
-    private static final String PARTITION_PREFIX = "partition.";
+    /** Versions kept behind the newest; a reader or writer further behind starts over from a listing. */
+    static final int KEPT_VERSIONS = 20;
+    /** A temp file this old belongs to a writer that died before publishing it. */
+    static final Duration ABANDONED_TEMP_AGE = Duration.ofHours(1);
+    private static final int MAX_ATTEMPTS = 100;
 
-    private final FileContext files;
-    private final Path file;
+    private final LedgerFiles files;
+    private final Path legacyFile;
     private final String topic;
+    private final Time time;
+    private volatile Version newestSeen = Version.NONE; // immutable files: a cache, not a source of truth
 
-    private OffsetLedger(FileContext files, Path file, String topic) {
+    private OffsetLedger(LedgerFiles files, Path legacyFile, String topic, Time time) {
         this.files = files;
-        this.file = file;
+        this.legacyFile = legacyFile;
         this.topic = topic;
+        this.time = time;
     }
 
     /** The ledger of {@code topic} in the dataset of {@code layout}. */
     public static OffsetLedger open(DatasetLayout layout, String topic, Configuration conf) throws IOException {
-        Path file = layout.ledgerFile(topic);
-        Path qualified = file.getFileSystem(conf).makeQualified(file);
-        return new OffsetLedger(FileContext.getFileContext(qualified.toUri(), conf), qualified, topic);
+        return open(layout.root().getFileSystem(conf), layout, topic, Time.SYSTEM);
     }
 
-    public Path file() {
-        return file;
+    /** As {@link #open(DatasetLayout, String, Configuration)} on a given filesystem and clock. */
+    static OffsetLedger open(FileSystem fs, DatasetLayout layout, String topic, Time time) {
+        return new OffsetLedger(new LedgerFiles(fs, layout.ledgerDir(topic), topic),
+            fs.makeQualified(layout.legacyLedgerFile(topic)), topic, time);
+    }
+
+    /** The directory of the ledger's files. */
+    public Path directory() {
+        return files.dir();
     }
 
     /** The current state; empty if the topic was never loaded. */
     public LedgerState read() throws IOException {
-        byte[] bytes;
-        try (FSDataInputStream in = files.open(file)) {
-            bytes = in.readAllBytes();
-        } catch (FileNotFoundException neverWritten) {
-            return LedgerState.empty(topic);
-        }
-        return parse(new String(bytes, StandardCharsets.UTF_8));
+        return snapshot().state();
     }
 
     /**
-     * Moves the given partitions to their new next offsets, keeping the others.
+     * Moves the given partitions to their new next offsets, keeping the others (including those
+     * a concurrent writer moves meanwhile).
      *
-     * @return the state now on disk
+     * @return the state this update created (or found, if it changes nothing)
      * @throws LedgerRegressionException if a partition would move backward; nothing is written
      */
     public LedgerState advance(Map<Integer, Long> nextOffsets) throws IOException {
-        LedgerState next = read().advancedBy(nextOffsets);
-        write(next);
-        return next;
-    }
-
-    private void write(LedgerState state) throws IOException {
-        StringBuilder text = new StringBuilder(HEADER).append(TOPIC_KEY).append('=').append(topic).append('\n');
-        state.nextOffsets().forEach((p, o) -> text.append(PARTITION_PREFIX).append(p).append('=').append(o).append('\n'));
-        Path temp = new Path(file.getParent(), "." + file.getName() + "." + UUID.randomUUID() + DatasetLayout.TEMP_SUFFIX);
-        try {
-            try (FSDataOutputStream out = files.create(temp, EnumSet.of(CreateFlag.CREATE),
-                    Options.CreateOpts.perms(FsPermission.getFileDefault()), Options.CreateOpts.createParent())) {
-                out.write(text.toString().getBytes(StandardCharsets.UTF_8));
-                out.hsync();
+        for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+            Snapshot current = snapshot();
+            LedgerState next = current.state().advancedBy(nextOffsets);
+            if (next.equals(current.state()) && !current.hasLegacyFile()) {
+                return next;
             }
-            files.rename(temp, file, Options.Rename.OVERWRITE);
-        } finally {
-            // Gone after a successful rename; removes the half-written temp after a failure.
-            files.delete(temp, false);
-        }
-    }
-
-    private LedgerState parse(String text) throws IOException {
-        Properties props = new Properties();
-        props.load(new StringReader(text));
-        String storedTopic = props.getProperty(TOPIC_KEY);
-        if (!topic.equals(storedTopic)) {
-            throw new IOException(file + " is the ledger of topic '" + storedTopic + "', not '" + topic + "'");
-        }
-        Map<Integer, Long> offsets = new TreeMap<>();
-        for (String key : props.stringPropertyNames()) {
-            if (key.equals(TOPIC_KEY)) {
-                continue;
-            }
-            try {
-                if (!key.startsWith(PARTITION_PREFIX)) {
-                    throw new NumberFormatException("unknown key");
+            long version = current.version() + 1;
+            if (files.publish(version, next.nextOffsets())) {
+                if (stillInTheChain(current.version())) {
+                    newestSeen = new Version(version, next.nextOffsets());
+                    cleanUp(version, current.hasLegacyFile());
+                    return next;
                 }
-                offsets.put(Integer.parseInt(key.substring(PARTITION_PREFIX.length())),
-                    Long.parseLong(props.getProperty(key).trim()));
-            } catch (NumberFormatException e) {
-                throw new IOException("corrupt ledger " + file + ": bad line '" + key + "=" + props.getProperty(key) + "'", e);
+                // Others wrote and pruned so much meanwhile that this name was free again: an orphan.
+                files.delete(files.version(version));
+                newestSeen = Version.NONE;
+            }
+            // Otherwise another writer created that version first: merge into the newer state.
+        }
+        throw new IOException(this + ": " + MAX_ATTEMPTS + " writers in a row created the next version first; try again");
+    }
+
+    /**
+     * Whether the version just created after {@code previous} continues the newest chain: if
+     * {@code previous} still exists, nothing above it was pruned, so the name was free because
+     * nobody had used it (pruning deletes lowest first). Version 1 has no predecessor, but a
+     * prune can only have deleted it once a version above {@code KEPT_VERSIONS + 1} exists.
+     */
+    private boolean stillInTheChain(long previous) throws IOException {
+        if (previous > 0) {
+            return files.exists(files.version(previous));
+        }
+        return files.newestListed().orElse(0) <= KEPT_VERSIONS + 1;
+    }
+
+    private void cleanUp(long created, boolean hadLegacyFile) throws IOException {
+        if (hadLegacyFile) {
+            files.delete(legacyFile); // its entries are in the version just created
+        }
+        if (created % (KEPT_VERSIONS / 2) == 0) {
+            files.prune(created - KEPT_VERSIONS, time.milliseconds() - ABANDONED_TEMP_AGE.toMillis());
+        }
+    }
+
+    private Snapshot snapshot() throws IOException {
+        for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+            Optional<Map<Integer, Long>> legacy = files.read(legacyFile);
+            Optional<Version> newest = newestVersion();
+            if (newest.isPresent()) {
+                newestSeen = newest.get();
+                Map<Integer, Long> merged = new TreeMap<>(newest.get().nextOffsets());
+                legacy.ifPresent(l -> l.forEach((p, o) -> merged.merge(p, o, Math::max)));
+                try {
+                    return new Snapshot(newest.get().number(), new LedgerState(topic, merged), legacy.isPresent());
+                } catch (IllegalArgumentException e) {
+                    throw new IOException("corrupt " + this + ": " + e.getMessage(), e);
+                }
             }
         }
-        try {
-            return new LedgerState(topic, offsets);
-        } catch (IllegalArgumentException e) {
-            throw new IOException("corrupt ledger " + file + ": " + e.getMessage(), e);
+        throw new IOException(this + " changed under " + MAX_ATTEMPTS + " reads in a row; try again");
+    }
+
+    /** The newest version, {@link Version#NONE} if there is none; empty if the start point vanished (start over). */
+    private Optional<Version> newestVersion() throws IOException {
+        Version start = newestSeen;
+        if (start == Version.NONE) {
+            OptionalLong listed = files.newestListed();
+            if (listed.isPresent()) {
+                Optional<Map<Integer, Long>> entries = files.read(files.version(listed.getAsLong()));
+                if (entries.isEmpty()) {
+                    return Optional.empty(); // pruned since the listing
+                }
+                start = new Version(listed.getAsLong(), entries.get());
+            }
         }
+        Version newest = start;
+        for (Optional<Map<Integer, Long>> next; (next = files.read(files.version(newest.number() + 1))).isPresent(); ) {
+            newest = new Version(newest.number() + 1, next.get());
+        }
+        if (newest.number() > 0 && !files.exists(files.version(newest.number()))) {
+            newestSeen = Version.NONE; // so far behind that newer versions were pruned: list again
+            return Optional.empty();
+        }
+        return Optional.of(newest);
+    }
+
+    /** A version file's number and content; number 0 is the empty ledger before any version. */
+    private record Version(long number, Map<Integer, Long> nextOffsets) {
+        static final Version NONE = new Version(0, Map.of());
+    }
+
+    /** The merged state and the version it is based on. */
+    private record Snapshot(long version, LedgerState state, boolean hasLegacyFile) {
     }
 
     /** A short description for logs. */
     @Override
     public String toString() {
-        return "ledger " + file;
+        return "ledger " + files.dir();
     }
 }

@@ -4,7 +4,7 @@
  *
  * <pre>
  * &lt;output&gt;/&lt;topic&gt;/dt=YYYY-MM-DD/hr=HH/&lt;topic&gt;+&lt;partition&gt;+&lt;startOffset&gt;+&lt;endOffset&gt;.parquet
- * &lt;output&gt;/_tributary/&lt;topic&gt;.ledger            per-partition next offset to load
+ * &lt;output&gt;/_tributary/ledger/&lt;topic&gt;/*.ledger   per-partition next offset to load (update files)
  * &lt;output&gt;/_tributary/tmp/&lt;topic&gt;/&lt;partition&gt;/   temp files of writers in progress
  * </pre>
  *
@@ -15,8 +15,8 @@
  *       ledger live; buckets follow the record timestamp in a configurable zone (UTC default).</li>
  *   <li>{@link io.tributary.hadoop.dataset.RecordSchema} and
  *       {@link io.tributary.hadoop.dataset.RecordConverter}: the Avro/Parquet columns.</li>
- *   <li>{@link io.tributary.hadoop.dataset.OffsetLedger}: the loaded-offset ledger, replaced
- *       atomically and only ever moved forward.</li>
+ *   <li>{@link io.tributary.hadoop.dataset.OffsetLedger}: the loaded-offset ledger, only ever
+ *       moved forward; each update is a new immutable file, so concurrent writers need no lock.</li>
  *   <li>{@link io.tributary.hadoop.dataset.NewestCommittedFiles}: a bounded look at the newest
  *       buckets, so a writer resumes at max(ledger, newest committed end + 1).</li>
  *   <li>{@link io.tributary.hadoop.dataset.ParquetWriterFactory}: one way to open writers.</li>

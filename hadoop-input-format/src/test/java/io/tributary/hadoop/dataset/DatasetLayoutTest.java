@@ -33,7 +33,8 @@ class DatasetLayoutTest {
     @Test
     void metadataIsHiddenFromReaders() {
         DatasetLayout layout = DatasetLayout.utc(new Path("/data"));
-        assertThat(layout.ledgerFile("t")).hasToString("/data/_tributary/t.ledger");
+        assertThat(layout.ledgerDir("t")).hasToString("/data/_tributary/ledger/t");
+        assertThat(layout.legacyLedgerFile("t")).hasToString("/data/_tributary/t.ledger");
         assertThat(layout.tempDir("t", 4)).hasToString("/data/_tributary/tmp/t/4");
         assertThat(layout.newTempFile("t", 4).getParent()).isEqualTo(layout.tempDir("t", 4));
         assertThat(layout.newTempFile("t", 4).getName()).endsWith(".parquet.tmp");
@@ -45,6 +46,6 @@ class DatasetLayoutTest {
     void rejectsTopicsThatWouldEscapeTheRoot() {
         DatasetLayout layout = DatasetLayout.utc(new Path("/data"));
         assertThatThrownBy(() -> layout.topicDir("..")).hasMessageContaining("illegal topic");
-        assertThatThrownBy(() -> layout.ledgerFile("a/b")).hasMessageContaining("illegal topic");
+        assertThatThrownBy(() -> layout.ledgerDir("a/b")).hasMessageContaining("illegal topic");
     }
 }

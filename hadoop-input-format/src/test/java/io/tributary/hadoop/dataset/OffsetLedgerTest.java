@@ -1,6 +1,7 @@
 package io.tributary.hadoop.dataset;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -9,6 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -42,30 +45,95 @@ class OffsetLedgerTest {
     }
 
     @Test
-    void refusesToMoveBackwardAndKeepsTheFile() throws IOException {
+    void refusesToMoveBackwardAndWritesNothing() throws IOException {
         ledger.advance(Map.of(0, 10L));
+        List<String> before = ledgerFiles();
         assertThatThrownBy(() -> ledger.advance(Map.of(0, 9L)))
             .isInstanceOf(LedgerRegressionException.class)
             .hasMessageContaining("t-0 backward from 10 to 9");
         assertThat(ledger.read().nextOffset(0)).hasValue(10);
+        assertThat(ledgerFiles()).isEqualTo(before);
     }
 
     @Test
-    void replacesTheFileWithoutLeavingTemps() throws IOException {
-        for (long i = 1; i <= 5; i++) {
-            ledger.advance(Map.of(0, i));
-        }
-        try (Stream<java.nio.file.Path> files = Files.list(dir.resolve("_tributary"))) {
-            assertThat(files.map(p -> p.getFileName().toString()).filter(n -> !n.endsWith(".crc")))
-                .containsExactly("t.ledger");
-        }
-        assertThat(Files.readString(dir.resolve("_tributary/t.ledger"))).contains("topic=t", "partition.0=5");
+    void anUpdateThatChangesNothingWritesNothing() throws IOException {
+        ledger.advance(Map.of(0, 10L));
+        List<String> before = ledgerFiles();
+        ledger.advance(Map.of(0, 10L));
+        ledger.advance(Map.of());
+        assertThat(ledgerFiles()).isEqualTo(before);
     }
 
     @Test
-    void corruptLedgerIsAClearError() throws IOException {
+    void everyUpdateIsANewCompleteVersionAndOldVersionsArePruned() throws IOException {
+        int updates = 3 * OffsetLedger.KEPT_VERSIONS;
+        for (long i = 1; i <= updates; i++) {
+            ledger.advance(Map.of((int) i % 3, i));
+        }
+        List<String> files = ledgerFiles();
+        assertThat(files).allMatch(n -> n.matches("v\\d{20}\\.ledger"))
+            .hasSizeBetween(OffsetLedger.KEPT_VERSIONS, OffsetLedger.KEPT_VERSIONS * 3 / 2)
+            .last().isEqualTo(String.format("v%020d.ledger", updates));
+        assertThat(Files.readString(dir.resolve("_tributary/ledger/t").resolve(files.get(files.size() - 1))))
+            .startsWith("# Tributary loaded-offset ledger")
+            .contains("topic=t\n", "partition.0=" + updates, "partition.1=" + (updates - 2), "partition.2=" + (updates - 1));
+    }
+
+    @Test
+    void aReaderFarBehindStartsOverFromAListing() throws IOException {
+        OffsetLedger behind = OffsetLedger.open(layout, "t", new Configuration());
+        ledger.advance(Map.of(0, 1L));
+        assertThat(behind.read().nextOffsets()).isEqualTo(Map.of(0, 1L));
+        for (long i = 2; i <= 3 * OffsetLedger.KEPT_VERSIONS; i++) {
+            ledger.advance(Map.of(0, i)); // prunes the version behind last saw, and the ones after it
+        }
+        assertThat(behind.read().nextOffsets()).isEqualTo(Map.of(0, 3L * OffsetLedger.KEPT_VERSIONS));
+        assertThat(behind.advance(Map.of(1, 5L)).nextOffsets()).isEqualTo(Map.of(0, 3L * OffsetLedger.KEPT_VERSIONS, 1, 5L));
+    }
+
+    @Test
+    void readsTheSingleFileLedgerOfEarlierVersionsAndMigratesItAtTheFirstWrite() throws IOException {
         Files.createDirectories(dir.resolve("_tributary"));
-        Files.writeString(dir.resolve("_tributary/t.ledger"), "topic=t\npartition.0=ten\n", StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve("_tributary/t.ledger"), "# old\ntopic=t\npartition.0=10\npartition.1=20\n", StandardCharsets.UTF_8);
+        assertThat(ledger.read().nextOffsets()).containsExactly(Map.entry(0, 10L), Map.entry(1, 20L));
+
+        ledger.advance(Map.of(1, 30L));
+
+        assertThat(dir.resolve("_tributary/t.ledger")).doesNotExist();
+        assertThat(ledgerFiles()).hasSize(1);
+        assertThat(OffsetLedger.open(layout, "t", new Configuration()).read().nextOffsets())
+            .containsExactly(Map.entry(0, 10L), Map.entry(1, 30L));
+    }
+
+    @Test
+    void abandonedTempFilesAreIgnoredAndRemovedByALaterPrune() throws IOException {
+        ledger.advance(Map.of(0, 1L));
+        java.nio.file.Path abandoned = dir.resolve("_tributary/ledger/t/.v00000000000000000002.dead.tmp");
+        Files.writeString(abandoned, "topic=t\npartition.0=99", StandardCharsets.UTF_8); // never published
+        assertThat(ledger.read().nextOffsets()).isEqualTo(Map.of(0, 1L));
+
+        OffsetLedger anHourLater = OffsetLedger.open(FileSystem.getLocal(new Configuration()), layout, "t",
+            new ShiftedTime(OffsetLedger.ABANDONED_TEMP_AGE.plus(Duration.ofMinutes(1))));
+        pruneOnce(anHourLater);
+
+        assertThat(abandoned).doesNotExist();
+        assertThat(ledger.read().nextOffsets()).containsEntry(0, 1L);
+    }
+
+    @Test
+    void aFreshTempFileIsLeftToItsWriter() throws IOException {
+        Files.createDirectories(dir.resolve("_tributary/ledger/t"));
+        java.nio.file.Path inFlight = dir.resolve("_tributary/ledger/t/.v00000000000000000001.busy.tmp");
+        Files.writeString(inFlight, "topic=t\n", StandardCharsets.UTF_8);
+        pruneOnce(ledger);
+        assertThat(inFlight).exists();
+    }
+
+    @Test
+    void corruptVersionFileIsAClearError() throws IOException {
+        Files.createDirectories(dir.resolve("_tributary/ledger/t"));
+        Files.writeString(dir.resolve("_tributary/ledger/t/v00000000000000000001.ledger"), "topic=t\npartition.0=ten\n",
+            StandardCharsets.UTF_8);
         assertThatThrownBy(ledger::read).hasMessageContaining("corrupt ledger").hasMessageContaining("partition.0=ten");
     }
 
@@ -81,5 +149,19 @@ class OffsetLedgerTest {
         LedgerState state = new LedgerState("t", Map.of(0, 100L, 1, 50L));
         assertThat(state.resumeOffsets(Map.of(0, 80L, 1, 59L, 2, 9L)))
             .containsExactly(Map.entry(0, 100L), Map.entry(1, 60L), Map.entry(2, 10L));
+    }
+
+    /** Enough updates of partition 9 for {@code writer} to prune once. */
+    private static void pruneOnce(OffsetLedger writer) throws IOException {
+        long next = writer.read().nextOffset(9).orElse(0);
+        for (int i = 0; i <= OffsetLedger.KEPT_VERSIONS / 2; i++) {
+            writer.advance(Map.of(9, ++next));
+        }
+    }
+
+    private List<String> ledgerFiles() throws IOException {
+        try (Stream<java.nio.file.Path> files = Files.list(dir.resolve("_tributary/ledger/t"))) {
+            return files.map(p -> p.getFileName().toString()).filter(n -> !n.startsWith(".")).sorted().toList();
+        }
     }
 }

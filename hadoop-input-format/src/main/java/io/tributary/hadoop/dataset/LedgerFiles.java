@@ -1,0 +1,171 @@
+package io.tributary.hadoop.dataset;
+
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The file mechanics of one topic's ledger directory: numbered, immutable version files
+ * {@code v<20-digit version>.ledger}, each the whole state, created only if absent. A version is
+ * written to a temp file {@code .v<version>.<uuid>.tmp} first and then published under its
+ * name by an operation that fails if the name is taken: a rename on HDFS (atomic in the
+ * NameNode), a hard link on the local filesystem (Hadoop's local rename would overwrite). So a
+ * version file is complete or absent, and two writers cannot both create the same version.
+ * Thread-safe.
+ */
+final class LedgerFiles {
+    private static final Pattern VERSION = Pattern.compile("v(\\d{20})" + Pattern.quote(DatasetLayout.LEDGER_SUFFIX));
+    private static final String TEMP_PREFIX = ".v";
+
+    private final FileSystem fs;
+    private final Path dir;
+    private final String topic;
+    private final boolean local;
+
+    LedgerFiles(FileSystem fs, Path dir, String topic) {
+        this.fs = fs;
+        this.dir = fs.makeQualified(dir);
+        this.topic = topic;
+        this.local = "file".equals(this.dir.toUri().getScheme());
+    }
+
+    Path dir() {
+        return dir;
+    }
+
+    Path version(long version) {
+        return new Path(dir, String.format(Locale.ROOT, "v%020d%s", version, DatasetLayout.LEDGER_SUFFIX));
+    }
+
+    /** The highest version in a directory listing; empty if there is none. Only a hint: a listing may miss a file created meanwhile. */
+    OptionalLong newestListed() throws IOException {
+        return versions().keySet().stream().mapToLong(Long::longValue).max();
+    }
+
+    /** The entries of a ledger file, empty if there is no such file (any more). */
+    Optional<Map<Integer, Long>> read(Path file) throws IOException {
+        byte[] bytes;
+        try (FSDataInputStream in = fs.open(file)) {
+            bytes = in.readAllBytes();
+        } catch (FileNotFoundException gone) {
+            return Optional.empty();
+        } catch (IOException e) {
+            // HDFS can fail a read whose file was deleted after the open: that is "gone", not an error.
+            if (!fs.exists(file)) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+        return Optional.of(LedgerText.parse(topic, file, new String(bytes, StandardCharsets.UTF_8)));
+    }
+
+    boolean exists(Path file) throws IOException {
+        return fs.exists(file);
+    }
+
+    /**
+     * Creates version {@code version} with {@code nextOffsets}, unless it exists.
+     *
+     * @return false if another writer created that version first
+     */
+    boolean publish(long version, Map<Integer, Long> nextOffsets) throws IOException {
+        Path target = version(version);
+        Path temp = new Path(dir, TEMP_PREFIX + String.format(Locale.ROOT, "%020d", version) + "." + UUID.randomUUID()
+            + DatasetLayout.TEMP_SUFFIX);
+        boolean created;
+        try {
+            try (FSDataOutputStream out = fs.create(temp, false)) {
+                out.write(LedgerText.encode(topic, nextOffsets).getBytes(StandardCharsets.UTF_8));
+                out.hsync();
+            }
+            created = createExclusively(temp, target);
+        } catch (IOException | RuntimeException e) {
+            try {
+                fs.delete(temp, false);
+            } catch (IOException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw e;
+        }
+        fs.delete(temp, false); // gone after a rename; the spare name after a link or a lost race
+        return created;
+    }
+
+    private boolean createExclusively(Path temp, Path target) throws IOException {
+        if (local) {
+            try {
+                Files.createLink(Paths.get(target.toUri()), Paths.get(temp.toUri()));
+                return true;
+            } catch (FileAlreadyExistsException taken) {
+                return false;
+            }
+        }
+        if (fs.rename(temp, target)) {
+            return true;
+        }
+        if (fs.exists(target)) {
+            return false;
+        }
+        throw new IOException("could not rename ledger version " + temp + " to " + target);
+    }
+
+    /**
+     * Deletes versions below {@code oldestKept}, lowest first (so a missing version implies every
+     * lower one is missing too), and temp files last modified before {@code abandonedBeforeMs}:
+     * writers that died before publishing left them.
+     */
+    void prune(long oldestKept, long abandonedBeforeMs) throws IOException {
+        for (Map.Entry<Long, Path> v : versions().entrySet()) {
+            if (v.getKey() < oldestKept) {
+                fs.delete(v.getValue(), false);
+            }
+        }
+        for (FileStatus status : statuses()) {
+            String name = status.getPath().getName();
+            if (name.startsWith(TEMP_PREFIX) && name.endsWith(DatasetLayout.TEMP_SUFFIX)
+                    && status.getModificationTime() < abandonedBeforeMs) {
+                fs.delete(status.getPath(), false);
+            }
+        }
+    }
+
+    void delete(Path file) throws IOException {
+        fs.delete(file, false);
+    }
+
+    private TreeMap<Long, Path> versions() throws IOException {
+        TreeMap<Long, Path> versions = new TreeMap<>();
+        for (FileStatus status : statuses()) {
+            Matcher m = VERSION.matcher(status.getPath().getName());
+            if (m.matches()) {
+                versions.put(Long.parseLong(m.group(1)), status.getPath());
+            }
+        }
+        return versions;
+    }
+
+    private FileStatus[] statuses() throws IOException {
+        try {
+            return fs.listStatus(dir);
+        } catch (FileNotFoundException neverWritten) {
+            return new FileStatus[0];
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package io.tributary.hadoop.dataset;
+
+import org.apache.hadoop.fs.Path;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+
+/**
+ * The text of a ledger file: {@code topic=<t>} and {@code partition.<p>=<next offset>} lines
+ * (Java properties syntax). The single-file ledger of earlier versions and today's update files
+ * share it, so either can be read with {@code cat}.
+ */
+final class LedgerText {
+    private static final String HEADER = "# Tributary loaded-offset ledger: partition.<p> = next offset to load\n";
+    private static final String TOPIC_KEY = "topic";
+    private static final String PARTITION_PREFIX = "partition.";
+
+    private LedgerText() {
+    }
+
+    static String encode(String topic, Map<Integer, Long> nextOffsets) {
+        StringBuilder text = new StringBuilder(HEADER).append(TOPIC_KEY).append('=').append(topic).append('\n');
+        new TreeMap<>(nextOffsets).forEach((p, o) -> text.append(PARTITION_PREFIX).append(p).append('=').append(o).append('\n'));
+        return text.toString();
+    }
+
+    /** @throws IOException naming {@code file} if the text is not a ledger of {@code topic} */
+    static Map<Integer, Long> parse(String topic, Path file, String text) throws IOException {
+        Properties props = new Properties();
+        props.load(new StringReader(text));
+        String storedTopic = props.getProperty(TOPIC_KEY);
+        if (!topic.equals(storedTopic)) {
+            throw new IOException(file + " is the ledger of topic '" + storedTopic + "', not '" + topic + "'");
+        }
+        Map<Integer, Long> offsets = new TreeMap<>();
+        for (String key : props.stringPropertyNames()) {
+            if (key.equals(TOPIC_KEY)) {
+                continue;
+            }
+            try {
+                if (!key.startsWith(PARTITION_PREFIX)) {
+                    throw new NumberFormatException("unknown key");
+                }
+                int partition = Integer.parseInt(key.substring(PARTITION_PREFIX.length()));
+                long next = Long.parseLong(props.getProperty(key).trim());
+                if (partition < 0 || next < 0) {
+                    throw new NumberFormatException("negative");
+                }
+                offsets.put(partition, next);
+            } catch (NumberFormatException e) {
+                throw new IOException("corrupt ledger " + file + ": bad line '" + key + "=" + props.getProperty(key) + "'", e);
+            }
+        }
+        return offsets;
+    }
+}

@@ -1,0 +1,111 @@
+package io.tributary.hadoop.dataset;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+
+import java.io.File;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Writers that all advance one topic's ledger at the same time, each its own partition by one
+ * offset per update, as sinks committing different partitions do: in threads of this JVM (each
+ * with its own {@link OffsetLedger}, like separate processes) or in separate JVMs. Meanwhile a
+ * reader checks that no partition ever reads lower than before.
+ */
+final class ConcurrentLedgerWriters {
+    static final String TOPIC = "t";
+    private static final long TIMEOUT_S = 120;
+
+    private ConcurrentLedgerWriters() {
+    }
+
+    /** Runs {@code writers} threads of {@code updates} updates each; returns the final state as read by a fresh ledger. */
+    static Map<Integer, Long> inThreads(DatasetLayout layout, Configuration conf, int writers, int updates) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(writers);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<?>> running = new ArrayList<>();
+        try {
+            for (int w = 0; w < writers; w++) {
+                OffsetLedger own = OffsetLedger.open(layout, TOPIC, conf);
+                int partition = w;
+                running.add(pool.submit(() -> {
+                    start.await();
+                    advanceOneByOne(own, partition, updates);
+                    return null;
+                }));
+            }
+            start.countDown();
+            readWhile(layout, conf, () -> running.stream().anyMatch(f -> !f.isDone()));
+            for (Future<?> f : running) {
+                f.get(TIMEOUT_S, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        return OffsetLedger.open(layout, TOPIC, conf).read().nextOffsets();
+    }
+
+    /** As {@link #inThreads}, each writer a JVM of its own running {@link #main}. */
+    static Map<Integer, Long> inProcesses(DatasetLayout layout, Configuration conf, int writers, int updates) throws Exception {
+        List<Process> processes = new ArrayList<>();
+        try {
+            for (int w = 0; w < writers; w++) {
+                processes.add(new ProcessBuilder(javaBinary(), "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+                    ConcurrentLedgerWriters.class.getName(), layout.root().toString(), Integer.toString(w), Integer.toString(updates))
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start());
+            }
+            AtomicBoolean anyAlive = new AtomicBoolean(true);
+            readWhile(layout, conf, () -> anyAlive.getAndSet(processes.stream().anyMatch(Process::isAlive)));
+            for (Process p : processes) {
+                assertThat(p.waitFor(TIMEOUT_S, TimeUnit.SECONDS)).as("writer process finished").isTrue();
+                assertThat(p.exitValue()).as("writer process exit code").isZero();
+            }
+        } finally {
+            processes.forEach(Process::destroyForcibly);
+        }
+        return OffsetLedger.open(layout, TOPIC, conf).read().nextOffsets();
+    }
+
+    /** Reads the ledger over and over while {@code writing}, failing if a partition ever moves back. */
+    private static void readWhile(DatasetLayout layout, Configuration conf, java.util.function.BooleanSupplier writing) throws IOException {
+        OffsetLedger reader = OffsetLedger.open(layout, TOPIC, conf);
+        Map<Integer, Long> seen = new HashMap<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_S);
+        while (writing.getAsBoolean() && System.nanoTime() < deadline) {
+            Map<Integer, Long> now = reader.read().nextOffsets();
+            seen.forEach((p, before) -> assertThat(now.getOrDefault(p, -1L)).as("partition %d read after %d", p, before)
+                .isGreaterThanOrEqualTo(before));
+            seen.putAll(now);
+        }
+    }
+
+    private static void advanceOneByOne(OffsetLedger ledger, int partition, int updates) throws IOException {
+        for (long next = 1; next <= updates; next++) {
+            ledger.advance(Map.of(partition, next));
+        }
+    }
+
+    private static String javaBinary() {
+        return System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+    }
+
+    /** One writer process: {@code <dataset root URI> <partition> <updates>}. */
+    public static void main(String[] args) throws IOException {
+        DatasetLayout layout = DatasetLayout.utc(new Path(args[0]));
+        advanceOneByOne(OffsetLedger.open(layout, TOPIC, new Configuration()), Integer.parseInt(args[1]), Integer.parseInt(args[2]));
+    }
+}
