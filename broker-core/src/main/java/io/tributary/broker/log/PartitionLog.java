@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongConsumer;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.KafkaStorageException;
@@ -56,6 +57,8 @@ public final class PartitionLog {
     private volatile long recoveryPoint;
     private volatile long lastFlushMs;
     private volatile boolean closed;
+    /** Told (on the scheduler) the base offset of each new segment; forgotten when the log is truncated. */
+    private volatile LongConsumer rollListener;
 
     private PartitionLog(TopicPartition topicPartition, Path dir, LogConfig config, Time time, Scheduler scheduler,
                          LogLoader.LoadedLog loaded) {
@@ -241,7 +244,24 @@ public final class PartitionLog {
         logStartOffset = Math.max(logStartOffset, segments.firstKey());
         LOG.debug("Partition {}: rolled segment {}", topicPartition, newBaseOffset);
         scheduler.schedule("flush-" + topicPartition, () -> flushUpTo(newBaseOffset), 0, 0);
+        LongConsumer listener = rollListener;
+        if (listener != null) {
+            scheduler.schedule("roll-listener-" + topicPartition, () -> {
+                if (rollListener == listener) {
+                    listener.accept(newBaseOffset);
+                }
+            }, 0, 0);
+        }
         return segment;
+    }
+
+    /**
+     * Sets what to tell, on the background scheduler and outside the append lock, the base offset of each segment
+     * rolled from now on (the producer state snapshots itself there). Replaces the previous listener; a truncation
+     * removes it, since whatever the listener keeps about the log is stale after one.
+     */
+    public void onRoll(LongConsumer listener) {
+        rollListener = listener;
     }
 
     /**
@@ -338,6 +358,7 @@ public final class PartitionLog {
                 restartAt(offset);
                 return;
             }
+            rollListener = null;
             long floor = segments.floorKey(offset);
             deleteSegments(new ArrayList<>(segments.tailMap(floor, false).values()));
             LogSegment active = segments.get(floor);
@@ -375,6 +396,7 @@ public final class PartitionLog {
     }
 
     private void restartAt(long offset) throws IOException {
+        rollListener = null;
         List<LogSegment> all = new ArrayList<>(segments.values());
         // offset is outside every segment's range, so the new segment's files cannot collide with an old one's.
         segments.put(offset, LogSegment.create(dir, offset, config, time.milliseconds()));

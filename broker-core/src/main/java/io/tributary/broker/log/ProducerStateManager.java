@@ -34,18 +34,30 @@ import org.slf4j.LoggerFactory;
  * the newest valid snapshot not beyond the log end and replays the log from there, so state
  * survives restarts, clean or not.
  *
- * <p>Not thread-safe: the caller serialises check, append and update per partition.
+ * <p>Snapshots are taken when a segment rolls, named by the new segment's base offset as in Apache
+ * Kafka, so a restart replays at most the active segment; the owner may take more (at the log end).
+ * The newest {@value #SNAPSHOTS_KEPT} are kept (an unreadable newest one costs a longer replay, not
+ * the state); snapshots beyond the log end, left by a truncation, are deleted at load.
+ *
+ * <p>Not thread-safe: the caller serialises check, append and update per partition by synchronizing
+ * on this manager, as the snapshot after a roll does (it runs on the log's scheduler). State updates
+ * come after the append they record, outside the log's append lock, so a snapshot cannot be taken
+ * inside the roll: another thread's batch below the new base offset may not be recorded yet. Under
+ * this manager's lock every appended batch is, so the roll snapshot is written from there, leaving
+ * out the batches at or after the base offset (a restart replays them).
  */
 public final class ProducerStateManager {
     private static final Logger log = LoggerFactory.getLogger(ProducerStateManager.class);
     /** As many batches as a producer may have in flight: a retry of any of them is a duplicate. */
     static final int CACHED_BATCHES_PER_PRODUCER = 5;
     static final String SNAPSHOT_SUFFIX = ".snapshot";
+    static final int SNAPSHOTS_KEPT = 3;
     private static final int MAGIC = 0x54505331; // "TPS1"
     private static final int ENTRY_BYTES = 8 + 2 + 4 + 4 + 8 + 8;
     private static final int READ_CHUNK_BYTES = 1024 * 1024;
 
     private final Map<Long, Deque<BatchMetadata>> producers = new HashMap<>();
+    private long replayedFrom = -1;
 
     /** One appended batch of a producer. */
     public record BatchMetadata(short epoch, int firstSequence, int lastSequence, long firstOffset, long lastOffset) {
@@ -55,13 +67,45 @@ public final class ProducerStateManager {
     public ProducerStateManager() {
     }
 
-    /** Rebuilds the state of {@code partitionLog} from its newest usable snapshot plus the log after it. */
+    /**
+     * Rebuilds the state of {@code partitionLog} from its newest usable snapshot plus the log after it,
+     * and snapshots it whenever the log rolls a segment from now on.
+     */
     public static ProducerStateManager load(PartitionLog partitionLog) {
         ProducerStateManager state = new ProducerStateManager();
+        Path dir = partitionLog.dir();
         long logEnd = partitionLog.logEndOffset();
-        long replayFrom = state.readNewestSnapshot(partitionLog.dir(), logEnd);
-        state.replay(partitionLog, Math.max(replayFrom, partitionLog.logStartOffset()), logEnd);
+        deleteSnapshotsAbove(dir, logEnd);
+        state.replayedFrom = Math.max(state.readNewestSnapshot(dir, logEnd), partitionLog.logStartOffset());
+        state.replay(partitionLog, state.replayedFrom, logEnd);
+        partitionLog.onRoll(newBaseOffset -> state.snapshotOnRoll(dir, newBaseOffset));
         return state;
+    }
+
+    /** The offset the last {@link #load} replayed the log from: the offset of the snapshot it used, if any. */
+    long replayedFrom() {
+        return replayedFrom;
+    }
+
+    private synchronized void snapshotOnRoll(Path dir, long newBaseOffset) {
+        try {
+            writeSnapshot(dir, newBaseOffset);
+        } catch (IOException | RuntimeException e) {
+            log.warn("could not snapshot producer state in {} at offset {}: {}", dir, newBaseOffset, e.getMessage());
+        }
+    }
+
+    /** A truncation after an unclean stop or by a new leader leaves snapshots of a history that is gone. */
+    private static void deleteSnapshotsAbove(Path dir, long logEnd) {
+        for (Path snapshot : snapshots(dir)) {
+            if (snapshotOffset(snapshot) > logEnd) {
+                try {
+                    Files.deleteIfExists(snapshot);
+                } catch (IOException e) {
+                    log.warn("cannot delete the stale producer snapshot {}: {}", snapshot, e.getMessage());
+                }
+            }
+        }
     }
 
     /** The earlier append of which {@code batch} is an exact retry, if it is one. */
@@ -136,10 +180,15 @@ public final class ProducerStateManager {
         return producers.size();
     }
 
-    /** Writes the state as of {@code offset} (atomically) and removes older snapshots. */
+    /**
+     * Writes the state of the batches below {@code offset} (atomically) and removes all but the newest
+     * {@value #SNAPSHOTS_KEPT} snapshots. Batches at or after {@code offset} are left out: loading
+     * replays them from the log.
+     */
     public void writeSnapshot(Path dir, long offset) throws IOException {
         List<Map.Entry<Long, BatchMetadata>> entries = new ArrayList<>();
-        producers.forEach((id, batches) -> batches.forEach(batch -> entries.add(Map.entry(id, batch))));
+        producers.forEach((id, batches) -> batches.stream().filter(batch -> batch.lastOffset() < offset)
+                .forEach(batch -> entries.add(Map.entry(id, batch))));
         ByteBuffer buffer = ByteBuffer.allocate(8 + entries.size() * ENTRY_BYTES + 4);
         buffer.putInt(MAGIC).putInt(entries.size());
         for (Map.Entry<Long, BatchMetadata> entry : entries) {
@@ -154,10 +203,9 @@ public final class ProducerStateManager {
         Path temp = dir.resolve(target.getFileName() + ".tmp");
         Files.write(temp, buffer.array());
         Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        for (Path older : snapshots(dir)) {
-            if (snapshotOffset(older) < offset) {
-                Files.deleteIfExists(older);
-            }
+        List<Path> newestFirst = snapshots(dir);
+        for (Path older : newestFirst.subList(Math.min(SNAPSHOTS_KEPT, newestFirst.size()), newestFirst.size())) {
+            Files.deleteIfExists(older);
         }
     }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
@@ -111,12 +112,95 @@ class ProducerStateManagerTest {
         }
     }
 
+    @Test
+    void aRestartAfterAnUncleanStopReplaysOnlyFromTheSnapshotOfTheLastRoll(@TempDir Path root) throws Exception {
+        LogFixture fixture = segmentsOfBatches(root, 3);
+        PartitionLog log = fixture.open();
+        ProducerStateManager live = ProducerStateManager.load(log);
+        for (int i = 0; i < 10; i++) { // 20 offsets, segments of 3 batches: rolls at 6, 12, 18
+            appendToLog(log, live, batch(PRODUCER + i % 2, 0, i / 2 * 2, 2));
+            fixture.scheduler.runDue();
+        }
+        assertThat(snapshotOffsets(log.dir())).as("the newest snapshots, named by the rolled segments' base offsets")
+                .containsExactly(6L, 12L, 18L);
+
+        PartitionLog recovered = fixture.recover(fixture.snapshotAsCrashed("crashed"), 0);
+        ProducerStateManager loaded = ProducerStateManager.load(recovered);
+        assertThat(loaded.replayedFrom()).as("replays the active segment only").isEqualTo(18);
+        assertThat(loaded.producerCount()).isEqualTo(2);
+        assertThat(loaded.duplicateOf(batch(PRODUCER + 1, 0, 8, 2)))
+                .hasValueSatisfying(b -> assertThat(b.firstOffset()).isEqualTo(18));
+        assertThat(loaded.duplicateOf(batch(PRODUCER, 0, 6, 2)))
+                .hasValueSatisfying(b -> assertThat(b.firstOffset()).isEqualTo(12));
+        loaded.checkSequence(batch(PRODUCER, 0, 10, 1));
+        assertThatThrownBy(() -> loaded.checkSequence(batch(PRODUCER + 1, 0, 11, 1)))
+                .isInstanceOf(OutOfOrderSequenceException.class);
+    }
+
+    @Test
+    void theRollSnapshotLeavesOutBatchesAtOrAfterTheNewBaseOffset(@TempDir Path root) throws Exception {
+        LogFixture fixture = segmentsOfBatches(root, 2);
+        PartitionLog log = fixture.open();
+        ProducerStateManager live = ProducerStateManager.load(log);
+        for (int i = 0; i < 4; i++) { // the snapshot task runs only after the batches after the roll at 4
+            appendToLog(log, live, batch(PRODUCER, 0, i * 2, 2));
+        }
+        fixture.scheduler.runDue();
+        assertThat(snapshotOffsets(log.dir())).containsExactly(4L);
+        log.close();
+        ProducerStateManager loaded = ProducerStateManager.load(fixture.open());
+        assertThat(loaded.replayedFrom()).isEqualTo(4);
+        for (int sequence = 0; sequence < 8; sequence += 2) {
+            long offset = sequence;
+            assertThat(loaded.duplicateOf(batch(PRODUCER, 0, sequence, 2))).as("sequence %d, at its offsets", sequence)
+                    .hasValueSatisfying(b -> assertThat(b.firstOffset()).isEqualTo(offset));
+        }
+    }
+
+    @Test
+    void snapshotsBeyondTheLogEndAreDeletedAtLoadAndATruncatedLogStopsSnapshotting(@TempDir Path root)
+            throws Exception {
+        LogFixture fixture = segmentsOfBatches(root, 1);
+        PartitionLog log = fixture.open();
+        ProducerStateManager live = ProducerStateManager.load(log);
+        for (int i = 0; i < 3; i++) {
+            appendToLog(log, live, batch(PRODUCER, 0, i * 2, 2));
+        }
+        log.truncateTo(3);
+        fixture.scheduler.runDue();
+        assertThat(snapshotOffsets(log.dir())).as("the truncation cancelled the pending snapshots").isEmpty();
+        live.writeSnapshot(log.dir(), 6); // as if written before the truncation
+        ProducerStateManager loaded = ProducerStateManager.load(log);
+        assertThat(snapshotOffsets(log.dir())).isEmpty();
+        assertThat(loaded.replayedFrom()).isZero();
+        assertThat(loaded.duplicateOf(batch(PRODUCER, 0, 2, 2))).as("offsets 2-3 were truncated").isEmpty();
+    }
+
+    /** A log whose segments take {@code batches} two-record idempotent batches. */
+    private static LogFixture segmentsOfBatches(Path root, int batches) {
+        int batchBytes = idempotentRecords(batch(PRODUCER, 0, 0, 2)).sizeInBytes();
+        return new LogFixture(root, Map.of(LogConfig.SEGMENT_BYTES, String.valueOf(batches * batchBytes)));
+    }
+
+    private static List<Long> snapshotOffsets(Path dir) throws Exception {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.map(f -> f.getFileName().toString())
+                    .filter(name -> name.endsWith(ProducerStateManager.SNAPSHOT_SUFFIX))
+                    .map(name -> Long.parseLong(name.substring(0, name.indexOf('.'))))
+                    .sorted()
+                    .toList();
+        }
+    }
+
     private static void appendToLog(PartitionLog log, ProducerStateManager state, RecordBatch batch) {
-        MemoryRecords records = MemoryRecords.withIdempotentRecords(Compression.NONE, batch.producerId(), batch.producerEpoch(),
-                batch.baseSequence(), recordsOf(batch));
         state.checkSequence(batch);
-        LogAppendInfo info = log.appendAsLeader(records, 0);
+        LogAppendInfo info = log.appendAsLeader(idempotentRecords(batch), 0);
         state.update(batch, info.firstOffset(), info.lastOffset());
+    }
+
+    private static MemoryRecords idempotentRecords(RecordBatch batch) {
+        return MemoryRecords.withIdempotentRecords(Compression.NONE, batch.producerId(), batch.producerEpoch(),
+                batch.baseSequence(), recordsOf(batch));
     }
 
     private static SimpleRecord[] recordsOf(RecordBatch batch) {
