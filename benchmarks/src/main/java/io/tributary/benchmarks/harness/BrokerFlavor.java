@@ -19,7 +19,10 @@ import java.util.Properties;
 
 /** The brokers the harness knows how to start in a child JVM. */
 public enum BrokerFlavor {
-    /** Apache Kafka 4.4 in KRaft combined mode, through {@link KafkaBrokerMain}. */
+    /**
+     * Apache Kafka 4.4: alone in KRaft combined mode through {@link KafkaBrokerMain}; in a cluster,
+     * one node per JVM through {@link KafkaNodeMain}.
+     */
     APACHE_KAFKA("Apache Kafka 4.4", "kafka") {
         @Override
         public BrokerLaunch launch(Path workDir, BrokerSettings settings) {
@@ -70,7 +73,10 @@ public enum BrokerFlavor {
         }
     },
 
-    /** Tributary's broker with its embedded ZooKeeper, through its own main class. */
+    /**
+     * Tributary's broker through its own main class: alone with its embedded ZooKeeper; in a
+     * cluster, registered in a standalone ZooKeeper server like {@code config/cluster/}.
+     */
     TRIBUTARY("Tributary", "tributary") {
         private static final String MAIN_CLASS = "io.tributary.broker.TributaryServer";
 

@@ -34,15 +34,16 @@ class BrokerClusterIT {
             assertThat(children).hasSize(4);
             cluster.awaitReady(LIMIT);
             assertThat(cluster.bootstrapServers().split(",")).hasSize(3);
-            Topics.create(cluster, Map.of("rf3", 2, "group", 6), 3);
-            assertThat(describe(cluster, "rf3").partitions()).allSatisfy(partition -> {
+            ProduceWorkload workload = new ProduceWorkload(100, "all", 2, 3);
+            Topics.create(cluster, Map.of(workload.topic(), workload.partitions(), "group", 6), 3);
+            assertThat(describe(cluster, workload.topic()).partitions()).allSatisfy(partition -> {
                 assertThat(partition.replicas()).hasSize(3);
                 assertThat(partition.isr()).hasSize(3);
             });
 
             double cpuBefore = cluster.cpuSeconds();
             try (ProducePhase producer = new ProducePhase(cluster)) {
-                PhaseMeasurement produced = producer.forDuration(new ProduceWorkload(100, "all", 2, 3), Duration.ofMillis(500));
+                PhaseMeasurement produced = producer.forDuration(workload, Duration.ofMillis(500));
                 assertThat(produced.records()).isPositive();
                 producer.exactly("group", 100, 6_000, LIMIT);
             }
