@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import io.tributary.broker.log.LogConfig;
+import io.tributary.broker.log.OffsetCheckpointFile;
 import io.tributary.broker.testing.Clients;
 import io.tributary.broker.testing.TestCluster;
 import org.apache.kafka.clients.admin.Admin;
@@ -54,6 +55,11 @@ class FollowerBehindLogStartIT {
             cluster.broker(follower).restart();
             cluster.awaitFullIsr(admin, TOPIC, 0, TIMEOUT);
             assertThat(TestCluster.leaderOf(admin, TOPIC, 0)).isEqualTo(leader);
+
+            cluster.broker(leader).terminate();
+            Map<TopicPartition, Long> checkpointed = new OffsetCheckpointFile(
+                    dir.resolve("broker-" + leader).resolve("logs").resolve("replication-offset-checkpoint")).read();
+            assertThat(checkpointed).as("the high watermark, checkpointed at shutdown").containsEntry(PARTITION, 100L);
         }
     }
 
