@@ -1,5 +1,6 @@
 package io.tributary.broker.log;
 
+import java.nio.ByteBuffer;
 import java.util.function.LongPredicate;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.KafkaException;
@@ -39,8 +40,11 @@ final class RecordsValidator {
         int bytes = 0;
         long firstOffset = -1;
         long previousLastOffset = -1;
+        ByteBuffer buffer = records.buffer(); // batches lie back to back from its position
+        int batchStart = buffer.position();
         for (MutableRecordBatch batch : records.batches()) {
-            checkBatch(batch, maxBatchBytes, fromClient);
+            checkBatch(batch, buffer.duplicate().position(batchStart).limit(batchStart + batch.sizeInBytes()),
+                    maxBatchBytes, fromClient);
             if (!fromClient && batchCount > 0 && batch.baseOffset() <= previousLastOffset) {
                 throw new InvalidRecordException("Batch at offset " + batch.baseOffset()
                         + " does not follow the previous batch ending at " + previousLastOffset);
@@ -52,6 +56,7 @@ final class RecordsValidator {
             batchCount++;
             recordCount += batch.countOrNull();
             bytes += batch.sizeInBytes();
+            batchStart += batch.sizeInBytes();
         }
         if (bytes != records.sizeInBytes()) {
             throw new CorruptRecordException((records.sizeInBytes() - bytes)
@@ -60,7 +65,7 @@ final class RecordsValidator {
         return new ValidatedRecords(batchCount, recordCount, firstOffset, previousLastOffset, bytes);
     }
 
-    private static void checkBatch(RecordBatch batch, int maxBatchBytes, boolean fromClient) {
+    private static void checkBatch(RecordBatch batch, ByteBuffer batchBytes, int maxBatchBytes, boolean fromClient) {
         checkMagic(batch);
         if (batch.sizeInBytes() > maxBatchBytes) {
             throw new RecordTooLargeException("Batch of " + batch.sizeInBytes()
@@ -78,11 +83,15 @@ final class RecordsValidator {
             throw new InvalidRecordException("Batch at offset " + batch.baseOffset() + " declares " + count
                     + " records but spans offsets up to " + batch.lastOffset());
         }
-        checkRecords(batch, count);
+        if (batch.isCompressed()) {
+            checkCompressedRecords(batch, count);
+        } else {
+            UncompressedRecordsCheck.check(batchBytes, batch.baseOffset(), count);
+        }
     }
 
-    /** Reads every record (decompressing if needed): the count and each record's offset delta must agree. */
-    private static void checkRecords(RecordBatch batch, int count) {
+    /** Decompresses and reads every record: the count and each record's offset delta must agree. */
+    private static void checkCompressedRecords(RecordBatch batch, int count) {
         int seen = 0;
         try (CloseableIterator<Record> it = ((MutableRecordBatch) batch).skipKeyValueIterator(BufferSupplier.NO_CACHING)) {
             while (it.hasNext()) {
