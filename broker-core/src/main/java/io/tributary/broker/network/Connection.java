@@ -1,32 +1,35 @@
 package io.tributary.broker.network;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
-import org.apache.kafka.common.network.NetworkReceive;
 import org.apache.kafka.common.network.Send;
 
 /**
  * One client connection as its processor sees it: the frame being read, the response being
- * written, and whether a request is out with the handlers. Confined to the processor thread.
+ * written, and the request out with the handlers (whose frame buffer goes back to the processor's
+ * {@link ReceiveBuffers} once it is answered). Confined to the processor thread.
  */
 final class Connection {
     private final String id;
     private final SocketChannel socket;
     private final SelectionKey key;
     private final SocketChannelTransfer transfer;
-    private final int maxRequestBytes;
-    private NetworkReceive receive;
+    private final FrameReader frames;
+    private final ReceiveBuffers buffers;
     private Send send;
+    private ByteBuffer inFlightFrame;
     private boolean awaitingResponse;
     private long lastActiveMs;
 
-    Connection(String id, SocketChannel socket, SelectionKey key, int maxRequestBytes, long nowMs) {
+    Connection(String id, SocketChannel socket, SelectionKey key, int maxRequestBytes, ReceiveBuffers buffers, long nowMs) {
         this.id = id;
         this.socket = socket;
         this.key = key;
         this.transfer = new SocketChannelTransfer(socket);
-        this.maxRequestBytes = maxRequestBytes;
+        this.frames = new FrameReader(maxRequestBytes, buffers);
+        this.buffers = buffers;
         this.lastActiveMs = nowMs;
     }
 
@@ -38,38 +41,45 @@ final class Connection {
      * Reads what is available of the current frame. The size prefix is checked against
      * {@code socket.request.max.bytes} before the payload buffer is allocated.
      *
-     * @return the complete frame's receive, or null if more bytes are needed
+     * @return the complete frame's payload (without its size prefix), or null if more bytes are needed
      * @throws org.apache.kafka.common.network.InvalidReceiveException on a bad size prefix
      * @throws java.io.EOFException when the client has closed its end
      */
-    NetworkReceive read(long nowMs) throws IOException {
-        if (receive == null) {
-            receive = new NetworkReceive(maxRequestBytes, id);
-        }
-        long read = receive.readFrom(socket);
-        if (read < 0) {
-            throw new java.io.EOFException("connection " + id + " closed by the client");
-        }
-        if (read > 0) {
+    ByteBuffer read(long nowMs) throws IOException {
+        if (frames.readFrom(socket) > 0) {
             lastActiveMs = nowMs;
         }
-        if (!receive.complete()) {
-            return null;
-        }
-        NetworkReceive complete = receive;
-        receive = null;
-        return complete;
+        return frames.complete() ? frames.takeFrame() : null;
     }
 
-    /** Stops reading until the response to the request just read has gone out. */
-    void awaitResponse() {
+    /** Stops reading until the response to the request in {@code frame} has gone out. */
+    void awaitResponse(ByteBuffer frame) {
+        inFlightFrame = frame;
         awaitingResponse = true;
         key.interestOps(0);
     }
 
-    void startSending(Send response) {
+    /** The request out with the handlers has its response: nothing reads its frame any more. */
+    void requestAnswered() {
+        if (inFlightFrame != null) {
+            buffers.release(inFlightFrame);
+            inFlightFrame = null;
+        }
+    }
+
+    /**
+     * Writes as much of {@code response} as the socket takes right away, which for most responses is all of
+     * it; the rest goes out when the socket is writable again.
+     *
+     * @return true once the whole response has been written
+     */
+    boolean startSending(Send response, long nowMs) throws IOException {
         send = response;
+        if (write(nowMs)) {
+            return true;
+        }
         key.interestOps(SelectionKey.OP_WRITE);
+        return false;
     }
 
     /** @return true once the whole response has been written */
@@ -105,6 +115,7 @@ final class Connection {
         return !awaitingResponse && send == null && lastActiveMs < cutoffMs;
     }
 
+    /** Closes the socket. A frame still with the handlers keeps its buffer: the pool must not hand it out again. */
     void close() {
         key.cancel();
         try {
@@ -112,12 +123,6 @@ final class Connection {
         } catch (IOException e) {
             // Closing is best effort; the descriptor is gone either way.
         }
-        if (receive != null) {
-            try {
-                receive.close();
-            } catch (IOException ignored) {
-                // The receive's buffer is heap memory; nothing to release.
-            }
-        }
+        frames.abandon();
     }
 }

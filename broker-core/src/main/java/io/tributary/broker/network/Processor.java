@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.network.ByteBufferSend;
 import org.apache.kafka.common.network.InvalidReceiveException;
-import org.apache.kafka.common.network.NetworkReceive;
+import org.apache.kafka.common.network.Send;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
@@ -31,10 +31,12 @@ import org.slf4j.LoggerFactory;
 public final class Processor implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(Processor.class);
     private static final long POLL_MS = 300;
+    private static final int SIZE_PREFIX_BYTES = 4;
 
     private final int id;
     private final RequestChannel requestChannel;
     private final RequestParser parser = new RequestParser();
+    private final ReceiveBuffers receiveBuffers = new ReceiveBuffers();
     private final int maxRequestBytes;
     private final long maxIdleMs;
     private final Time time;
@@ -136,7 +138,7 @@ public final class Processor implements Runnable {
             }
             String connectionId = socket.getLocalAddress() + "-" + socket.getRemoteAddress() + "-" + id + "-" + nextConnectionIndex++;
             SelectionKey key = socket.register(selector, SelectionKey.OP_READ);
-            Connection connection = new Connection(connectionId, socket, key, maxRequestBytes, time.milliseconds());
+            Connection connection = new Connection(connectionId, socket, key, maxRequestBytes, receiveBuffers, time.milliseconds());
             key.attach(connection);
             connections.put(connectionId, connection);
         }
@@ -161,10 +163,11 @@ public final class Processor implements Runnable {
             if (connection == null) {
                 continue; // the client went away while its request was being handled
             }
+            connection.requestAnswered();
             if (response.closesConnection()) {
                 close(connection);
             } else if (response.send().isPresent()) {
-                connection.startSending(response.send().get());
+                send(connection, response.send().get());
             } else {
                 resumeReading(connection);
             }
@@ -199,23 +202,36 @@ public final class Processor implements Runnable {
 
     private void read(Connection connection) throws IOException {
         long now = time.milliseconds();
-        NetworkReceive frame = connection.read(now);
+        ByteBuffer frame = connection.read(now);
         if (frame == null) {
             return;
         }
-        connection.awaitResponse();
-        RequestParser.Parsed parsed = parser.parse(frame.payload().rewind()); // NetworkReceive leaves it at its end
+        connection.awaitResponse(frame);
+        RequestParser.Parsed parsed = parser.parse(frame);
         if (parsed instanceof RequestParser.Parsed.Unknown unknown) {
             log.debug("connection {} sent unknown api key {} v{}", connection.id(), unknown.apiKey(), unknown.apiVersion());
-            connection.startSending(bareErrorResponse(unknown.correlationId()));
+            connection.requestAnswered();
+            send(connection, bareErrorResponse(unknown.correlationId()));
             return;
         }
         RequestParser.Parsed.Ok ok = (RequestParser.Parsed.Ok) parsed;
-        Request request = new Request(id, connection.id(), ok.header(), ok.body(), frame.size(), now);
+        Request request = new Request(id, connection.id(), ok.header(), ok.body(), SIZE_PREFIX_BYTES + frame.limit(), now);
         try {
             requestChannel.sendRequest(request);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            close(connection);
+        }
+    }
+
+    /** Writes {@code send} now as far as the socket takes it; reading resumes once all of it is out. */
+    private void send(Connection connection, Send send) {
+        try {
+            if (connection.startSending(send, time.milliseconds())) {
+                resumeReading(connection);
+            }
+        } catch (IOException e) {
+            log.debug("closing connection {} after I/O error: {}", connection.id(), e.getMessage());
             close(connection);
         }
     }
