@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import org.apache.kafka.common.errors.KafkaStorageException;
@@ -115,7 +116,7 @@ abstract sealed class AbstractIndex implements Closeable permits OffsetIndex, Ti
     private ByteBuffer readFromFile(int firstSlot, int count) {
         ByteBuffer bytes = ByteBuffer.allocate(count * entrySize);
         Path path = file;
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+        try (FileChannel channel = open(path)) {
             while (bytes.hasRemaining()) {
                 if (channel.read(bytes, (long) firstSlot * entrySize + bytes.position()) < 0) {
                     throw new CorruptIndexException(this + " is shorter than its " + entries + " entries");
@@ -125,6 +126,18 @@ abstract sealed class AbstractIndex implements Closeable permits OffsetIndex, Ti
             throw new KafkaStorageException("Cannot read index " + path, e);
         }
         return bytes.flip();
+    }
+
+    /** Opens the file for reading; retention may rename it ({@code .deleted}) meanwhile, so then the new name. */
+    private FileChannel open(Path path) throws IOException {
+        try {
+            return FileChannel.open(path, StandardOpenOption.READ);
+        } catch (NoSuchFileException e) {
+            if (file.equals(path)) {
+                throw e;
+            }
+            return FileChannel.open(file, StandardOpenOption.READ);
+        }
     }
 
     /** Makes the entry just written at slot {@link #entries()} visible to readers. */

@@ -145,4 +145,39 @@ class OffsetIndexTest {
         assertThat(reopened.entries()).isEqualTo(3);
         assertThatThrownBy(() -> reopened.sanityCheck(10_000)).isInstanceOf(CorruptIndexException.class);
     }
+
+    @Test
+    void aTrimmedIndexIsLookedUpFromAHeapCopyLoadedOnFirstUse() throws Exception {
+        OffsetIndex index = index(1024);
+        index.append(1010, 100);
+        index.append(1020, 200);
+        index.trimToValidSize();
+        assertThat(index.lookup(1015)).isEqualTo(new OffsetPosition(1010, 100));
+        Files.write(index.file(), new byte[16]); // the mapping is gone: lookups no longer see the file
+        assertThat(index.lookup(1025)).isEqualTo(new OffsetPosition(1020, 200));
+        assertThat(index.firstEntryAtOrAbove(1011)).isEqualTo(new OffsetPosition(1020, 200));
+    }
+
+    @Test
+    void aTrimmedIndexTakesAppendsOnlyAfterAResize() throws Exception {
+        OffsetIndex index = index(1024);
+        index.append(1010, 100);
+        index.trimToValidSize();
+        assertThatThrownBy(() -> index.append(1020, 200)).isInstanceOf(IllegalStateException.class);
+        index.resize(1024);
+        index.append(1020, 200);
+        assertThat(index.lookup(1025)).isEqualTo(new OffsetPosition(1020, 200));
+        assertThat(Files.size(index.file())).isEqualTo(1024);
+    }
+
+    @Test
+    void openingAnExistingIndexReadsNothingAndTheCleanStartCheckReadsTwoEntries() throws Exception {
+        ByteBuffer entries = ByteBuffer.allocate(24);
+        entries.putInt(5).putInt(50).putInt(-7).putInt(-7).putInt(9).putInt(90);
+        Files.write(dir.resolve("00000000000000001000.index"), entries.array());
+        OffsetIndex index = index(1024);
+        assertThat(index.entries()).isEqualTo(3);
+        index.checkEnds(1010, 91); // the garbage in the middle is not looked at
+        assertThatThrownBy(() -> index.sanityCheck(91)).isInstanceOf(CorruptIndexException.class);
+    }
 }
