@@ -10,12 +10,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Applies the {@link BadRecordPolicy} to records whose value does not decode. Dead letters carry
  * the original key, value and headers plus {@code tributary.error.*} headers naming the source
  * and the reason; {@link #flush()} makes them durable before any offset past them is committed.
- * Poll thread only.
+ * {@link #handle} is called by the writer threads, the rest by the poll thread.
  */
 final class BadRecords implements AutoCloseable {
     static final String HEADER_TOPIC = "tributary.error.topic";
@@ -28,7 +29,7 @@ final class BadRecords implements AutoCloseable {
     private final BadRecordPolicy policy;
     private final Producer<byte[], byte[]> deadLetters; // null unless DEAD_LETTER
     private final String deadLetterTopic;
-    private long count;
+    private final AtomicLong count = new AtomicLong();
     private volatile Exception sendFailure;
 
     BadRecords(BadRecordPolicy policy, Producer<byte[], byte[]> deadLetters, String deadLetterTopic) {
@@ -50,11 +51,10 @@ final class BadRecords implements AutoCloseable {
             case FAIL:
                 throw new BadRecordException(error);
             case SKIP:
-                count++;
-                log.warn("skipping {} (bad records so far: {})", error.getMessage(), count);
+                log.warn("skipping {} (bad records so far: {})", error.getMessage(), count.incrementAndGet());
                 return;
             case DEAD_LETTER:
-                count++;
+                count.incrementAndGet();
                 RecordHeaders headers = new RecordHeaders(record.headers().toArray());
                 headers.add(HEADER_TOPIC, utf8(record.topic()));
                 headers.add(HEADER_PARTITION, utf8(Integer.toString(record.partition())));
@@ -75,7 +75,7 @@ final class BadRecords implements AutoCloseable {
 
     /** Records skipped or dead-lettered so far. */
     long count() {
-        return count;
+        return count.get();
     }
 
     /**

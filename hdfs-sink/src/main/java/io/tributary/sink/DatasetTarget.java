@@ -2,18 +2,18 @@ package io.tributary.sink;
 
 import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.dataset.ParquetWriterFactory;
-import io.tributary.hadoop.dataset.RecordConverter;
+import org.apache.avro.Schema;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * Everything about the dataset the sink writes: layout, rows, writers, commits and resume positions.
+ * Everything about the dataset the sink writes: layout, row schema, writers, commits and resume positions.
  *
  * @param openFileBytes the memory an open file costs before its first record (buffers of the writer)
  */
-record DatasetTarget(DatasetLayout layout, RecordConverter converter, ParquetWriterFactory writers, long openFileBytes,
+record DatasetTarget(DatasetLayout layout, Schema schema, ParquetWriterFactory writers, long openFileBytes,
                      CommitProtocol protocol, ResumePositions resume) {
     /** Fresh, empty files for {@code tp}, starting at {@code nextOffset}. */
     PartitionFiles newFiles(TopicPartition tp, long nextOffset) {
-        return new PartitionFiles(tp, layout, writers, converter.schema(), openFileBytes, nextOffset);
+        return new PartitionFiles(tp, layout, writers, schema, openFileBytes, nextOffset);
     }
 }

@@ -1,7 +1,5 @@
 package io.tributary.sink;
 
-import io.tributary.hadoop.dataset.ValueDecodingException;
-import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -28,9 +26,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * The sink's poll loop: reads the assigned partitions, writes each record into the open file of
  * its partition and time bucket, and commits a partition's files when the {@link RotationPolicy}
- * or the memory budget says so, on rebalance and on shutdown. Everything runs on the one thread
- * that calls {@link #run()}, including the rebalance callbacks, so the consumer's assignment is
- * the truth about ownership at every step; {@link #stop()} may be called from any thread.
+ * or the memory budget says so, on rebalance and on shutdown. Everything but the record writing
+ * runs on the one thread that calls {@link #run()}, including the rebalance callbacks, so the
+ * consumer's assignment is the truth about ownership at every step; the {@link WriterThreads}
+ * convert and write a batch while the next one is polled, and are waited for before any commit,
+ * rebalance or state change. {@link #stop()} may be called from any thread.
  *
  * <p>Commit of a set of partitions: close their temp files, commit their offsets to the group
  * (the {@link OwnershipFence}), then {@link CommitProtocol#publish} (intent, rename, ledger).
@@ -40,7 +40,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class HdfsSink implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(HdfsSink.class);
-    private static final Duration POLL_TIMEOUT = Duration.ofMillis(100);
+    private static final long MAX_POLL_MS = 100;
 
     private final Consumer<byte[], byte[]> consumer;
     private final java.util.function.Consumer<ConsumerRebalanceListener> subscribe;
@@ -48,21 +48,25 @@ public final class HdfsSink implements Runnable {
     private final SinkLimits limits;
     private final OwnershipFence fence;
     private final BadRecords badRecords;
+    private final WriterThreads writers;
     private final StatusReporter reporter;
     private final Time time;
     private final Map<TopicPartition, PartitionState> partitions = new LinkedHashMap<>();
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean stopping;
+    private BadRecordException stoppedBy; // a bad record under the fail policy
     private volatile List<PartitionStatus> lastStatus = List.of();
 
     HdfsSink(Consumer<byte[], byte[]> consumer, java.util.function.Consumer<ConsumerRebalanceListener> subscribe,
-             DatasetTarget dataset, SinkLimits limits, BadRecords badRecords, StatusReporter reporter, Time time) {
+             DatasetTarget dataset, SinkLimits limits, BadRecords badRecords, WriterThreads writers, StatusReporter reporter,
+             Time time) {
         this.consumer = consumer;
         this.subscribe = subscribe;
         this.dataset = dataset;
         this.limits = limits;
         this.fence = new OwnershipFence(consumer, Duration.ofSeconds(30));
         this.badRecords = badRecords;
+        this.writers = writers;
         this.reporter = reporter;
         this.time = time;
     }
@@ -77,20 +81,27 @@ public final class HdfsSink implements Runnable {
         try {
             subscribe.accept(new Rebalance());
             while (!stopping) {
-                ConsumerRecords<byte[], byte[]> records = consumer.poll(POLL_TIMEOUT);
-                write(records);
+                // The writer threads write the previous batch while this one is fetched and parsed.
+                ConsumerRecords<byte[], byte[]> records = consumer.poll(pollTimeout());
+                finishWrites();
+                throwIfStopped();
+                List<Claim> claims = claim(records);
                 long now = time.milliseconds();
                 commit(duePartitions(now), "rotation");
                 enforceMemoryBudget();
                 retryFailed();
                 maybeReport();
+                startWrites(claims);
             }
+            finishWrites();
+            throwIfStopped();
             commit(new ArrayList<>(partitions.values()), "shutdown");
         } catch (BadRecordException e) {
             commit(new ArrayList<>(partitions.values()), "stop on a bad record");
             throw e;
         } finally {
             try {
+                writers.close();
                 consumer.close();
                 badRecords.close();
             } finally {
@@ -104,6 +115,11 @@ public final class HdfsSink implements Runnable {
         stopping = true;
     }
 
+    /** Records left out of the dataset so far under bad.record.policy skip or dead-letter. */
+    public long badRecordCount() {
+        return badRecords.count();
+    }
+
     /** Waits until {@link #run()} has returned. */
     public boolean awaitStopped(Duration timeout) throws InterruptedException {
         return finished.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -114,41 +130,77 @@ public final class HdfsSink implements Runnable {
         return lastStatus;
     }
 
-    private void write(ConsumerRecords<byte[], byte[]> records) {
+    /** A partition's records of one poll, for the files it had when they were polled. */
+    private record Claim(PartitionState state, PartitionFiles files, List<ConsumerRecord<byte[], byte[]>> records) {
+    }
+
+    private List<Claim> claim(ConsumerRecords<byte[], byte[]> records) {
+        List<Claim> claims = new ArrayList<>();
         for (TopicPartition tp : records.partitions()) {
             PartitionState state = partitions.get(tp);
-            if (state == null || state.isRecovering()) {
-                continue; // paused: recovery seeks back to the last commit
+            if (state != null && !state.isRecovering()) {
+                claims.add(new Claim(state, state.files(), records.records(tp)));
             }
-            try {
-                for (ConsumerRecord<byte[], byte[]> record : records.records(tp)) {
-                    writeOne(state, record);
-                }
-            } catch (IOException e) {
-                fail(List.of(tp), "writing", e);
+        }
+        return claims;
+    }
+
+    // A partition that failed or was recovered since the poll has other files now: its records were
+    // polled before the seek back to its last commit, and recovery re-reads them.
+    private void startWrites(List<Claim> claims) {
+        for (Claim c : claims) {
+            if (partitions.get(c.state().partition()) == c.state() && c.state().files() == c.files()) {
+                writers.submit(c.state(), c.records());
             }
         }
     }
 
-    private void writeOne(PartitionState state, ConsumerRecord<byte[], byte[]> record) throws IOException {
-        PartitionFiles files = state.files();
-        if (files == null || record.offset() < files.nextOffset()) {
-            return; // the partition failed mid-batch, or a record already in the dataset
+    /**
+     * Waits for the writer threads; commits the partitions whose files filled up and writes the rest
+     * of their records, until everything submitted is written. A bad record under the fail policy
+     * is kept for {@link #throwIfStopped()}: this also runs inside rebalance callbacks, whose
+     * exceptions the consumer would wrap.
+     */
+    private void finishWrites() {
+        while (!writers.isIdle()) {
+            List<PartitionState> full = new ArrayList<>();
+            List<WriteOutcome> outcomes = writers.await();
+            for (WriteOutcome outcome : outcomes) {
+                if (outcome.failure() != null) {
+                    fail(List.of(outcome.state().partition()), "writing", outcome.failure());
+                } else if (outcome.badRecord() != null && stoppedBy == null) {
+                    stoppedBy = outcome.badRecord();
+                } else if (outcome.full()) {
+                    full.add(outcome.state());
+                }
+            }
+            commit(full, "flush.size/file.max.bytes");
+            for (WriteOutcome outcome : outcomes) {
+                PartitionState state = outcome.state();
+                if (outcome.full() && !outcome.remaining().isEmpty() && !state.isRecovering()
+                        && partitions.get(state.partition()) == state) {
+                    writers.submit(state, outcome.remaining());
+                }
+            }
         }
+    }
+
+    private void throwIfStopped() {
+        if (stoppedBy != null) {
+            throw stoppedBy;
+        }
+    }
+
+    // Short enough to commit a partition when its rotation timer expires, not up to a poll later.
+    private Duration pollTimeout() {
         long now = time.milliseconds();
-        GenericRecord row;
-        try {
-            row = dataset.converter().convert(record);
-        } catch (ValueDecodingException e) {
-            badRecords.handle(record, e);
-            files.skip(record.offset(), now);
-            return;
+        long wait = MAX_POLL_MS;
+        for (PartitionState state : partitions.values()) {
+            if (!state.isRecovering()) {
+                wait = Math.min(wait, limits.rotation().dueAtMs(state.files()) - now);
+            }
         }
-        files.append(row, record.offset(), record.timestamp(), now);
-        state.recordWritten();
-        if (limits.rotation().isFull(files)) {
-            commit(List.of(state), "flush.size/file.max.bytes");
-        }
+        return Duration.ofMillis(Math.max(0, wait));
     }
 
     private List<PartitionState> duePartitions(long now) {
@@ -333,6 +385,7 @@ public final class HdfsSink implements Runnable {
     private final class Rebalance implements ConsumerRebalanceListener {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> revoked) {
+            finishWrites();
             List<PartitionState> states = new ArrayList<>();
             revoked.forEach(tp -> Optional.ofNullable(partitions.get(tp)).ifPresent(states::add));
             commit(states, "rebalance");
@@ -349,6 +402,7 @@ public final class HdfsSink implements Runnable {
 
         @Override
         public void onPartitionsLost(Collection<TopicPartition> lost) {
+            finishWrites();
             for (TopicPartition tp : lost) {
                 PartitionState state = partitions.remove(tp);
                 if (state != null && !state.isRecovering()) {

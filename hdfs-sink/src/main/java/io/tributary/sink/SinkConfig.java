@@ -43,6 +43,9 @@ public final class SinkConfig extends AbstractConfig {
     public static final String RETRY_BACKOFF_MAX_MS = "retry.backoff.max.ms";
     public static final String RECOVERY_BUCKETS = "recovery.buckets";
     public static final String STATUS_INTERVAL_MS = "status.interval.ms";
+    public static final String STATUS_CONSOLE = "status.console";
+    public static final String WRITER_THREADS = "writer.threads";
+    public static final int DEFAULT_WRITER_THREADS = 2;
 
     public static final String CONSUMER_PREFIX = "consumer.";
     public static final String PRODUCER_PREFIX = "producer.";
@@ -87,7 +90,11 @@ public final class SinkConfig extends AbstractConfig {
         .define(RECOVERY_BUCKETS, Type.INT, 48, Range.atLeast(1), Importance.LOW,
             "Newest hour buckets whose file names are cross-checked with the ledger on assignment")
         .define(STATUS_INTERVAL_MS, Type.LONG, 30_000L, Range.atLeast(100), Importance.LOW,
-            "Interval of the status log lines");
+            "Interval of the status log lines")
+        .define(STATUS_CONSOLE, Type.STRING, "auto", ConfigDef.CaseInsensitiveValidString.in("auto", "on", "off"), Importance.LOW,
+            "One-line status rewritten on stdout every second: auto (only in a terminal), on or off")
+        .define(WRITER_THREADS, Type.INT, DEFAULT_WRITER_THREADS, Range.between(1, 64), Importance.LOW,
+            "Threads converting and writing records (a partition always on the same one) while the next batch is fetched");
 
     public SinkConfig(Map<?, ?> props) {
         super(DEFINITION, props, false);
@@ -177,6 +184,14 @@ public final class SinkConfig extends AbstractConfig {
 
     public long statusIntervalMs() {
         return getLong(STATUS_INTERVAL_MS);
+    }
+
+    public ConsoleStatus consoleStatus() {
+        return ConsoleStatus.parse(getString(STATUS_CONSOLE));
+    }
+
+    public int writerThreads() {
+        return getInt(WRITER_THREADS);
     }
 
     /** The settings under {@code prefix}, prefix removed (for the consumer, producer and Hadoop). */

@@ -4,6 +4,7 @@ import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.dataset.NewestCommittedFiles;
 import io.tributary.hadoop.dataset.ParquetWriterFactory;
 import io.tributary.hadoop.dataset.RecordConverter;
+import io.tributary.hadoop.dataset.ValueFormat;
 import org.apache.avro.Schema;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -19,8 +20,11 @@ import org.apache.kafka.common.utils.Time;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /** Wires an {@link HdfsSink} from a {@link SinkConfig}: the consumer, the dataset and the limits. */
 public final class SinkFactory {
@@ -36,25 +40,31 @@ public final class SinkFactory {
         Path root = new Path(config.outputDir());
         FileSystem fs = root.getFileSystem(conf);
         DatasetLayout layout = new DatasetLayout(fs.makeQualified(root), config.zone());
-        RecordConverter converter = converter(config, conf);
+        Supplier<RecordConverter> converters = converters(config, conf);
         ParquetWriterFactory writers = new ParquetWriterFactory(conf, ParquetWriterFactory.codec(config.parquetCodec()),
             ParquetWriterFactory.DEFAULT_ROW_GROUP_BYTES, config.parquetPageBytes());
         CommitProtocol protocol = new CommitProtocol(fs, layout, conf);
         ResumePositions resume = new ResumePositions(protocol, new NewestCommittedFiles(fs, layout, config.recoveryBuckets()));
         // Measured with parquet-avro 1.18: an open file holds about four pages of buffers before its first record.
         long openFileBytes = 4L * config.parquetPageBytes();
-        DatasetTarget dataset = new DatasetTarget(layout, converter, writers, openFileBytes, protocol, resume);
+        DatasetTarget dataset = new DatasetTarget(layout, converters.get().schema(), writers, openFileBytes, protocol, resume);
 
         KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProps(config),
             new ByteArrayDeserializer(), new ByteArrayDeserializer());
         SinkLimits limits = new SinkLimits(config.rotationPolicy(), config.memoryBudgetBytes(), config.backoff());
+        BadRecords badRecords = badRecords(config);
+        List<PartitionWriter> partitionWriters = new ArrayList<>();
+        for (int i = 0; i < config.writerThreads(); i++) {
+            partitionWriters.add(new PartitionWriter(converters.get(), badRecords, limits.rotation(), time));
+        }
         return new HdfsSink(consumer, listener -> {
             if (config.topicPattern().isPresent()) {
                 consumer.subscribe(config.topicPattern().get(), listener);
             } else {
                 consumer.subscribe(config.topics(), listener);
             }
-        }, dataset, limits, badRecords(config), StatusReporter.forProcess(config.statusIntervalMs(), time.milliseconds()), time);
+        }, dataset, limits, badRecords, new WriterThreads(partitionWriters),
+            StatusReporter.forProcess(config.statusIntervalMs(), config.consoleStatus(), time.milliseconds()), time);
     }
 
     static Configuration hadoopConf(SinkConfig config) {
@@ -95,15 +105,18 @@ public final class SinkFactory {
             new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer()), config.deadLetterTopic());
     }
 
-    private static RecordConverter converter(SinkConfig config, Configuration conf) throws IOException {
+    /** Makes the converters, one per writer thread (they are not thread-safe); the schema file is read once. */
+    private static Supplier<RecordConverter> converters(SinkConfig config, Configuration conf) throws IOException {
         if (config.valueSchemaFile().isEmpty()) {
-            return RecordConverter.raw();
+            return RecordConverter::raw;
         }
         Path file = new Path(config.valueSchemaFile().get());
         String text;
         try (FSDataInputStream in = file.getFileSystem(conf).open(file)) {
             text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
-        return RecordConverter.decoding(new Schema.Parser().parse(text), config.valueFormat());
+        Schema valueSchema = new Schema.Parser().parse(text);
+        ValueFormat format = config.valueFormat();
+        return () -> RecordConverter.decoding(valueSchema, format);
     }
 }

@@ -29,9 +29,14 @@ final class StatusReporter {
         this.nextConsoleMs = nowMs;
     }
 
-    /** The reporter for this process: console line only if stdout is a terminal. */
-    static StatusReporter forProcess(long logIntervalMs, long nowMs) {
-        return new StatusReporter(logIntervalMs, System.console() != null ? System.out : null, nowMs);
+    /** The reporter for this process: the console line on stdout if {@code console} says so. */
+    static StatusReporter forProcess(long logIntervalMs, ConsoleStatus console, long nowMs) {
+        return new StatusReporter(logIntervalMs, console.isOn(System.console() != null) ? System.out : null, nowMs);
+    }
+
+    /** Whether the one-line console status is shown. */
+    boolean hasConsole() {
+        return console != null;
     }
 
     /** The next time a snapshot is wanted. */

@@ -13,6 +13,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -101,5 +106,41 @@ class CommitProtocolTest {
         }
         protocol.finishInterrupted(TP);
         assertThat(protocol.ledger("t").read().nextOffsets()).isEqualTo(Map.of(3, 500L));
+    }
+
+    /**
+     * Two sink processes of one group own different partitions of one topic and publish at the same
+     * moment, round after round: the shared ledger keeps both partitions' entries every time.
+     */
+    @Test
+    void twoSinksCommittingDifferentPartitionsAtOnceKeepEachOthersLedgerEntries() throws Exception {
+        TopicPartition mine = new TopicPartition("t", 0);
+        TopicPartition theirs = new TopicPartition("t", 1);
+        FileSystem otherFs = FileSystem.newInstance(dir.toUri(), conf);
+        CommitProtocol other = new CommitProtocol(otherFs, layout, conf);
+        int rounds = 40;
+        CyclicBarrier together = new CyclicBarrier(2);
+        ExecutorService secondSink = Executors.newSingleThreadExecutor();
+        try {
+            Future<?> theirCommits = secondSink.submit(() -> {
+                for (int round = 1; round <= rounds; round++) {
+                    together.await(10, TimeUnit.SECONDS);
+                    other.publish(Map.of(theirs, new CommitIntent(round * 10L, List.of())));
+                    together.await(10, TimeUnit.SECONDS);
+                }
+                return null;
+            });
+            for (int round = 1; round <= rounds; round++) {
+                together.await(10, TimeUnit.SECONDS);
+                protocol.publish(Map.of(mine, new CommitIntent(round * 100L, List.of())));
+                together.await(10, TimeUnit.SECONDS);
+                assertThat(protocol.ledger("t").read().nextOffsets()).as("ledger after round %d", round)
+                    .isEqualTo(Map.of(0, round * 100L, 1, round * 10L));
+            }
+            theirCommits.get(10, TimeUnit.SECONDS);
+        } finally {
+            secondSink.shutdownNow();
+            otherFs.close();
+        }
     }
 }

@@ -48,6 +48,7 @@ class RotationPolicyTest {
     @Test
     void nothingIsDueWithoutRecords() {
         assertThat(new RotationPolicy(1, 1024, 1).isDue(files, Long.MAX_VALUE)).isFalse();
+        assertThat(new RotationPolicy(1, 1024, 1).dueAtMs(files)).isEqualTo(Long.MAX_VALUE);
     }
 
     @Test
@@ -57,6 +58,7 @@ class RotationPolicyTest {
         append(1, T0, 14_000);
         assertThat(policy.isDue(files, 14_999)).isFalse();
         assertThat(policy.isDue(files, 15_000)).isTrue();
+        assertThat(policy.dueAtMs(files)).isEqualTo(15_000);
     }
 
     @Test

@@ -14,6 +14,7 @@ final class RunningSink implements AutoCloseable {
     private final HdfsSink sink;
     private final Thread thread;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private volatile boolean failureExpected;
 
     private RunningSink(HdfsSink sink) {
         this.sink = sink;
@@ -28,7 +29,11 @@ final class RunningSink implements AutoCloseable {
     }
 
     static RunningSink start(Map<String, ?> props) throws IOException {
-        return new RunningSink(SinkFactory.create(new SinkConfig(props), Time.SYSTEM));
+        return start(new SinkConfig(props));
+    }
+
+    static RunningSink start(SinkConfig config) throws IOException {
+        return new RunningSink(SinkFactory.create(config, Time.SYSTEM));
     }
 
     HdfsSink sink() {
@@ -44,11 +49,22 @@ final class RunningSink implements AutoCloseable {
         return thread.isAlive();
     }
 
+    /** Waits for the loop to end on its own and returns why it did. */
+    Throwable awaitFailure(Duration timeout) throws InterruptedException {
+        failureExpected = true;
+        thread.join(timeout.toMillis());
+        assertThat(thread.isAlive()).as("sink still running after %s", timeout).isFalse();
+        assertThat(failure.get()).as("sink failure").isNotNull();
+        return failure.get();
+    }
+
     @Override
     public void close() throws InterruptedException {
         sink.stop();
         assertThat(sink.awaitStopped(Duration.ofSeconds(60))).as("sink stopped in time").isTrue();
         thread.join(10_000);
-        assertThat(failure.get()).as("sink failure").isNull();
+        if (!failureExpected) {
+            assertThat(failure.get()).as("sink failure").isNull();
+        }
     }
 }

@@ -15,7 +15,10 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** The sink streaming into HDFS (MiniDFSCluster), including a NameNode restart mid-stream. */
+/**
+ * The sink streaming into HDFS (MiniDFSCluster of three datanodes), including a NameNode restart
+ * and the loss of a datanode mid-stream.
+ */
 class SinkMiniDfsIT extends BrokerTestBase {
     private static MiniDFSCluster dfs;
     private static Configuration conf;
@@ -28,7 +31,7 @@ class SinkMiniDfsIT extends BrokerTestBase {
         conf.setInt("ipc.client.connect.max.retries", 1);
         conf.setInt("ipc.client.connect.retry.interval", 100);
         dfs = new MiniDFSCluster.Builder(conf, dir.resolve("dfs").toFile())
-            .numDataNodes(1).nameNodePort(FreePorts.next()).build();
+            .numDataNodes(3).nameNodePort(FreePorts.next()).build();
         dfs.waitActive();
     }
 
@@ -50,6 +53,12 @@ class SinkMiniDfsIT extends BrokerTestBase {
         return props;
     }
 
+    /** Creates {@code topic} and returns settings streaming it into {@link #root}({@code topic}). */
+    private static Map<String, Object> streamInto(String topic, int partitions) throws Exception {
+        broker.createTopic(topic, partitions);
+        return props(topic, root(topic));
+    }
+
     private static Path root(String name) {
         return new Path(dfs.getURI().toString() + "/" + name);
     }
@@ -58,9 +67,8 @@ class SinkMiniDfsIT extends BrokerTestBase {
     void streamsAMillionRecordsOverSixPartitionsExactlyOnce() throws Exception {
         String topic = "million";
         int partitions = 6;
-        broker.createTopic(topic, partitions);
-        Path root = root("million");
-        Map<String, Object> props = props(topic, root);
+        Map<String, Object> props = streamInto(topic, partitions);
+        Path root = root(topic);
         props.put(SinkConfig.FLUSH_SIZE, "100000");
         props.put(SinkConfig.SINK_MEMORY_BYTES, String.valueOf(256L << 20));
         Map<Integer, Long> ends;
@@ -78,12 +86,44 @@ class SinkMiniDfsIT extends BrokerTestBase {
     }
 
     @Test
+    void losingADataNodeMidStreamLosesAndDuplicatesNothing() throws Exception {
+        String topic = "datanode";
+        int partitions = 3;
+        Map<String, Object> props = streamInto(topic, partitions);
+        Path root = root(topic);
+        props.put(SinkConfig.HADOOP_PREFIX + "dfs.replication", "2"); // every block on two of the three
+        props.put(SinkConfig.ROTATE_INTERVAL_MS, "500");
+        MiniDFSCluster.DataNodeProperties stopped = null;
+        try (TestLoad load = TestLoad.start(broker.bootstrapServers(), topic, partitions, 60_000, 10_000);
+             RunningSink sink = RunningSink.start(props)) {
+            await().atMost(Duration.ofSeconds(60)).until(() -> SinkTests.ledger(root, topic, conf).size() == partitions);
+            long before = committed(root, topic);
+            stopped = dfs.stopDataNode(0);
+            // Files open on the stopped datanode go on with the other replica; new blocks avoid it.
+            await().atMost(Duration.ofSeconds(60)).until(() -> committed(root, topic) >= before + 5_000);
+            load.await(Duration.ofMinutes(2));
+            Map<Integer, Long> ends = broker.endOffsets(topic, partitions);
+            await().atMost(Duration.ofMinutes(2)).until(() -> SinkTests.ledger(root, topic, conf).equals(ends));
+        } finally {
+            if (stopped != null) {
+                dfs.restartDataNode(stopped, true); // the other tests' single replicas may live there
+                dfs.waitActive();
+            }
+        }
+        DatasetContents.read(root, topic, conf).assertExactly(broker.endOffsets(topic, partitions));
+        assertThat(DatasetContents.leftovers(root, conf)).isEmpty();
+    }
+
+    private static long committed(Path root, String topic) throws java.io.IOException {
+        return SinkTests.ledger(root, topic, conf).values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    @Test
     void recoversByItselfWhenTheNameNodeRestartsMidStream() throws Exception {
         String topic = "restart";
         int partitions = 3;
-        broker.createTopic(topic, partitions);
-        Path root = root("restart");
-        Map<String, Object> props = props(topic, root);
+        Map<String, Object> props = streamInto(topic, partitions);
+        Path root = root(topic);
         props.put(SinkConfig.ROTATE_INTERVAL_MS, "500");
         try (TestLoad load = TestLoad.start(broker.bootstrapServers(), topic, partitions, 90_000, 10_000);
              RunningSink sink = RunningSink.start(props)) {
