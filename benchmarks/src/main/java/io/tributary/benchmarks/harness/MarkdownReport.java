@@ -74,7 +74,7 @@ public final class MarkdownReport {
                         .map(e -> e.getKey() + "=" + e.getValue()).toList()))
                 .append("`. Both clusters start once the single brokers have stopped, and the produce workloads ")
                 .append(String.join(", ", plan.replicatedGrid().stream().map(ProduceWorkload::name).toList()))
-                .append(" run on them alternating like the rest, after one unrecorded phase each; "
+                .append(" run on them alternating like the rest, after an unrecorded warm-up; "
                         + "broker CPU is the sum over the side's brokers, the metadata node not counted on either side.\n");
         md.append("- Same clients on both sides (kafka-clients 4.4): ").append(ClientSettings.describe()).append(".\n");
         md.append(String.format(Locale.ROOT, "- Produce: one producer, null keys, for %.1f s per phase, over the grid "
@@ -107,7 +107,8 @@ public final class MarkdownReport {
                         + "medians over the rounds. Unrecorded warm-ups come first: ")
                 .append(plan.warmUpDuration().isZero() ? "" : "a short pass over the produce grid, ")
                 .append("one consume, one group consume, one short latency phase; at RF ").append(rf)
-                .append(" one produce phase. Produce and CPU ratios in the RESULT line are geometric means over the 8 grid workloads at RF 1, "
+                .append(plan.warmUpDuration().isZero() ? " one produce phase" : " the same pass over its grid")
+                .append(". Produce and CPU ratios in the RESULT line are geometric means over the 8 grid workloads at RF 1, "
                         + "those of the EXTRA line over the RF ").append(rf).append(" workloads.\n");
         return md.toString();
     }

@@ -37,12 +37,17 @@ final class ReplicatedSection {
     }
 
     /**
-     * Unrecorded: one phase of a workload on each side, so that round 1 does not run the fresh
-     * JVMs' replication path interpreted (a cold first round measured a third of the second).
+     * Unrecorded, so that round 1 does not run the fresh JVMs' replication path interpreted (a cold
+     * first round measured a third of the second): the plan's warm-up pass over the grid, or
+     * without one, a single phase of the first workload on each side.
      */
-    private void warmUp(Map<Side, ProducePhase> producers, ProduceWorkload workload) throws InterruptedException {
-        for (Side side : Side.values()) {
-            producers.get(side).forDuration(workload, plan.produceDuration());
+    private void warmUp(Map<Side, ProducePhase> producers, ProduceGrid grid) throws InterruptedException {
+        if (plan.warmUpDuration().isZero()) {
+            for (Side side : Side.values()) {
+                producers.get(side).forDuration(grid.workloads().get(0), plan.produceDuration());
+            }
+        } else {
+            grid.warmUp(producers, plan.warmUpDuration());
         }
         rounds.log("warmed up RF%d", settings.replicationFactor());
     }
@@ -67,7 +72,7 @@ final class ReplicatedSection {
                 producers.put(side, new ProducePhase(cluster));
                 rounds.log("%s ready at %s (broker pids %s)", cluster.name(), cluster.bootstrapServers(), cluster.pids());
             }
-            warmUp(producers, grid.workloads().get(0));
+            warmUp(producers, grid);
             IdleCpu.measure(clusters, plan.idleWindow(),
                     new Metric(MetricKind.IDLE_CPU, "idle RF" + settings.replicationFactor(), 0, settings.replicationFactor()),
                     scoreboard);
