@@ -33,8 +33,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The replicas this broker holds: applies each partition's state from ZooKeeper (lead, follow, or
  * drop), appends as leader, records follower fetches, keeps acks=-1 produces waiting until the ISR
- * has the records, and checks the ISRs for laggards every half {@code replica.lag.time.max.ms}.
- * Fetches waiting in the fetch purgatory are woken when a log end or high watermark moves.
+ * has the records, checks the ISRs for laggards every half {@code replica.lag.time.max.ms}, and
+ * checkpoints the high watermarks ({@link HighWatermarkCheckpoints}); listeners hear of every
+ * leadership gained or lost. Fetches waiting in the fetch purgatory are woken when a log end or
+ * high watermark moves.
  * Thread-safe; state changes are serialised.
  */
 public final class ReplicaManager implements TopicListener, AutoCloseable {
@@ -80,7 +82,7 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         this.time = time;
         this.fetchers = new ReplicaFetchers(config, view::broker);
         this.background = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "tributary-isr-checks");
+            Thread thread = new Thread(runnable, "tributary-replica-background");
             thread.setDaemon(true);
             return thread;
         });
