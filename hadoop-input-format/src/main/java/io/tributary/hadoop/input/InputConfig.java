@@ -92,6 +92,8 @@ public final class InputConfig {
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
         // A reader has one partition assigned at a time: let one fetch bring more than the 1 MiB default.
         props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 * 1024 * 1024);
+        // The 64 KiB default socket buffer turns each 8 MiB fetch into many small reads.
+        props.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, 1024 * 1024);
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         props.putAll(conf.getPropsWithPrefix(CONSUMER_PREFIX));

@@ -29,6 +29,7 @@ public final class OffsetRangeReader implements Closeable {
     private final MissingPolicy onMissing;
     private final Duration stallTimeout;
     private final Time time;
+    private final long span; // progress() runs for every record: sum the ranges once
     private final List<LostRange> lost = new ArrayList<>();
 
     private int rangeIndex = -1;
@@ -44,6 +45,7 @@ public final class OffsetRangeReader implements Closeable {
                              Duration stallTimeout, Time time) {
         this.consumer = consumer;
         this.split = split;
+        this.span = split.span();
         this.onMissing = onMissing;
         this.stallTimeout = stallTimeout;
         this.time = time;
@@ -83,7 +85,6 @@ public final class OffsetRangeReader implements Closeable {
 
     /** The fraction of the split's offsets read so far, 0 to 1. */
     public float progress() {
-        long span = split.span();
         if (span == 0) {
             return 1f;
         }

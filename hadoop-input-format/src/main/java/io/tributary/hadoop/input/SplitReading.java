@@ -30,6 +30,9 @@ final class SplitReading implements Closeable {
     private final Map<Integer, Long> partitionRecords = new TreeMap<>();
     private long records;
     private long bytes;
+    // Records come in runs of one partition: count the run, not a map entry per record.
+    private int runPartition = -1;
+    private long runRecords;
 
     SplitReading(Configuration conf, TopicSplit split, String taskAttempt, CounterSink counters) {
         InputConfig config = new InputConfig(conf);
@@ -48,7 +51,11 @@ final class SplitReading implements Closeable {
         ConsumerRecord<byte[], byte[]> record = reader.current();
         bytes += RecordSizes.of(record);
         if (partitionCounters) {
-            partitionRecords.merge(record.partition(), 1L, Long::sum);
+            if (record.partition() != runPartition) {
+                endRun();
+                runPartition = record.partition();
+            }
+            runRecords++;
         }
         if (++records % COUNTER_FLUSH_RECORDS == 0) {
             flushCounters();
@@ -62,7 +69,15 @@ final class SplitReading implements Closeable {
         return reader.progress();
     }
 
+    private void endRun() {
+        if (runRecords > 0) {
+            partitionRecords.merge(runPartition, runRecords, Long::sum);
+            runRecords = 0;
+        }
+    }
+
     private void flushCounters() {
+        endRun();
         counters.increment(TopicInputCounter.RECORDS, records);
         counters.increment(TopicInputCounter.BYTES, bytes);
         partitionRecords.forEach((p, n) -> counters.increment(TopicInputCounter.PARTITION_RECORDS_GROUP, TopicInputCounter.partitionCounter(p), n));

@@ -61,12 +61,16 @@ public final class LoaderConfig {
         return conf.getInt(MAX_OPEN_FILES, DEFAULT_MAX_OPEN_FILES);
     }
 
-    /** A new converter (they are single-threaded) for the configured value decoding. */
+    /**
+     * A new converter (they are single-threaded) for the configured value decoding; it reuses one
+     * row, as a record writer writes each row before it converts the next.
+     */
     public RecordConverter converter() {
         String schema = conf.get(VALUE_SCHEMA);
         if (schema == null || schema.isBlank()) {
-            return RecordConverter.raw();
+            return RecordConverter.raw().reusingRows();
         }
-        return RecordConverter.decoding(new Schema.Parser().parse(schema), ValueFormat.parse(conf.get(VALUE_FORMAT, "avro")));
+        return RecordConverter.decoding(new Schema.Parser().parse(schema), ValueFormat.parse(conf.get(VALUE_FORMAT, "avro")))
+            .reusingRows();
     }
 }

@@ -27,26 +27,31 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 
 /**
  * Loader records/s into Parquet divided by the ceiling of this step: writing the same rows,
- * already in memory, straight with AvroParquetWriter. Snappy, one split and one file per
- * partition; the ceiling writes with one thread. The loader time is
- * the whole tool run: planning, job setup, reading from Kafka, converting, writing, committing.
- * The fourth argument sets how many maps the local job runner runs at once (default 1, the
- * like-for-like comparison; the loader itself uses every core when it is not set).
+ * already in memory, straight with AvroParquetWriter. Like for like: the ceiling writes the rows
+ * the loader's {@link RecordConverter} makes (same schema and representation), through the
+ * writer factory of the loader's own configuration (same codec, row group and page size), one
+ * file per partition as the loader's one split per partition, on as many threads as the local
+ * job runner runs maps at once. The loader time is the whole tool run: planning, job setup,
+ * reading from Kafka, converting, writing, committing. The two sides alternate within each
+ * round, after a warm-up round that does not count; every round prints its ratio and the load average.
  *
  * <pre>
- * mvn -B -q -pl hadoop-input-format -am test-compile
- * mvn -B -q -pl hadoop-input-format dependency:build-classpath -Dmdep.outputFile=/tmp/cp.txt
+ * mvn -B -q -pl hadoop-input-format -am test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/cp.txt
  * java -Xmx3g -cp hadoop-input-format/target/test-classes:hadoop-input-format/target/classes:$(cat /tmp/cp.txt) \
- *     io.tributary.hadoop.bench.LoaderBenchmark [records, default 2000000] [value bytes, default 100] [rounds, default 3] [local maps, default 1]
+ *     io.tributary.hadoop.bench.LoaderBenchmark [records, default 2000000] [value bytes, default 100] [rounds, default 3] [maps, default: cores]
  * </pre>
  */
 public final class LoaderBenchmark {
     private static final int PARTITIONS = 4;
     private static final String TOPIC = "bench";
+    private static final String CODEC = "snappy";
 
     private LoaderBenchmark() {
     }
@@ -55,7 +60,7 @@ public final class LoaderBenchmark {
         int records = args.length > 0 ? Integer.parseInt(args[0]) : 2_000_000;
         int valueBytes = args.length > 1 ? Integer.parseInt(args[1]) : 100;
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
-        int localMaps = args.length > 3 ? Integer.parseInt(args[3]) : 1;
+        int maps = args.length > 3 ? Integer.parseInt(args[3]) : Runtime.getRuntime().availableProcessors();
         java.nio.file.Path work = Files.createTempDirectory("loader-bench");
         try (TestBroker broker = TestBroker.start(work.resolve("kafka"))) {
             broker.createTopic(TOPIC, PARTITIONS);
@@ -65,29 +70,30 @@ public final class LoaderBenchmark {
             int total = records / PARTITIONS * PARTITIONS;
             List<List<GenericRecord>> rows = rowsInMemory(broker.bootstrapServers(), total);
 
-            double bestLoader = 0;
-            double bestCeiling = 0;
-            for (int round = 1; round <= rounds; round++) {
-                double loader = loaderRecordsPerSecond(broker.bootstrapServers(), work.resolve("lake-" + round), total, localMaps);
-                double ceiling = writerRecordsPerSecond(rows, work.resolve("ceiling-" + round));
-                System.out.printf("round %d: loader %.0f records/s, AvroParquetWriter from memory %.0f records/s, ratio %.2f%n",
-                    round, loader, ceiling, loader / ceiling);
-                bestLoader = Math.max(bestLoader, loader);
-                bestCeiling = Math.max(bestCeiling, ceiling);
+            double[] ratios = new double[rounds];
+            for (int round = 0; round <= rounds; round++) { // round 0 warms the JIT up for both sides and does not count
+                double loader = loaderRecordsPerSecond(broker.bootstrapServers(), work.resolve("lake-" + round), total, maps);
+                double ceiling = writerRecordsPerSecond(rows, work.resolve("ceiling-" + round), maps);
+                if (round > 0) {
+                    ratios[round - 1] = loader / ceiling;
+                }
+                System.out.printf("%s: loader %.0f records/s, AvroParquetWriter from memory %.0f records/s, ratio %.2f, load average %s%n",
+                    round == 0 ? "warm-up" : "round " + round, loader, ceiling, loader / ceiling, loadAverage());
             }
-            System.out.printf("best of %d: loader %.0f records/s, ceiling %.0f records/s, ratio %.2f (%d records of %d value bytes, %d partitions, %d local maps)%n",
-                rounds, bestLoader, bestCeiling, bestLoader / bestCeiling, total, valueBytes, PARTITIONS, localMaps);
+            Arrays.sort(ratios);
+            System.out.printf("ratio median %.2f, best %.2f, worst %.2f (%d records of %d value bytes, %d partitions, %d maps and ceiling threads)%n",
+                ratios[rounds / 2], ratios[rounds - 1], ratios[0], total, valueBytes, PARTITIONS, maps);
         }
     }
 
-    private static double loaderRecordsPerSecond(String bootstrap, java.nio.file.Path work, int expected, int localMaps) throws Exception {
+    private static double loaderRecordsPerSecond(String bootstrap, java.nio.file.Path work, int expected, int maps) throws Exception {
         Configuration conf = LocalJobs.conf(work);
-        conf.setInt("mapreduce.local.map.tasks.maximum", localMaps);
+        conf.setInt("mapreduce.local.map.tasks.maximum", maps);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         long start = System.nanoTime();
         int code = ToolRunner.run(conf, new TopicLoader(new PrintStream(out, true, StandardCharsets.UTF_8), System.err), new String[] {
             "-D", InputConfig.SPLIT_MAX_RECORDS + "=" + expected / PARTITIONS, "-D", InputConfig.SPLIT_PACK_RECORDS + "=0",
-            "-D", LoaderConfig.PARQUET_CODEC + "=snappy",
+            "-D", LoaderConfig.PARQUET_CODEC + "=" + CODEC,
             "--bootstrap-server", bootstrap, "--topic", TOPIC, "--output", work.resolve("lake").toUri().toString(), "--start", "earliest"});
         double seconds = (System.nanoTime() - start) / 1e9;
         if (code != 0 || !out.toString(StandardCharsets.UTF_8).contains("loaded " + expected + " records")) {
@@ -96,23 +102,38 @@ public final class LoaderBenchmark {
         return expected / seconds;
     }
 
-    private static double writerRecordsPerSecond(List<List<GenericRecord>> partitions, java.nio.file.Path work) throws Exception {
+    /** One file per partition, {@code threads} at a time, as the local job runner runs one split per partition. */
+    private static double writerRecordsPerSecond(List<List<GenericRecord>> partitions, java.nio.file.Path work, int threads) throws Exception {
         Configuration conf = new Configuration();
-        ParquetWriterFactory writers = new ParquetWriterFactory(conf, ParquetWriterFactory.codec("snappy"), LoaderConfig.DEFAULT_ROW_GROUP_BYTES);
-        long count = 0;
-        long start = System.nanoTime();
-        for (int p = 0; p < partitions.size(); p++) {
-            try (ParquetWriter<GenericRecord> writer = writers.open(new Path(work.resolve("p" + p + ".parquet").toUri()),
-                    partitions.get(p).get(0).getSchema())) {
-                for (GenericRecord row : partitions.get(p)) {
-                    writer.write(row);
-                    count++;
-                }
+        conf.set(LoaderConfig.PARQUET_CODEC, CODEC);
+        ParquetWriterFactory writers = new LoaderConfig(conf).writerFactory();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            long start = System.nanoTime();
+            List<Future<Integer>> written = new ArrayList<>();
+            for (int p = 0; p < partitions.size(); p++) {
+                List<GenericRecord> rows = partitions.get(p);
+                Path file = new Path(work.resolve("p" + p + ".parquet").toUri());
+                written.add(pool.submit(() -> {
+                    try (ParquetWriter<GenericRecord> writer = writers.open(file, rows.get(0).getSchema())) {
+                        for (GenericRecord row : rows) {
+                            writer.write(row);
+                        }
+                    }
+                    return rows.size();
+                }));
             }
+            long count = 0;
+            for (Future<Integer> f : written) {
+                count += f.get();
+            }
+            return count / ((System.nanoTime() - start) / 1e9);
+        } finally {
+            pool.shutdownNow();
         }
-        return count / ((System.nanoTime() - start) / 1e9);
     }
 
+    /** The rows the loader writes, made by the same converter (a new row each, to keep them). */
     private static List<List<GenericRecord>> rowsInMemory(String bootstrap, int total) {
         List<List<GenericRecord>> rows = new ArrayList<>();
         IntStream.range(0, PARTITIONS).forEach(p -> rows.add(new ArrayList<>()));
@@ -133,5 +154,13 @@ public final class LoaderBenchmark {
             }
         }
         return rows;
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(java.nio.file.Path.of("/proc/loadavg")).split(" ", 4)[0];
+        } catch (java.io.IOException | RuntimeException e) {
+            return "unknown";
+        }
     }
 }

@@ -21,7 +21,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,16 +49,52 @@ class RecordConverterTest {
         headers.add("h2", null);
         GenericRecord row = RecordConverter.raw().convert(record(bytes("k"), bytes("v"), headers));
 
-        assertThat(row.get("topic")).isEqualTo("t");
+        assertThat(row.get("topic")).hasToString("t");
         assertThat(row.get("partition")).isEqualTo(2);
         assertThat(row.get("offset")).isEqualTo(42L);
         assertThat(row.get("timestamp")).isEqualTo(1_000L);
-        assertThat(row.get("key")).isEqualTo(ByteBuffer.wrap(bytes("k")));
-        assertThat(row.get("value")).isEqualTo(ByteBuffer.wrap(bytes("v")));
+        assertThat(row.get("key")).isEqualTo(bytes("k"));
+        assertThat(row.get("value")).isEqualTo(bytes("v"));
         @SuppressWarnings("unchecked")
         List<GenericRecord> hs = (List<GenericRecord>) row.get("headers");
-        assertThat(hs).extracting(h -> h.get("key")).containsExactly("h1", "h2");
+        assertThat(hs).extracting(h -> h.get("key").toString()).containsExactly("h1", "h2");
         assertThat(hs.get(1).get("value")).isNull();
+    }
+
+    @Test
+    void aReusingConverterRefillsOneRowAndWritesTheSameParquet() throws IOException {
+        RecordConverter converter = RecordConverter.decoding(ORDER, ValueFormat.AVRO_BINARY).reusingRows();
+        GenericRecord order = new GenericData.Record(ORDER);
+        order.put("id", 7L);
+        order.put("customer", "ada");
+        order.put("amount", 9.5);
+        RecordHeaders two = new RecordHeaders();
+        two.add("h1", bytes("v1"));
+        two.add("h2", bytes("v2"));
+        RecordHeaders one = new RecordHeaders();
+        one.add("h3", null);
+
+        Path file = new Path(dir.toUri().toString(), "reused.parquet");
+        GenericRecord first;
+        GenericRecord second;
+        try (ParquetWriter<GenericRecord> writer = writerFactory().open(file, converter.schema())) {
+            first = converter.convert(record(bytes("k"), avroBinary(order), two));
+            writer.write(first);
+            second = converter.convert(record(null, null, one)); // a tombstone with fewer headers
+            writer.write(second);
+        }
+
+        assertThat(second).isSameAs(first);
+        List<GenericRecord> back = read(file);
+        assertThat(back.get(0).get("id")).isEqualTo(7L);
+        assertThat(back.get(0).get("customer")).hasToString("ada");
+        assertThat(back.get(0).get("headers").toString()).contains("h1", "h2");
+        assertThat(back.get(1).get("id")).isNull();
+        assertThat(back.get(1).get("customer")).isNull();
+        assertThat(back.get(1).get("key")).isNull();
+        @SuppressWarnings("unchecked")
+        List<GenericRecord> headers = (List<GenericRecord>) back.get(1).get("headers");
+        assertThat(headers).extracting(h -> h.get("key").toString()).containsExactly("h3");
     }
 
     @Test
@@ -115,17 +150,22 @@ class RecordConverterTest {
     }
 
     private List<GenericRecord> writeAndRead(Schema schema, List<GenericRecord> rows) throws IOException {
-        Configuration conf = new Configuration();
         Path file = new Path(dir.toUri().toString(), "rows.parquet");
-        ParquetWriterFactory factory = new ParquetWriterFactory(conf, ParquetWriterFactory.codec("snappy"),
-            ParquetWriterFactory.DEFAULT_ROW_GROUP_BYTES);
-        try (ParquetWriter<GenericRecord> writer = factory.open(file, schema)) {
+        try (ParquetWriter<GenericRecord> writer = writerFactory().open(file, schema)) {
             for (GenericRecord row : rows) {
                 writer.write(row);
             }
         }
+        return read(file);
+    }
+
+    private static ParquetWriterFactory writerFactory() {
+        return new ParquetWriterFactory(new Configuration(), ParquetWriterFactory.codec("snappy"), ParquetWriterFactory.DEFAULT_ROW_GROUP_BYTES);
+    }
+
+    private static List<GenericRecord> read(Path file) throws IOException {
         List<GenericRecord> back = new ArrayList<>();
-        try (ParquetReader<GenericRecord> reader = AvroParquetReader.<GenericRecord>builder(HadoopInputFile.fromPath(file, conf)).build()) {
+        try (ParquetReader<GenericRecord> reader = AvroParquetReader.<GenericRecord>builder(HadoopInputFile.fromPath(file, new Configuration())).build()) {
             for (GenericRecord r = reader.read(); r != null; r = reader.read()) {
                 back.add(r);
             }
