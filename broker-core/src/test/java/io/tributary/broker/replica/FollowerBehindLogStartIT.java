@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import io.tributary.broker.BrokerConfig;
 import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.log.OffsetCheckpointFile;
 import io.tributary.broker.testing.Clients;
@@ -35,7 +36,9 @@ class FollowerBehindLogStartIT {
 
     @Test
     void aFollowerWhoseNextRecordsWereDeletedRestartsAtTheLeadersLogStart() throws Exception {
-        try (TestCluster cluster = TestCluster.start(dir, 2, Map.of(LogConfig.LOG_RETENTION_CHECK_INTERVAL_MS, "200"));
+        // Without controlled shutdown the final SIGTERM stops the leader at once (it only has to checkpoint).
+        try (TestCluster cluster = TestCluster.start(dir, 2, Map.of(LogConfig.LOG_RETENTION_CHECK_INTERVAL_MS, "200",
+                BrokerConfig.CONTROLLED_SHUTDOWN_ENABLE, "false"));
              Admin admin = Clients.admin(cluster.bootstrapServers());
              KafkaProducer<byte[], byte[]> producer = Clients.producer(cluster.bootstrapServers())) {
             admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 2).configs(Map.of(
