@@ -15,6 +15,7 @@ import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.util.HadoopOutputFile;
 
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -42,7 +43,8 @@ import java.util.concurrent.TimeUnit;
  *       record's timestamp and the commit that made it visible, against rotate.interval.ms.</li>
  * </ol>
  * Arguments (all optional): records partitions rounds rate-per-second seconds rotate-interval-ms writer-threads.
- * Last line: {@code RESULT sink_ratio=<median> freshness_max_ms=<y> rotate_interval_ms=<z>}.
+ * Last line: {@code RESULT sink_ratio=<median> cpu_ratio=<median> freshness_max_ms=<y> rotate_interval_ms=<z>}, where
+ * cpu_ratio is the ceiling's process CPU per record over the sink's (load-independent; 1 = as cheap).
  */
 public final class SinkBenchmark {
     private SinkBenchmark() {
@@ -66,15 +68,19 @@ public final class SinkBenchmark {
             TestLoad.produce(broker.bootstrapServers(), topic, partitions, records);
             Rows rows = Rows.likeTheTopic(records);
             double[] ratios = new double[rounds];
+            double[] cpuRatios = new double[rounds];
             // Round 0 warms the JIT up on both sides and is not counted.
             for (int round = 0; round <= rounds; round++) {
-                double ceiling = ceiling(work.resolve("ceiling-" + round), rows, partitions);
-                double sink = sinkThroughput(broker, topic, work.resolve("lake-" + round), records, partitions, round,
-                    writerThreads);
-                System.out.printf("round %d%s: ceiling %,.0f records/s, sink %,.0f records/s, ratio %.2f%n",
-                    round, round == 0 ? " (warm-up)" : "", ceiling, sink, sink / ceiling);
+                int r = round;
+                Measured ceiling = Measured.of(() -> ceiling(work.resolve("ceiling-" + r), rows, partitions), records);
+                Measured sink = Measured.of(() -> sinkThroughput(broker, topic, work.resolve("lake-" + r), records,
+                    partitions, r, writerThreads), records);
+                System.out.printf("round %d%s: ceiling %s; sink %s; ratio %.2f, CPU ratio %.2f%n", round,
+                    round == 0 ? " (warm-up)" : "", ceiling, sink, sink.perSecond() / ceiling.perSecond(),
+                    ceiling.cpuNanosPerRecord() / sink.cpuNanosPerRecord());
                 if (round > 0) {
-                    ratios[round - 1] = sink / ceiling;
+                    ratios[round - 1] = sink.perSecond() / ceiling.perSecond();
+                    cpuRatios[round - 1] = ceiling.cpuNanosPerRecord() / sink.cpuNanosPerRecord();
                 }
             }
             System.out.printf("plain consumer draining the same topic: %,.0f records/s (no writing; for attribution)%n",
@@ -83,8 +89,9 @@ public final class SinkBenchmark {
             System.out.printf("freshness at %,d records/s for %d s: max %d ms (rotate.interval.ms=%d, goal <= %d)%n",
                 rate, seconds, freshness, rotateMs, rotateMs + 1000);
             Arrays.sort(ratios);
-            System.out.printf("RESULT sink_ratio=%.2f freshness_max_ms=%d rotate_interval_ms=%d%n",
-                ratios[rounds / 2], freshness, rotateMs);
+            Arrays.sort(cpuRatios);
+            System.out.printf("RESULT sink_ratio=%.2f cpu_ratio=%.2f freshness_max_ms=%d rotate_interval_ms=%d%n",
+                ratios[rounds / 2], cpuRatios[rounds / 2], freshness, rotateMs);
         }
     }
 
@@ -102,6 +109,28 @@ public final class SinkBenchmark {
         props.put(SinkConfig.SINK_MEMORY_BYTES, String.valueOf(512L << 20));
         props.put(SinkConfig.WRITER_THREADS, String.valueOf(writerThreads));
         return new SinkConfig(props);
+    }
+
+    /** A measured side: records/s over its own clock, and the whole process's CPU time per record meanwhile. */
+    private record Measured(double perSecond, double cpuNanosPerRecord) {
+        interface Side {
+            double recordsPerSecond() throws Exception;
+        }
+
+        // Process CPU: on a loaded machine a side with more threads gets more of the cores, so
+        // records/s alone flatters the sink; CPU per record does not depend on the share. The
+        // sink's includes the broker serving it, the ceiling's does not.
+        static Measured of(Side side, int records) throws Exception {
+            var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+            long cpuBefore = os.getProcessCpuTime();
+            double perSecond = side.recordsPerSecond();
+            return new Measured(perSecond, (os.getProcessCpuTime() - cpuBefore) / (double) records);
+        }
+
+        @Override
+        public String toString() {
+            return String.format("%,.0f records/s, %.2f us CPU/record", perSecond, cpuNanosPerRecord / 1000);
+        }
     }
 
     /** Keys and values as {@link TestLoad} produces them, made before the clock starts. */
@@ -157,12 +186,17 @@ public final class SinkBenchmark {
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
             long firstRecord = 0;
             while (System.nanoTime() < deadline) {
-                // Status snapshots come every 100 ms: the start is seen up to 100 ms late, in the sink's favour.
-                if (firstRecord == 0 && sink.sink().status().stream().anyMatch(s -> s.recordsPerSecond() > 0)) {
+                // Status snapshots come every 100 ms: the start and the end are both seen up to 100 ms late.
+                List<PartitionStatus> status = sink.sink().status();
+                if (firstRecord == 0 && status.stream().anyMatch(s -> s.recordsPerSecond() > 0)) {
                     firstRecord = System.nanoTime();
                 }
-                if (firstRecord != 0 && SinkTests.ledger(root, topic, conf).equals(ends)) {
-                    return records / ((System.nanoTime() - firstRecord) / 1e9);
+                if (status.stream().mapToLong(PartitionStatus::recordsCommitted).sum() == records) {
+                    double perSecond = records / ((System.nanoTime() - firstRecord) / 1e9);
+                    if (!SinkTests.ledger(root, topic, conf).equals(ends)) {
+                        throw new IllegalStateException("all records committed but the ledger is not at the end offsets");
+                    }
+                    return perSecond;
                 }
                 TimeUnit.MILLISECONDS.sleep(10);
             }

@@ -94,7 +94,7 @@ class SinkMiniDfsIT extends BrokerTestBase {
         props.put(SinkConfig.HADOOP_PREFIX + "dfs.replication", "2"); // every block on two of the three
         props.put(SinkConfig.ROTATE_INTERVAL_MS, "500");
         MiniDFSCluster.DataNodeProperties stopped = null;
-        try (TestLoad load = TestLoad.start(broker.bootstrapServers(), topic, partitions, 60_000, 10_000);
+        try (TestLoad load = TestLoad.start(broker.bootstrapServers(), topic, partitions, 45_000, 10_000);
              RunningSink sink = RunningSink.start(props)) {
             await().atMost(Duration.ofSeconds(60)).until(() -> SinkTests.ledger(root, topic, conf).size() == partitions);
             long before = committed(root, topic);
