@@ -240,6 +240,7 @@ abstract sealed class AbstractIndex implements Closeable permits OffsetIndex, Ti
             throw new UncheckedIOException("Cannot trim index " + file, e);
         }
         maxEntries = entries;
+        heapCopy = null; // a copy from before the index was last made active again may be stale
         mmap = null; // readers still holding it read only entries below the count; the GC unmaps it
     }
 
