@@ -45,13 +45,13 @@ public record RunPlan(int rounds, Duration warmUpDuration, Duration idleWindow, 
     /**
      * About a minute and a half: two short rounds without a produce warm-up, and a single workload
      * (100 B, acks=all, 6 partitions) at RF 3, for development; expect noisy ratios. On a crowded
-     * machine (starting the eight JVMs of the two clusters alone can take 40 s) it may overrun its
+     * machine (starting the eight JVMs of the two clusters alone took 40-100 s) it may overrun its
      * two minutes rather than end without a result.
      */
     public static RunPlan quick() {
         return new RunPlan(2, Duration.ZERO, Duration.ofSeconds(1), Duration.ofMillis(400), 100_000, 60_000,
                 Duration.ofMillis(1200), Duration.ofMillis(300), 0.5, List.of(new ProduceWorkload(100, "all", 6, REPLICATED)),
-                "1g", Duration.ofSeconds(110), Duration.ofSeconds(330));
+                "1g", Duration.ofSeconds(110), Duration.ofSeconds(420));
     }
 
     /** -Xms/-Xmx of the metadata node of a replicated cluster (ZooKeeper, KRaft controller), the same on both sides. */
