@@ -63,8 +63,9 @@ class SinkCrashIT extends BrokerTestBase {
         try (TestLoad load = TestLoad.start(broker.bootstrapServers(), topic, partitions, 120_000, 12_000);
              SinkProcess a = SinkProcess.start(dir, "sink-a", props, CHILD_HEAP);
              SinkProcess b = SinkProcess.start(dir, "sink-b", props, CHILD_HEAP)) {
-            // Both members write: every partition has committed files before the kill.
-            await().atMost(Duration.ofSeconds(60)).until(() -> SinkTests.ledger(root, topic, conf).size() == partitions
+            // Both members write: every partition has committed files before the kill. Two child JVMs
+            // starting on an overloaded machine have taken 20 s just to join the group.
+            await().atMost(Duration.ofMinutes(2)).until(() -> SinkTests.ledger(root, topic, conf).size() == partitions
                 && a.logText().contains("writing") && b.logText().contains("writing"));
             a.kill();
             load.await(Duration.ofMinutes(2));
