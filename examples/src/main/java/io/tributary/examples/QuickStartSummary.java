@@ -35,7 +35,7 @@ public record QuickStartSummary(PageViewReport pageViews, ServerLogReport server
             .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")));
         lines.add("files:  " + shown + "/" + PageViewPipeline.TOPIC + "/dt=*/hr=*/*.parquet  (hdfs-sink)");
         lines.add("        " + shown + "/" + ServerLogPipeline.TOPIC + "/dt=*/hr=*/*.parquet  (loader)");
-        lines.add("        " + shown + "/_tributary/*.ledger  (loaded offsets, shared by both)");
+        lines.add("        " + shown + "/_tributary/ledger/<topic>/v*.ledger  (loaded offsets, shared by both; newest wins)");
         lines.add("try:    duckdb -c \"SELECT url, count(*) AS views FROM read_parquet('" + shown + "/"
             + PageViewPipeline.TOPIC + "/*/*/*.parquet') GROUP BY url ORDER BY views DESC\"");
         lines.add("        duckdb -c \"SELECT host, count(*) AS errors FROM read_parquet('" + shown + "/"
