@@ -39,6 +39,12 @@ public final class InputConfig {
      */
     public static final String PARTITION_COUNTERS = "tributary.counters.per.partition";
 
+    /**
+     * Whether a record reader fetches ahead on a thread of its own (default true), so kafka-clients
+     * polls and decodes while the map thread converts and writes; false reads on the map thread.
+     */
+    public static final String READER_PREFETCH = "tributary.reader.prefetch";
+
     public static final long DEFAULT_SPLIT_MAX_RECORDS = 1_000_000;
     public static final long DEFAULT_STALL_TIMEOUT_MS = 120_000;
     public static final int DEFAULT_RESUME_CHECK_BUCKETS = 48;
@@ -76,6 +82,10 @@ public final class InputConfig {
 
     public boolean partitionCounters() {
         return conf.getBoolean(PARTITION_COUNTERS, true);
+    }
+
+    public boolean readerPrefetch() {
+        return conf.getBoolean(READER_PREFETCH, true);
     }
 
     public int resumeCheckBuckets() {

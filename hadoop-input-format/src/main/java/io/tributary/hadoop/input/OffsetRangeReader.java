@@ -6,7 +6,6 @@ import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Time;
 
-import java.io.Closeable;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,7 +20,7 @@ import java.util.List;
  * before it. The core of both the {@code mapreduce} and the {@code mapred} record readers.
  * Not thread-safe.
  */
-public final class OffsetRangeReader implements Closeable {
+public final class OffsetRangeReader implements RangeReader {
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(500);
 
     private final Consumer<byte[], byte[]> consumer;
@@ -51,7 +50,7 @@ public final class OffsetRangeReader implements Closeable {
         this.time = time;
     }
 
-    /** Moves to the next record of the split; false once every range is read. */
+    @Override
     public boolean next() throws IOException {
         while (true) {
             if (range == null || position >= range.end()) {
@@ -78,12 +77,12 @@ public final class OffsetRangeReader implements Closeable {
         }
     }
 
-    /** The record {@link #next()} moved to. */
+    @Override
     public ConsumerRecord<byte[], byte[]> current() {
         return current;
     }
 
-    /** The fraction of the split's offsets read so far, 0 to 1. */
+    @Override
     public float progress() {
         if (span == 0) {
             return 1f;
@@ -92,9 +91,19 @@ public final class OffsetRangeReader implements Closeable {
         return Math.min(1f, (float) done / span);
     }
 
-    /** Ranges retention deleted before they were read (only with {@link MissingPolicy#SKIP}). */
+    @Override
     public List<LostRange> lostRanges() {
         return List.copyOf(lost);
+    }
+
+    /** Whether {@link #next()} can likely answer from records already fetched, without a poll. */
+    boolean hasFetchedRecords() {
+        return batch.hasNext();
+    }
+
+    /** Makes a poll running on another thread return early with a {@code WakeupException}; the one thread-safe call. */
+    void wakeup() {
+        consumer.wakeup();
     }
 
     private boolean nextRange() {

@@ -12,10 +12,11 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ThreadFactory;
 
 /**
  * One split being read, for either API's record reader: the {@link OffsetRangeReader} over a
- * fresh consumer, plus the counting every record and every lost range goes through.
+ * fresh consumer (behind a {@link PrefetchingRangeReader} unless {@link InputConfig#READER_PREFETCH} is off), plus the counting every record and every lost range goes through.
  */
 final class SplitReading implements Closeable {
     private static final Logger log = LoggerFactory.getLogger(SplitReading.class);
@@ -23,7 +24,7 @@ final class SplitReading implements Closeable {
     /** Hadoop counter updates are not free: they are batched and flushed every this many records. */
     private static final int COUNTER_FLUSH_RECORDS = 10_000;
 
-    private final OffsetRangeReader reader;
+    private final RangeReader reader;
     private final CounterSink counters;
     private final TopicSplit split;
     private final boolean partitionCounters;
@@ -39,8 +40,17 @@ final class SplitReading implements Closeable {
         this.split = split;
         this.counters = counters;
         this.partitionCounters = config.partitionCounters();
-        this.reader = new OffsetRangeReader(new KafkaConsumer<>(config.consumerProps("tributary-" + taskAttempt)),
+        OffsetRangeReader ranges = new OffsetRangeReader(new KafkaConsumer<>(config.consumerProps("tributary-" + taskAttempt)),
             split, config.onMissing(), config.stallTimeout(), Time.SYSTEM);
+        this.reader = config.readerPrefetch() ? new PrefetchingRangeReader(ranges, fetchThreads(taskAttempt)) : ranges;
+    }
+
+    private static ThreadFactory fetchThreads(String taskAttempt) {
+        return task -> {
+            Thread thread = new Thread(task, "tributary-fetch-" + taskAttempt);
+            thread.setDaemon(true); // never keeps a JVM alive, even if a caller forgets close()
+            return thread;
+        };
     }
 
     /** Moves to the next record, counts it and fills {@code key} (its offset) and {@code value}; false at the end of the split. */

@@ -10,7 +10,9 @@
  *       deterministic; {@link io.tributary.hadoop.input.SplitPlanner} cuts it into
  *       {@link io.tributary.hadoop.input.TopicSplit}s.</li>
  *   <li>Reading: {@link io.tributary.hadoop.input.OffsetRangeReader} (assign, seek, poll; no
- *       dense-offset assumption), wrapped by the record readers of
+ *       dense-offset assumption), run ahead on a fetch thread by
+ *       {@link io.tributary.hadoop.input.PrefetchingRangeReader} (unless
+ *       {@code tributary.reader.prefetch=false}), wrapped by the record readers of
  *       {@link io.tributary.hadoop.input.TopicInputFormat} (new API) and
  *       {@link io.tributary.hadoop.input.MapredTopicInputFormat} (old API).</li>
  *   <li>Records deleted by retention: {@link io.tributary.hadoop.input.MissingPolicy}.</li>
