@@ -41,11 +41,13 @@ import java.util.stream.IntStream;
  * job runner runs maps at once. The loader time is the whole tool run: planning, job setup,
  * reading from Kafka, converting, writing, committing. The two sides alternate within each
  * round, after a warm-up round that does not count; every round prints its ratio and the load average.
+ * The fifth argument picks the loader's reader: {@code on} (prefetching, the default), {@code off}
+ * ({@code tributary.reader.prefetch=false}) or {@code both}, which runs both loaders every round.
  *
  * <pre>
  * mvn -B -q -pl hadoop-input-format -am test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/cp.txt
  * java -Xmx3g -cp hadoop-input-format/target/test-classes:hadoop-input-format/target/classes:$(cat /tmp/cp.txt) \
- *     io.tributary.hadoop.bench.LoaderBenchmark [records, default 2000000] [value bytes, default 100] [rounds, default 3] [maps, default: cores]
+ *     io.tributary.hadoop.bench.LoaderBenchmark [records, default 2000000] [value bytes, default 100] [rounds, default 3] [maps, default: cores] [prefetch on|off|both, default on]
  * </pre>
  */
 public final class LoaderBenchmark {
@@ -61,6 +63,12 @@ public final class LoaderBenchmark {
         int valueBytes = args.length > 1 ? Integer.parseInt(args[1]) : 100;
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
         int maps = args.length > 3 ? Integer.parseInt(args[3]) : Runtime.getRuntime().availableProcessors();
+        List<Boolean> prefetchModes = switch (args.length > 4 ? args[4] : "on") {
+            case "on" -> List.of(true);
+            case "off" -> List.of(false);
+            case "both" -> List.of(true, false);
+            default -> throw new IllegalArgumentException("prefetch must be on, off or both: " + args[4]);
+        };
         java.nio.file.Path work = Files.createTempDirectory("loader-bench");
         try (TestBroker broker = TestBroker.start(work.resolve("kafka"))) {
             broker.createTopic(TOPIC, PARTITIONS);
@@ -70,30 +78,38 @@ public final class LoaderBenchmark {
             int total = records / PARTITIONS * PARTITIONS;
             List<List<GenericRecord>> rows = rowsInMemory(broker.bootstrapServers(), total);
 
-            double[] ratios = new double[rounds];
+            double[][] ratios = new double[prefetchModes.size()][rounds];
             for (int round = 0; round <= rounds; round++) { // round 0 warms the JIT up for both sides and does not count
-                double loader = loaderRecordsPerSecond(broker.bootstrapServers(), work.resolve("lake-" + round), total, maps);
-                double ceiling = writerRecordsPerSecond(rows, work.resolve("ceiling-" + round), maps);
-                if (round > 0) {
-                    ratios[round - 1] = loader / ceiling;
+                double[] loader = new double[prefetchModes.size()];
+                for (int m = 0; m < loader.length; m++) {
+                    loader[m] = loaderRecordsPerSecond(broker.bootstrapServers(), work.resolve("lake-" + round + "-" + m), total, maps, prefetchModes.get(m));
                 }
-                System.out.printf("%s: loader %.0f records/s, AvroParquetWriter from memory %.0f records/s, ratio %.2f, load average %s%n",
-                    round == 0 ? "warm-up" : "round " + round, loader, ceiling, loader / ceiling, loadAverage());
+                double ceiling = writerRecordsPerSecond(rows, work.resolve("ceiling-" + round), maps);
+                StringBuilder line = new StringBuilder(round == 0 ? "warm-up:" : "round " + round + ":");
+                for (int m = 0; m < loader.length; m++) {
+                    if (round > 0) {
+                        ratios[m][round - 1] = loader[m] / ceiling;
+                    }
+                    line.append(String.format(" loader (prefetch %s) %.0f records/s, ratio %.2f;", prefetchModes.get(m) ? "on" : "off", loader[m], loader[m] / ceiling));
+                }
+                System.out.printf("%s AvroParquetWriter from memory %.0f records/s, load average %s%n", line, ceiling, loadAverage());
             }
-            Arrays.sort(ratios);
-            System.out.printf("ratio median %.2f, best %.2f, worst %.2f (%d records of %d value bytes, %d partitions, %d maps and ceiling threads)%n",
-                ratios[rounds / 2], ratios[rounds - 1], ratios[0], total, valueBytes, PARTITIONS, maps);
+            for (int m = 0; m < prefetchModes.size(); m++) {
+                Arrays.sort(ratios[m]);
+                System.out.printf("prefetch %s: ratio median %.2f, best %.2f, worst %.2f (%d records of %d value bytes, %d partitions, %d maps and ceiling threads)%n",
+                    prefetchModes.get(m) ? "on" : "off", ratios[m][rounds / 2], ratios[m][rounds - 1], ratios[m][0], total, valueBytes, PARTITIONS, maps);
+            }
         }
     }
 
-    private static double loaderRecordsPerSecond(String bootstrap, java.nio.file.Path work, int expected, int maps) throws Exception {
+    private static double loaderRecordsPerSecond(String bootstrap, java.nio.file.Path work, int expected, int maps, boolean prefetch) throws Exception {
         Configuration conf = LocalJobs.conf(work);
         conf.setInt("mapreduce.local.map.tasks.maximum", maps);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         long start = System.nanoTime();
         int code = ToolRunner.run(conf, new TopicLoader(new PrintStream(out, true, StandardCharsets.UTF_8), System.err), new String[] {
             "-D", InputConfig.SPLIT_MAX_RECORDS + "=" + expected / PARTITIONS, "-D", InputConfig.SPLIT_PACK_RECORDS + "=0",
-            "-D", LoaderConfig.PARQUET_CODEC + "=" + CODEC,
+            "-D", LoaderConfig.PARQUET_CODEC + "=" + CODEC, "-D", InputConfig.READER_PREFETCH + "=" + prefetch,
             "--bootstrap-server", bootstrap, "--topic", TOPIC, "--output", work.resolve("lake").toUri().toString(), "--start", "earliest"});
         double seconds = (System.nanoTime() - start) / 1e9;
         if (code != 0 || !out.toString(StandardCharsets.UTF_8).contains("loaded " + expected + " records")) {
