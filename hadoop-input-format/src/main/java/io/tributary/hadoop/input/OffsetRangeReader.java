@@ -83,6 +83,11 @@ public final class OffsetRangeReader implements RangeReader {
     }
 
     @Override
+    public long currentSize() {
+        return RecordSizes.of(current);
+    }
+
+    @Override
     public float progress() {
         if (span == 0) {
             return 1f;

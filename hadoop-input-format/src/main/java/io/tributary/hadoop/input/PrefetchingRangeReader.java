@@ -57,7 +57,7 @@ public final class PrefetchingRangeReader implements RangeReader {
     public PrefetchingRangeReader(OffsetRangeReader source, ThreadFactory threads) {
         this.source = source;
         this.progress = source.progress();
-        this.chunk = new Chunk(List.of(), new float[0], progress, List.of(), false, null);
+        this.chunk = new Chunk(List.of(), new long[0], new float[0], progress, List.of(), false, null);
         this.fetcher = threads.newThread(this::fetch);
         fetcher.start();
     }
@@ -85,6 +85,11 @@ public final class PrefetchingRangeReader implements RangeReader {
     @Override
     public ConsumerRecord<byte[], byte[]> current() {
         return current;
+    }
+
+    @Override
+    public long currentSize() {
+        return chunk.sizes()[index];
     }
 
     @Override
@@ -192,23 +197,25 @@ public final class PrefetchingRangeReader implements RangeReader {
     }
 
     /**
-     * Records with the caller's progress after each, the lost ranges as of the last record, and
-     * whether the split ends (or failed) after them.
+     * Records with their sizes and the caller's progress after each, the lost ranges as of the last
+     * record, and whether the split ends (or failed) after them.
      */
-    private record Chunk(List<ConsumerRecord<byte[], byte[]>> records, float[] progress, float progressAfter,
+    private record Chunk(List<ConsumerRecord<byte[], byte[]>> records, long[] sizes, float[] progress, float progressAfter,
                          List<LostRange> lost, boolean last, Throwable failure) {
     }
 
     private static final class ChunkBuilder {
         private final List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>(CHUNK_RECORDS);
+        private final long[] sizes = new long[CHUNK_RECORDS];
         private final float[] progress = new float[CHUNK_RECORDS];
         private long bytes;
 
         void add(ConsumerRecord<byte[], byte[]> record, float progressAfter) {
+            long size = RecordSizes.of(record); // here, not on the caller's thread (it decodes header keys)
+            sizes[records.size()] = size;
             progress[records.size()] = progressAfter;
             records.add(record);
-            // Also decodes the header keys here, not on the caller's thread: RecordHeader caches them.
-            bytes += RecordSizes.of(record);
+            bytes += size;
         }
 
         boolean full() {
@@ -216,7 +223,7 @@ public final class PrefetchingRangeReader implements RangeReader {
         }
 
         Chunk build(float progressAfter, List<LostRange> lost, boolean last, Throwable failure) {
-            return new Chunk(records, progress, progressAfter, lost, last, failure);
+            return new Chunk(records, sizes, progress, progressAfter, lost, last, failure);
         }
     }
 }

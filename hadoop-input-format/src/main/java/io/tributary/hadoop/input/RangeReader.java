@@ -18,6 +18,9 @@ public interface RangeReader extends Closeable {
     /** The record {@link #next()} moved to; stays valid until the next call of {@link #next()}. */
     ConsumerRecord<byte[], byte[]> current();
 
+    /** The payload size of {@link #current()} as {@link RecordSizes} counts it. */
+    long currentSize();
+
     /** The fraction of the split's offsets the caller has read so far, 0 to 1. */
     float progress();
 

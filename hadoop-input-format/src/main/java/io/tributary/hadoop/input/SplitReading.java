@@ -59,7 +59,7 @@ final class SplitReading implements Closeable {
             return false;
         }
         ConsumerRecord<byte[], byte[]> record = reader.current();
-        bytes += RecordSizes.of(record);
+        bytes += reader.currentSize();
         if (partitionCounters) {
             if (record.partition() != runPartition) {
                 endRun();

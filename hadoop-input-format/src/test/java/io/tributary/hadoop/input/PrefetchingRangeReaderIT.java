@@ -173,7 +173,7 @@ class PrefetchingRangeReaderIT {
 
     private static void readAll(RangeReader reader, List<String> read) throws IOException {
         while (reader.next()) {
-            read.add(reader.current().partition() + ":" + reader.current().offset() + " " + reader.progress());
+            read.add(reader.current().partition() + ":" + reader.current().offset() + " " + reader.currentSize() + " " + reader.progress());
         }
     }
 
