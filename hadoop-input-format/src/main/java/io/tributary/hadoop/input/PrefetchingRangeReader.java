@@ -25,12 +25,13 @@ import java.util.concurrent.TimeUnit;
  * own fetch buffers about 6 MiB (or 6 x 500 records, whichever is less, plus one record per chunk)
  * are held ahead of the caller.
  *
- * <p>Everything the caller sees is as if it read the {@link OffsetRangeReader} itself: the same
- * records, {@link #progress()} of what the caller has taken (not of what was fetched), lost ranges
- * as of the caller's record, and a failure of the fetch thread (its exception object itself, e.g.
- * {@link LostRangeException}) thrown by {@link #next()} after the records read before it. The
- * consumer is only touched by the fetch thread, which closes it when the split ends, fails or
- * {@link #close()} stops it.
+ * <p>The caller sees what it would see reading the {@link OffsetRangeReader} itself: the same
+ * records, {@link #progress()} of what the caller has taken (not of what was fetched), and a
+ * failure of the fetch thread (its exception object itself, e.g. {@link LostRangeException})
+ * thrown by {@link #next()} after the records read before it. One difference: lost ranges are
+ * those known at the end of the chunk the caller reads, complete once {@link #next()} returned
+ * false. The consumer is only touched by the fetch thread, which closes it when the split ends,
+ * fails or {@link #close()} stops it.
  */
 public final class PrefetchingRangeReader implements RangeReader {
     private static final Logger log = LoggerFactory.getLogger(PrefetchingRangeReader.class);
