@@ -96,6 +96,9 @@ public final class ClusterView implements AutoCloseable {
     }
 
     private void changed(ChildData node) {
+        if (events.isShutdown()) {
+            return; // Curator delivers late notifications after close(): they concern no one any more
+        }
         String path = node.getPath();
         events.execute(guarded(() -> listeners.forEach(listener -> listener.accept(path))));
     }
