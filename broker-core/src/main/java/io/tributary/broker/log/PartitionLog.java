@@ -20,7 +20,6 @@ import org.apache.kafka.common.record.internal.FileRecords;
 import org.apache.kafka.common.record.internal.FileRecords.LogOffsetPosition;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
-import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
@@ -142,7 +141,7 @@ public final class PartitionLog {
                 }
                 maxTimestamp = Math.max(maxTimestamp, batch.maxTimestamp());
             }
-            appendAssigned(records, firstOffset, nextOffset - 1);
+            appendAssigned(records, firstOffset, nextOffset - 1, maxTimestamp);
             return new LogAppendInfo(firstOffset, nextOffset - 1, maxTimestamp, logAppendTime ? now : -1,
                     validated.recordCount(), validated.sizeInBytes());
         } finally {
@@ -175,10 +174,10 @@ public final class PartitionLog {
                 // The batches cannot share one segment: append them one by one so each can roll.
                 for (MutableRecordBatch batch : records.batches()) {
                     appendAssigned(MemoryRecords.readableRecords(copyOf(batch)), batch.baseOffset(),
-                            batch.lastOffset());
+                            batch.lastOffset(), batch.maxTimestamp());
                 }
             } else {
-                appendAssigned(records, validated.firstOffset(), validated.lastOffset());
+                appendAssigned(records, validated.firstOffset(), validated.lastOffset(), maxTimestamp);
             }
             return new LogAppendInfo(validated.firstOffset(), validated.lastOffset(), maxTimestamp, -1,
                     validated.recordCount(), validated.sizeInBytes());
@@ -193,10 +192,13 @@ public final class PartitionLog {
         return buffer.flip();
     }
 
-    /** Appends batches with final offsets, rolling first if needed. Caller holds the append lock. */
-    private void appendAssigned(MemoryRecords records, long firstOffset, long lastOffset) {
+    /**
+     * Appends batches with final offsets, rolling first if needed. {@code maxTimestamp} is the largest batch
+     * timestamp of {@code records}, which the caller has computed already. Caller holds the append lock.
+     */
+    private void appendAssigned(MemoryRecords records, long firstOffset, long lastOffset, long maxTimestamp) {
         try {
-            LogSegment segment = maybeRoll(records, firstOffset, lastOffset);
+            LogSegment segment = maybeRoll(records.sizeInBytes(), firstOffset, lastOffset, maxTimestamp);
             segment.append(lastOffset, records);
         } catch (IOException e) {
             throw new KafkaStorageException("Append to " + topicPartition + " in " + dir + " failed", e);
@@ -212,21 +214,14 @@ public final class PartitionLog {
      * {@link LogSegment#timeWaitedForRoll}) or has a full index, and whenever {@code lastOffset} does not fit its
      * 4-byte relative offsets.
      */
-    private LogSegment maybeRoll(MemoryRecords records, long firstOffset, long lastOffset) throws IOException {
+    private LogSegment maybeRoll(int appendBytes, long firstOffset, long lastOffset, long maxTimestamp)
+            throws IOException {
         LogConfig cfg = config;
         LogSegment active = segments.lastEntry().getValue();
-        boolean full = active.size() > 0 && (active.size() > cfg.segmentBytes() - records.sizeInBytes()
-                || active.timeWaitedForRoll(time.milliseconds(), maxTimestamp(records)) > cfg.segmentMs()
+        boolean full = active.size() > 0 && (active.size() > cfg.segmentBytes() - appendBytes
+                || active.timeWaitedForRoll(time.milliseconds(), maxTimestamp) > cfg.segmentMs()
                 || active.indexesFull());
         return full || !active.canHoldOffset(lastOffset) ? roll(firstOffset) : active;
-    }
-
-    private static long maxTimestamp(MemoryRecords records) {
-        long max = RecordBatch.NO_TIMESTAMP;
-        for (RecordBatch batch : records.batches()) {
-            max = Math.max(max, batch.maxTimestamp());
-        }
-        return max;
     }
 
     private LogSegment roll(long newBaseOffset) throws IOException {
