@@ -1,6 +1,7 @@
 package io.tributary.hadoop.input;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.util.ReflectionUtils;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
@@ -45,6 +46,12 @@ public final class InputConfig {
      */
     public static final String READER_PREFETCH = "tributary.reader.prefetch";
 
+    /**
+     * A {@link RecordPreparer.Factory} class: the record readers run its preparer on every record
+     * (on the fetch thread when prefetching). Unset: nothing is prepared.
+     */
+    public static final String RECORD_PREPARER = "tributary.reader.preparer";
+
     public static final long DEFAULT_SPLIT_MAX_RECORDS = 1_000_000;
     public static final long DEFAULT_STALL_TIMEOUT_MS = 120_000;
     public static final int DEFAULT_RESUME_CHECK_BUCKETS = 48;
@@ -86,6 +93,17 @@ public final class InputConfig {
 
     public boolean readerPrefetch() {
         return conf.getBoolean(READER_PREFETCH, true);
+    }
+
+    /** A new preparer from the configured {@link #RECORD_PREPARER} factory, or {@link RecordPreparer#NONE}. */
+    public RecordPreparer recordPreparer() {
+        Class<? extends RecordPreparer.Factory> factory;
+        try {
+            factory = conf.getClass(RECORD_PREPARER, null, RecordPreparer.Factory.class);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("bad " + RECORD_PREPARER + " '" + conf.get(RECORD_PREPARER) + "': " + e.getMessage(), e);
+        }
+        return factory == null ? RecordPreparer.NONE : ReflectionUtils.newInstance(factory, conf).create(conf);
     }
 
     public int resumeCheckBuckets() {

@@ -28,6 +28,7 @@ public final class OffsetRangeReader implements RangeReader {
     private final MissingPolicy onMissing;
     private final Duration stallTimeout;
     private final Time time;
+    private final RecordPreparer preparer;
     private final long span; // progress() runs for every record: sum the ranges once
     private final List<LostRange> lost = new ArrayList<>();
 
@@ -36,13 +37,21 @@ public final class OffsetRangeReader implements RangeReader {
     private OffsetRange range;
     private Iterator<ConsumerRecord<byte[], byte[]>> batch = Collections.emptyIterator();
     private ConsumerRecord<byte[], byte[]> current;
+    private Object prepared;
     private long doneBefore; // offsets of the ranges already finished
     private long position; // next offset of the current range
     private long lastProgressMs;
 
     public OffsetRangeReader(Consumer<byte[], byte[]> consumer, TopicSplit split, MissingPolicy onMissing,
                              Duration stallTimeout, Time time) {
+        this(consumer, split, onMissing, stallTimeout, time, RecordPreparer.NONE);
+    }
+
+    /** A reader that runs {@code preparer} on every record it moves to. */
+    public OffsetRangeReader(Consumer<byte[], byte[]> consumer, TopicSplit split, MissingPolicy onMissing,
+                             Duration stallTimeout, Time time, RecordPreparer preparer) {
         this.consumer = consumer;
+        this.preparer = preparer;
         this.split = split;
         this.span = split.span();
         this.onMissing = onMissing;
@@ -56,6 +65,7 @@ public final class OffsetRangeReader implements RangeReader {
             if (range == null || position >= range.end()) {
                 if (!nextRange()) {
                     current = null;
+                    prepared = null;
                     return false;
                 }
                 continue;
@@ -71,6 +81,7 @@ public final class OffsetRangeReader implements RangeReader {
                 }
                 current = record;
                 position = record.offset() + 1;
+                prepared = preparer.prepare(record); // after moving on: a failing record is not read again
                 return true;
             }
             poll();
@@ -80,6 +91,11 @@ public final class OffsetRangeReader implements RangeReader {
     @Override
     public ConsumerRecord<byte[], byte[]> current() {
         return current;
+    }
+
+    @Override
+    public Object prepared() {
+        return prepared;
     }
 
     @Override

@@ -17,13 +17,16 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs an {@link OffsetRangeReader} on a fetch thread of its own and hands its records to the
  * caller (the map thread) in chunks, so that polling and record decoding in kafka-clients overlap
- * with what the caller does with the records (converting and encoding Parquet).
+ * with what the caller does with the records (encoding Parquet). The source's {@link RecordPreparer}
+ * runs on the fetch thread too, and its results travel with the records.
  *
  * <p>Memory: at most {@value #QUEUE_CHUNKS} chunks wait in the queue, plus the one the fetch
  * thread fills and the one the caller reads; a chunk closes at {@value #CHUNK_RECORDS} records or
  * once it holds {@value #CHUNK_BYTES} bytes of keys, values and headers. So beyond the consumer's
  * own fetch buffers about 6 MiB (or 6 x 500 records, whichever is less, plus one record per chunk)
- * are held ahead of the caller.
+ * are held ahead of the caller, plus what the source's {@link RecordPreparer} made of those
+ * records (at most 3,000 prepared objects; a dataset row shares the record's byte arrays and adds a
+ * few hundred bytes of its own).
  *
  * <p>The caller sees what it would see reading the {@link OffsetRangeReader} itself: the same
  * records, {@link #progress()} of what the caller has taken (not of what was fetched), and a
@@ -52,13 +55,14 @@ public final class PrefetchingRangeReader implements RangeReader {
     private Chunk chunk;
     private int index = -1;
     private ConsumerRecord<byte[], byte[]> current;
+    private Object prepared;
     private float progress;
 
     /** Starts fetching at once on a thread from {@code threads}; the reader owns {@code source} and closes it. */
     public PrefetchingRangeReader(OffsetRangeReader source, ThreadFactory threads) {
         this.source = source;
         this.progress = source.progress();
-        this.chunk = new Chunk(List.of(), new long[0], new float[0], progress, List.of(), false, null);
+        this.chunk = new Chunk(List.of(), new Object[0], new long[0], new float[0], progress, List.of(), false, null);
         this.fetcher = threads.newThread(this::fetch);
         fetcher.start();
     }
@@ -71,6 +75,7 @@ public final class PrefetchingRangeReader implements RangeReader {
             }
             if (chunk.last()) {
                 current = null;
+                prepared = null;
                 progress = chunk.progressAfter();
                 return false;
             }
@@ -79,6 +84,7 @@ public final class PrefetchingRangeReader implements RangeReader {
         }
         index++;
         current = chunk.records().get(index);
+        prepared = chunk.prepared()[index];
         progress = chunk.progress()[index];
         return true;
     }
@@ -86,6 +92,11 @@ public final class PrefetchingRangeReader implements RangeReader {
     @Override
     public ConsumerRecord<byte[], byte[]> current() {
         return current;
+    }
+
+    @Override
+    public Object prepared() {
+        return prepared;
     }
 
     @Override
@@ -164,7 +175,7 @@ public final class PrefetchingRangeReader implements RangeReader {
             while (more) {
                 more = source.next();
                 if (more) {
-                    building.add(source.current(), source.progress());
+                    building.add(source.current(), source.prepared(), source.progress());
                 }
                 // Hand over before a poll too, so the caller works on these while the poll runs.
                 if (!more || building.full() || !source.hasFetchedRecords()) {
@@ -198,21 +209,23 @@ public final class PrefetchingRangeReader implements RangeReader {
     }
 
     /**
-     * Records with their sizes and the caller's progress after each, the lost ranges as of the last
-     * record, and whether the split ends (or failed) after them.
+     * Records with what the source's preparer made of them, their sizes and the caller's progress
+     * after each, the lost ranges as of the last record, and whether the split ends (or failed) after them.
      */
-    private record Chunk(List<ConsumerRecord<byte[], byte[]>> records, long[] sizes, float[] progress, float progressAfter,
+    private record Chunk(List<ConsumerRecord<byte[], byte[]>> records, Object[] prepared, long[] sizes, float[] progress, float progressAfter,
                          List<LostRange> lost, boolean last, Throwable failure) {
     }
 
     private static final class ChunkBuilder {
         private final List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>(CHUNK_RECORDS);
+        private final Object[] prepared = new Object[CHUNK_RECORDS];
         private final long[] sizes = new long[CHUNK_RECORDS];
         private final float[] progress = new float[CHUNK_RECORDS];
         private long bytes;
 
-        void add(ConsumerRecord<byte[], byte[]> record, float progressAfter) {
+        void add(ConsumerRecord<byte[], byte[]> record, Object preparedRecord, float progressAfter) {
             long size = RecordSizes.of(record); // here, not on the caller's thread (it decodes header keys)
+            prepared[records.size()] = preparedRecord;
             sizes[records.size()] = size;
             progress[records.size()] = progressAfter;
             records.add(record);
@@ -224,7 +237,7 @@ public final class PrefetchingRangeReader implements RangeReader {
         }
 
         Chunk build(float progressAfter, List<LostRange> lost, boolean last, Throwable failure) {
-            return new Chunk(records, sizes, progress, progressAfter, lost, last, failure);
+            return new Chunk(records, prepared, sizes, progress, progressAfter, lost, last, failure);
         }
     }
 }

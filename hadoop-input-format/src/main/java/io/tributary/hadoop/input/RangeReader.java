@@ -18,6 +18,9 @@ public interface RangeReader extends Closeable {
     /** The record {@link #next()} moved to; stays valid until the next call of {@link #next()}. */
     ConsumerRecord<byte[], byte[]> current();
 
+    /** What the reader's {@link RecordPreparer} made of {@link #current()}; null without one. */
+    Object prepared();
+
     /** The payload size of {@link #current()} as {@link RecordSizes} counts it. */
     long currentSize();
 

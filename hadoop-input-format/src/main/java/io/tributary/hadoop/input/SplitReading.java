@@ -16,7 +16,9 @@ import java.util.concurrent.ThreadFactory;
 
 /**
  * One split being read, for either API's record reader: the {@link OffsetRangeReader} over a
- * fresh consumer (behind a {@link PrefetchingRangeReader} unless {@link InputConfig#READER_PREFETCH} is off), plus the counting every record and every lost range goes through.
+ * fresh consumer with the job's {@link RecordPreparer} (behind a {@link PrefetchingRangeReader}
+ * unless {@link InputConfig#READER_PREFETCH} is off), plus the counting every record and every
+ * lost range goes through.
  */
 final class SplitReading implements Closeable {
     private static final Logger log = LoggerFactory.getLogger(SplitReading.class);
@@ -41,7 +43,7 @@ final class SplitReading implements Closeable {
         this.counters = counters;
         this.partitionCounters = config.partitionCounters();
         OffsetRangeReader ranges = new OffsetRangeReader(new KafkaConsumer<>(config.consumerProps("tributary-" + taskAttempt)),
-            split, config.onMissing(), config.stallTimeout(), Time.SYSTEM);
+            split, config.onMissing(), config.stallTimeout(), Time.SYSTEM, config.recordPreparer());
         this.reader = config.readerPrefetch() ? new PrefetchingRangeReader(ranges, fetchThreads(taskAttempt)) : ranges;
     }
 
@@ -70,7 +72,7 @@ final class SplitReading implements Closeable {
         if (++records % COUNTER_FLUSH_RECORDS == 0) {
             flushCounters();
         }
-        value.set(record);
+        value.set(record, reader.prepared());
         key.set(record.offset());
         return true;
     }

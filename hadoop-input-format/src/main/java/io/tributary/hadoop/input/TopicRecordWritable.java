@@ -19,7 +19,9 @@ import java.util.Objects;
 /**
  * A Kafka record as a Hadoop {@link Writable}: topic, partition, offset, timestamp, key, value
  * and headers (null key, value and header values survive the round trip). Mutable and reused by
- * record readers, as Hadoop values are; copy what you keep.
+ * record readers, as Hadoop values are; copy what you keep. A record reader also hands over what
+ * the job's {@link RecordPreparer} made of the record ({@link #prepared()}); that is not part of
+ * the record's value: it is neither written nor compared.
  */
 public final class TopicRecordWritable implements Writable {
     private String topic = "";
@@ -29,6 +31,7 @@ public final class TopicRecordWritable implements Writable {
     private byte[] key;
     private byte[] value;
     private Headers headers = new RecordHeaders();
+    private Object prepared;
 
     public TopicRecordWritable() {
     }
@@ -37,8 +40,14 @@ public final class TopicRecordWritable implements Writable {
         set(record);
     }
 
-    /** Makes this hold {@code record}; shares its byte arrays. */
+    /** Makes this hold {@code record}, with nothing prepared; shares its byte arrays. */
     public void set(ConsumerRecord<byte[], byte[]> record) {
+        set(record, null);
+    }
+
+    /** Makes this hold {@code record} and what a {@link RecordPreparer} made of it; shares its byte arrays. */
+    public void set(ConsumerRecord<byte[], byte[]> record, Object preparedRecord) {
+        prepared = preparedRecord;
         topic = record.topic();
         partition = record.partition();
         offset = record.offset();
@@ -76,6 +85,11 @@ public final class TopicRecordWritable implements Writable {
         return headers;
     }
 
+    /** What the job's {@link RecordPreparer} made of this record; null if nothing was prepared. */
+    public Object prepared() {
+        return prepared;
+    }
+
     /** This record as a dataset row (see {@link io.tributary.hadoop.dataset.RecordSchema}). */
     public GenericRecord toAvro(RecordConverter converter) {
         return converter.convert(topic, partition, offset, timestamp, key, value, headers);
@@ -99,6 +113,7 @@ public final class TopicRecordWritable implements Writable {
 
     @Override
     public void readFields(DataInput in) throws IOException {
+        prepared = null;
         topic = Text.readString(in);
         partition = WritableUtils.readVInt(in);
         offset = WritableUtils.readVLong(in);

@@ -14,7 +14,10 @@
  *       {@link io.tributary.hadoop.input.PrefetchingRangeReader} (unless
  *       {@code tributary.reader.prefetch=false}), wrapped by the record readers of
  *       {@link io.tributary.hadoop.input.TopicInputFormat} (new API) and
- *       {@link io.tributary.hadoop.input.MapredTopicInputFormat} (old API).</li>
+ *       {@link io.tributary.hadoop.input.MapredTopicInputFormat} (old API). A job may name a
+ *       {@link io.tributary.hadoop.input.RecordPreparer} to run per record on the fetch thread
+ *       (the loader builds its Parquet rows there); its results reach the map thread with the
+ *       records.</li>
  *   <li>Records deleted by retention: {@link io.tributary.hadoop.input.MissingPolicy}.</li>
  * </ul>
  * Settings are the {@link io.tributary.hadoop.input.InputConfig} keys.

@@ -23,7 +23,7 @@ public class DatasetOutputFormat extends OutputFormat<LongWritable, TopicRecordW
         LoaderConfig config = new LoaderConfig(conf);
         JobStaging staging = DatasetOutputCommitter.staging(context);
         return new DatasetRecordWriter(staging.layout().root().getFileSystem(conf), staging.layout(),
-            staging.attemptDir(context.getTaskAttemptID().toString()), config.converter(), config.writerFactory(),
+            staging.attemptDir(context.getTaskAttemptID().toString()), config.converter().reusingRows(), config.writerFactory(),
             config.maxOpenFiles());
     }
 

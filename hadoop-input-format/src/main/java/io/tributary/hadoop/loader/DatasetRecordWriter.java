@@ -67,7 +67,8 @@ final class DatasetRecordWriter extends RecordWriter<LongWritable, TopicRecordWr
             }
             last = file;
         }
-        file.writer.write(record.toAvro(converter));
+        // The row is normally built on the reader's fetch thread (DatasetRowPreparer); convert here only if it was not.
+        file.writer.write(record.prepared() instanceof GenericRecord row ? row : record.toAvro(converter));
         file.lastOffset = record.offset();
         file.rows++;
     }

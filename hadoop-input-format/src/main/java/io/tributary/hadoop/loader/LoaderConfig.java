@@ -62,15 +62,14 @@ public final class LoaderConfig {
     }
 
     /**
-     * A new converter (they are single-threaded) for the configured value decoding; it reuses one
-     * row, as a record writer writes each row before it converts the next.
+     * A new converter (they are single-threaded) for the configured value decoding; a new row per
+     * record, so rows can be handed to another thread.
      */
     public RecordConverter converter() {
         String schema = conf.get(VALUE_SCHEMA);
         if (schema == null || schema.isBlank()) {
-            return RecordConverter.raw().reusingRows();
+            return RecordConverter.raw();
         }
-        return RecordConverter.decoding(new Schema.Parser().parse(schema), ValueFormat.parse(conf.get(VALUE_FORMAT, "avro")))
-            .reusingRows();
+        return RecordConverter.decoding(new Schema.Parser().parse(schema), ValueFormat.parse(conf.get(VALUE_FORMAT, "avro")));
     }
 }

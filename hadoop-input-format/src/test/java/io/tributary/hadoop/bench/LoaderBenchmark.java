@@ -38,16 +38,18 @@ import java.util.stream.IntStream;
  * the loader's {@link RecordConverter} makes (same schema and representation), through the
  * writer factory of the loader's own configuration (same codec, row group and page size), one
  * file per partition as the loader's one split per partition, on as many threads as the local
- * job runner runs maps at once. The loader time is the whole tool run: planning, job setup,
+ * job runner runs maps at once; the rows are read into memory before each ceiling run (not timed)
+ * and dropped after it. The loader time is the whole tool run: planning, job setup,
  * reading from Kafka, converting, writing, committing. The two sides alternate within each
- * round, after a warm-up round that does not count; every round prints its ratio and the load average.
+ * round, after a warm-up round that does not count; every round prints its ratio and the load average,
+ * and the end prints every round's ratio and their median (so the number of rounds must be odd).
  * The fifth argument picks the loader's reader: {@code on} (prefetching, the default), {@code off}
  * ({@code tributary.reader.prefetch=false}) or {@code both}, which runs both loaders every round.
  *
  * <pre>
  * mvn -B -q -pl hadoop-input-format -am test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/cp.txt
  * java -Xmx3g -cp hadoop-input-format/target/test-classes:hadoop-input-format/target/classes:$(cat /tmp/cp.txt) \
- *     io.tributary.hadoop.bench.LoaderBenchmark [records, default 2000000] [value bytes, default 100] [rounds, default 3] [maps, default: cores] [prefetch on|off|both, default on]
+ *     io.tributary.hadoop.bench.LoaderBenchmark [records, default 2000000] [value bytes, default 100] [rounds, odd, default 3] [maps, default: cores] [prefetch on|off|both, default on]
  * </pre>
  */
 public final class LoaderBenchmark {
@@ -62,6 +64,9 @@ public final class LoaderBenchmark {
         int records = args.length > 0 ? Integer.parseInt(args[0]) : 2_000_000;
         int valueBytes = args.length > 1 ? Integer.parseInt(args[1]) : 100;
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
+        if (rounds < 1 || rounds % 2 == 0) {
+            throw new IllegalArgumentException("rounds must be odd, so that the median is one of them: " + rounds);
+        }
         int maps = args.length > 3 ? Integer.parseInt(args[3]) : Runtime.getRuntime().availableProcessors();
         List<Boolean> prefetchModes = switch (args.length > 4 ? args[4] : "on") {
             case "on" -> List.of(true);
@@ -76,15 +81,15 @@ public final class LoaderBenchmark {
             Arrays.fill(value, (byte) 'x');
             broker.produce(TOPIC, PARTITIONS, records / PARTITIONS, System.currentTimeMillis() - 600_000, 0, (p, i) -> value);
             int total = records / PARTITIONS * PARTITIONS;
-            List<List<GenericRecord>> rows = rowsInMemory(broker.bootstrapServers(), total);
 
             double[][] ratios = new double[prefetchModes.size()][rounds];
             for (int round = 0; round <= rounds; round++) { // round 0 warms the JIT up for both sides and does not count
                 double[] loader = new double[prefetchModes.size()];
                 for (int m = 0; m < loader.length; m++) {
+                    System.gc(); // each side starts on a heap without the other's garbage
                     loader[m] = loaderRecordsPerSecond(broker.bootstrapServers(), work.resolve("lake-" + round + "-" + m), total, maps, prefetchModes.get(m));
                 }
-                double ceiling = writerRecordsPerSecond(rows, work.resolve("ceiling-" + round), maps);
+                double ceiling = ceilingRecordsPerSecond(broker.bootstrapServers(), total, work.resolve("ceiling-" + round), maps);
                 StringBuilder line = new StringBuilder(round == 0 ? "warm-up:" : "round " + round + ":");
                 for (int m = 0; m < loader.length; m++) {
                     if (round > 0) {
@@ -95,9 +100,10 @@ public final class LoaderBenchmark {
                 System.out.printf("%s AvroParquetWriter from memory %.0f records/s, load average %s%n", line, ceiling, loadAverage());
             }
             for (int m = 0; m < prefetchModes.size(); m++) {
-                Arrays.sort(ratios[m]);
-                System.out.printf("prefetch %s: ratio median %.2f, best %.2f, worst %.2f (%d records of %d value bytes, %d partitions, %d maps and ceiling threads)%n",
-                    prefetchModes.get(m) ? "on" : "off", ratios[m][rounds / 2], ratios[m][rounds - 1], ratios[m][0], total, valueBytes, PARTITIONS, maps);
+                double[] sorted = ratios[m].clone();
+                Arrays.sort(sorted);
+                System.out.printf("prefetch %s: ratios by round %s, median %.2f (%d records of %d value bytes, %d partitions, %d maps and ceiling threads)%n",
+                    prefetchModes.get(m) ? "on" : "off", formatted(ratios[m]), sorted[rounds / 2], total, valueBytes, PARTITIONS, maps);
             }
         }
     }
@@ -116,6 +122,16 @@ public final class LoaderBenchmark {
             throw new IllegalStateException("loader run failed: " + out);
         }
         return expected / seconds;
+    }
+
+    /**
+     * The ceiling's rows live only while it runs: held through a loader run, millions of rows
+     * would keep the old generation full and G1 marking it on the core the loader's fetch thread uses.
+     */
+    private static double ceilingRecordsPerSecond(String bootstrap, int total, java.nio.file.Path work, int threads) throws Exception {
+        List<List<GenericRecord>> rows = rowsInMemory(bootstrap, total); // not timed
+        System.gc();
+        return writerRecordsPerSecond(rows, work, threads);
     }
 
     /** One file per partition, {@code threads} at a time, as the local job runner runs one split per partition. */
@@ -170,6 +186,14 @@ public final class LoaderBenchmark {
             }
         }
         return rows;
+    }
+
+    private static String formatted(double[] ratios) {
+        StringBuilder out = new StringBuilder();
+        for (double r : ratios) {
+            out.append(out.length() == 0 ? "" : " ").append(String.format("%.2f", r));
+        }
+        return out.toString();
     }
 
     private static String loadAverage() {

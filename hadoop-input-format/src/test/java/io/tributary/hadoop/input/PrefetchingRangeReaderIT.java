@@ -1,7 +1,10 @@
 package io.tributary.hadoop.input;
 
+import io.tributary.hadoop.dataset.RecordConverter;
 import io.tributary.hadoop.testing.BrokerExtension;
 import io.tributary.testkit.tributary.BrokerUnderTest;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -12,12 +15,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -25,7 +35,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The prefetching reader against a real broker: it reads what the plain reader reads with the
- * caller's progress, hands the fetch thread's failures over, and leaves no thread behind.
+ * caller's progress, runs the record preparer on the fetch thread, hands the fetch thread's
+ * failures over, and leaves no thread behind.
  */
 class PrefetchingRangeReaderIT {
     @RegisterExtension
@@ -171,6 +182,112 @@ class PrefetchingRangeReaderIT {
         }
     }
 
+    @Test
+    void preparedRowsEqualTheRowsTheConverterMakesOnTheCallersThread() throws Exception {
+        TopicSplit split = new TopicSplit("p", List.of(new OffsetRange(0, 0, PER_PARTITION), new OffsetRange(1, 100, 700)), "");
+        List<String> expected = new ArrayList<>();
+        RecordConverter onCaller = RecordConverter.raw();
+        try (OffsetRangeReader reader = plain(split, MissingPolicy.FAIL, Duration.ofSeconds(30))) {
+            while (reader.next()) {
+                expected.add(describe(onCaller.convert(reader.current())));
+            }
+        }
+        RecordConverter onFetchThread = RecordConverter.raw();
+        List<Thread> preparedOn = new CopyOnWriteArrayList<>();
+        RecordPreparer preparer = record -> {
+            preparedOn.add(Thread.currentThread());
+            return onFetchThread.convert(record);
+        };
+        List<String> prefetched = new ArrayList<>();
+        Set<Object> rows = Collections.newSetFromMap(new IdentityHashMap<>());
+        try (PrefetchingRangeReader reader = new PrefetchingRangeReader(preparing(split, preparer), threads)) {
+            while (reader.next()) {
+                GenericRecord row = (GenericRecord) reader.prepared();
+                assertThat(row.get("offset")).isEqualTo(reader.current().offset());
+                prefetched.add(describe(row));
+                rows.add(row);
+            }
+            assertThat(reader.prepared()).as("nothing past the end").isNull();
+        }
+        assertThat(prefetched).hasSize(PER_PARTITION + 600).isEqualTo(expected);
+        assertThat(rows).as("a row of its own per record").hasSize(prefetched.size());
+        assertThat(preparedOn).containsOnly(fetchThreads.get(0));
+
+        List<String> plainPrepared = new ArrayList<>();
+        try (OffsetRangeReader reader = preparing(split, record -> onCaller.convert(record))) {
+            while (reader.next()) {
+                plainPrepared.add(describe((GenericRecord) reader.prepared()));
+            }
+        }
+        assertThat(plainPrepared).as("without prefetch, on the caller's thread").isEqualTo(expected);
+    }
+
+    @Test
+    void aFailingPreparerFailsTheCallerAtThatRecordAfterTheRecordsBeforeIt() throws Exception {
+        TopicSplit split = new TopicSplit("p", List.of(new OffsetRange(0, 0, PER_PARTITION)), "");
+        IOException broken = new IOException("cannot prepare offset 1234");
+        RecordPreparer preparer = record -> {
+            if (record.offset() == 1234) {
+                throw broken;
+            }
+            return record.offset();
+        };
+        try (PrefetchingRangeReader reader = new PrefetchingRangeReader(preparing(split, preparer), threads)) {
+            for (long offset = 0; offset < 1234; offset++) {
+                assertThat(reader.next()).isTrue();
+                assertThat(reader.prepared()).isEqualTo(offset);
+            }
+            assertThatThrownBy(reader::next).isSameAs(broken);
+            assertThatThrownBy(reader::next).as("the failure stays").isSameAs(broken);
+            await().atMost(Duration.ofSeconds(30)).until(() -> !fetchThreads.get(0).isAlive()); // it closed its consumer and ended
+        }
+    }
+
+    @Test
+    void closeWhileTheFetchThreadPreparesEndsIt() throws Exception {
+        TopicSplit split = new TopicSplit("p", List.of(new OffsetRange(0, 0, PER_PARTITION)), "");
+        CountDownLatch preparing = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        RecordPreparer preparer = record -> {
+            if (record.offset() == 100) { // mid-chunk: the caller has nothing yet and waits
+                preparing.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    throw new InterruptedIOException("interrupted while held");
+                }
+            }
+            return record.offset();
+        };
+        PrefetchingRangeReader reader = new PrefetchingRangeReader(preparing(split, preparer), threads);
+        assertThat(preparing.await(30, TimeUnit.SECONDS)).isTrue();
+        Thread closer = new Thread(reader::close);
+        closer.start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> closer.getState() == Thread.State.TIMED_WAITING); // joining the fetch thread
+        release.countDown();
+        closer.join(Duration.ofSeconds(30).toMillis());
+        assertThat(closer.isAlive()).isFalse();
+        assertThat(fetchThreads.get(0).isAlive()).isFalse();
+    }
+
+    /** A row as text, byte arrays by content (Avro's own equality cannot compare them), header records included. */
+    private static String describe(Object value) {
+        if (value instanceof byte[] bytes) {
+            return Arrays.toString(bytes);
+        }
+        if (value instanceof List<?> list) {
+            return list.stream().map(PrefetchingRangeReaderIT::describe).toList().toString();
+        }
+        if (value instanceof GenericRecord row) {
+            StringBuilder out = new StringBuilder("{");
+            for (Schema.Field f : row.getSchema().getFields()) {
+                out.append(f.name()).append('=').append(describe(row.get(f.pos()))).append(' ');
+            }
+            return out.append('}').toString();
+        }
+        return String.valueOf(value);
+    }
+
     private static void readAll(RangeReader reader, List<String> read) throws IOException {
         while (reader.next()) {
             read.add(reader.current().partition() + ":" + reader.current().offset() + " " + reader.currentSize() + " " + reader.progress());
@@ -178,9 +295,16 @@ class PrefetchingRangeReaderIT {
     }
 
     private static OffsetRangeReader plain(TopicSplit split, MissingPolicy policy, Duration stallTimeout) {
+        return new OffsetRangeReader(consumer(), split, policy, stallTimeout, Time.SYSTEM);
+    }
+
+    private static OffsetRangeReader preparing(TopicSplit split, RecordPreparer preparer) {
+        return new OffsetRangeReader(consumer(), split, MissingPolicy.FAIL, Duration.ofSeconds(30), Time.SYSTEM, preparer);
+    }
+
+    private static KafkaConsumer<byte[], byte[]> consumer() {
         Configuration conf = new Configuration(false);
         conf.set(InputConfig.BOOTSTRAP_SERVERS, BROKER.broker().bootstrapServers());
-        return new OffsetRangeReader(new KafkaConsumer<>(new InputConfig(conf).consumerProps("test")), split, policy,
-            stallTimeout, Time.SYSTEM);
+        return new KafkaConsumer<>(new InputConfig(conf).consumerProps("test"));
     }
 }

@@ -2,8 +2,10 @@ package io.tributary.hadoop.loader;
 
 import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.dataset.OffsetLedger;
+import io.tributary.hadoop.dataset.ValueDecodingException;
 import io.tributary.hadoop.input.InputConfig;
 import io.tributary.hadoop.input.MapredTopicInputFormat;
+import io.tributary.hadoop.input.TopicInputFormat;
 import io.tributary.hadoop.input.TopicRecordWritable;
 import io.tributary.hadoop.testing.Datasets;
 import io.tributary.hadoop.testing.LocalJobs;
@@ -37,6 +39,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The loader end to end with Hadoop's local job runner on the local filesystem. */
 class LocalLoaderIT {
@@ -138,6 +141,45 @@ class LocalLoaderIT {
         });
         assertThat(rows.get(0).getSchema().getFields()).extracting(f -> f.name())
             .containsExactly("topic", "partition", "offset", "timestamp", "key", "value", "headers", "id", "name");
+    }
+
+    @Test
+    void aValueThatDoesNotDecodeFailsTheReadAtThatRecordAndTheLoadChangesNothing() throws Exception {
+        BROKER.broker().createTopic("garbled", 1);
+        BROKER.broker().produce("garbled", 1, 3_000, System.currentTimeMillis() - HOUR, 1,
+            (p, i) -> bytes(i == 2_345 ? "{\"id\": oops" : "{\"id\": " + i + "}"));
+        java.nio.file.Path schema = Files.writeString(work.resolve("id.avsc"),
+            "{\"type\":\"record\",\"name\":\"V\",\"fields\":[{\"name\":\"id\",\"type\":\"long\"}]}");
+        Path output = new Path(work.resolve("garbled-lake").toUri());
+        Configuration conf = LocalJobs.conf(work);
+
+        // Rows are decoded on the fetch thread (prefetch is on by default): the failure must still fail the task.
+        Run run = load(conf, "--bootstrap-server", BROKER.broker().bootstrapServers(), "--topic", "garbled", "--output", output.toString(),
+            "--start", "earliest", "--value-schema", schema.toString(), "--value-format", "json");
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err()).contains("failed", "the dataset is unchanged");
+        assertThat(ledger(output, "garbled", conf)).isEmpty();
+        assertThat(Datasets.dataFiles(output, "garbled", conf)).isEmpty();
+
+        // The local job runner reports no task diagnostics: read the split as the failed task did.
+        JobConf job = new JobConf(conf);
+        TopicInputFormat.configure(job, BROKER.broker().bootstrapServers(), "garbled", "earliest");
+        job.set(InputConfig.RECORD_PREPARER, DatasetRowPreparer.Factory.class.getName());
+        job.set(LoaderConfig.VALUE_SCHEMA, Files.readString(schema));
+        job.set(LoaderConfig.VALUE_FORMAT, "json");
+        MapredTopicInputFormat format = new MapredTopicInputFormat();
+        InputSplit[] splits = format.getSplits(job, 1);
+        assertThat(splits).hasSize(1);
+        try (RecordReaderCloser reader = new RecordReaderCloser(format.getRecordReader(splits[0], job, Reporter.NULL))) {
+            LongWritable key = reader.reader.createKey();
+            TopicRecordWritable value = reader.reader.createValue();
+            for (long offset = 0; offset < 2_345; offset++) {
+                assertThat(reader.reader.next(key, value)).isTrue();
+                assertThat(((GenericRecord) value.prepared()).get("id")).isEqualTo(offset);
+            }
+            assertThatThrownBy(() -> reader.reader.next(key, value)).isInstanceOf(ValueDecodingException.class)
+                .hasMessageContaining("value of garbled-0 at offset 2345 does not decode");
+        }
     }
 
     @Test
