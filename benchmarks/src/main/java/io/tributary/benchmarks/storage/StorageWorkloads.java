@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.Random;
 import org.apache.kafka.common.record.internal.FileRecords;
+import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.record.internal.Records;
 
@@ -67,15 +68,22 @@ final class StorageWorkloads {
         return nanos;
     }
 
-    /** Copies the bytes of a read into {@code buffer}, as a consumer reading from the page cache would. */
+    /**
+     * Copies the bytes of a read into {@code buffer}, as a consumer reading from the page cache would: through the
+     * file of the active segment, from the mapping of an inactive one.
+     */
     private static void copyOut(Records records, ByteBuffer buffer) {
-        if (records instanceof FileRecords file && file.sizeInBytes() > 0) {
-            buffer.clear().limit(Math.min(buffer.capacity(), file.sizeInBytes()));
+        buffer.clear().limit(Math.min(buffer.capacity(), records.sizeInBytes()));
+        if (records instanceof FileRecords file) {
             try {
                 file.readInto(buffer, 0);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+        } else if (records instanceof MemoryRecords memory) {
+            buffer.put(0, memory.buffer(), 0, buffer.limit());
+        } else {
+            throw new IllegalStateException("unexpected records " + records.getClass());
         }
     }
 }

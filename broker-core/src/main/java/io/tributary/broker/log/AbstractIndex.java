@@ -36,7 +36,7 @@ abstract sealed class AbstractIndex implements Closeable permits OffsetIndex, Ti
     /** The writable mapping of an active index; null once the index is trimmed. */
     private volatile MappedByteBuffer mmap;
     /** The entries of a trimmed index, loaded on the first lookup; null (or cleared) until then. */
-    private volatile SoftReference<ByteBuffer> heapCopy;
+    private volatile SoftReference<byte[]> heapCopy;
     private volatile int entries;
     private volatile int maxEntries;
 
@@ -102,14 +102,15 @@ abstract sealed class AbstractIndex implements Closeable permits OffsetIndex, Ti
     }
 
     private ByteBuffer heapCopy() {
-        SoftReference<ByteBuffer> ref = heapCopy;
-        ByteBuffer copy = ref == null ? null : ref.get();
+        // The array itself is held, not a buffer over it: one object fewer to miss in the cache on a lookup.
+        SoftReference<byte[]> ref = heapCopy;
+        byte[] copy = ref == null ? null : ref.get();
         if (copy == null) {
             // Concurrent first lookups may both load; the copies are equal.
-            copy = readFromFile(0, entries);
+            copy = readFromFile(0, entries).array();
             heapCopy = new SoftReference<>(copy);
         }
-        return copy;
+        return ByteBuffer.wrap(copy);
     }
 
     /** Reads {@code count} entries from {@code firstSlot} on straight from the file into a heap buffer. */
@@ -202,7 +203,7 @@ abstract sealed class AbstractIndex implements Closeable permits OffsetIndex, Ti
 
     /** True if the index is mapped or its heap copy is loaded: reading an entry costs no I/O. */
     private boolean loaded() {
-        SoftReference<ByteBuffer> ref = heapCopy;
+        SoftReference<byte[]> ref = heapCopy;
         return mmap != null || (ref != null && ref.get() != null);
     }
 

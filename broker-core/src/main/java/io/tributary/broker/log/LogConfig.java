@@ -44,6 +44,7 @@ public final class LogConfig {
     public static final String MESSAGE_MAX_BYTES = "message.max.bytes";
     public static final String NUM_RECOVERY_THREADS_PER_DATA_DIR = "num.recovery.threads.per.data.dir";
     public static final String LOG_CLEANER_ENABLE = "log.cleaner.enable";
+    public static final String LOG_READ_MMAP_ENABLE = "log.read.mmap.enable";
     public static final String LOG_CLEANER_THREADS = "log.cleaner.threads";
     public static final String LOG_CLEANER_BACKOFF_MS = "log.cleaner.backoff.ms";
     public static final String LOG_CLEANER_DELETE_RETENTION_MS = "log.cleaner.delete.retention.ms";
@@ -108,6 +109,11 @@ public final class LogConfig {
                     "How often the background flusher checks whether a log needs to be flushed, in ms.")
             .define(LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS, Type.INT, 60_000, Range.atLeast(0), Importance.HIGH,
                     "How often the recovery-point checkpoint of each log dir is written, in ms.")
+            .define(LOG_READ_MMAP_ENABLE, Type.BOOLEAN, true, Importance.LOW,
+                    "Read inactive segments through read-only memory mappings instead of positioned reads, so that "
+                            + "a read costs no system call and the same however many segments a log has. At most "
+                            + "half of the kernel's vm.max_map_count segments are mapped; the rest are read "
+                            + "through their files.")
             .define(LOG_RETENTION_MS, Type.LONG, null, Importance.HIGH,
                     "How long a segment is kept after its newest record, in ms; -1 keeps segments forever. "
                             + "Takes precedence over " + LOG_RETENTION_MINUTES + " and " + LOG_RETENTION_HOURS + ".")
@@ -192,7 +198,7 @@ public final class LogConfig {
     /** Settings that exist only per broker, not per topic (directories, scheduler intervals, threads). */
     record BrokerSettings(List<Path> logDirs, long flushSchedulerIntervalMs, int flushCheckpointIntervalMs,
                           long retentionCheckIntervalMs, int recoveryThreadsPerDataDir, int cleanerThreads,
-                          long cleanerBackoffMs) {
+                          long cleanerBackoffMs, boolean readMmap) {
     }
 
     private LogConfig(Map<String, Object> topicValues, BrokerSettings broker) {
@@ -248,7 +254,8 @@ public final class LogConfig {
                 (Long) b.get(LOG_RETENTION_CHECK_INTERVAL_MS),
                 (Integer) b.get(NUM_RECOVERY_THREADS_PER_DATA_DIR),
                 (Boolean) b.get(LOG_CLEANER_ENABLE) ? (Integer) b.get(LOG_CLEANER_THREADS) : 0,
-                (Long) b.get(LOG_CLEANER_BACKOFF_MS));
+                (Long) b.get(LOG_CLEANER_BACKOFF_MS),
+                (Boolean) b.get(LOG_READ_MMAP_ENABLE));
         return new LogConfig(topic, broker);
     }
 
@@ -354,6 +361,11 @@ public final class LogConfig {
 
     public long retentionCheckIntervalMs() {
         return broker.retentionCheckIntervalMs();
+    }
+
+    /** The mappings inactive segments are read through ({@link SegmentMappings#OFF} when turned off). */
+    SegmentMappings segmentMappings() {
+        return broker.readMmap() ? SegmentMappings.PROCESS : SegmentMappings.OFF;
     }
 
     public int recoveryThreadsPerDataDir() {

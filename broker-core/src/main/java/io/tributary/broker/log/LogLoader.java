@@ -75,6 +75,9 @@ final class LogLoader {
             recover(segments, firstToRecover);
         }
         LogSegment active = segments.lastEntry().getValue();
+        for (LogSegment inactive : segments.headMap(active.baseOffset()).values()) {
+            inactive.seal(config.segmentMappings());
+        }
         active.resizeIndexes(config.segmentIndexBytes());
         long logEndOffset = active.loadTail();
         return new LoadedLog(segments, logEndOffset, logEndOffset);

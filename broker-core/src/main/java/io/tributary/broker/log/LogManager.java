@@ -2,8 +2,10 @@ package io.tributary.broker.log;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -214,9 +216,18 @@ public final class LogManager implements AutoCloseable {
         scheduler.schedule("delete-" + folder.getFileName(), () -> deleteRecursively(folder), 0, 0);
     }
 
+    /**
+     * Deletes the folder. Segment files are emptied first: a read-only mapping of one (see {@link SegmentMappings})
+     * would otherwise keep its blocks allocated until the GC collects it.
+     */
     private static void deleteRecursively(Path folder) {
         try (Stream<Path> files = Files.walk(folder)) {
             for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                if (file.getFileName().toString().endsWith(SegmentFiles.LOG_SUFFIX) && Files.isRegularFile(file)) {
+                    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                        channel.truncate(0);
+                    }
+                }
                 Files.deleteIfExists(file);
             }
         } catch (IOException e) {

@@ -22,6 +22,12 @@ import org.apache.kafka.common.record.internal.Records;
  * One segment of a partition log: the {@code .log} file of record batches exactly as on the wire, plus its
  * sparse {@link OffsetIndex} and {@link TimeIndex}.
  *
+ * <p>Once the segment stops taking appends it is {@link #seal sealed}, and reads go through a read-only mapping of
+ * the file made on the first read (see {@link SegmentMappings}) instead of positioned reads: {@link #read} then
+ * returns {@link MemoryRecords} over the mapping, else a {@link FileRecords} slice. A mapping is dropped before
+ * the file shrinks (truncation, deletion); a reader that still holds a slice of a part cut off meanwhile gets an
+ * I/O error ({@code EFAULT} from a socket write, an {@link InternalError} in Java code), never other bytes.
+ *
  * <p>Threading: one appender at a time (the partition's append lock); reads ({@link #read}, {@link
  * #translateOffset}, {@link #findOffsetByTimestamp}) are lock-free and see the bytes whose append completed.
  */
@@ -43,6 +49,10 @@ final class LogSegment implements Closeable {
     private volatile int indexIntervalBytes;
     private int bytesSinceLastIndexEntry;
     private volatile TimestampOffset maxTimestampSoFar = TimestampOffset.UNKNOWN;
+    /** Null while the segment takes appends; once sealed, where reads may map it from. Guarded by this. */
+    private volatile SegmentMappings mappings;
+    /** The read-only mapping of a sealed segment, made on its first read; null until then. Written under this. */
+    private volatile ByteBuffer mapped;
 
     private LogSegment(long baseOffset, FileRecords records, OffsetIndex offsetIndex, TimeIndex timeIndex,
                        int indexIntervalBytes, long createdMs) {
@@ -90,7 +100,37 @@ final class LogSegment implements Closeable {
     }
 
     int size() {
-        return records.sizeInBytes();
+        ByteBuffer view = mapped;
+        return view != null ? view.capacity() : records.sizeInBytes();
+    }
+
+    /** Marks the segment as taking no more appends, so that reads may map it. Only the appender calls this. */
+    synchronized void seal(SegmentMappings mappings) {
+        this.mappings = mappings;
+    }
+
+    /** Before the file changes: reads go through the file again. The old mapping is left to the GC. */
+    private synchronized void unseal() {
+        mappings = null;
+        mapped = null;
+    }
+
+    /**
+     * The mapping reads use, made now if the segment is sealed but not mapped yet; null to read the file (active,
+     * or the process is at its cap of mappings). The fast path is one volatile read: no object between the
+     * segment and its mapping, as every cold object costs a cache miss on a read at a random offset.
+     */
+    private ByteBuffer mapping() {
+        ByteBuffer current = mapped;
+        if (current != null || mappings == null) {
+            return current;
+        }
+        synchronized (this) {
+            if (mapped == null && mappings != null) {
+                mapped = mappings.map(records.channel(), records.sizeInBytes(), records.file().toPath());
+            }
+            return mapped;
+        }
     }
 
     /**
@@ -184,19 +224,23 @@ final class LogSegment implements Closeable {
      * headers from the index entry below the offset, at most one index interval.
      */
     LogOffsetPosition translateOffset(long offset) {
-        int end = records.sizeInBytes();
+        return translateOffset(offset, mapping());
+    }
+
+    private LogOffsetPosition translateOffset(long offset, ByteBuffer view) {
+        int end = view != null ? view.capacity() : records.sizeInBytes();
         ByteBuffer header = ByteBuffer.allocate(SCANNED_HEADER_BYTES);
         try {
             OffsetPosition ceiling = offsetIndex.firstEntryAtOrAbove(offset);
             if (ceiling != null && ceiling.position() + DefaultRecordBatch.RECORD_BATCH_OVERHEAD <= end) {
-                readHeader(ceiling.position(), header);
+                readHeader(ceiling.position(), header, view);
                 if (header.getLong(Records.OFFSET_OFFSET) <= offset) {
                     return positionOf(header, ceiling.position());
                 }
             }
             int position = offsetIndex.lookup(offset).position();
             while (position + DefaultRecordBatch.RECORD_BATCH_OVERHEAD <= end) {
-                readHeader(position, header);
+                readHeader(position, header, view);
                 LogOffsetPosition batch = positionOf(header, position);
                 if (batch.offset + header.getInt(DefaultRecordBatch.LAST_OFFSET_DELTA_OFFSET) >= offset) {
                     return batch;
@@ -209,9 +253,14 @@ final class LogSegment implements Closeable {
         return null;
     }
 
-    private void readHeader(int position, ByteBuffer header) throws IOException {
+    /** Reads the batch header at {@code position} from the mapping {@code view}, or from the file if that is null. */
+    private void readHeader(int position, ByteBuffer header, ByteBuffer view) throws IOException {
         header.clear();
-        records.readInto(header, position);
+        if (view != null) {
+            header.put(0, view, position, SCANNED_HEADER_BYTES);
+        } else {
+            records.readInto(header, position);
+        }
     }
 
     /** The base offset, position and size of the batch whose header is in {@code header}. */
@@ -226,16 +275,20 @@ final class LogSegment implements Closeable {
      * @param maxSize      most bytes to return; the slice may end inside a batch, as Kafka's fetches do
      * @param maxPosition  bytes at or beyond this file position are not returned
      * @param minOneBatch  return the whole first batch even if it is larger than maxSize
-     * @return the slice, or empty if this segment holds no batch at or after startOffset
+     * @return the slice (of the mapping once sealed, else of the file), or empty if this segment holds no batch at
+     *         or after startOffset
      */
-    Optional<FileRecords> read(long startOffset, int maxSize, int maxPosition, boolean minOneBatch) {
-        LogOffsetPosition start = translateOffset(startOffset);
+    Optional<Records> read(long startOffset, int maxSize, int maxPosition, boolean minOneBatch) {
+        ByteBuffer view = mapping();
+        LogOffsetPosition start = translateOffset(startOffset, view);
         if (start == null) {
             return Optional.empty();
         }
         int adjustedMaxSize = minOneBatch ? Math.max(maxSize, start.size) : maxSize;
         int fetchSize = Math.max(0, Math.min(maxPosition - start.position, adjustedMaxSize));
-        return Optional.of(records.slice(start.position, fetchSize));
+        return Optional.of(view != null
+                ? MemoryRecords.readableRecords(view.slice(start.position, fetchSize))
+                : records.slice(start.position, fetchSize));
     }
 
     /** The first record at or after {@code startingOffset} with a timestamp at or above {@code timestamp}. */
@@ -280,6 +333,7 @@ final class LogSegment implements Closeable {
      * @return the outcome: the next offset after the valid batches and the bytes cut off
      */
     RecoveryResult recover() throws IOException {
+        unseal();
         firstBatchTimestamp = NOT_LOADED;
         offsetIndex.reset();
         timeIndex.reset();
@@ -319,6 +373,7 @@ final class LogSegment implements Closeable {
      * @return the number of bytes removed
      */
     int truncateTo(long offset) throws IOException {
+        unseal();
         LogOffsetPosition mapping = translateOffset(offset);
         firstBatchTimestamp = NOT_LOADED;
         offsetIndex.truncateTo(offset);
@@ -372,6 +427,13 @@ final class LogSegment implements Closeable {
 
     /** Closes and deletes the files, wherever they were renamed to. */
     void deleteFiles() throws IOException {
+        ByteBuffer view = mapped;
+        unseal();
+        if (view != null) {
+            // Blocks of a mapped file stay allocated until the GC collects the mapping; emptying the file frees
+            // them now (readers in flight were given file.delete.delay.ms to finish).
+            records.truncateTo(0);
+        }
         records.close();
         Files.deleteIfExists(records.file().toPath());
         offsetIndex.deleteIfExists();
@@ -381,6 +443,7 @@ final class LogSegment implements Closeable {
     /** Writes the final time index entry, trims the indexes and closes the file. */
     @Override
     public void close() throws IOException {
+        unseal();
         appendFinalTimeIndexEntry();
         offsetIndex.close();
         timeIndex.close();

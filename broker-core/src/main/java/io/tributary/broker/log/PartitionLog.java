@@ -20,6 +20,7 @@ import org.apache.kafka.common.record.internal.FileRecords;
 import org.apache.kafka.common.record.internal.FileRecords.LogOffsetPosition;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.apache.kafka.common.record.internal.Records;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
@@ -232,7 +233,7 @@ public final class PartitionLog {
             segments.remove(old.baseOffset());
             old.deleteFiles();
         } else {
-            old.onBecomeInactive();
+            retire(old);
         }
         segments.put(newBaseOffset, segment);
         publishSegments();
@@ -279,7 +280,7 @@ public final class PartitionLog {
             for (int slot = table.floorSlot(startOffset); slot >= 0 && slot < table.size(); slot++) {
                 LogSegment segment = table.segment(slot);
                 int maxPosition = maxPosition(segment, table.nextBaseOffset(slot), limit);
-                Optional<FileRecords> slice = segment.read(startOffset, maxBytes, maxPosition, minOneBatch);
+                Optional<Records> slice = segment.read(startOffset, maxBytes, maxPosition, minOneBatch);
                 if (slice.isPresent()) {
                     return new FetchDataInfo(startOffset, slice.get(), start, end);
                 }
@@ -332,6 +333,12 @@ public final class PartitionLog {
             return Optional.empty();
         }
         return newest.findOffsetByTimestamp(newest.maxTimestampSoFar().timestamp(), logStartOffset);
+    }
+
+    /** A segment that takes no more appends: its indexes are trimmed and reads may map it. */
+    private void retire(LogSegment segment) {
+        segment.onBecomeInactive();
+        segment.seal(config.segmentMappings());
     }
 
     private void publishSegments() {
@@ -495,7 +502,7 @@ public final class PartitionLog {
             Files.move(swap, SegmentFiles.log(dir, base), StandardCopyOption.ATOMIC_MOVE);
             LogSegment segment = LogSegment.open(dir, base, config);
             segment.recover();
-            segment.onBecomeInactive();
+            retire(segment);
             segment.flush();
             segments.put(base, segment);
             for (LogSegment replacedSegment : old) {

@@ -7,8 +7,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.tributary.broker.testing.FakeTime;
 import java.io.RandomAccessFile;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -16,6 +18,7 @@ import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.KafkaStorageException;
+import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.utils.Time;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -156,6 +159,24 @@ class LogManagerTest {
         assertThat(folderNames(dirs.get(0))).isEmpty();
         reopen();
         assertThat(manager.logs()).isEmpty();
+    }
+
+    @Test
+    void deletingAPartitionFreesTheBlocksOfItsMappedSegmentsAtOnce() throws Exception {
+        open(dirs);
+        PartitionLog a0 = manager.getOrCreate(A0, defaults.withTopicOverrides(Map.of(LogConfig.SEGMENT_BYTES,
+                String.valueOf(batch(5, 10, 1).sizeInBytes()))));
+        a0.appendAsLeader(batch(5, 10, 1), 0);
+        a0.appendAsLeader(batch(5, 10, 2), 0);
+        assertThat(a0.read(0, 1000, Long.MAX_VALUE, true).records()).isInstanceOf(MemoryRecords.class); // mapped
+        Path firstSegment = SegmentFiles.log(a0.dir(), 0);
+        try (FileChannel stillOpen = FileChannel.open(firstSegment, StandardOpenOption.READ)) {
+            manager.delete(A0);
+            scheduler.runDue();
+            // The mapping lives until the GC collects it; the blocks it would hold are freed now.
+            assertThat(stillOpen.size()).isZero();
+        }
+        assertThat(folderNames(dirs.get(0))).isEmpty();
     }
 
     @Test
