@@ -23,10 +23,10 @@ import java.util.concurrent.TimeUnit;
  * <p>Memory: at most {@value #QUEUE_CHUNKS} chunks wait in the queue, plus the one the fetch
  * thread fills and the one the caller reads; a chunk closes at {@value #CHUNK_RECORDS} records or
  * once it holds {@value #CHUNK_BYTES} bytes of keys, values and headers. So beyond the consumer's
- * own fetch buffers about 6 MiB (or 6 x 500 records, whichever is less, plus one record per chunk)
- * are held ahead of the caller, plus what the source's {@link RecordPreparer} made of those
- * records (at most 3,000 prepared objects; a dataset row shares the record's byte arrays and adds a
- * few hundred bytes of its own).
+ * own fetch buffers about 8.5 MiB (34 x 256 KiB, or 34 x 500 records, whichever is less, plus one
+ * record per chunk) are held ahead of the caller, plus what the source's {@link RecordPreparer}
+ * made of those records (at most 17,000 prepared objects; a dataset row shares the record's byte
+ * arrays and adds a few hundred bytes of its own, so about 5 MiB more).
  *
  * <p>The caller sees what it would see reading the {@link OffsetRangeReader} itself: the same
  * records, {@link #progress()} of what the caller has taken (not of what was fetched), and a
@@ -39,9 +39,11 @@ import java.util.concurrent.TimeUnit;
 public final class PrefetchingRangeReader implements RangeReader {
     private static final Logger log = LoggerFactory.getLogger(PrefetchingRangeReader.class);
 
-    static final int QUEUE_CHUNKS = 4;
+    // Deep enough to cover a fetch round trip: the consumer asks the broker for more only once
+    // its last fetch is used up, and the caller must not run dry meanwhile (about 20 ms at 1M records/s).
+    static final int QUEUE_CHUNKS = 32;
     static final int CHUNK_RECORDS = 500;
-    static final int CHUNK_BYTES = 1024 * 1024;
+    static final int CHUNK_BYTES = 256 * 1024;
     /** How often a fetch thread blocked on a full queue looks whether the reader was closed. */
     private static final long HAND_OVER_CHECK_MS = 50;
     private static final Duration CLOSE_WAIT = Duration.ofSeconds(30);

@@ -20,6 +20,7 @@ import org.apache.parquet.hadoop.ParquetWriter;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -84,20 +85,21 @@ public final class LoaderBenchmark {
 
             double[][] ratios = new double[prefetchModes.size()][rounds];
             for (int round = 0; round <= rounds; round++) { // round 0 warms the JIT up for both sides and does not count
-                double[] loader = new double[prefetchModes.size()];
+                Side[] loader = new Side[prefetchModes.size()];
                 for (int m = 0; m < loader.length; m++) {
                     System.gc(); // each side starts on a heap without the other's garbage
-                    loader[m] = loaderRecordsPerSecond(broker.bootstrapServers(), work.resolve("lake-" + round + "-" + m), total, maps, prefetchModes.get(m));
+                    loader[m] = loaderRun(broker.bootstrapServers(), work.resolve("lake-" + round + "-" + m), total, maps, prefetchModes.get(m));
                 }
-                double ceiling = ceilingRecordsPerSecond(broker.bootstrapServers(), total, work.resolve("ceiling-" + round), maps);
+                Side ceiling = ceilingRun(broker.bootstrapServers(), total, work.resolve("ceiling-" + round), maps);
                 StringBuilder line = new StringBuilder(round == 0 ? "warm-up:" : "round " + round + ":");
                 for (int m = 0; m < loader.length; m++) {
+                    double ratio = loader[m].recordsPerSecond() / ceiling.recordsPerSecond();
                     if (round > 0) {
-                        ratios[m][round - 1] = loader[m] / ceiling;
+                        ratios[m][round - 1] = ratio;
                     }
-                    line.append(String.format(" loader (prefetch %s) %.0f records/s, ratio %.2f;", prefetchModes.get(m) ? "on" : "off", loader[m], loader[m] / ceiling));
+                    line.append(String.format(" loader (prefetch %s) %s, ratio %.2f;", prefetchModes.get(m) ? "on" : "off", loader[m], ratio));
                 }
-                System.out.printf("%s AvroParquetWriter from memory %.0f records/s, load average %s%n", line, ceiling, loadAverage());
+                System.out.printf("%s AvroParquetWriter from memory %s, load average %s%n", line, ceiling, loadAverage());
             }
             for (int m = 0; m < prefetchModes.size(); m++) {
                 double[] sorted = ratios[m].clone();
@@ -108,39 +110,61 @@ public final class LoaderBenchmark {
         }
     }
 
-    private static double loaderRecordsPerSecond(String bootstrap, java.nio.file.Path work, int expected, int maps, boolean prefetch) throws Exception {
+    /**
+     * A side's throughput, and the CPU time the whole process spent meanwhile (the in-process
+     * broker and the garbage collector included): where the cores are shared, CPU per record
+     * varies less than records per second.
+     */
+    private record Side(double recordsPerSecond, double cpuSeconds) {
+        static Side of(long records, long startNanos, long startCpuNanos) {
+            return new Side(records / ((System.nanoTime() - startNanos) / 1e9), (processCpuNanos() - startCpuNanos) / 1e9);
+        }
+
+        @Override
+        public String toString() {
+            return String.format("%.0f records/s (process CPU %.1f s)", recordsPerSecond, cpuSeconds);
+        }
+    }
+
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
+    private static Side loaderRun(String bootstrap, java.nio.file.Path work, int expected, int maps, boolean prefetch) throws Exception {
         Configuration conf = LocalJobs.conf(work);
         conf.setInt("mapreduce.local.map.tasks.maximum", maps);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
+        long startCpu = processCpuNanos();
         long start = System.nanoTime();
         int code = ToolRunner.run(conf, new TopicLoader(new PrintStream(out, true, StandardCharsets.UTF_8), System.err), new String[] {
             "-D", InputConfig.SPLIT_MAX_RECORDS + "=" + expected / PARTITIONS, "-D", InputConfig.SPLIT_PACK_RECORDS + "=0",
             "-D", LoaderConfig.PARQUET_CODEC + "=" + CODEC, "-D", InputConfig.READER_PREFETCH + "=" + prefetch,
             "--bootstrap-server", bootstrap, "--topic", TOPIC, "--output", work.resolve("lake").toUri().toString(), "--start", "earliest"});
-        double seconds = (System.nanoTime() - start) / 1e9;
+        Side side = Side.of(expected, start, startCpu);
         if (code != 0 || !out.toString(StandardCharsets.UTF_8).contains("loaded " + expected + " records")) {
             throw new IllegalStateException("loader run failed: " + out);
         }
-        return expected / seconds;
+        return side;
     }
 
     /**
      * The ceiling's rows live only while it runs: held through a loader run, millions of rows
      * would keep the old generation full and G1 marking it on the core the loader's fetch thread uses.
      */
-    private static double ceilingRecordsPerSecond(String bootstrap, int total, java.nio.file.Path work, int threads) throws Exception {
+    private static Side ceilingRun(String bootstrap, int total, java.nio.file.Path work, int threads) throws Exception {
         List<List<GenericRecord>> rows = rowsInMemory(bootstrap, total); // not timed
         System.gc();
-        return writerRecordsPerSecond(rows, work, threads);
+        return writerRun(rows, work, threads);
     }
 
     /** One file per partition, {@code threads} at a time, as the local job runner runs one split per partition. */
-    private static double writerRecordsPerSecond(List<List<GenericRecord>> partitions, java.nio.file.Path work, int threads) throws Exception {
+    private static Side writerRun(List<List<GenericRecord>> partitions, java.nio.file.Path work, int threads) throws Exception {
         Configuration conf = new Configuration();
         conf.set(LoaderConfig.PARQUET_CODEC, CODEC);
         ParquetWriterFactory writers = new LoaderConfig(conf).writerFactory();
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
+            long startCpu = processCpuNanos();
             long start = System.nanoTime();
             List<Future<Integer>> written = new ArrayList<>();
             for (int p = 0; p < partitions.size(); p++) {
@@ -159,7 +183,7 @@ public final class LoaderBenchmark {
             for (Future<Integer> f : written) {
                 count += f.get();
             }
-            return count / ((System.nanoTime() - start) / 1e9);
+            return Side.of(count, start, startCpu);
         } finally {
             pool.shutdownNow();
         }
