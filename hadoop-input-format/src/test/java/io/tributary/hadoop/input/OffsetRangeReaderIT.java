@@ -66,8 +66,27 @@ class OffsetRangeReaderIT {
         }
     }
 
-    private static OffsetRangeReader reader(TopicSplit split, MissingPolicy policy) {
+    @Test
+    void closeAtTheEndOfTheLogDoesNotWaitForTheFetchSentAhead() throws Exception {
+        // Reading to the log end leaves a fetch for offset 300 in flight, which the broker holds for fetch.max.wait.ms.
         Configuration conf = new Configuration(false);
+        conf.set(InputConfig.CONSUMER_PREFIX + "fetch.max.wait.ms", "20000");
+        OffsetRangeReader reader = reader(new TopicSplit("r", List.of(new OffsetRange(0, 0, 300)), ""), MissingPolicy.FAIL, conf);
+        int read = 0;
+        while (reader.next()) {
+            read++;
+        }
+        assertThat(read).isEqualTo(300);
+        long start = System.nanoTime();
+        reader.close();
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+    }
+
+    private static OffsetRangeReader reader(TopicSplit split, MissingPolicy policy) {
+        return reader(split, policy, new Configuration(false));
+    }
+
+    private static OffsetRangeReader reader(TopicSplit split, MissingPolicy policy, Configuration conf) {
         conf.set(InputConfig.BOOTSTRAP_SERVERS, BROKER.broker().bootstrapServers());
         return new OffsetRangeReader(new KafkaConsumer<>(new InputConfig(conf).consumerProps("test")), split, policy,
             Duration.ofSeconds(30), Time.SYSTEM);
