@@ -179,16 +179,28 @@ public final class StorageBenchmark implements AutoCloseable {
         reportLatency(segmentCount(many) + " segments", manyMedian);
         reportLatency(segmentCount(few) + " segments", fewMedian);
         logs.close(); // the control opens the same files itself: stay under the open-file limit
-        Latencies floorMany = Latencies.of(PreadFloor.measure(many.dir(), options.randomReads(), random));
-        Latencies floorFew = Latencies.of(PreadFloor.measure(few.dir(), options.randomReads(), random));
-        reportLatency("OS floor, many", floorMany);
-        reportLatency("OS floor, few", floorFew);
-        out.printf("the same system calls without the log (OS floor): many / few = %.3f%n",
-                floorMany.p50Micros() / floorFew.p50Micros());
+        reportFloor("pread", ReadFloor::pread, many, few, random);
+        reportFloor("mapped", ReadFloor::mapped, many, few, random);
         openLogs();
         logs.delete(many.topicPartition());
         logs.delete(few.topicPartition());
         return manyMedian.p50Micros() / fewMedian.p50Micros();
+    }
+
+    /** A control's latencies on the files of both logs; call with the logs closed (it opens the files itself). */
+    private void reportFloor(String name, Floor floor, PartitionLog many, PartitionLog few, Random random)
+            throws IOException {
+        Latencies onMany = Latencies.of(floor.measure(many.dir(), options.randomReads(), random));
+        Latencies onFew = Latencies.of(floor.measure(few.dir(), options.randomReads(), random));
+        reportLatency(name + " floor, many", onMany);
+        reportLatency(name + " floor, few", onFew);
+        out.printf("the same reads without the log (%s floor): many / few = %.3f%n", name,
+                onMany.p50Micros() / onFew.p50Micros());
+    }
+
+    /** One of the {@link ReadFloor} controls. */
+    private interface Floor {
+        long[] measure(Path dir, int count, Random random) throws IOException;
     }
 
     private static double sizeGib(PartitionLog log) {
@@ -231,7 +243,7 @@ public final class StorageBenchmark implements AutoCloseable {
     }
 
     private void reportLatency(String what, Latencies l) {
-        out.printf("random one-batch read, %-14s mean %7.2f us  p50 %7.2f us  p99 %7.2f us%n", what,
+        out.printf("random one-batch read, %-19s mean %7.2f us  p50 %7.2f us  p99 %7.2f us%n", what,
                 l.meanMicros(), l.p50Micros(), l.p99Micros());
     }
 

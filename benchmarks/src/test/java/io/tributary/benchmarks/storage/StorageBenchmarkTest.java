@@ -26,7 +26,9 @@ class StorageBenchmarkTest {
                 + "append_cpu_large_over_empty=[0-9.]+ random_read_many_over_few=[0-9.]+");
         assertThat(printed.toString(StandardCharsets.UTF_8))
                 .contains("random reads: 20 segments and 10 segments")
-                .contains("148 records of 100 bytes");
+                .contains("148 records of 100 bytes")
+                .contains("(pread floor): many / few = ")
+                .contains("(mapped floor): many / few = ");
         assertThat(dir.resolve("logs")).doesNotExist();
     }
 
