@@ -100,7 +100,11 @@ final class LedgerFiles {
             try {
                 fs.delete(temp, false);
             } catch (IOException cleanup) {
-                e.addSuppressed(cleanup);
+                // An HDFS client that lost its namenode can throw the very same exception object again, and
+                // self-suppression would replace the I/O error the caller retries with an IllegalArgumentException.
+                if (cleanup != e) {
+                    e.addSuppressed(cleanup);
+                }
             }
             throw e;
         }

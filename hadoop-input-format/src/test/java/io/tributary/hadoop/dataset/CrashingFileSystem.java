@@ -14,12 +14,13 @@ import java.io.IOException;
 /**
  * A real filesystem that "crashes" at its n-th change (create, rename or delete): that change
  * does not happen (a create leaves an empty file behind, as a writer dying mid-write would), and
- * every call after it fails too, so no clean-up code can run — like a killed process.
+ * every call after it fails too, so no clean-up code can run — like a killed process. Later calls
+ * throw the crash's exception object itself, as an HDFS client that lost its namenode can.
  */
 final class CrashingFileSystem extends FilterFileSystem {
     private final int crashAt;
     private int changes;
-    private boolean crashed;
+    private IOException crash;
 
     CrashingFileSystem(FileSystem real, int crashAt) {
         super(real);
@@ -27,7 +28,7 @@ final class CrashingFileSystem extends FilterFileSystem {
     }
 
     boolean crashed() {
-        return crashed;
+        return crash != null;
     }
 
     @Override
@@ -81,13 +82,13 @@ final class CrashingFileSystem extends FilterFileSystem {
     }
 
     private void alive() throws IOException {
-        if (crashed) {
-            throw new IOException("crashed earlier");
+        if (crash != null) {
+            throw crash;
         }
     }
 
     private IOException crash(String what) {
-        crashed = true;
-        return new IOException("crash at change " + crashAt + ": " + what);
+        crash = new IOException("crash at change " + crashAt + ": " + what);
+        return crash;
     }
 }
