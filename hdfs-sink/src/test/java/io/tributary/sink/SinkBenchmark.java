@@ -4,6 +4,7 @@ import io.tributary.hadoop.dataset.ParquetWriterFactory;
 import io.tributary.hadoop.dataset.RecordConverter;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -92,6 +93,8 @@ public final class SinkBenchmark {
             Arrays.sort(cpuRatios);
             System.out.printf("RESULT sink_ratio=%.2f cpu_ratio=%.2f freshness_max_ms=%d rotate_interval_ms=%d%n",
                 ratios[rounds / 2], cpuRatios[rounds / 2], freshness, rotateMs);
+        } finally {
+            FileUtil.fullyDelete(work.toFile()); // the topic and the datasets: gigabytes per run
         }
     }
 

@@ -9,6 +9,7 @@ import io.tributary.hadoop.testing.LocalJobs;
 import io.tributary.hadoop.testing.TestBroker;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.util.ToolRunner;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -107,6 +108,8 @@ public final class LoaderBenchmark {
                 System.out.printf("prefetch %s: ratios by round %s, median %.2f (%d records of %d value bytes, %d partitions, %d maps and ceiling threads)%n",
                     prefetchModes.get(m) ? "on" : "off", formatted(ratios[m]), sorted[rounds / 2], total, valueBytes, PARTITIONS, maps);
             }
+        } finally {
+            FileUtil.fullyDelete(work.toFile()); // the topic and the datasets: gigabytes per run
         }
     }
 
