@@ -88,10 +88,6 @@ final class SegmentMappings {
         return live.get();
     }
 
-    int capacity() {
-        return capacity;
-    }
-
     private static int kernelLimit() {
         try {
             // Not Files.readString: it trusts the size a /proc file reports and returns the first byte only.
