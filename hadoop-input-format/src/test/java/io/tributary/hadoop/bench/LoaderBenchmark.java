@@ -22,6 +22,7 @@ import org.apache.parquet.hadoop.ParquetWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryUsage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -48,9 +49,14 @@ import java.util.stream.IntStream;
  * The fifth argument picks the loader's reader: {@code on} (prefetching, the default), {@code off}
  * ({@code tributary.reader.prefetch=false}) or {@code both}, which runs both loaders every round.
  *
+ * <p>The heap must be fixed ({@code -Xms} equal to {@code -Xmx}), or the sides do not get the same
+ * one: the {@code System.gc()} before each side shrinks a growable heap to its live data before the
+ * loader runs, while the ceiling's rows, read in just before its timed part, grow it again — a young
+ * generation a fraction of the size, collected many times as often, for the loader only.
+ *
  * <pre>
  * mvn -B -q -pl hadoop-input-format -am test-compile dependency:build-classpath -Dmdep.outputFile=/tmp/cp.txt
- * java -Xmx3g -cp hadoop-input-format/target/test-classes:hadoop-input-format/target/classes:$(cat /tmp/cp.txt) \
+ * java -Xms3g -Xmx3g -cp hadoop-input-format/target/test-classes:hadoop-input-format/target/classes:$(cat /tmp/cp.txt) \
  *     io.tributary.hadoop.bench.LoaderBenchmark [records, default 2000000] [value bytes, default 100] [rounds, odd, default 3] [maps, default: cores] [prefetch on|off|both, default on]
  * </pre>
  */
@@ -76,6 +82,11 @@ public final class LoaderBenchmark {
             case "both" -> List.of(true, false);
             default -> throw new IllegalArgumentException("prefetch must be on, off or both: " + args[4]);
         };
+        MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+        if (heap.getInit() != heap.getMax()) {
+            throw new IllegalArgumentException("run with a fixed heap, -Xms equal to -Xmx (e.g. -Xms3g -Xmx3g), so that both sides get the same one;"
+                + " this JVM starts at " + (heap.getInit() >> 20) + " MiB and may grow to " + (heap.getMax() >> 20) + " MiB");
+        }
         java.nio.file.Path work = Files.createTempDirectory("loader-bench");
         try (TestBroker broker = TestBroker.start(work.resolve("kafka"))) {
             broker.createTopic(TOPIC, PARTITIONS);

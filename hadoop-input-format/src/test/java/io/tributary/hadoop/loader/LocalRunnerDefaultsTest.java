@@ -1,0 +1,47 @@
+package io.tributary.hadoop.loader;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapred.JobConf;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+class LocalRunnerDefaultsTest {
+    private static final String POLL = "mapreduce.client.completion.pollinterval";
+    private static final String MAPS = "mapreduce.local.map.tasks.maximum";
+
+    @Test
+    void localJobsUseTheCoresAndLookForTheJobsEndOften() {
+        Configuration conf = new JobConf(); // with Hadoop's mapred-default.xml, whose poll interval is 5 s
+        assertEquals("5000", conf.get(POLL));
+
+        TopicLoader.applyLocalRunnerDefaults(conf);
+
+        assertEquals(Runtime.getRuntime().availableProcessors(), conf.getInt(MAPS, -1));
+        assertEquals(20, conf.getInt(POLL, -1));
+    }
+
+    @Test
+    void whatTheUserSetIsKept() {
+        Configuration conf = new JobConf();
+        conf.setInt(POLL, 2000);
+        conf.setInt(MAPS, 1);
+
+        TopicLoader.applyLocalRunnerDefaults(conf);
+
+        assertEquals(2000, conf.getInt(POLL, -1));
+        assertEquals(1, conf.getInt(MAPS, -1));
+    }
+
+    @Test
+    void jobsForAClusterAreLeftAlone() {
+        Configuration conf = new JobConf();
+        conf.set("mapreduce.framework.name", "yarn");
+
+        TopicLoader.applyLocalRunnerDefaults(conf);
+
+        assertEquals(5000, conf.getInt(POLL, -1));
+        assertNull(conf.get(MAPS));
+    }
+}
