@@ -6,10 +6,15 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.avro.AvroParquetWriter;
+import org.apache.parquet.avro.AvroSchemaConverter;
+import org.apache.parquet.avro.AvroWriteSupport;
+import org.apache.parquet.conf.ParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.util.HadoopOutputFile;
+import org.apache.parquet.io.OutputFile;
 
 import java.io.IOException;
 import java.util.Arrays;
@@ -67,14 +72,62 @@ public final class ParquetWriterFactory {
 
     /** Creates {@code path} (which must not exist) for rows of {@code schema}. */
     public ParquetWriter<GenericRecord> open(Path path, Schema schema) throws IOException {
-        return AvroParquetWriter.<GenericRecord>builder(HadoopOutputFile.fromPath(path, conf))
+        return configured(AvroParquetWriter.<GenericRecord>builder(HadoopOutputFile.fromPath(path, conf))
             .withSchema(schema)
-            .withDataModel(GenericData.get())
+            .withDataModel(GenericData.get()))
+            .build();
+    }
+
+    /**
+     * Creates {@code path} (which must not exist) for rows of {@code schema} that come already
+     * shredded by {@link #shredder(Schema)}: the same file as {@link #open} writes from the rows.
+     */
+    public ParquetWriter<ShreddedRow> openShredded(Path path, Schema schema) throws IOException {
+        return configured(new ShreddedWriterBuilder(HadoopOutputFile.fromPath(path, conf), avroWriteSupport(schema))).build();
+    }
+
+    /** Shreds rows of {@code schema} for {@link #openShredded}'s writers, as parquet-avro does for {@link #open}'s. */
+    public RowShredder shredder(Schema schema) {
+        AvroWriteSupport<GenericRecord> avro = avroWriteSupport(schema);
+        avro.init(conf); // picks the list layout from the configuration, as a writer's does
+        return new RowShredder(avro);
+    }
+
+    /** What parquet-avro's own builder makes for {@code schema} and the generic data model. */
+    private AvroWriteSupport<GenericRecord> avroWriteSupport(Schema schema) {
+        return new AvroWriteSupport<>(new AvroSchemaConverter(conf).convert(schema), schema, GenericData.get());
+    }
+
+    private <T, B extends ParquetWriter.Builder<T, B>> B configured(B builder) {
+        return builder
             .withConf(conf)
             .withCompressionCodec(codec)
             .withRowGroupSize(rowGroupBytes)
             .withPageSize(pageBytes)
-            .withWriteMode(ParquetFileWriter.Mode.CREATE)
-            .build();
+            .withWriteMode(ParquetFileWriter.Mode.CREATE);
+    }
+
+    private static final class ShreddedWriterBuilder extends ParquetWriter.Builder<ShreddedRow, ShreddedWriterBuilder> {
+        private final AvroWriteSupport<GenericRecord> avro;
+
+        ShreddedWriterBuilder(OutputFile file, AvroWriteSupport<GenericRecord> avro) {
+            super(file);
+            this.avro = avro;
+        }
+
+        @Override
+        protected ShreddedWriterBuilder self() {
+            return this;
+        }
+
+        @Override
+        protected WriteSupport<ShreddedRow> getWriteSupport(Configuration conf) {
+            return new ShreddedRowWriteSupport(avro);
+        }
+
+        @Override
+        protected WriteSupport<ShreddedRow> getWriteSupport(ParquetConfiguration conf) {
+            return new ShreddedRowWriteSupport(avro);
+        }
     }
 }

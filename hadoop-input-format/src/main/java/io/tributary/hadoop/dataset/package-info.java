@@ -19,7 +19,9 @@
  *       moved forward; each update is a new immutable file, so concurrent writers need no lock.</li>
  *   <li>{@link io.tributary.hadoop.dataset.NewestCommittedFiles}: a bounded look at the newest
  *       buckets, so a writer resumes at max(ledger, newest committed end + 1).</li>
- *   <li>{@link io.tributary.hadoop.dataset.ParquetWriterFactory}: one way to open writers.</li>
+ *   <li>{@link io.tributary.hadoop.dataset.ParquetWriterFactory}: one way to open writers, of
+ *       rows or of rows a {@link io.tributary.hadoop.dataset.RowShredder} took apart on another
+ *       thread ({@link io.tributary.hadoop.dataset.ShreddedRow}; the same file either way).</li>
  * </ul>
  *
  * Commit order for every writer: write a temp file, close it, rename it to its final name,

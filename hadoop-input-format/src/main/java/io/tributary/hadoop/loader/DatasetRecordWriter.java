@@ -5,8 +5,9 @@ import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.dataset.HourBuckets;
 import io.tributary.hadoop.dataset.ParquetWriterFactory;
 import io.tributary.hadoop.dataset.RecordConverter;
+import io.tributary.hadoop.dataset.RowShredder;
+import io.tributary.hadoop.dataset.ShreddedRow;
 import io.tributary.hadoop.input.TopicRecordWritable;
-import org.apache.avro.generic.GenericRecord;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
@@ -36,6 +37,7 @@ final class DatasetRecordWriter extends RecordWriter<LongWritable, TopicRecordWr
     private final RecordConverter converter;
     private final ParquetWriterFactory writers;
     private final HourBuckets buckets;
+    private final RowShredder shredder;
     private final int maxOpenFiles;
     private final Map<String, OpenFile> open = new LinkedHashMap<>(16, 0.75f, true); // least recently written first
     private OpenFile last; // records mostly come in runs of one partition and hour
@@ -54,6 +56,7 @@ final class DatasetRecordWriter extends RecordWriter<LongWritable, TopicRecordWr
         this.converter = converter;
         this.writers = writers;
         this.buckets = new HourBuckets(layout);
+        this.shredder = writers.shredder(converter.schema());
     }
 
     @Override
@@ -67,8 +70,8 @@ final class DatasetRecordWriter extends RecordWriter<LongWritable, TopicRecordWr
             }
             last = file;
         }
-        // The row is normally built on the reader's fetch thread (DatasetRowPreparer); convert here only if it was not.
-        file.writer.write(record.prepared() instanceof GenericRecord row ? row : record.toAvro(converter));
+        // The row is normally built and shredded on the reader's fetch thread (DatasetRowPreparer); here only if it was not.
+        file.writer.write(record.prepared() instanceof ShreddedRow row ? row : shredder.shred(record.toAvro(converter)));
         file.lastOffset = record.offset();
         file.rows++;
     }
@@ -80,7 +83,7 @@ final class DatasetRecordWriter extends RecordWriter<LongWritable, TopicRecordWr
             eldest.remove();
         }
         Path temp = new Path(new Path(attemptDir, JobStaging.IN_PROGRESS), UUID.randomUUID() + ".tmp");
-        OpenFile file = new OpenFile(record.topic(), record.partition(), bucket, temp, writers.open(temp, converter.schema()), record.offset());
+        OpenFile file = new OpenFile(record.topic(), record.partition(), bucket, temp, writers.openShredded(temp, converter.schema()), record.offset());
         open.put(record.partition() + "/" + bucket, file);
         return file;
     }
@@ -116,12 +119,12 @@ final class DatasetRecordWriter extends RecordWriter<LongWritable, TopicRecordWr
         final int partition;
         final String bucket;
         final Path temp;
-        final ParquetWriter<GenericRecord> writer;
+        final ParquetWriter<ShreddedRow> writer;
         final long firstOffset;
         long lastOffset;
         long rows;
 
-        OpenFile(String topic, int partition, String bucket, Path temp, ParquetWriter<GenericRecord> writer, long firstOffset) {
+        OpenFile(String topic, int partition, String bucket, Path temp, ParquetWriter<ShreddedRow> writer, long firstOffset) {
             this.topic = topic;
             this.partition = partition;
             this.bucket = bucket;

@@ -8,14 +8,12 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.hadoop.conf.Configuration;
+import io.tributary.hadoop.testing.Datasets;
 import org.apache.hadoop.fs.Path;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.TimestampType;
-import org.apache.parquet.avro.AvroParquetReader;
-import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -164,13 +162,7 @@ class RecordConverterTest {
     }
 
     private static List<GenericRecord> read(Path file) throws IOException {
-        List<GenericRecord> back = new ArrayList<>();
-        try (ParquetReader<GenericRecord> reader = AvroParquetReader.<GenericRecord>builder(HadoopInputFile.fromPath(file, new Configuration())).build()) {
-            for (GenericRecord r = reader.read(); r != null; r = reader.read()) {
-                back.add(r);
-            }
-        }
-        return back;
+        return Datasets.rows(file, new Configuration());
     }
 
     private static ConsumerRecord<byte[], byte[]> record(byte[] key, byte[] value, RecordHeaders headers) {

@@ -2,6 +2,7 @@ package io.tributary.hadoop.loader;
 
 import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.dataset.OffsetLedger;
+import io.tributary.hadoop.dataset.ShreddedRow;
 import io.tributary.hadoop.dataset.ValueDecodingException;
 import io.tributary.hadoop.input.InputConfig;
 import io.tributary.hadoop.input.MapredTopicInputFormat;
@@ -20,9 +21,6 @@ import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.RecordReader;
 import org.apache.hadoop.mapred.Reporter;
 import org.apache.hadoop.util.ToolRunner;
-import org.apache.parquet.avro.AvroParquetReader;
-import org.apache.parquet.hadoop.ParquetReader;
-import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -129,11 +127,7 @@ class LocalLoaderIT {
         assertThat(run.exitCode).as(run.err).isZero();
         List<GenericRecord> rows = new ArrayList<>();
         for (Path file : Datasets.dataFiles(output, "typed", conf)) {
-            try (ParquetReader<GenericRecord> reader = AvroParquetReader.<GenericRecord>builder(HadoopInputFile.fromPath(file, conf)).build()) {
-                for (GenericRecord r = reader.read(); r != null; r = reader.read()) {
-                    rows.add(r);
-                }
-            }
+            rows.addAll(Datasets.rows(file, conf));
         }
         assertThat(rows).hasSize(50).allSatisfy(r -> {
             assertThat(r.get("id")).isEqualTo(r.get("offset"));
@@ -175,7 +169,8 @@ class LocalLoaderIT {
             TopicRecordWritable value = reader.reader.createValue();
             for (long offset = 0; offset < 2_345; offset++) {
                 assertThat(reader.reader.next(key, value)).isTrue();
-                assertThat(((GenericRecord) value.prepared()).get("id")).isEqualTo(offset);
+                assertThat(value.offset()).isEqualTo(offset);
+                assertThat(value.prepared()).as("decoded and shredded on the fetch thread").isInstanceOf(ShreddedRow.class);
             }
             assertThatThrownBy(() -> reader.reader.next(key, value)).isInstanceOf(ValueDecodingException.class)
                 .hasMessageContaining("value of garbled-0 at offset 2345 does not decode");

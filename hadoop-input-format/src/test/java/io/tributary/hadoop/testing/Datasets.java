@@ -69,6 +69,17 @@ public final class Datasets {
         });
     }
 
+    /** Every row of one Parquet file, read with parquet-avro. */
+    public static List<GenericRecord> rows(Path file, Configuration conf) throws IOException {
+        List<GenericRecord> rows = new ArrayList<>();
+        try (ParquetReader<GenericRecord> reader = AvroParquetReader.<GenericRecord>builder(HadoopInputFile.fromPath(file, conf)).build()) {
+            for (GenericRecord r = reader.read(); r != null; r = reader.read()) {
+                rows.add(r);
+            }
+        }
+        return rows;
+    }
+
     public static List<Path> dataFiles(Path root, String topic, Configuration conf) throws IOException {
         Path topicDir = new Path(root, topic);
         FileSystem fs = topicDir.getFileSystem(conf);
