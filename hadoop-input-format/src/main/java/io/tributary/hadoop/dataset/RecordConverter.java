@@ -79,7 +79,9 @@ public final class RecordConverter {
 
     /**
      * A converter for the same rows that refills one row object (and its header records) on every
-     * call instead of allocating: for a caller that writes each row before converting the next.
+     * call instead of allocating: for a caller that writes or shreds each row before converting the
+     * next. The values it puts in rows are never changed afterwards (the cached topic and header-key
+     * {@code Utf8}s included), so shredded rows may keep pointing into them.
      */
     public RecordConverter reusingRows() {
         return new RecordConverter(valueSchema, format, true);

@@ -23,11 +23,24 @@ public final class RowShredder {
         avro.prepareForWrite(recorder);
     }
 
-    /** The column events of {@code row}; the row's objects may be reused afterwards, its byte arrays not. */
+    /**
+     * The column events of {@code row}. The row's objects (records, lists, maps) may be refilled
+     * afterwards; the values it holds (byte arrays, {@code Utf8}s, {@code ByteBuffer}s, fixeds)
+     * must not change, since the shredded row points into them.
+     */
     public ShreddedRow shred(GenericRecord row) {
         recorder.clear();
         avro.write(row);
         return recorder.row();
+    }
+
+    /** As {@link #shred(GenericRecord)} for the row of one record: a failure names the record. */
+    public ShreddedRow shred(GenericRecord row, String topic, int partition, long offset) {
+        try {
+            return shred(row);
+        } catch (RuntimeException e) {
+            throw new UnwritableRowException(topic, partition, offset, e);
+        }
     }
 
     /** Records the calls parquet-avro makes, to be replayed by {@link ShreddedRow#replayTo}. */
@@ -43,11 +56,12 @@ public final class RowShredder {
             eventCount = 0;
             numberCount = 0;
             refCount = 0;
-            Arrays.fill(refs, null); // let go of the last row's values
         }
 
         ShreddedRow row() {
-            return new ShreddedRow(Arrays.copyOf(events, eventCount), Arrays.copyOf(numbers, numberCount), Arrays.copyOf(refs, refCount));
+            ShreddedRow row = new ShreddedRow(Arrays.copyOf(events, eventCount), Arrays.copyOf(numbers, numberCount), Arrays.copyOf(refs, refCount));
+            Arrays.fill(refs, 0, refCount, null); // the recorder does not keep the row's values alive
+            return row;
         }
 
         private void event(byte event) {

@@ -49,6 +49,8 @@ public enum ValueFormat {
             this.reader = new GenericDatumReader<>(schema);
         }
 
+        // A new datum every time (reader.read(null, ...)): the loader's shredded rows point into the
+        // decoded strings, bytes and fixeds until the map thread has written them.
         public GenericRecord decode(byte[] value) throws IOException {
             if (format == JSON) {
                 return reader.read(null, DecoderFactory.get().jsonDecoder(schema, new String(value, StandardCharsets.UTF_8)));

@@ -25,8 +25,9 @@ import java.util.concurrent.TimeUnit;
  * once it holds {@value #CHUNK_BYTES} bytes of keys, values and headers. So beyond the consumer's
  * own fetch buffers about 8.5 MiB (34 x 256 KiB, or 34 x 500 records, whichever is less, plus one
  * record per chunk) are held ahead of the caller, plus what the source's {@link RecordPreparer}
- * made of those records (at most 17,000 prepared objects; a dataset row shares the record's byte
- * arrays and adds a few hundred bytes of its own, so about 5 MiB more).
+ * made of those records (at most 17,000 prepared objects, not counted in {@value #CHUNK_BYTES}; the
+ * loader's shredded rows share the records' byte arrays and add about 400–650 bytes each for the
+ * raw columns, so about 11 MiB more, plus some 50 bytes per column of a decoded value).
  *
  * <p>The caller sees what it would see reading the {@link OffsetRangeReader} itself: the same
  * records, {@link #progress()} of what the caller has taken (not of what was fetched), and a

@@ -23,17 +23,16 @@ public class DatasetOutputFormat extends OutputFormat<LongWritable, TopicRecordW
         LoaderConfig config = new LoaderConfig(conf);
         JobStaging staging = DatasetOutputCommitter.staging(context);
         return new DatasetRecordWriter(staging.layout().root().getFileSystem(conf), staging.layout(),
-            staging.attemptDir(context.getTaskAttemptID().toString()), config.converter().reusingRows(), config.writerFactory(),
+            staging.attemptDir(context.getTaskAttemptID().toString()), config.converter(), config.writerFactory(),
             config.maxOpenFiles());
     }
 
-    /** Fails the submission early on a bad output setting (dataset, zone, codec, value schema). */
+    /** Fails the submission early on a bad output setting (dataset, zone, codec, a value schema Parquet cannot hold). */
     @Override
     public void checkOutputSpecs(JobContext context) {
         LoaderConfig config = new LoaderConfig(context.getConfiguration());
         config.layout();
-        config.writerFactory();
-        config.converter();
+        config.writerFactory().shredder(config.converter().schema());
     }
 
     @Override

@@ -71,7 +71,8 @@ final class DatasetRecordWriter extends RecordWriter<LongWritable, TopicRecordWr
             last = file;
         }
         // The row is normally built and shredded on the reader's fetch thread (DatasetRowPreparer); here only if it was not.
-        file.writer.write(record.prepared() instanceof ShreddedRow row ? row : shredder.shred(record.toAvro(converter)));
+        file.writer.write(record.prepared() instanceof ShreddedRow row ? row
+            : shredder.shred(record.toAvro(converter), record.topic(), record.partition(), record.offset()));
         file.lastOffset = record.offset();
         file.rows++;
     }

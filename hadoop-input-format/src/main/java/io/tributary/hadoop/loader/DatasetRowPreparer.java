@@ -25,7 +25,7 @@ public final class DatasetRowPreparer implements RecordPreparer {
 
     @Override
     public ShreddedRow prepare(ConsumerRecord<byte[], byte[]> record) {
-        return shredder.shred(converter.convert(record));
+        return shredder.shred(converter.convert(record), record.topic(), record.partition(), record.offset());
     }
 
     /** Named in the loader's job configuration; makes a preparer for the configured value decoding. */
@@ -33,7 +33,7 @@ public final class DatasetRowPreparer implements RecordPreparer {
         @Override
         public RecordPreparer create(Configuration conf) {
             LoaderConfig config = new LoaderConfig(conf);
-            RecordConverter converter = config.converter().reusingRows();
+            RecordConverter converter = config.converter();
             return new DatasetRowPreparer(converter, config.writerFactory().shredder(converter.schema()));
         }
     }

@@ -62,14 +62,13 @@ public final class LoaderConfig {
     }
 
     /**
-     * A new converter (they are single-threaded) for the configured value decoding; a new row per
-     * record, so rows can be handed to another thread.
+     * A new converter (they are single-threaded) for the configured value decoding. It refills one
+     * row: the loader shreds or writes each row before it converts the next.
      */
     public RecordConverter converter() {
         String schema = conf.get(VALUE_SCHEMA);
-        if (schema == null || schema.isBlank()) {
-            return RecordConverter.raw();
-        }
-        return RecordConverter.decoding(new Schema.Parser().parse(schema), ValueFormat.parse(conf.get(VALUE_FORMAT, "avro")));
+        RecordConverter fresh = schema == null || schema.isBlank() ? RecordConverter.raw()
+            : RecordConverter.decoding(new Schema.Parser().parse(schema), ValueFormat.parse(conf.get(VALUE_FORMAT, "avro")));
+        return fresh.reusingRows();
     }
 }

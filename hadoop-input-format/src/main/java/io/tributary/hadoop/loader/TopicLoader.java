@@ -112,9 +112,11 @@ public final class TopicLoader extends Configured implements Tool {
         return 0;
     }
 
-    private static Job newJob(Configuration conf, String topic) throws IOException {
-        applyLocalRunnerDefaults(conf);
+    static Job newJob(Configuration conf, String topic) throws IOException {
         Job job = Job.getInstance(conf, "tributary-loader " + topic);
+        // On the job's configuration, not conf: only once a Job exists has Hadoop added mapred-default.xml
+        // and mapred-site.xml, which may name a cluster framework or set these keys themselves.
+        applyLocalRunnerDefaults(job.getConfiguration());
         job.setJarByClass(TopicLoader.class);
         job.setInputFormatClass(TopicInputFormat.class);
         // Rows are built on the readers' fetch threads; the map thread only writes them.
@@ -139,7 +141,7 @@ public final class TopicLoader extends Configured implements Tool {
         if (!MRConfig.LOCAL_FRAMEWORK_NAME.equals(conf.get(MRConfig.FRAMEWORK_NAME, MRConfig.LOCAL_FRAMEWORK_NAME))) {
             return;
         }
-        if (conf.get(LOCAL_MAPS) == null) {
+        if (!setByUser(conf, LOCAL_MAPS)) {
             conf.setInt(LOCAL_MAPS, Runtime.getRuntime().availableProcessors());
         }
         if (!setByUser(conf, COMPLETION_POLL_INTERVAL)) {
@@ -147,7 +149,7 @@ public final class TopicLoader extends Configured implements Tool {
         }
     }
 
-    /** Whether {@code key} is set by anything but Hadoop's own defaults file. */
+    /** Whether {@code key} is set at all, other than by Hadoop's own defaults file. */
     private static boolean setByUser(Configuration conf, String key) {
         String[] sources = conf.getPropertySources(key);
         return sources != null && !Arrays.asList(sources).equals(List.of("mapred-default.xml"));

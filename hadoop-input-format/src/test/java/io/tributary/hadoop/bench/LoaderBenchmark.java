@@ -1,5 +1,6 @@
 package io.tributary.hadoop.bench;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import io.tributary.hadoop.dataset.ParquetWriterFactory;
 import io.tributary.hadoop.dataset.RecordConverter;
 import io.tributary.hadoop.input.InputConfig;
@@ -22,7 +23,6 @@ import org.apache.parquet.hadoop.ParquetWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryUsage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -82,10 +82,13 @@ public final class LoaderBenchmark {
             case "both" -> List.of(true, false);
             default -> throw new IllegalArgumentException("prefetch must be on, off or both: " + args[4]);
         };
-        MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
-        if (heap.getInit() != heap.getMax()) {
+        // The JVM's own settings: the memory bean's maximum leaves out a survivor space under some collectors.
+        HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+        long initialHeap = Long.parseLong(vm.getVMOption("InitialHeapSize").getValue());
+        long maxHeap = Long.parseLong(vm.getVMOption("MaxHeapSize").getValue());
+        if (initialHeap != maxHeap) {
             throw new IllegalArgumentException("run with a fixed heap, -Xms equal to -Xmx (e.g. -Xms3g -Xmx3g), so that both sides get the same one;"
-                + " this JVM starts at " + (heap.getInit() >> 20) + " MiB and may grow to " + (heap.getMax() >> 20) + " MiB");
+                + " this JVM starts at " + (initialHeap >> 20) + " MiB and may grow to " + (maxHeap >> 20) + " MiB");
         }
         java.nio.file.Path work = Files.createTempDirectory("loader-bench");
         try (TestBroker broker = TestBroker.start(work.resolve("kafka"))) {

@@ -1,14 +1,17 @@
 package io.tributary.hadoop.dataset;
 
+import io.tributary.hadoop.testing.Datasets;
 import org.apache.avro.LogicalTypes;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
 import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.generic.GenericRecordBuilder;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.util.Utf8;
 import org.apache.hadoop.conf.Configuration;
-import io.tributary.hadoop.testing.Datasets;
 import org.apache.hadoop.fs.Path;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -17,11 +20,13 @@ import org.apache.parquet.hadoop.ParquetWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,6 +48,14 @@ class ShreddedRowTest {
         .name("at").type(LogicalTypes.timestampMillis().addToSchema(Schema.create(Schema.Type.LONG))).noDefault()
         .endRecord();
 
+    /** A value schema with a union of four branches, an array of nullable strings and bytes. */
+    private static final Schema DECODED = new Schema.Parser().parse("""
+        {"type": "record", "name": "V", "fields": [
+          {"name": "id", "type": "long"},
+          {"name": "u", "type": ["null", "int", "string", {"type": "record", "name": "R", "fields": [{"name": "q", "type": "string"}]}]},
+          {"name": "xs", "type": {"type": "array", "items": ["null", "string"]}},
+          {"name": "b", "type": "bytes"}]}""");
+
     @TempDir
     java.nio.file.Path dir;
 
@@ -62,6 +75,39 @@ class ShreddedRowTest {
         assertThat(Files.readAllBytes(dir.resolve("shredded.parquet"))).as("byte for byte, footer included")
             .isEqualTo(Files.readAllBytes(dir.resolve("direct.parquet")));
         assertThat(read(shredded)).hasSize(1_000).isEqualTo(read(direct));
+    }
+
+    @Test
+    void decodedRowsShreddedAheadOfWritingMakeTheSameFileOverManyPagesAndRowGroups() throws IOException {
+        Configuration conf = new Configuration();
+        conf.setBoolean("parquet.avro.write-old-list-structure", false); // three-level lists, with null elements
+        ParquetWriterFactory small = new ParquetWriterFactory(conf, ParquetWriterFactory.codec("snappy"), 64 * 1024, 4096);
+        RecordConverter reusing = RecordConverter.decoding(DECODED, ValueFormat.AVRO_BINARY).reusingRows();
+        RecordConverter fresh = RecordConverter.decoding(DECODED, ValueFormat.AVRO_BINARY);
+        RowShredder shredder = small.shredder(reusing.schema());
+        List<ShreddedRow> shredded = new ArrayList<>();
+        List<GenericRecord> rows = new ArrayList<>();
+        for (int n = 0; n < 20_000; n++) { // as the fetch thread does: all shredded from one refilled row before any is written
+            ConsumerRecord<byte[], byte[]> record = decodable(n);
+            shredded.add(shredder.shred(reusing.convert(record)));
+            rows.add(fresh.convert(record));
+        }
+
+        Path direct = new Path(dir.resolve("direct-decoded.parquet").toUri());
+        try (ParquetWriter<GenericRecord> writer = small.open(direct, fresh.schema())) {
+            for (GenericRecord row : rows) {
+                writer.write(row);
+            }
+        }
+        Path file = new Path(dir.resolve("shredded-decoded.parquet").toUri());
+        try (ParquetWriter<ShreddedRow> writer = small.openShredded(file, reusing.schema())) {
+            for (ShreddedRow row : shredded) {
+                writer.write(row);
+            }
+        }
+
+        assertThat(Files.size(dir.resolve("direct-decoded.parquet"))).as("several row groups").isGreaterThan(128 * 1024);
+        assertThat(Files.readAllBytes(dir.resolve("shredded-decoded.parquet"))).isEqualTo(Files.readAllBytes(dir.resolve("direct-decoded.parquet")));
     }
 
     @Test
@@ -90,7 +136,9 @@ class ShreddedRowTest {
         GenericRecord broken = everything(1);
         broken.put("inner", null); // a required record
 
-        assertThatThrownBy(() -> shredder.shred(broken)).isInstanceOf(RuntimeException.class);
+        assertThatThrownBy(() -> shredder.shred(broken)).hasMessageContaining("Null-value for required field: inner");
+        assertThatThrownBy(() -> shredder.shred(broken, "orders", 3, 42L)).isInstanceOf(UnwritableRowException.class)
+            .hasMessageContaining("row of orders-3 at offset 42 cannot be written as Parquet");
 
         GenericRecord good = everything(2);
         Path file = new Path(dir.resolve("after-failure.parquet").toUri());
@@ -98,6 +146,29 @@ class ShreddedRowTest {
             writer.write(shredder.shred(good));
         }
         assertThat(read(file)).isEqualTo(read(writeDirect("good.parquet", EVERYTHING, List.of(good))));
+    }
+
+    /** Record n: an Avro-binary value of DECODED, 0-2 headers (some null), two topics, some null keys. */
+    private static ConsumerRecord<byte[], byte[]> decodable(int n) throws IOException {
+        Object u = switch (n % 4) {
+            case 0 -> null;
+            case 1 -> n;
+            case 2 -> "s" + n;
+            default -> new GenericRecordBuilder(DECODED.getField("u").schema().getTypes().get(3)).set("q", "q" + n).build();
+        };
+        GenericRecord value = new GenericRecordBuilder(DECODED).set("id", (long) n).set("u", u)
+            .set("xs", n % 3 == 0 ? List.of() : Arrays.asList("a" + n, null, "c"))
+            .set("b", ByteBuffer.wrap(("b" + n).getBytes(StandardCharsets.UTF_8))).build();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
+        new GenericDatumWriter<GenericRecord>(DECODED).write(value, encoder);
+        encoder.flush();
+        RecordHeaders headers = new RecordHeaders();
+        for (int i = 0; i < n % 3; i++) {
+            headers.add("h" + (n % 7) + i, i == 1 ? null : ("v" + n).getBytes(StandardCharsets.UTF_8));
+        }
+        return new ConsumerRecord<>("t" + (n % 2), n % 3, n, 1_000L + n, TimestampType.CREATE_TIME, -1, -1,
+            n % 5 == 0 ? null : ("k" + n).getBytes(StandardCharsets.UTF_8), out.toByteArray(), headers, Optional.empty());
     }
 
     private Path writeDirect(String name, Schema schema, List<GenericRecord> rows) throws IOException {

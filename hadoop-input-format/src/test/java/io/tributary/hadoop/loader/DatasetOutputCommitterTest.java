@@ -2,11 +2,14 @@ package io.tributary.hadoop.loader;
 
 import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.dataset.OffsetLedger;
+import io.tributary.hadoop.dataset.RecordConverter;
 import io.tributary.hadoop.input.InputConfig;
 import io.tributary.hadoop.input.LoadPlan;
 import io.tributary.hadoop.input.OffsetRange;
+import io.tributary.hadoop.input.RecordPreparer;
 import io.tributary.hadoop.input.TopicRecordWritable;
 import io.tributary.hadoop.testing.Datasets;
+import org.apache.avro.generic.GenericRecord;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -26,11 +29,14 @@ import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.TimestampType;
+import org.apache.parquet.hadoop.ParquetWriter;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -186,6 +192,38 @@ class DatasetOutputCommitterTest {
         assertThat(Datasets.dataFiles(root, "t", conf)).as("5 in-order files, then one per interleaved record").hasSize(55);
         assertThat(counters.findCounter(LoaderCounter.FILES_WRITTEN).getValue()).isEqualTo(55);
         assertThat(counters.findCounter(LoaderCounter.ROWS_WRITTEN).getValue()).isEqualTo(100);
+    }
+
+    @Test
+    void recordsWithAndWithoutARowPreparedOnTheFetchThreadMakeTheSameRows() throws Exception {
+        JobContext job = new JobContextImpl(conf, JOB);
+        committer.setupJob(job);
+        TaskAttemptContext task = attempt(0, 0);
+        committer.setupTask(task);
+        RecordPreparer preparer = new DatasetRowPreparer.Factory().create(conf);
+        RecordWriter<LongWritable, TopicRecordWritable> writer = format.getRecordWriter(task);
+        List<GenericRecord> expected = new ArrayList<>();
+        RecordConverter fresh = RecordConverter.raw();
+        for (long offset = 0; offset < 100; offset++) {
+            ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>("t", 0, offset, TS, TimestampType.CREATE_TIME, 0, 0,
+                ("k" + offset).getBytes(StandardCharsets.UTF_8), ("v" + offset).getBytes(StandardCharsets.UTF_8), new RecordHeaders(), Optional.empty());
+            TopicRecordWritable value = new TopicRecordWritable();
+            value.set(record, offset % 2 == 0 ? preparer.prepare(record) : null); // odd offsets take the map thread's fallback
+            writer.write(new LongWritable(offset), value);
+            expected.add(fresh.convert(record));
+        }
+        writer.close(task);
+        commit(task);
+        committer.commitJob(job);
+
+        Path direct = new Path(dir.resolve("direct.parquet").toUri());
+        try (ParquetWriter<GenericRecord> parquet = new LoaderConfig(conf).writerFactory().open(direct, fresh.schema())) {
+            for (GenericRecord row : expected) {
+                parquet.write(row);
+            }
+        }
+        assertThat(Datasets.dataFiles(root, "t", conf)).singleElement()
+            .satisfies(file -> assertThat(Datasets.rows(file, conf)).hasSize(100).isEqualTo(Datasets.rows(direct, conf)));
     }
 
     private JobStaging staging() {

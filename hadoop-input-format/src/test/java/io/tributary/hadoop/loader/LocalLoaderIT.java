@@ -8,9 +8,9 @@ import io.tributary.hadoop.input.InputConfig;
 import io.tributary.hadoop.input.MapredTopicInputFormat;
 import io.tributary.hadoop.input.TopicInputFormat;
 import io.tributary.hadoop.input.TopicRecordWritable;
+import io.tributary.hadoop.testing.BrokerExtension;
 import io.tributary.hadoop.testing.Datasets;
 import io.tributary.hadoop.testing.LocalJobs;
-import io.tributary.hadoop.testing.BrokerExtension;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -21,6 +21,7 @@ import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.RecordReader;
 import org.apache.hadoop.mapred.Reporter;
 import org.apache.hadoop.util.ToolRunner;
+import org.apache.parquet.hadoop.ParquetWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -164,17 +165,21 @@ class LocalLoaderIT {
         MapredTopicInputFormat format = new MapredTopicInputFormat();
         InputSplit[] splits = format.getSplits(job, 1);
         assertThat(splits).hasSize(1);
-        try (RecordReaderCloser reader = new RecordReaderCloser(format.getRecordReader(splits[0], job, Reporter.NULL))) {
+        // The rows before the bad value arrive decoded and shredded: written as they are, they hold the decoded ids.
+        LoaderConfig config = new LoaderConfig(job);
+        Path before = new Path(work.resolve("before-the-bad-value.parquet").toUri());
+        try (RecordReaderCloser reader = new RecordReaderCloser(format.getRecordReader(splits[0], job, Reporter.NULL));
+             ParquetWriter<ShreddedRow> rows = config.writerFactory().openShredded(before, config.converter().schema())) {
             LongWritable key = reader.reader.createKey();
             TopicRecordWritable value = reader.reader.createValue();
             for (long offset = 0; offset < 2_345; offset++) {
                 assertThat(reader.reader.next(key, value)).isTrue();
-                assertThat(value.offset()).isEqualTo(offset);
-                assertThat(value.prepared()).as("decoded and shredded on the fetch thread").isInstanceOf(ShreddedRow.class);
+                rows.write((ShreddedRow) value.prepared());
             }
             assertThatThrownBy(() -> reader.reader.next(key, value)).isInstanceOf(ValueDecodingException.class)
                 .hasMessageContaining("value of garbled-0 at offset 2345 does not decode");
         }
+        assertThat(Datasets.rows(before, conf)).hasSize(2_345).allSatisfy(r -> assertThat(r.get("id")).isEqualTo(r.get("offset")));
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.tributary.hadoop.loader;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.Job;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -20,6 +21,19 @@ class LocalRunnerDefaultsTest {
 
         assertEquals(Runtime.getRuntime().availableProcessors(), conf.getInt(MAPS, -1));
         assertEquals(20, conf.getInt(POLL, -1));
+    }
+
+    @Test
+    void theLoadersJobGetsThemOnItsOwnConfiguration() throws Exception {
+        Job local = TopicLoader.newJob(new Configuration(), "t");
+        assertEquals(20, local.getConfiguration().getInt(POLL, -1));
+        assertEquals(Runtime.getRuntime().availableProcessors(), local.getConfiguration().getInt(MAPS, -1));
+
+        Configuration cluster = new Configuration();
+        cluster.set("mapreduce.framework.name", "yarn");
+        Job yarn = TopicLoader.newJob(cluster, "t");
+        assertEquals(5000, yarn.getConfiguration().getInt(POLL, -1));
+        assertNull(yarn.getConfiguration().get(MAPS));
     }
 
     @Test
