@@ -119,9 +119,9 @@ public final class TopicLoader extends Configured implements Tool {
         applyLocalRunnerDefaults(job.getConfiguration());
         job.setJarByClass(TopicLoader.class);
         job.setInputFormatClass(TopicInputFormat.class);
-        // Rows are built on the readers' fetch threads; the map thread only writes them.
+        // Rows are built and shredded on the readers' fetch threads; the map thread only writes them.
         job.getConfiguration().set(InputConfig.RECORD_PREPARER, DatasetRowPreparer.Factory.class.getName());
-        if (conf.get(MRJobConfig.MAP_CLASS_ATTR) == null) {
+        if (job.getConfiguration().get(MRJobConfig.MAP_CLASS_ATTR) == null) {
             job.setMapperClass(Mapper.class); // identity: the record reader and the output format do the work
         }
         job.setNumReduceTasks(0);
