@@ -50,13 +50,14 @@ class ClusterSiteFileIT {
     /** Runs {@link Probe} in a fresh JVM with {@code siteDir} first on its class path. */
     private static String settingsOfALoaderJob(Path siteDir) throws IOException, InterruptedException {
         Path javaBinary = Path.of(System.getProperty("java.home"), "bin", "java");
+        Path log = siteDir.resolve("probe.out"); // a file, not a pipe: Hadoop's warnings can never fill it and stall the probe
         Process probe = new ProcessBuilder(javaBinary.toString(), "-cp", siteDir + File.pathSeparator + System.getProperty("java.class.path"),
-            Probe.class.getName()).redirectErrorStream(true).start();
+            Probe.class.getName()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         if (!probe.waitFor(60, TimeUnit.SECONDS)) {
             probe.destroyForcibly();
             throw new AssertionError("the probe JVM did not finish in 60 s");
         }
-        String output = new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String output = Files.readString(log, StandardCharsets.UTF_8);
         assertThat(probe.exitValue()).as(output).isZero();
         return output.lines().filter(line -> line.startsWith("poll=")).findFirst().orElseThrow(() -> new AssertionError(output));
     }

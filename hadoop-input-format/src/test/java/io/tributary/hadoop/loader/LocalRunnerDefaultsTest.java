@@ -5,8 +5,7 @@ import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.Job;
 import org.junit.jupiter.api.Test;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.assertj.core.api.Assertions.assertThat;
 
 class LocalRunnerDefaultsTest {
     private static final String POLL = "mapreduce.client.completion.pollinterval";
@@ -15,25 +14,25 @@ class LocalRunnerDefaultsTest {
     @Test
     void localJobsUseTheCoresAndLookForTheJobsEndOften() {
         Configuration conf = new JobConf(); // with Hadoop's mapred-default.xml, whose poll interval is 5 s
-        assertEquals("5000", conf.get(POLL));
+        assertThat(conf.get(POLL)).isEqualTo("5000");
 
         TopicLoader.applyLocalRunnerDefaults(conf);
 
-        assertEquals(Runtime.getRuntime().availableProcessors(), conf.getInt(MAPS, -1));
-        assertEquals(20, conf.getInt(POLL, -1));
+        assertThat(conf.getInt(MAPS, -1)).isEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(conf.getInt(POLL, -1)).isEqualTo(20);
     }
 
     @Test
     void theLoadersJobGetsThemOnItsOwnConfiguration() throws Exception {
         Job local = TopicLoader.newJob(new Configuration(), "t");
-        assertEquals(20, local.getConfiguration().getInt(POLL, -1));
-        assertEquals(Runtime.getRuntime().availableProcessors(), local.getConfiguration().getInt(MAPS, -1));
+        assertThat(local.getConfiguration().getInt(POLL, -1)).isEqualTo(20);
+        assertThat(local.getConfiguration().getInt(MAPS, -1)).isEqualTo(Runtime.getRuntime().availableProcessors());
 
         Configuration cluster = new Configuration();
         cluster.set("mapreduce.framework.name", "yarn");
         Job yarn = TopicLoader.newJob(cluster, "t");
-        assertEquals(5000, yarn.getConfiguration().getInt(POLL, -1));
-        assertNull(yarn.getConfiguration().get(MAPS));
+        assertThat(yarn.getConfiguration().getInt(POLL, -1)).isEqualTo(5000);
+        assertThat(yarn.getConfiguration().get(MAPS)).isNull();
     }
 
     @Test
@@ -44,8 +43,8 @@ class LocalRunnerDefaultsTest {
 
         TopicLoader.applyLocalRunnerDefaults(conf);
 
-        assertEquals(2000, conf.getInt(POLL, -1));
-        assertEquals(1, conf.getInt(MAPS, -1));
+        assertThat(conf.getInt(POLL, -1)).isEqualTo(2000);
+        assertThat(conf.getInt(MAPS, -1)).isEqualTo(1);
     }
 
     @Test
@@ -55,7 +54,7 @@ class LocalRunnerDefaultsTest {
 
         TopicLoader.applyLocalRunnerDefaults(conf);
 
-        assertEquals(5000, conf.getInt(POLL, -1));
-        assertNull(conf.get(MAPS));
+        assertThat(conf.getInt(POLL, -1)).isEqualTo(5000);
+        assertThat(conf.get(MAPS)).isNull();
     }
 }
