@@ -1,5 +1,6 @@
 package io.tributary.broker.cluster;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -202,11 +203,13 @@ public final class TopicManager {
         listeners.forEach(listener -> listener.topicDeleted(topic));
         topics.remove(topic.name());
         namesById.remove(topic.id());
+        List<TopicPartition> local = new ArrayList<>();
         topic.assignment().replicas().forEach((partition, replicas) -> {
             if (replicas.contains(brokerId)) {
-                logs.delete(new TopicPartition(topic.name(), partition));
+                local.add(new TopicPartition(topic.name(), partition));
             }
         });
+        logs.delete(local);
         log.info("deleted topic {}", topic.name());
     }
 

@@ -69,8 +69,7 @@ public final class TopicStore {
      */
     public void delete(String topic) {
         zk.write(DELETED_TOPICS_PATH + "/" + topic, new byte[0]);
-        zk.deleteRecursively(topicPath(topic));
-        zk.deleteRecursively(configPath(topic));
+        zk.deleteRecursively(topicPath(topic), configPath(topic));
     }
 
     /** Whether a missing topic was deleted on purpose (see {@link #delete}). */

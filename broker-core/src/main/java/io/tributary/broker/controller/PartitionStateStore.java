@@ -1,5 +1,7 @@
 package io.tributary.broker.controller;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import io.tributary.broker.cluster.ZkClient;
 import org.apache.kafka.common.TopicPartition;
@@ -26,7 +28,26 @@ public final class PartitionStateStore {
      *         gone (a deletion raced with whoever decided the state: the topic must not come back)
      */
     public boolean createIfAbsent(TopicPartition partition, PartitionState state) {
-        return zk.createIfAbsentUnder("/brokers/topics/" + partition.topic(), PartitionState.path(partition), state.toJson());
+        return zk.createIfAbsentUnder(topicPath(partition.topic()), PartitionState.path(partition), state.toJson());
+    }
+
+    private static String topicPath(String topic) {
+        return "/brokers/topics/" + topic;
+    }
+
+    /**
+     * {@link #createIfAbsent} for several partitions of one topic, in one ZooKeeper transaction
+     * unless a concurrent change gets in the way.
+     */
+    public void createAllIfAbsent(String topic, Map<TopicPartition, PartitionState> firstStates) {
+        Map<String, byte[]> nodes = new LinkedHashMap<>();
+        firstStates.forEach((partition, state) -> {
+            if (!partition.topic().equals(topic)) {
+                throw new IllegalArgumentException(partition + " is not a partition of " + topic);
+            }
+            nodes.put(PartitionState.path(partition), state.toJson());
+        });
+        zk.createAllIfAbsentUnder(topicPath(topic), nodes);
     }
 
     /**

@@ -193,14 +193,28 @@ public final class LogManager implements AutoCloseable {
                 .forEach(log -> log.updateConfig(config));
     }
 
-    /** Closes the log, renames its folder {@code <name>.<uuid>-delete} and deletes it in the background. */
-    public synchronized void delete(TopicPartition tp) {
+    /**
+     * Closes the logs, renames each folder {@code <name>.<uuid>-delete} and deletes it in the
+     * background. Nothing is synced to disk for a log on its way out; the recovery points are
+     * checkpointed once for all of them.
+     */
+    public synchronized void delete(Collection<TopicPartition> partitions) {
+        boolean removedAny = false;
+        for (TopicPartition tp : partitions) {
+            removedAny |= detachForDeletion(tp);
+        }
+        if (removedAny) {
+            checkpointRecoveryPoints();
+        }
+    }
+
+    private boolean detachForDeletion(TopicPartition tp) {
         PartitionLog log = logs.remove(tp);
         LogDir dir = dirOf.remove(tp);
         if (log == null) {
-            return;
+            return false;
         }
-        log.close();
+        log.closeForDeletion();
         Path renamed = log.dir().resolveSibling(log.dir().getFileName() + "."
                 + UUID.randomUUID().toString().replace("-", "") + LogDir.DELETE_SUFFIX);
         try {
@@ -209,7 +223,7 @@ public final class LogManager implements AutoCloseable {
             throw new KafkaStorageException("Cannot delete the log of " + tp + " in " + dir.path(), e);
         }
         scheduleRecursiveDelete(renamed);
-        checkpointRecoveryPoints();
+        return true;
     }
 
     private void scheduleRecursiveDelete(Path folder) {

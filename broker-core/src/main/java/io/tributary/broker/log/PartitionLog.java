@@ -600,12 +600,23 @@ public final class PartitionLog {
 
     /** Flushes, writes the final index entries, trims the indexes and closes the files. */
     void close() {
+        close(true);
+    }
+
+    /** Closes without syncing what is not on disk yet: the log is about to be deleted. */
+    void closeForDeletion() {
+        close(false);
+    }
+
+    private void close(boolean flush) {
         appendLock.lock();
         try {
             if (closed) {
                 return;
             }
-            flush();
+            if (flush) {
+                flush();
+            }
             closed = true;
             for (LogSegment segment : segments.values()) {
                 segment.close();

@@ -1,5 +1,7 @@
 package io.tributary.broker.replica;
 
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -115,28 +117,31 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
 
     @Override
     public void topicChanged(TopicState topic) {
-        topic.assignment().replicas().forEach((index, replicas) -> {
-            TopicPartition partition = new TopicPartition(topic.name(), index);
-            writeFirstStateIfMissing(partition, replicas);
-            apply(partition);
-        });
+        writeFirstStatesIfMissing(topic);
+        topic.assignment().replicas().keySet().forEach(index -> apply(new TopicPartition(topic.name(), index)));
     }
 
     /**
-     * A new partition's first state, written by whoever created it (the controller would write the
-     * same, a moment later): the first live replica leads at epoch 0, the live replicas are in sync.
+     * The first state of each new partition, written by whoever created it (the controller would
+     * write the same, a moment later): the first live replica leads at epoch 0, the live replicas
+     * are in sync. One ZooKeeper transaction for all of them.
      */
-    private void writeFirstStateIfMissing(TopicPartition partition, List<Integer> replicas) {
+    private void writeFirstStatesIfMissing(TopicState topic) {
         try {
-            if (states.read(partition).isPresent()) {
-                return;
-            }
-            Set<Integer> live = new java.util.HashSet<>(view.liveBrokers().keySet());
+            Set<Integer> live = new HashSet<>(view.liveBrokers().keySet());
             live.add(config.brokerId());
-            LeaderElection.decide(replicas, Optional.empty(), new LeaderElection.Brokers(live, Set.of(), Set.of(), false), false, 0)
-                    .ifPresent(state -> states.createIfAbsent(partition, state));
+            LeaderElection.Brokers brokers = new LeaderElection.Brokers(live, Set.of(), Set.of(), false);
+            Map<TopicPartition, PartitionState> firstStates = new LinkedHashMap<>();
+            topic.assignment().replicas().forEach((index, replicas) -> {
+                TopicPartition partition = new TopicPartition(topic.name(), index);
+                if (states.read(partition).isEmpty()) {
+                    LeaderElection.decide(replicas, Optional.empty(), brokers, false, 0)
+                            .ifPresent(state -> firstStates.put(partition, state));
+                }
+            });
+            states.createAllIfAbsent(topic.name(), firstStates);
         } catch (RuntimeException e) {
-            log.warn("could not write the first state of {}: {}", partition, e.getMessage());
+            log.warn("could not write the first states of {}: {}", topic.name(), e.getMessage());
         }
     }
 

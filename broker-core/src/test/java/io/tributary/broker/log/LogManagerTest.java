@@ -151,7 +151,7 @@ class LogManagerTest {
         open(dirs);
         PartitionLog a0 = manager.getOrCreate(A0, defaults);
         a0.appendAsLeader(batch(5, 10, 1), 0);
-        manager.delete(A0);
+        manager.delete(List.of(A0));
         assertThat(manager.log(A0)).isEmpty();
         assertThat(a0.dir()).doesNotExist();
         assertThat(folderNames(dirs.get(0))).singleElement().asString().startsWith("alpha-0.").endsWith("-delete");
@@ -171,7 +171,7 @@ class LogManagerTest {
         assertThat(a0.read(0, 1000, Long.MAX_VALUE, true).records()).isInstanceOf(MemoryRecords.class); // mapped
         Path firstSegment = SegmentFiles.log(a0.dir(), 0);
         try (FileChannel stillOpen = FileChannel.open(firstSegment, StandardOpenOption.READ)) {
-            manager.delete(A0);
+            manager.delete(List.of(A0));
             scheduler.runDue();
             // The mapping lives until the GC collects it; the blocks it would hold are freed now.
             assertThat(stillOpen.size()).isZero();

@@ -51,6 +51,9 @@ class LeaderEpochCacheTest {
         LeaderEpochCache cache = LeaderEpochCache.load(log);
         assertThat(cache.latestEpoch()).isEqualTo(-1);
         assertThat(cache.endOffsetFor(0, 0)).isEqualTo(EpochEnd.UNDEFINED);
+        assertThat(log.dir().resolve(LeaderEpochCache.FILE_NAME)).as("nothing to sync for a new partition").doesNotExist();
+        cache.assign(0, 0);
+        assertThat(log.dir().resolve(LeaderEpochCache.FILE_NAME)).exists();
     }
 
     @Test
