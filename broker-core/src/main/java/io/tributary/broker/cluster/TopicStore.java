@@ -29,7 +29,8 @@ public final class TopicStore {
         this.zk = zk;
     }
 
-    static String topicPath(String topic) {
+    /** The topic's assignment node, {@code /brokers/topics/<topic>}; its partition states live below it. */
+    public static String topicPath(String topic) {
         return TOPICS_PATH + "/" + topic;
     }
 

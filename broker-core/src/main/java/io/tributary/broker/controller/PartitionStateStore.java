@@ -3,6 +3,7 @@ package io.tributary.broker.controller;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import io.tributary.broker.cluster.TopicStore;
 import io.tributary.broker.cluster.ZkClient;
 import org.apache.kafka.common.TopicPartition;
 
@@ -28,11 +29,7 @@ public final class PartitionStateStore {
      *         gone (a deletion raced with whoever decided the state: the topic must not come back)
      */
     public boolean createIfAbsent(TopicPartition partition, PartitionState state) {
-        return zk.createIfAbsentUnder(topicPath(partition.topic()), PartitionState.path(partition), state.toJson());
-    }
-
-    private static String topicPath(String topic) {
-        return "/brokers/topics/" + topic;
+        return zk.createIfAbsentUnder(TopicStore.topicPath(partition.topic()), PartitionState.path(partition), state.toJson());
     }
 
     /**
@@ -47,7 +44,7 @@ public final class PartitionStateStore {
             }
             nodes.put(PartitionState.path(partition), state.toJson());
         });
-        zk.createAllIfAbsentUnder(topicPath(topic), nodes);
+        zk.createAllIfAbsentUnder(TopicStore.topicPath(topic), nodes);
     }
 
     /**
