@@ -7,7 +7,6 @@ import org.apache.kafka.common.utils.Time;
 
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 
 /** The hdfs-sink, as {@code bin/tributary-sink} runs it, on a thread of this JVM. */
 public final class BackgroundSink implements AutoCloseable {
@@ -15,7 +14,6 @@ public final class BackgroundSink implements AutoCloseable {
 
     private final HdfsSink sink;
     private final Thread thread;
-    private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
 
     private BackgroundSink(HdfsSink sink) {
         this.sink = sink;
@@ -34,16 +32,15 @@ public final class BackgroundSink implements AutoCloseable {
         try {
             sink.run();
         } catch (RuntimeException e) {
-            failure.set(e);
+            // kept by sink.failure(), which checkHealthy() reports
         }
     }
 
     /** Throws what stopped the sink on its own, if it did. */
     public void checkHealthy() {
-        RuntimeException e = failure.get();
-        if (e != null) {
+        sink.failure().ifPresent(e -> {
             throw new IllegalStateException("the sink failed: " + e.getMessage(), e);
-        }
+        });
     }
 
     /** Commits the open files and stops; throws if the sink had failed. */

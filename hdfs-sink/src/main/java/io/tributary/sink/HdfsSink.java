@@ -56,6 +56,7 @@ public final class HdfsSink implements Runnable {
     private volatile boolean stopping;
     private BadRecordException stoppedBy; // a bad record under the fail policy
     private volatile List<PartitionStatus> lastStatus = List.of();
+    private volatile RuntimeException failure; // what ended run(), written before finished counts down
 
     HdfsSink(Consumer<byte[], byte[]> consumer, java.util.function.Consumer<ConsumerRebalanceListener> subscribe,
              DatasetTarget dataset, SinkLimits limits, BadRecords badRecords, WriterThreads writers, StatusReporter reporter,
@@ -75,9 +76,21 @@ public final class HdfsSink implements Runnable {
      * Streams until {@link #stop()}, then commits the open files and leaves the group.
      *
      * @throws BadRecordException under bad.record.policy=fail, after committing what came before
+     * @throws IllegalStateException when the open files could not commit on stop (nothing is lost)
      */
     @Override
     public void run() {
+        try {
+            stream();
+        } catch (RuntimeException e) {
+            failure = e;
+            throw e;
+        } finally {
+            finished.countDown();
+        }
+    }
+
+    private void stream() {
         try {
             subscribe.accept(new Rebalance());
             while (!stopping) {
@@ -95,18 +108,28 @@ public final class HdfsSink implements Runnable {
             }
             finishWrites();
             throwIfStopped();
-            commit(new ArrayList<>(partitions.values()), "shutdown");
+            commitOnStop();
         } catch (BadRecordException e) {
             commit(new ArrayList<>(partitions.values()), "stop on a bad record");
             throw e;
         } finally {
-            try {
-                writers.close();
-                consumer.close();
-                badRecords.close();
-            } finally {
-                finished.countDown();
-            }
+            writers.close();
+            consumer.close();
+            badRecords.close();
+        }
+    }
+
+    // A file that cannot commit now is not lost: the next start re-reads its records from the last
+    // commit. But the stop was not clean, and the caller (and its exit code) must say so.
+    private void commitOnStop() {
+        List<PartitionState> open = partitions.values().stream()
+            .filter(s -> !s.isRecovering() && !s.files().isEmpty()).toList();
+        commit(open, "shutdown");
+        List<TopicPartition> uncommitted = open.stream()
+            .filter(PartitionState::isRecovering).map(PartitionState::partition).toList();
+        if (!uncommitted.isEmpty()) {
+            throw new IllegalStateException("could not commit the open files of " + uncommitted
+                + " on stop; the next start re-reads their records from the last commit");
         }
     }
 
@@ -123,6 +146,11 @@ public final class HdfsSink implements Runnable {
     /** Waits until {@link #run()} has returned. */
     public boolean awaitStopped(Duration timeout) throws InterruptedException {
         return finished.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** What {@link #run()} threw, if it has ended with an exception; read it after {@link #awaitStopped}. */
+    public Optional<RuntimeException> failure() {
+        return Optional.ofNullable(failure);
     }
 
     /** The partitions' status as of the last report (about once a second while a console or caller looks). */

@@ -13,17 +13,19 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 
 /**
  * {@code tributary-sink <config.properties> [--override key=value]...}: streams until SIGTERM or
  * Ctrl-C, then commits the open files and exits (143 / 130, as for any terminated JVM, after
  * logging {@value #STOPPED_CLEANLY}). Exit codes otherwise: 1 the sink failed (a bad record under
- * bad.record.policy=fail, or an unrecoverable error), 2 bad usage.
+ * bad.record.policy=fail, an unrecoverable error, or a stop that could not commit), 2 bad usage.
  */
 public final class SinkMain {
     static final String STOPPED_CLEANLY = "stopped cleanly: open files committed";
     private static final Logger log = LoggerFactory.getLogger(SinkMain.class);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
 
     private SinkMain() {
     }
@@ -46,25 +48,37 @@ public final class SinkMain {
             System.exit(1);
             return;
         }
-        Thread hook = new Thread(() -> {
-            sink.stop();
-            try {
-                if (sink.awaitStopped(Duration.ofSeconds(60))) {
-                    log.info(STOPPED_CLEANLY);
-                } else {
-                    log.error("did not stop within 60 s; open files are left for the next start to clean up");
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "tributary-sink-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stopAndReport(sink), "tributary-sink-shutdown"));
         try {
             sink.run();
         } catch (RuntimeException e) {
-            log.error("the sink failed: {}", e.getMessage(), e);
-            System.exit(1);
+            System.exit(1); // runs the shutdown hook, which logs the failure
         }
+    }
+
+    /**
+     * The shutdown hook, run on SIGTERM, Ctrl-C and System.exit alike: stops the sink and logs how
+     * it ended. Unless the open files committed, it halts with 1, so a SIGTERM cannot exit 143
+     * (the "stopped cleanly" status) over a failure.
+     */
+    private static void stopAndReport(HdfsSink sink) {
+        sink.stop();
+        try {
+            if (!sink.awaitStopped(STOP_TIMEOUT)) {
+                log.error("did not stop within {} s; open files are left for the next start to clean up",
+                    STOP_TIMEOUT.toSeconds());
+                Runtime.getRuntime().halt(1);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            Runtime.getRuntime().halt(1);
+        }
+        Optional<RuntimeException> failure = sink.failure();
+        if (failure.isPresent()) {
+            log.error("the sink failed: {}", failure.get().getMessage(), failure.get());
+            Runtime.getRuntime().halt(1);
+        }
+        log.info(STOPPED_CLEANLY);
     }
 
     /** The config file's properties with the overrides applied. */

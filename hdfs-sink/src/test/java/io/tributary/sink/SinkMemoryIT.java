@@ -38,7 +38,7 @@ class SinkMemoryIT extends BrokerTestBase {
             // so half the records in the ledger while running proves it committed writers early.
             await().atMost(Duration.ofMinutes(3)).until(() -> !sink.isAlive()
                 || SinkTests.ledger(root, topic, conf).values().stream().mapToLong(Long::longValue).sum() >= 100_000);
-            assertThat(sink.isAlive()).as("sink alive, see %s", sink.log()).isTrue();
+            assertThat(sink.isAlive()).as("sink alive; %s", sink.logEnd()).isTrue();
             await().atMost(Duration.ofMinutes(3)).until(() -> !sink.isAlive() || sink.logText().contains(partitions + " partitions, lag 0,"));
             sink.assertStopsCleanly();
             assertThat(sink.logText()).doesNotContain("OutOfMemoryError");

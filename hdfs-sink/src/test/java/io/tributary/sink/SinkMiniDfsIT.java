@@ -110,7 +110,12 @@ class SinkMiniDfsIT extends BrokerTestBase {
                 dfs.waitActive();
             }
         }
-        DatasetContents.read(root, topic, conf).assertExactly(broker.endOffsets(topic, partitions));
+        assertEveryOffsetOnceAndNoLeftovers(root, topic, broker.endOffsets(topic, partitions));
+    }
+
+    private static void assertEveryOffsetOnceAndNoLeftovers(Path root, String topic, Map<Integer, Long> ends)
+            throws java.io.IOException {
+        DatasetContents.read(root, topic, conf).assertExactly(ends);
         assertThat(DatasetContents.leftovers(root, conf)).isEmpty();
     }
 
@@ -139,7 +144,39 @@ class SinkMiniDfsIT extends BrokerTestBase {
                 .until(() -> SinkTests.ledger(root, topic, conf).equals(ends));
             assertThat(sink.sink().status()).noneMatch(PartitionStatus::recovering);
         }
-        DatasetContents.read(root, topic, conf).assertExactly(broker.endOffsets(topic, partitions));
-        assertThat(DatasetContents.leftovers(root, conf)).isEmpty();
+        assertEveryOffsetOnceAndNoLeftovers(root, topic, broker.endOffsets(topic, partitions));
+    }
+    @Test
+    void aStopThatCannotCommitSaysSoAndTheNextStartLosesNothing() throws Exception {
+        String topic = "stopfail";
+        int partitions = 2;
+        Map<String, Object> props = streamInto(topic, partitions);
+        Path root = root(topic);
+        props.put(SinkConfig.FLUSH_SIZE, "1000000"); // nothing commits before the stop
+        props.put(SinkConfig.ROTATE_INTERVAL_MS, "600000");
+        TestLoad.produce(broker.bootstrapServers(), topic, partitions, 20_000);
+        RunningSink sink = RunningSink.start(props);
+        try {
+            await().atMost(Duration.ofSeconds(60)).until(() -> sink.sink().status().size() == partitions
+                && sink.sink().status().stream().allMatch(s -> s.lag() == 0));
+            dfs.shutdownNameNode(0);
+            sink.sink().stop();
+            assertThat(sink.awaitFailure(Duration.ofSeconds(90)))
+                .hasMessageContaining("could not commit the open files of")
+                .hasMessageContaining(topic + "-0").hasMessageContaining(topic + "-1");
+        } finally {
+            dfs.restartNameNode(0);
+            dfs.waitActive();
+            sink.close();
+        }
+        assertThat(SinkTests.ledger(root, topic, conf)).isEmpty();
+
+        Map<Integer, Long> ends = broker.endOffsets(topic, partitions);
+        props.put(SinkConfig.ROTATE_INTERVAL_MS, "500");
+        try (RunningSink next = RunningSink.start(props)) {
+            await().atMost(Duration.ofMinutes(2)).ignoreExceptions()
+                .until(() -> SinkTests.ledger(root, topic, conf).equals(ends));
+        }
+        assertEveryOffsetOnceAndNoLeftovers(root, topic, ends);
     }
 }

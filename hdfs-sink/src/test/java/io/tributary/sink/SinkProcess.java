@@ -5,6 +5,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -56,21 +57,32 @@ final class SinkProcess implements AutoCloseable {
 
     /** SIGTERM, then asserts the sink committed its open files and exited as a terminated JVM does (143). */
     void assertStopsCleanly() throws InterruptedException, IOException {
+        if (!process.isAlive()) {
+            throw new AssertionError("sink exited with " + process.exitValue() + " before the SIGTERM; " + logEnd());
+        }
         process.destroy();
         if (!process.waitFor(60, TimeUnit.SECONDS)) {
             process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-            throw new AssertionError("sink did not stop on SIGTERM within 60 s; see " + log);
+            throw new AssertionError("sink did not stop on SIGTERM within 60 s; " + logEnd());
         }
-        assertThat(process.exitValue()).as("exit code after SIGTERM, see %s", log).isEqualTo(143);
+        assertThat(process.exitValue()).as("exit code after SIGTERM; %s", logEnd()).isEqualTo(143);
         assertThat(logText()).as("log of %s", log).contains(SinkMain.STOPPED_CLEANLY);
+    }
+
+    /** The log's path and last lines, for assertion messages: a CI report shows those, not the file. */
+    String logEnd() throws IOException {
+        List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+        return "the log " + log + " ends:\n" + String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+    }
+
+    /** Waits for the sink to exit on its own and returns its exit code. */
+    int awaitExit(Duration timeout) throws InterruptedException {
+        assertThat(process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)).as("sink exited within %s", timeout).isTrue();
+        return process.exitValue();
     }
 
     boolean isAlive() {
         return process.isAlive();
-    }
-
-    Path log() {
-        return log;
     }
 
     String logText() throws IOException {

@@ -125,6 +125,19 @@ class SinkValueDecodingIT extends BrokerTestBase {
         assertThat(broker.committedOffsets(topic + "-sink")).isEqualTo(Map.of(0, (long) BAD_OFFSET));
     }
 
+    @Test
+    void failEndsTheSinkProcessWithExitCodeOneAndLogsWhy() throws Exception {
+        String topic = "strict-process";
+        Path root = new Path(dir.resolve("lake").toUri());
+        Map<String, Object> props = ordersWithABadOne(topic, root, "fail");
+        try (SinkProcess sink = SinkProcess.start(dir, "strict", props)) {
+            assertThat(sink.awaitExit(Duration.ofSeconds(90))).as("exit code; %s", sink.logEnd()).isEqualTo(1);
+            assertThat(sink.logText()).contains("the sink failed", topic + "-0 at offset " + BAD_OFFSET)
+                .doesNotContain(SinkMain.STOPPED_CLEANLY);
+        }
+        assertThat(SinkTests.ledger(root, topic, conf)).isEqualTo(Map.of(0, (long) BAD_OFFSET));
+    }
+
     private List<ConsumerRecord<byte[], byte[]>> deadLetters() {
         List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(

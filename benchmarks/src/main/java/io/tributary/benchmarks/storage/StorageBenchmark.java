@@ -106,7 +106,7 @@ public final class StorageBenchmark implements AutoCloseable {
                 onEmpty.add(measureWindow(empty, batches));
                 onLarge.add(measureWindow(large, batches));
             }
-            logs.delete(empty.topicPartition());
+            logs.delete(List.of(empty.topicPartition()));
         }
         Throughput append = median(onEmpty, Throughput::mibPerSecond);
         report("append, empty log (median)", append);
@@ -117,7 +117,7 @@ public final class StorageBenchmark implements AutoCloseable {
 
         Throughput read = StorageWorkloads.readAll(large);
         report("sequential read of the large log", read);
-        logs.delete(large.topicPartition());
+        logs.delete(List.of(large.topicPartition()));
 
         double readRatio = reportedReadRatio(batches);
         String result = String.format("RESULT append_mib_s=%.1f read_mib_s=%.1f append_large_over_empty=%.3f "
@@ -182,8 +182,7 @@ public final class StorageBenchmark implements AutoCloseable {
         reportFloor("pread", ReadFloor::pread, many, few, random);
         reportFloor("mapped", ReadFloor::mapped, many, few, random);
         openLogs();
-        logs.delete(many.topicPartition());
-        logs.delete(few.topicPartition());
+        logs.delete(List.of(many.topicPartition(), few.topicPartition()));
         return manyMedian.p50Micros() / fewMedian.p50Micros();
     }
 
