@@ -31,7 +31,7 @@ public final class BackgroundSink implements AutoCloseable {
     private void run() {
         try {
             sink.run();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             // kept by sink.failure(), which checkHealthy() reports
         }
     }

@@ -56,7 +56,7 @@ public final class HdfsSink implements Runnable {
     private volatile boolean stopping;
     private BadRecordException stoppedBy; // a bad record under the fail policy
     private volatile List<PartitionStatus> lastStatus = List.of();
-    private volatile RuntimeException failure; // what ended run(), written before finished counts down
+    private volatile Throwable failure; // what ended run(), written before finished counts down
 
     HdfsSink(Consumer<byte[], byte[]> consumer, java.util.function.Consumer<ConsumerRebalanceListener> subscribe,
              DatasetTarget dataset, SinkLimits limits, BadRecords badRecords, WriterThreads writers, StatusReporter reporter,
@@ -82,7 +82,7 @@ public final class HdfsSink implements Runnable {
     public void run() {
         try {
             stream();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             failure = e;
             throw e;
         } finally {
@@ -149,7 +149,7 @@ public final class HdfsSink implements Runnable {
     }
 
     /** What {@link #run()} threw, if it has ended with an exception; read it after {@link #awaitStopped}. */
-    public Optional<RuntimeException> failure() {
+    public Optional<Throwable> failure() {
         return Optional.ofNullable(failure);
     }
 

@@ -51,7 +51,7 @@ public final class SinkMain {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> stopAndReport(sink), "tributary-sink-shutdown"));
         try {
             sink.run();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             System.exit(1); // runs the shutdown hook, which logs the failure
         }
     }
@@ -73,7 +73,7 @@ public final class SinkMain {
             Thread.currentThread().interrupt();
             Runtime.getRuntime().halt(1);
         }
-        Optional<RuntimeException> failure = sink.failure();
+        Optional<Throwable> failure = sink.failure();
         if (failure.isPresent()) {
             log.error("the sink failed: {}", failure.get().getMessage(), failure.get());
             Runtime.getRuntime().halt(1);
