@@ -75,8 +75,11 @@ public final class SinkMain {
         }
         Optional<Throwable> failure = sink.failure();
         if (failure.isPresent()) {
-            log.error("the sink failed: {}", failure.get().getMessage(), failure.get());
-            Runtime.getRuntime().halt(1);
+            try {
+                log.error("the sink failed: {}", failure.get().getMessage(), failure.get());
+            } finally {
+                Runtime.getRuntime().halt(1); // even if logging fails, e.g. after an OutOfMemoryError
+            }
         }
         log.info(STOPPED_CLEANLY);
     }

@@ -146,6 +146,7 @@ class SinkMiniDfsIT extends BrokerTestBase {
         }
         assertEveryOffsetOnceAndNoLeftovers(root, topic, broker.endOffsets(topic, partitions));
     }
+
     @Test
     void aStopThatCannotCommitSaysSoAndTheNextStartLosesNothing() throws Exception {
         String topic = "stopfail";

@@ -76,8 +76,8 @@ final class SinkProcess implements AutoCloseable {
     }
 
     /** Waits for the sink to exit on its own and returns its exit code. */
-    int awaitExit(Duration timeout) throws InterruptedException {
-        assertThat(process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)).as("sink exited within %s", timeout).isTrue();
+    int awaitExit(Duration timeout) throws InterruptedException, IOException {
+        assertThat(process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)).as("sink exited within %s; %s", timeout, logEnd()).isTrue();
         return process.exitValue();
     }
 
