@@ -106,9 +106,11 @@ public final class HdfsSink implements Runnable {
                 maybeReport();
                 startWrites(claims);
             }
+            // Taken before the last writes: one of them failing is a partition left uncommitted too.
+            List<PartitionState> streaming = partitions.values().stream().filter(s -> !s.isRecovering()).toList();
             finishWrites();
             throwIfStopped();
-            commitOnStop();
+            commitOnStop(streaming);
         } catch (BadRecordException e) {
             commit(new ArrayList<>(partitions.values()), "stop on a bad record");
             throw e;
@@ -119,17 +121,17 @@ public final class HdfsSink implements Runnable {
         }
     }
 
-    // A file that cannot commit now is not lost: the next start re-reads its records from the last
-    // commit. But the stop was not clean, and the caller (and its exit code) must say so.
-    private void commitOnStop() {
-        List<PartitionState> open = partitions.values().stream()
-            .filter(s -> !s.isRecovering() && !s.files().isEmpty()).toList();
-        commit(open, "shutdown");
-        List<TopicPartition> uncommitted = open.stream()
+    // A file that cannot commit now is not lost: whoever owns its partition next (this sink's next
+    // start, or the member the group moved it to) re-reads its records from the last commit. But the
+    // stop was not clean, and the caller (and its exit code) must say so.
+    private void commitOnStop(List<PartitionState> streaming) {
+        commit(streaming.stream().filter(s -> !s.isRecovering() && !s.files().isEmpty()).toList(), "shutdown");
+        List<TopicPartition> uncommitted = streaming.stream()
             .filter(PartitionState::isRecovering).map(PartitionState::partition).toList();
         if (!uncommitted.isEmpty()) {
             throw new IllegalStateException("could not commit the open files of " + uncommitted
-                + " on stop; the next start re-reads their records from the last commit");
+                + " on stop (storage or group coordinator unreachable, or the partitions moved to another"
+                + " member); their next owner re-reads their records from the last commit");
         }
     }
 

@@ -71,6 +71,7 @@ public final class SinkMain {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            log.error("interrupted while waiting for the sink to stop; open files are left for the next start to clean up");
             Runtime.getRuntime().halt(1);
         }
         Optional<Throwable> failure = sink.failure();

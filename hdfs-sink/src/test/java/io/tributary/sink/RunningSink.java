@@ -5,7 +5,6 @@ import org.apache.kafka.common.utils.Time;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,7 +12,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 final class RunningSink implements AutoCloseable {
     private final HdfsSink sink;
     private final Thread thread;
-    private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private volatile boolean failureExpected;
 
     private RunningSink(HdfsSink sink) {
@@ -21,8 +19,8 @@ final class RunningSink implements AutoCloseable {
         this.thread = new Thread(() -> {
             try {
                 sink.run();
-            } catch (Throwable t) {
-                failure.set(t);
+            } catch (RuntimeException | Error e) {
+                // kept by sink.failure()
             }
         }, "test-sink");
         thread.start();
@@ -40,11 +38,6 @@ final class RunningSink implements AutoCloseable {
         return sink;
     }
 
-    /** What made the loop end on its own, if it did. */
-    Throwable failure() {
-        return failure.get();
-    }
-
     boolean isRunning() {
         return thread.isAlive();
     }
@@ -54,8 +47,7 @@ final class RunningSink implements AutoCloseable {
         failureExpected = true;
         thread.join(timeout.toMillis());
         assertThat(thread.isAlive()).as("sink still running after %s", timeout).isFalse();
-        assertThat(failure.get()).as("sink failure").isNotNull();
-        return failure.get();
+        return sink.failure().orElseThrow(() -> new AssertionError("the sink ended without a failure"));
     }
 
     @Override
@@ -64,7 +56,7 @@ final class RunningSink implements AutoCloseable {
         assertThat(sink.awaitStopped(Duration.ofSeconds(60))).as("sink stopped in time").isTrue();
         thread.join(10_000);
         if (!failureExpected) {
-            assertThat(failure.get()).as("sink failure").isNull();
+            assertThat(sink.failure()).as("sink failure").isEmpty();
         }
     }
 }

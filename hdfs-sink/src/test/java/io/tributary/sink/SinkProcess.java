@@ -57,6 +57,12 @@ final class SinkProcess implements AutoCloseable {
 
     /** SIGTERM, then asserts the sink committed its open files and exited as a terminated JVM does (143). */
     void assertStopsCleanly() throws InterruptedException, IOException {
+        assertThat(terminate()).as("exit code after SIGTERM; %s", logEnd()).isEqualTo(143);
+        assertThat(logText()).as("log of %s", log).contains(SinkMain.STOPPED_CLEANLY);
+    }
+
+    /** SIGTERM; waits up to 60 s for the exit and returns its code. */
+    int terminate() throws InterruptedException, IOException {
         if (!process.isAlive()) {
             throw new AssertionError("sink exited with " + process.exitValue() + " before the SIGTERM; " + logEnd());
         }
@@ -65,8 +71,7 @@ final class SinkProcess implements AutoCloseable {
             process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
             throw new AssertionError("sink did not stop on SIGTERM within 60 s; " + logEnd());
         }
-        assertThat(process.exitValue()).as("exit code after SIGTERM; %s", logEnd()).isEqualTo(143);
-        assertThat(logText()).as("log of %s", log).contains(SinkMain.STOPPED_CLEANLY);
+        return process.exitValue();
     }
 
     /** The log's path and last lines, for assertion messages: a CI report shows those, not the file. */
