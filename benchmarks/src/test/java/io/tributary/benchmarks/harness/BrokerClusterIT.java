@@ -3,6 +3,7 @@ package io.tributary.benchmarks.harness;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -11,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -58,9 +60,24 @@ class BrokerClusterIT {
         assertThat(children).noneMatch(ProcessHandle::isAlive);
     }
 
+    /**
+     * The topic as the broker the admin client picks describes it. A new topic's ISR starts full, so
+     * {@link Topics#create} may return before every broker has heard of the topic: until then, the
+     * ones that have not answer UNKNOWN_TOPIC_OR_PARTITION, as Kafka's brokers do.
+     */
     private static TopicDescription describe(Broker broker, String topic) throws Exception {
+        long deadline = System.nanoTime() + LIMIT.toNanos();
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-            return admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
+            while (true) {
+                try {
+                    return admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+                        throw e;
+                    }
+                    Thread.sleep(50);
+                }
+            }
         }
     }
 }
