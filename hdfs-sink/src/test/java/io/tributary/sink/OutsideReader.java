@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,10 +28,24 @@ record OutsideReader(long count, long distinctOffsets, List<String> columns, Lis
     /** Reads every data file of {@code topic} under a local dataset root. */
     static OutsideReader readTopic(Path root, String topic) throws IOException, InterruptedException {
         String glob = root.resolve(topic).toString() + "/*/*/*.parquet";
-        Process node = new ProcessBuilder("node", SCRIPT.toString(), glob).redirectErrorStream(true).start();
-        String out = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(node.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(node.exitValue()).as("node %s: %s", SCRIPT, out).isZero();
+        // To a file, not a pipe: reading a pipe to its end would wait for node without a time limit.
+        Path output = Files.createTempFile("outside-reader", ".json");
+        try {
+            Process node = new ProcessBuilder("node", SCRIPT.toString(), glob).redirectErrorStream(true)
+                .redirectOutput(output.toFile()).start();
+            if (!node.waitFor(60, TimeUnit.SECONDS)) {
+                node.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                throw new AssertionError("node " + SCRIPT + " did not finish in 60 s: " + Files.readString(output));
+            }
+            String out = Files.readString(output, StandardCharsets.UTF_8);
+            assertThat(node.exitValue()).as("node %s: %s", SCRIPT, out).isZero();
+            return parse(out);
+        } finally {
+            Files.deleteIfExists(output);
+        }
+    }
+
+    private static OutsideReader parse(String out) throws IOException {
         JsonNode json = new ObjectMapper().readTree(out);
         List<String> names = new ArrayList<>();
         List<String> types = new ArrayList<>();

@@ -20,7 +20,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Apache Kafka 4.4 running in this JVM in KRaft combined mode (one broker that is also the
@@ -57,9 +59,9 @@ public final class ApacheKafka implements AutoCloseable {
         props.putAll(overrides);
         format(dataDir, props);
         KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
-        server.startup();
         ApacheKafka kafka = new ApacheKafka(server, brokerPort);
         try {
+            server.startup();
             kafka.awaitReady();
         } catch (RuntimeException e) {
             kafka.close();
@@ -114,16 +116,22 @@ public final class ApacheKafka implements AutoCloseable {
         Instant deadline = Instant.now().plus(START_TIMEOUT);
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()))) {
             while (true) {
+                Exception notYet = null;
                 try {
                     if (!admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).isEmpty()) {
                         return;
                     }
-                } catch (Exception notYet) {
-                    if (Instant.now().isAfter(deadline)) {
-                        throw new IllegalStateException("Apache Kafka did not become ready in " + START_TIMEOUT, notYet);
-                    }
+                } catch (ExecutionException | TimeoutException e) {
+                    notYet = e;
                 }
+                if (Instant.now().isAfter(deadline)) {
+                    throw new IllegalStateException("Apache Kafka did not become ready in " + START_TIMEOUT, notYet);
+                }
+                Thread.sleep(50);
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for Apache Kafka to start", e);
         }
     }
 

@@ -1,7 +1,6 @@
 package io.tributary.broker.cluster;
 
 import java.util.List;
-import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.apache.kafka.common.Uuid;
@@ -17,9 +16,5 @@ public record TopicAssignment(String name, Uuid id, SortedMap<Integer, List<Inte
 
     public int partitionCount() {
         return replicas.size();
-    }
-
-    public Map<Integer, List<Integer>> replicasView() {
-        return replicas;
     }
 }

@@ -124,10 +124,6 @@ final class Member {
         }
     }
 
-    boolean isAwaitingSync() {
-        return awaitingSync != null;
-    }
-
     void awaitSync(CompletableFuture<SyncResult> future) {
         this.awaitingSync = future;
     }

@@ -186,11 +186,6 @@ abstract sealed class AbstractIndex implements Closeable permits OffsetIndex, Ti
     /** The offset of a slot of {@code entries}. */
     protected abstract long offsetIn(ByteBuffer entries, int slot);
 
-    /** The search key (offset or timestamp) of a slot. */
-    protected final long keyAt(int slot) {
-        return keyIn(buffer(), slot);
-    }
-
     /** The offset of a slot; entries with an offset at or above a truncation point are removed. */
     protected final long offsetAt(int slot) {
         return offsetIn(buffer(), slot);
@@ -268,10 +263,6 @@ abstract sealed class AbstractIndex implements Closeable permits OffsetIndex, Ti
     /** Changes the size the index grows to when the segment becomes active again. */
     final void updateMaxIndexSize(int size) {
         this.maxIndexSize = size;
-    }
-
-    final int maxIndexSize() {
-        return maxIndexSize;
     }
 
     /** fsyncs the entries: through the mapping while active, else the file (trimmed through the mapping). */

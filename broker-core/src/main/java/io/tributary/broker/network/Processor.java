@@ -215,7 +215,7 @@ public final class Processor implements Runnable {
             return;
         }
         RequestParser.Parsed.Ok ok = (RequestParser.Parsed.Ok) parsed;
-        Request request = new Request(id, connection.id(), ok.header(), ok.body(), SIZE_PREFIX_BYTES + frame.limit(), now);
+        Request request = new Request(id, connection.id(), ok.header(), ok.body(), SIZE_PREFIX_BYTES + frame.limit());
         try {
             requestChannel.sendRequest(request);
         } catch (InterruptedException e) {

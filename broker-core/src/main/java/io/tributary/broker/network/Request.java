@@ -14,16 +14,14 @@ public final class Request {
     private final RequestHeader header;
     private final AbstractRequest body;
     private final int sizeInBytes;
-    private final long receivedMs;
 
     public Request(int processorId, String connectionId, RequestHeader header, AbstractRequest body,
-                   int sizeInBytes, long receivedMs) {
+                   int sizeInBytes) {
         this.processorId = processorId;
         this.connectionId = connectionId;
         this.header = header;
         this.body = body;
         this.sizeInBytes = sizeInBytes;
-        this.receivedMs = receivedMs;
     }
 
     public int processorId() {
@@ -53,10 +51,6 @@ public final class Request {
 
     public int sizeInBytes() {
         return sizeInBytes;
-    }
-
-    public long receivedMs() {
-        return receivedMs;
     }
 
     @Override

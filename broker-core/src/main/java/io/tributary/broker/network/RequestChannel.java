@@ -49,11 +49,6 @@ public final class RequestChannel {
         }
     }
 
-    /** Requests received but not yet answered. */
-    public int inFlight() {
-        return inFlight.get();
-    }
-
     /** Waits until every received request has been answered; false on timeout. */
     public boolean awaitNoneInFlight(long timeoutMs) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);

@@ -23,6 +23,7 @@ import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.FetchResponse;
 import org.apache.kafka.common.requests.RequestHeader;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A fetch response whose records are a file slice reaches the socket through transferTo, not the heap. */
@@ -75,6 +76,7 @@ class ZeroCopyFetchTest {
     }
 
     @Test
+    @Timeout(30) // the blocking socket loops below would hang on a regression instead of failing
     void fileRecordsGoOutWithTransferTo(@TempDir Path dir) throws Exception {
         MemoryRecords batch = MemoryRecords.withRecords(Compression.NONE, new SimpleRecord("k".getBytes(), new byte[5000]));
         try (FileRecords file = FileRecords.open(dir.resolve("00000000000000000000.log").toFile());

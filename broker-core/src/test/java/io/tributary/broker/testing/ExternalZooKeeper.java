@@ -44,6 +44,15 @@ public final class ExternalZooKeeper implements AutoCloseable {
                 "-Xmx128m", "-Dzookeeper.admin.enableServer=false", "-cp", System.getProperty("java.class.path"),
                 ZooKeeperServerMain.class.getName(), config.toString()))
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile())).start();
+        try {
+            awaitListening();
+        } catch (RuntimeException e) {
+            process.destroyForcibly(); // the caller gets no object to close
+            throw e;
+        }
+    }
+
+    private void awaitListening() {
         Awaitility.await("ZooKeeper on port " + port).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
                 .until(() -> {
                     if (!process.isAlive()) {

@@ -13,7 +13,7 @@ import java.util.UUID;
  * Where everything of a dataset lives below its root (any Hadoop URI or plain path):
  * <pre>
  * &lt;root&gt;/&lt;topic&gt;/dt=YYYY-MM-DD/hr=HH/&lt;DataFileName&gt;         committed data
- * &lt;root&gt;/_tributary/ledger/&lt;topic&gt;/&lt;millis&gt;-&lt;uuid&gt;.ledger   loaded-offset ledger (update files)
+ * &lt;root&gt;/_tributary/ledger/&lt;topic&gt;/v&lt;20-digit n&gt;.ledger       loaded-offset ledger (newest version wins)
  * &lt;root&gt;/_tributary/tmp/&lt;topic&gt;/&lt;partition&gt;/&lt;uuid&gt;.parquet.tmp  streaming temp files
  * &lt;root&gt;/_tributary/jobs/&lt;topic&gt;/&lt;jobId&gt;/                    batch job staging
  * </pre>
