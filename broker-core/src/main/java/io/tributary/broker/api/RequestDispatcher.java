@@ -27,6 +27,7 @@ import org.apache.kafka.common.message.InitProducerIdRequestData;
 import org.apache.kafka.common.message.JoinGroupRequestData;
 import org.apache.kafka.common.message.LeaveGroupRequestData;
 import org.apache.kafka.common.message.ListGroupsRequestData;
+import org.apache.kafka.common.message.DeleteRecordsRequestData;
 import org.apache.kafka.common.message.ListOffsetsRequestData;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.OffsetCommitRequestData;
@@ -55,6 +56,7 @@ public final class RequestDispatcher {
     private final ProduceHandler produce;
     private final FetchHandler fetch;
     private final ListOffsetsHandler listOffsets;
+    private final DeleteRecordsHandler deleteRecords;
     private final TopicAdminHandler topicAdmin;
     private final ConfigHandler configs;
     private final ProducerIdHandler producerIds;
@@ -67,12 +69,13 @@ public final class RequestDispatcher {
     }
 
     private RequestDispatcher(MetadataHandler metadata, ProduceHandler produce, FetchHandler fetch, ListOffsetsHandler listOffsets,
-                      TopicAdminHandler topicAdmin, ConfigHandler configs, ProducerIdHandler producerIds,
+                      DeleteRecordsHandler deleteRecords, TopicAdminHandler topicAdmin, ConfigHandler configs, ProducerIdHandler producerIds,
                       OffsetForLeaderEpochHandler leaderEpochs, GroupApis groups) {
         this.metadata = metadata;
         this.produce = produce;
         this.fetch = fetch;
         this.listOffsets = listOffsets;
+        this.deleteRecords = deleteRecords;
         this.topicAdmin = topicAdmin;
         this.configs = configs;
         this.producerIds = producerIds;
@@ -91,6 +94,7 @@ public final class RequestDispatcher {
                 new ProduceHandler(topics, replicas),
                 new FetchHandler(topics, replicas, fetchWaiters),
                 new ListOffsetsHandler(topics, replicas),
+                new DeleteRecordsHandler(topics, replicas),
                 new TopicAdminHandler(topics, configs.topicConfigs(), broker.nodeId(), new TopicAdminHandler.Defaults(
                         settings.defaultPartitions(), settings.defaultReplicationFactor(), settings.deleteTopicEnable())),
                 configs,
@@ -138,6 +142,7 @@ public final class RequestDispatcher {
             case PRODUCE -> produce.handle((ProduceRequestData) data, version);
             case FETCH -> fetch.handle((FetchRequestData) data, version);
             case LIST_OFFSETS -> done(listOffsets.handle((ListOffsetsRequestData) data, version));
+            case DELETE_RECORDS -> done(deleteRecords.handle((DeleteRecordsRequestData) data));
             case CREATE_TOPICS -> done(topicAdmin.createTopics((CreateTopicsRequestData) data));
             case DELETE_TOPICS -> done(topicAdmin.deleteTopics((DeleteTopicsRequestData) data));
             case CREATE_PARTITIONS -> done(topicAdmin.createPartitions((CreatePartitionsRequestData) data));

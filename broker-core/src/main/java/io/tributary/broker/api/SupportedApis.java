@@ -21,6 +21,7 @@ public final class SupportedApis {
         ranges.put(ApiKeys.PRODUCE, VersionRange.of(3, 13));
         ranges.put(ApiKeys.FETCH, VersionRange.of(4, 18));
         ranges.put(ApiKeys.LIST_OFFSETS, VersionRange.of(1, 11));
+        ranges.put(ApiKeys.DELETE_RECORDS, VersionRange.of(0, 2));
         ranges.put(ApiKeys.METADATA, VersionRange.of(4, 13));
         ranges.put(ApiKeys.API_VERSIONS, VersionRange.of(0, 5));
         ranges.put(ApiKeys.CREATE_TOPICS, VersionRange.of(2, 7));

@@ -153,6 +153,11 @@ public final class TopicManager {
         return logs.log(partition);
     }
 
+    /** Makes the log start offsets moved by DeleteRecords durable; see {@link LogManager#checkpointLogStartOffsets}. */
+    public void checkpointLogStartOffsets() {
+        logs.checkpointLogStartOffsets();
+    }
+
     public LogConfig brokerDefaults() {
         return brokerDefaults;
     }

@@ -17,7 +17,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.KafkaStorageException;
 
 /**
- * One directory of {@code log.dirs}: an exclusive {@code .lock}, the recovery-point checkpoint, the clean-shutdown
+ * One directory of {@code log.dirs}: an exclusive {@code .lock}, the recovery-point and log-start-offset checkpoints, the clean-shutdown
  * marker and the partition folders {@code <topic>-<partition>}. Not thread-safe: the {@link LogManager}
  * serializes calls.
  */
@@ -26,6 +26,7 @@ final class LogDir implements Closeable {
     static final String LOCK_FILE = ".lock";
     static final String CLEAN_SHUTDOWN_MARKER = ".kafka_cleanshutdown";
     static final String RECOVERY_POINT_CHECKPOINT = "recovery-point-offset-checkpoint";
+    static final String LOG_START_OFFSET_CHECKPOINT = "log-start-offset-checkpoint";
     /** Suffix of a partition folder being deleted. */
     static final String DELETE_SUFFIX = "-delete";
 
@@ -33,12 +34,14 @@ final class LogDir implements Closeable {
     private final FileChannel lockChannel;
     private final FileLock lock;
     private final OffsetCheckpointFile recoveryPoints;
+    private final OffsetCheckpointFile logStartOffsets;
 
     private LogDir(Path path, FileChannel lockChannel, FileLock lock) {
         this.path = path;
         this.lockChannel = lockChannel;
         this.lock = lock;
         this.recoveryPoints = new OffsetCheckpointFile(path.resolve(RECOVERY_POINT_CHECKPOINT));
+        this.logStartOffsets = new OffsetCheckpointFile(path.resolve(LOG_START_OFFSET_CHECKPOINT));
     }
 
     /** Creates the directory if needed and locks it against a second broker. */
@@ -82,6 +85,14 @@ final class LogDir implements Closeable {
 
     void writeRecoveryPoints(Map<TopicPartition, Long> offsets) throws IOException {
         recoveryPoints.write(offsets);
+    }
+
+    Map<TopicPartition, Long> readLogStartOffsets() throws IOException {
+        return logStartOffsets.read();
+    }
+
+    void writeLogStartOffsets(Map<TopicPartition, Long> offsets) throws IOException {
+        logStartOffsets.write(offsets);
     }
 
     Path partitionDir(TopicPartition tp) {

@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InvalidTopicException;
@@ -93,13 +94,15 @@ public final class LogManager implements AutoCloseable {
             for (LogDir dir : logDirs) {
                 boolean clean = dir.consumeCleanShutdownMarker();
                 Map<TopicPartition, Long> recoveryPoints = dir.readRecoveryPoints();
+                Map<TopicPartition, Long> logStartOffsets = dir.readLogStartOffsets();
                 LogDir.Contents contents = dir.list();
                 contents.deleted().forEach(this::scheduleRecursiveDelete);
                 contents.partitions().forEach((tp, path) -> {
                     dirOf.put(tp, dir);
                     long recoveryPoint = recoveryPoints.getOrDefault(tp, 0L);
-                    pending.put(tp, pool.submit(() ->
-                            PartitionLog.open(tp, path, defaults, time, scheduler, recoveryPoint, clean)));
+                    long logStartOffset = logStartOffsets.getOrDefault(tp, 0L);
+                    pending.put(tp, pool.submit(() -> PartitionLog.open(tp, path, defaults, time, scheduler,
+                            recoveryPoint, logStartOffset, clean)));
                 });
                 if (!clean && !contents.partitions().isEmpty()) {
                     LOG.warn("Log dir {} was not shut down cleanly: recovering {} partitions from their recovery "
@@ -131,7 +134,7 @@ public final class LogManager implements AutoCloseable {
         }
         int checkpointInterval = defaults.flushCheckpointIntervalMs();
         if (checkpointInterval > 0) {
-            scheduler.schedule("recovery-point-checkpoint", this::checkpointRecoveryPoints, checkpointInterval,
+            scheduler.schedule("offset-checkpoints", this::writeCheckpoints, checkpointInterval,
                     checkpointInterval);
         }
     }
@@ -160,7 +163,7 @@ public final class LogManager implements AutoCloseable {
             LogDir dir = leastLoadedDir();
             try {
                 PartitionLog log = PartitionLog.open(tp, dir.partitionDir(tp), config, time, scheduler,
-                        0L, true);
+                        0L, 0L, true);
                 dirOf.put(tp, dir);
                 logs.put(tp, log);
                 LOG.info("Created log for {} in {}", tp, dir.path());
@@ -204,7 +207,7 @@ public final class LogManager implements AutoCloseable {
             removedAny |= detachForDeletion(tp);
         }
         if (removedAny) {
-            checkpointRecoveryPoints();
+            writeCheckpoints();
         }
     }
 
@@ -273,27 +276,45 @@ public final class LogManager implements AutoCloseable {
         }
     }
 
-    /** Writes each log dir's recovery-point checkpoint. */
-    void checkpointRecoveryPoints() {
+    /** Writes each log dir's recovery-point and log-start-offset checkpoints. */
+    void writeCheckpoints() {
         synchronized (checkpointLock) {
             for (LogDir dir : logDirs) {
                 try {
-                    dir.writeRecoveryPoints(recoveryPointsIn(dir));
+                    dir.writeRecoveryPoints(offsetsIn(dir, PartitionLog::recoveryPoint));
+                    dir.writeLogStartOffsets(offsetsIn(dir, PartitionLog::logStartOffset));
                 } catch (IOException e) {
-                    LOG.error("Cannot write the recovery-point checkpoint of {}", dir.path(), e);
+                    LOG.error("Cannot write the offset checkpoints of {}", dir.path(), e);
                 }
             }
         }
     }
 
-    private Map<TopicPartition, Long> recoveryPointsIn(LogDir dir) {
-        Map<TopicPartition, Long> points = new HashMap<>();
+    /**
+     * Writes the log start offsets now, so that records deleted by DeleteRecords stay deleted after a crash.
+     *
+     * @throws KafkaStorageException if a checkpoint cannot be written
+     */
+    public void checkpointLogStartOffsets() {
+        synchronized (checkpointLock) {
+            for (LogDir dir : logDirs) {
+                try {
+                    dir.writeLogStartOffsets(offsetsIn(dir, PartitionLog::logStartOffset));
+                } catch (IOException e) {
+                    throw new KafkaStorageException("Cannot write the log-start-offset checkpoint of " + dir.path(), e);
+                }
+            }
+        }
+    }
+
+    private Map<TopicPartition, Long> offsetsIn(LogDir dir, ToLongFunction<PartitionLog> offset) {
+        Map<TopicPartition, Long> offsets = new HashMap<>();
         logs.forEach((tp, log) -> {
             if (dirOf.get(tp) == dir) {
-                points.put(tp, log.recoveryPoint());
+                offsets.put(tp, offset.applyAsLong(log));
             }
         });
-        return points;
+        return offsets;
     }
 
     /**
@@ -321,7 +342,8 @@ public final class LogManager implements AutoCloseable {
                 }
             }
             try {
-                dir.writeRecoveryPoints(recoveryPointsIn(dir));
+                dir.writeRecoveryPoints(offsetsIn(dir, PartitionLog::recoveryPoint));
+                dir.writeLogStartOffsets(offsetsIn(dir, PartitionLog::logStartOffset));
                 if (allClosed) {
                     dir.writeCleanShutdownMarker();
                 }

@@ -61,7 +61,7 @@ public final class PartitionLog {
     private volatile LongConsumer rollListener;
 
     private PartitionLog(TopicPartition topicPartition, Path dir, LogConfig config, Time time, Scheduler scheduler,
-                         LogLoader.LoadedLog loaded) {
+                         LogLoader.LoadedLog loaded, long checkpointedLogStartOffset) {
         this.topicPartition = topicPartition;
         this.dir = dir;
         this.config = config;
@@ -69,22 +69,24 @@ public final class PartitionLog {
         this.scheduler = scheduler;
         this.segments = new ConcurrentSkipListMap<>(loaded.segments());
         publishSegments();
-        this.logStartOffset = segments.firstKey();
         this.logEndOffset = loaded.logEndOffset();
+        // A DeleteRecords start inside the first segment survives restarts through its checkpoint.
+        this.logStartOffset = Math.max(segments.firstKey(), Math.min(checkpointedLogStartOffset, logEndOffset));
         this.recoveryPoint = loaded.recoveryPoint();
         this.lastFlushMs = time.milliseconds();
     }
 
     /**
      * Opens (creating if needed) the partition folder {@code dir} and loads its segments; see {@link LogLoader}
-     * for what a clean and an unclean start do.
+     * for what a clean and an unclean start do. The log starts at {@code logStartOffset} (checkpointed by the
+     * {@link LogManager}) or at its first segment, whichever is later.
      */
     static PartitionLog open(TopicPartition tp, Path dir, LogConfig config, Time time, Scheduler scheduler,
-                             long recoveryPoint, boolean cleanShutdown) throws IOException {
+                             long recoveryPoint, long logStartOffset, boolean cleanShutdown) throws IOException {
         Files.createDirectories(dir);
         LogLoader.LoadedLog loaded = new LogLoader(tp, dir, config, time.milliseconds())
                 .load(recoveryPoint, cleanShutdown);
-        return new PartitionLog(tp, dir, config, time, scheduler, loaded);
+        return new PartitionLog(tp, dir, config, time, scheduler, loaded, logStartOffset);
     }
 
     public TopicPartition topicPartition() {
@@ -543,6 +545,46 @@ public final class PartitionLog {
             return deletable.size();
         } catch (IOException e) {
             throw new KafkaStorageException("Retention of " + topicPartition + " failed", e);
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    /**
+     * DeleteRecords, and a follower catching up with its leader's log start: makes {@code offset} the first
+     * readable offset. Reads below it fail as out of range at once; the segments wholly below it are deleted
+     * (after file.delete.delay.ms, like retention's). The start never moves back.
+     *
+     * @return the log start offset after the call
+     * @throws OffsetOutOfRangeException if {@code offset} is beyond the log end offset
+     */
+    public long advanceLogStartOffset(long offset) {
+        appendLock.lock();
+        try {
+            ensureOpen();
+            if (offset > logEndOffset) {
+                throw new OffsetOutOfRangeException("Cannot delete the records of " + topicPartition + " below offset "
+                        + offset + ": the log ends at " + logEndOffset);
+            }
+            if (offset <= logStartOffset) {
+                return logStartOffset;
+            }
+            // Advance the start first: a reader that then misses a removed segment sees the new start.
+            logStartOffset = offset;
+            List<LogSegment> below = new ArrayList<>();
+            for (LogSegment segment : segments.values()) {
+                Long next = segments.higherKey(segment.baseOffset());
+                if (next == null || next > offset) {
+                    break;
+                }
+                below.add(segment);
+            }
+            deleteSegments(below);
+            LOG.info("Partition {}: records below offset {} deleted ({} whole segments)", topicPartition, offset,
+                    below.size());
+            return offset;
+        } catch (IOException e) {
+            throw new KafkaStorageException("Deleting the records of " + topicPartition + " failed", e);
         } finally {
             appendLock.unlock();
         }

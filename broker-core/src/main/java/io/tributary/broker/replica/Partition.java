@@ -14,10 +14,13 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.FencedLeaderEpochException;
 import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
+import org.apache.kafka.common.errors.OffsetOutOfRangeException;
+import org.apache.kafka.common.errors.PolicyViolationException;
 import org.apache.kafka.common.errors.UnknownLeaderEpochException;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
 import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.requests.DeleteRecordsRequest;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -191,8 +194,12 @@ public final class Partition {
         return info;
     }
 
-    /** Appends batches fetched from the leader; ignored unless this replica still follows at {@code fetchEpoch}. */
-    synchronized void appendAsFollower(MemoryRecords records, long leaderHighWatermark, int fetchEpoch) {
+    /**
+     * Appends batches fetched from the leader and follows its log start (retention, DeleteRecords) as far as this
+     * log reaches; ignored unless this replica still follows at {@code fetchEpoch}.
+     */
+    synchronized void appendAsFollower(MemoryRecords records, long leaderHighWatermark, long leaderLogStartOffset,
+                                       int fetchEpoch) {
         if (!followsAt(fetchEpoch)) {
             return;
         }
@@ -201,6 +208,10 @@ public final class Partition {
                 epochs.assign(batch.partitionLeaderEpoch(), batch.baseOffset());
             }
             appender.appendAsFollower(partitionLog, records);
+        }
+        long start = Math.min(leaderLogStartOffset, partitionLog.logEndOffset());
+        if (start > partitionLog.logStartOffset()) {
+            partitionLog.advanceLogStartOffset(start);
         }
         highWatermark = Math.max(highWatermark, Math.min(leaderHighWatermark, partitionLog.logEndOffset()));
     }
@@ -325,6 +336,29 @@ public final class Partition {
             return true;
         }
         return false;
+    }
+
+    /**
+     * DeleteRecords as the leader: makes {@code offset} the log start; {@link DeleteRecordsRequest#HIGH_WATERMARK}
+     * stands for the high watermark. Followers follow through their fetches.
+     *
+     * @return the log start offset after the call
+     * @throws NotLeaderOrFollowerException if this replica does not lead
+     * @throws PolicyViolationException     if the topic is compacted only: its records go by key, not by offset
+     * @throws OffsetOutOfRangeException    if {@code offset} is negative or beyond the high watermark
+     */
+    synchronized long deleteRecordsBefore(long offset) {
+        requireLeader();
+        if (!partitionLog.config().deleteRetentionEnabled()) {
+            throw new PolicyViolationException("Records of " + topicPartition
+                    + " cannot be deleted: its cleanup.policy does not include delete");
+        }
+        long target = offset == DeleteRecordsRequest.HIGH_WATERMARK ? highWatermark : offset;
+        if (target < 0 || target > highWatermark) {
+            throw new OffsetOutOfRangeException("Cannot delete the records of " + topicPartition + " below offset "
+                    + offset + ": the high watermark is " + highWatermark);
+        }
+        return partitionLog.advanceLogStartOffset(target);
     }
 
     /** The leader's high watermark, checking that this replica leads at the epoch a client names. */

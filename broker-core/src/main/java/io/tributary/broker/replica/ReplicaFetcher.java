@@ -235,7 +235,8 @@ final class ReplicaFetcher extends Thread {
         Partition partition = fetching.partition();
         Errors error = Errors.forCode(data.errorCode());
         if (error == Errors.NONE) {
-            partition.appendAsFollower(completeBatches((MemoryRecords) data.records()), data.highWatermark(), fetching.leaderEpoch());
+            partition.appendAsFollower(completeBatches((MemoryRecords) data.records()), data.highWatermark(),
+                    data.logStartOffset(), fetching.leaderEpoch());
             return true;
         }
         if (error == Errors.OFFSET_OUT_OF_RANGE && data.logStartOffset() > partition.log().logEndOffset()) {

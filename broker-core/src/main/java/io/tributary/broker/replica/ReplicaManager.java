@@ -258,6 +258,11 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         return local(tp).endOffsetFor(currentLeaderEpoch, requestedEpoch);
     }
 
+    /** DeleteRecords on a partition this broker leads; see {@link Partition#deleteRecordsBefore}. */
+    public long deleteRecordsBefore(TopicPartition tp, long offset) {
+        return local(tp).deleteRecordsBefore(offset);
+    }
+
     /** The first offset of a local replica's log. */
     public long logStartOffset(TopicPartition tp) {
         return local(tp).log().logStartOffset();

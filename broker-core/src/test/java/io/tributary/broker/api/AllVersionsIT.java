@@ -15,6 +15,7 @@ import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.DeleteTopicsRequestData;
+import org.apache.kafka.common.message.DeleteRecordsRequestData;
 import org.apache.kafka.common.message.DescribeClusterRequestData;
 import org.apache.kafka.common.message.DescribeConfigsRequestData;
 import org.apache.kafka.common.message.FetchRequestData;
@@ -44,7 +45,7 @@ class AllVersionsIT {
     private static final String TOPIC = "versions";
     /** In this order: DeleteTopics removes what CreateTopics made. */
     private static final List<ApiKeys> SERVER_APIS = List.of(ApiKeys.API_VERSIONS, ApiKeys.METADATA, ApiKeys.PRODUCE,
-            ApiKeys.FETCH, ApiKeys.LIST_OFFSETS, ApiKeys.CREATE_TOPICS, ApiKeys.CREATE_PARTITIONS, ApiKeys.DELETE_TOPICS,
+            ApiKeys.FETCH, ApiKeys.LIST_OFFSETS, ApiKeys.DELETE_RECORDS, ApiKeys.CREATE_TOPICS, ApiKeys.CREATE_PARTITIONS, ApiKeys.DELETE_TOPICS,
             ApiKeys.DESCRIBE_CONFIGS, ApiKeys.INCREMENTAL_ALTER_CONFIGS, ApiKeys.DESCRIBE_CLUSTER, ApiKeys.INIT_PRODUCER_ID);
 
     private static TestBroker broker;
@@ -123,6 +124,9 @@ class AllVersionsIT {
                 yield new IncrementalAlterConfigsRequestData().setResources(resources);
             }
             case DESCRIBE_CLUSTER -> new DescribeClusterRequestData();
+            case DELETE_RECORDS -> new DeleteRecordsRequestData().setTimeoutMs(10_000).setTopics(List.of(
+                    new DeleteRecordsRequestData.DeleteRecordsTopic().setName(TOPIC).setPartitions(List.of(
+                            new DeleteRecordsRequestData.DeleteRecordsPartition().setPartitionIndex(0).setOffset(0)))));
             case INIT_PRODUCER_ID -> new InitProducerIdRequestData().setTransactionalId(null).setTransactionTimeoutMs(60_000);
             default -> throw new IllegalArgumentException(key.toString());
         };

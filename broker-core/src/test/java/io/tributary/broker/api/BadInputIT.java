@@ -20,7 +20,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
-import org.apache.kafka.common.message.DeleteRecordsRequestData;
+import org.apache.kafka.common.message.DescribeLogDirsRequestData;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -29,7 +29,7 @@ import org.apache.kafka.common.record.internal.DefaultRecordBatch;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.requests.ApiVersionsResponse;
-import org.apache.kafka.common.requests.DeleteRecordsResponse;
+import org.apache.kafka.common.requests.DescribeLogDirsResponse;
 import org.apache.kafka.common.requests.MetadataResponse;
 import org.apache.kafka.common.requests.ProduceResponse;
 import org.apache.kafka.common.requests.RequestHeader;
@@ -154,11 +154,9 @@ class BadInputIT {
     @Test
     void unsupportedVersionsOfKnownApisGetUnsupportedVersion() throws Exception {
         try (RawConnection raw = connect()) {
-            DeleteRecordsResponse deleteRecords = (DeleteRecordsResponse) raw.request(ApiKeys.DELETE_RECORDS, (short) 2,
-                    new DeleteRecordsRequestData().setTopics(List.of(new DeleteRecordsRequestData.DeleteRecordsTopic()
-                            .setName(TOPIC).setPartitions(List.of(new DeleteRecordsRequestData.DeleteRecordsPartition()
-                                    .setPartitionIndex(0).setOffset(1))))));
-            assertThat(deleteRecords.errorCounts()).containsKey(Errors.UNSUPPORTED_VERSION);
+            DescribeLogDirsResponse logDirs = (DescribeLogDirsResponse) raw.request(ApiKeys.DESCRIBE_LOG_DIRS, (short) 4,
+                    new DescribeLogDirsRequestData().setTopics(null));
+            assertThat(logDirs.errorCounts()).containsKey(Errors.UNSUPPORTED_VERSION);
 
             // A version beyond what this kafka-clients knows: only the error code can be sent.
             ByteBuffer produceV99 = ByteBuffer.allocate(10).putShort(ApiKeys.PRODUCE.id).putShort((short) 99).putInt(5).putShort((short) -1);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.tributary.broker.testing.FakeTime;
+import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -18,6 +19,7 @@ import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.KafkaStorageException;
+import org.apache.kafka.common.errors.OffsetOutOfRangeException;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.utils.Time;
 import org.junit.jupiter.api.AfterEach;
@@ -106,18 +108,24 @@ class LogManagerTest {
         assertThat(dirs.get(0).resolve(LogDir.CLEAN_SHUTDOWN_MARKER)).as("consumed at start-up").doesNotExist();
     }
 
-    @Test
-    void afterACrashTheLogsAreRecoveredFromTheirRecoveryPoints() throws Exception {
-        open(dirs);
-        PartitionLog a0 = manager.getOrCreate(A0, defaults);
-        a0.appendAsLeader(batch(5, 10, 1), 0);
-        manager.checkpointRecoveryPoints();
-        a0.appendAsLeader(batch(5, 10, 1), 0);
+    /** The log dirs as they are on disk now, without the lock: what a crash at this moment leaves behind. */
+    private List<Path> copyAsACrashLeavesThem() throws IOException {
         List<Path> crashed = List.of(root.resolve("c1"), root.resolve("c2"));
         for (int i = 0; i < 2; i++) {
             LogFixture.copyRecursively(dirs.get(i), crashed.get(i));
             Files.deleteIfExists(crashed.get(i).resolve(LogDir.LOCK_FILE));
         }
+        return crashed;
+    }
+
+    @Test
+    void afterACrashTheLogsAreRecoveredFromTheirRecoveryPoints() throws Exception {
+        open(dirs);
+        PartitionLog a0 = manager.getOrCreate(A0, defaults);
+        a0.appendAsLeader(batch(5, 10, 1), 0);
+        manager.writeCheckpoints();
+        a0.appendAsLeader(batch(5, 10, 1), 0);
+        List<Path> crashed = copyAsACrashLeavesThem();
         Path segment = SegmentFiles.log(crashed.get(0).resolve("alpha-0"), 0);
         try (RandomAccessFile raf = new RandomAccessFile(segment.toFile(), "rw")) {
             raf.setLength(raf.length() - 3); // torn write of the second batch
@@ -128,6 +136,26 @@ class LogManagerTest {
         assertThat(recovered.logEndOffset()).isEqualTo(5);
         assertThat(TestRecords.offsets(recovered.read(0, 10_000, Long.MAX_VALUE, false).records()))
                 .containsExactly(0L, 1L, 2L, 3L, 4L);
+    }
+
+    @Test
+    void aLogStartMovedByDeleteRecordsSurvivesACrashOnceCheckpointed() throws Exception {
+        open(dirs);
+        PartitionLog a0 = manager.getOrCreate(A0, defaults);
+        a0.appendAsLeader(batch(10, 10, 1), 0);
+        a0.flush();
+        a0.advanceLogStartOffset(4);
+        manager.checkpointLogStartOffsets();
+        List<Path> crashed = copyAsACrashLeavesThem();
+        manager.close();
+        open(crashed);
+        PartitionLog recovered = manager.log(A0).orElseThrow();
+        assertThat(recovered.logStartOffset()).isEqualTo(4);
+        assertThat(recovered.logEndOffset()).isEqualTo(10);
+        assertThatThrownBy(() -> recovered.read(3, 10_000, Long.MAX_VALUE, false))
+                .isInstanceOf(OffsetOutOfRangeException.class);
+        reopen();
+        assertThat(manager.log(A0).orElseThrow().logStartOffset()).as("after a clean restart too").isEqualTo(4);
     }
 
     @Test

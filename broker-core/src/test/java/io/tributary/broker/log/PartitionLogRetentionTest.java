@@ -61,6 +61,25 @@ class PartitionLogRetentionTest {
     }
 
     @Test
+    void advancingTheLogStartHidesTheRecordsBelowAndDeletesTheSegmentsWhollyBelow() throws Exception {
+        PartitionLog log = logWithSegments(4, Map.of()); // segments at 0, 2, 4, 6
+        assertThat(log.advanceLogStartOffset(5)).isEqualTo(5);
+        assertThat(log.logStartOffset()).isEqualTo(5);
+        assertThat(log.segments()).extracting(LogSegment::baseOffset).containsExactly(4L, 6L);
+        assertThatThrownBy(() -> log.read(4, 1000, Long.MAX_VALUE, false))
+                .isInstanceOf(OffsetOutOfRangeException.class).hasMessageContaining("first available offset is 5");
+        assertThat(TestRecords.offsets(log.read(5, 1000, Long.MAX_VALUE, false).records())).contains(5L);
+
+        assertThat(log.advanceLogStartOffset(3)).as("never back").isEqualTo(5);
+        assertThat(log.advanceLogStartOffset(8)).as("up to the log end").isEqualTo(8);
+        assertThat(log.segments()).extracting(LogSegment::baseOffset).as("the active segment stays").containsExactly(6L);
+        assertThatThrownBy(() -> log.advanceLogStartOffset(9)).isInstanceOf(OffsetOutOfRangeException.class)
+                .hasMessageContaining("the log ends at 8");
+        assertThat(log.appendAsLeader(batch(2, 50, 0), 0).firstOffset()).isEqualTo(8);
+        assertThat(TestRecords.offsets(log.read(8, 1000, Long.MAX_VALUE, false).records())).containsExactly(8L, 9L);
+    }
+
+    @Test
     void truncatingBelowTheLogStartRestartsTheLogThere() throws Exception {
         PartitionLog log = logWithSegments(4, Map.of(LogConfig.RETENTION_BYTES, "0"));
         log.deleteOldSegments();

@@ -226,7 +226,7 @@ class RecoveryTest {
         assertExactPrefix(recovered, 30);
         recovered.close();
         assertExactPrefix(PartitionLog.open(LogFixture.TP, crashed, fixture.config, fixture.time, fixture.scheduler,
-                30, true), 30);
+                30, 0L, true), 30);
     }
 
     /** {segment base offset, file position, first offset} of every batch, oldest first. */

@@ -150,7 +150,7 @@ class PartitionTest {
         assertThat(partition.highWatermark()).isEqualTo(100);
         assertThat(partition.epochs().latestEpoch()).isEqualTo(-1);
         partition.appendAsFollower(MemoryRecords.withRecords(100, Compression.NONE, 5,
-                new SimpleRecord("next".getBytes(StandardCharsets.UTF_8))), 101, 5);
+                new SimpleRecord("next".getBytes(StandardCharsets.UTF_8))), 101, 100, 5);
         assertThat(partition.log().logEndOffset()).isEqualTo(101);
         assertThat(partition.epochs().latestEpoch()).isEqualTo(5);
     }

@@ -1,6 +1,5 @@
 package io.tributary.hadoop.input;
 
-import io.tributary.testkit.tributary.BrokerUnderTest;
 import io.tributary.hadoop.testing.BrokerExtension;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -21,8 +20,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The reader against a real broker: exact ranges, gaps in offsets, records deleted after planning. */
 class OffsetRangeReaderIT {
     @RegisterExtension
-    // Apache Kafka: these tests cut the log start with the DeleteRecords API, which Tributary lacks.
-    static final BrokerExtension BROKER = new BrokerExtension(BrokerUnderTest.Kind.APACHE_KAFKA);
+    static final BrokerExtension BROKER = new BrokerExtension();
 
     @BeforeAll
     static void createTopics() throws Exception {

@@ -2,7 +2,6 @@ package io.tributary.hadoop.input;
 
 import io.tributary.hadoop.dataset.RecordConverter;
 import io.tributary.hadoop.testing.BrokerExtension;
-import io.tributary.testkit.tributary.BrokerUnderTest;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.hadoop.conf.Configuration;
@@ -40,8 +39,7 @@ import static org.awaitility.Awaitility.await;
  */
 class PrefetchingRangeReaderIT {
     @RegisterExtension
-    // Apache Kafka: the lost-range test cuts the log start with the DeleteRecords API, which Tributary lacks.
-    static final BrokerExtension BROKER = new BrokerExtension(BrokerUnderTest.Kind.APACHE_KAFKA);
+    static final BrokerExtension BROKER = new BrokerExtension();
     private static final int PER_PARTITION = 20_000; // more than the reader holds ahead (34 chunks of 500)
 
     private final List<Thread> fetchThreads = new CopyOnWriteArrayList<>();

@@ -1,6 +1,5 @@
 package io.tributary.hadoop.loader;
 
-import io.tributary.testkit.tributary.BrokerUnderTest;
 import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.input.LostRange;
 import io.tributary.hadoop.testing.Datasets;
@@ -24,8 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** Records deleted by retention before the loader got to them: a clear failure, or skip and report. */
 class RetentionGapIT {
     @RegisterExtension
-    // Apache Kafka: these tests cut the log start with the DeleteRecords API, which Tributary lacks.
-    static final BrokerExtension BROKER = new BrokerExtension(BrokerUnderTest.Kind.APACHE_KAFKA);
+    static final BrokerExtension BROKER = new BrokerExtension();
 
     @TempDir
     java.nio.file.Path work;

@@ -36,11 +36,6 @@ public final class TestBroker implements AutoCloseable {
         return new TestBroker(BrokerUnderTest.start(dir, Map.of()));
     }
 
-    /** A broker of the given kind, for tests that need an API only that kind has. */
-    public static TestBroker start(BrokerUnderTest.Kind kind, Path dir) throws Exception {
-        return new TestBroker(BrokerUnderTest.start(kind, dir, Map.of()));
-    }
-
     public String bootstrapServers() {
         return kafka.bootstrapServers();
     }

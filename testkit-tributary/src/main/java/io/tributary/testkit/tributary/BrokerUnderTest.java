@@ -49,7 +49,7 @@ public final class BrokerUnderTest implements AutoCloseable {
      * A broker of the given kind. {@code overrides} are broker settings both kinds understand
      * (for example {@code auto.create.topics.enable}, {@code num.partitions}).
      */
-    public static BrokerUnderTest start(Kind kind, Path dir, Map<String, String> overrides) throws Exception {
+    private static BrokerUnderTest start(Kind kind, Path dir, Map<String, String> overrides) throws Exception {
         if (kind == Kind.APACHE_KAFKA) {
             ApacheKafka kafka = ApacheKafka.start(dir, overrides);
             return new BrokerUnderTest(kind, kafka.bootstrapServers(), kafka::close);
