@@ -73,6 +73,9 @@ public final class LogManager implements AutoCloseable {
             }
             LogManager manager = new LogManager(dirs, defaults, time, scheduler);
             manager.loadAll();
+            // Drops the entries of partitions deleted just before a crash: a partition created again
+            // under the same name must not inherit the old one's log start at the next load.
+            manager.writeCheckpoints();
             manager.startBackgroundTasks();
             return manager;
         } catch (IOException | RuntimeException e) {

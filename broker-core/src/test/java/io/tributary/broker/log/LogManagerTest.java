@@ -159,6 +159,18 @@ class LogManagerTest {
     }
 
     @Test
+    void aPartitionCreatedAgainDoesNotInheritTheLogStartOfTheOneDeletedBeforeACrash() throws Exception {
+        Files.createDirectories(dirs.get(0));
+        new OffsetCheckpointFile(dirs.get(0).resolve(LogDir.LOG_START_OFFSET_CHECKPOINT)).write(Map.of(A0, 42L));
+        open(dirs);
+        manager.getOrCreate(A0, defaults).appendAsLeader(batch(10, 10, 1), 0);
+        List<Path> crashed = copyAsACrashLeavesThem();
+        manager.close();
+        open(crashed);
+        assertThat(manager.log(A0).orElseThrow().logStartOffset()).isZero();
+    }
+
+    @Test
     void topicNamesThatAreNotLegalFolderNamesAreRejected() {
         open(dirs);
         assertThatThrownBy(() -> manager.getOrCreate(new TopicPartition("../escape", 0), defaults))
