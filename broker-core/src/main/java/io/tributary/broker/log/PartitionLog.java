@@ -369,6 +369,8 @@ public final class PartitionLog {
             active.truncateTo(offset);
             active.resizeIndexes(config.segmentIndexBytes());
             logEndOffset = active.loadTail();
+            // A start inside the batch just cut (DeleteRecords) would lie beyond the end; the fetch from the end refills it.
+            logStartOffset = Math.min(logStartOffset, logEndOffset);
             lowerRecoveryPoint(logEndOffset);
         } catch (IOException e) {
             throw new KafkaStorageException("Truncating " + topicPartition + " failed", e);

@@ -76,7 +76,8 @@ public final class ProducerStateManager {
         Path dir = partitionLog.dir();
         long logEnd = partitionLog.logEndOffset();
         deleteSnapshotsAbove(dir, logEnd);
-        state.replayedFrom = Math.max(state.readNewestSnapshot(dir, logEnd), partitionLog.logStartOffset());
+        long logStart = partitionLog.logStartOffset();
+        state.replayedFrom = Math.max(state.readNewestSnapshot(dir, logStart, logEnd), logStart);
         state.replay(partitionLog, state.replayedFrom, logEnd);
         partitionLog.onRoll(newBaseOffset -> state.snapshotOnRoll(dir, newBaseOffset));
         return state;
@@ -210,11 +211,16 @@ public final class ProducerStateManager {
     }
 
     /** @return the offset the loaded snapshot covers, or 0 if there was none usable */
-    private long readNewestSnapshot(Path dir, long logEnd) {
+    private long readNewestSnapshot(Path dir, long logStart, long logEnd) {
         for (Path snapshot : snapshots(dir)) {
             long offset = snapshotOffset(snapshot);
             if (offset > logEnd) {
                 continue; // the log was truncated below it after an unclean stop
+            }
+            if (offset < logStart) {
+                // DeleteRecords moved the start past it: the batches between it and the start, which the
+                // replay would need, are gone. Starting empty is safe: an unknown producer may go on at any sequence.
+                break;
             }
             try {
                 parse(Files.readAllBytes(snapshot));

@@ -13,10 +13,12 @@ import io.tributary.broker.log.PartitionLog;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.FencedLeaderEpochException;
 import org.apache.kafka.common.errors.NotEnoughReplicasException;
+import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
 import org.apache.kafka.common.errors.OffsetOutOfRangeException;
 import org.apache.kafka.common.errors.PolicyViolationException;
 import org.apache.kafka.common.errors.UnknownLeaderEpochException;
+import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
 import org.apache.kafka.common.record.internal.RecordBatch;
@@ -204,6 +206,7 @@ public final class Partition {
             return;
         }
         if (records.sizeInBytes() > 0) {
+            restartAtFirstBatchIfItSpansTheStart(records.firstBatch());
             for (MutableRecordBatch batch : records.batches()) {
                 epochs.assign(batch.partitionLeaderEpoch(), batch.baseOffset());
             }
@@ -214,6 +217,22 @@ public final class Partition {
             partitionLog.advanceLogStartOffset(start);
         }
         highWatermark = Math.max(highWatermark, Math.min(leaderHighWatermark, partitionLog.logEndOffset()));
+    }
+
+    /**
+     * An empty log restarted at the leader's log start receives the whole batch holding that offset when
+     * DeleteRecords cut inside it: the log restarts at the batch's base offset to take it, as Kafka does. The
+     * log start then moves up to the leader's again.
+     */
+    private void restartAtFirstBatchIfItSpansTheStart(RecordBatch first) {
+        long end = partitionLog.logEndOffset();
+        if (first != null && partitionLog.logStartOffset() == end && first.baseOffset() < end && first.lastOffset() >= end) {
+            log.info("{}: the leader's log starts inside the batch at {}; restarting the empty log there", topicPartition,
+                    first.baseOffset());
+            partitionLog.truncateFullyAndStartAt(first.baseOffset());
+            epochs.clear();
+            appender.reset(partitionLog);
+        }
     }
 
     synchronized boolean followsAt(int epoch) {
@@ -349,6 +368,9 @@ public final class Partition {
      */
     synchronized long deleteRecordsBefore(long offset) {
         requireLeader();
+        if (Topic.isInternal(topicPartition.topic())) {
+            throw new InvalidTopicException("Records of the internal topic " + topicPartition.topic() + " cannot be deleted");
+        }
         if (!partitionLog.config().deleteRetentionEnabled()) {
             throw new PolicyViolationException("Records of " + topicPartition
                     + " cannot be deleted: its cleanup.policy does not include delete");

@@ -21,8 +21,10 @@ import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.OffsetOutOfRangeException;
 import org.apache.kafka.common.errors.PolicyViolationException;
 import org.awaitility.Awaitility;
@@ -80,6 +82,9 @@ class DeleteRecordsIT {
 
             assertThatThrownBy(() -> lowWatermark(admin, plain, 11)).hasCauseInstanceOf(OffsetOutOfRangeException.class);
             assertThatThrownBy(() -> lowWatermark(admin, compacted, 5)).hasCauseInstanceOf(PolicyViolationException.class);
+            admin.listConsumerGroupOffsets("any").partitionsToOffsetAndMetadata().get(); // creates __consumer_offsets
+            assertThatThrownBy(() -> lowWatermark(admin, new TopicPartition("__consumer_offsets", 0), 0))
+                    .hasCauseInstanceOf(InvalidTopicException.class);
             assertThat(earliest(admin, plain)).isZero();
             assertThat(earliest(admin, compacted)).isZero();
 
@@ -107,6 +112,33 @@ class DeleteRecordsIT {
             Awaitility.await("the follower leads").atMost(TIMEOUT).ignoreExceptions()
                     .until(() -> TestCluster.leaderOf(admin, partition.topic(), 0) == 1 - leader);
             assertThat(earliest(admin, partition)).isEqualTo(60);
+        }
+    }
+
+    @Test
+    void aFollowerThatWasDownWhenTheCutFellInsideABatchCatchesUpAndCanLead() throws Exception {
+        TopicPartition partition = new TopicPartition("batch-cut", 0);
+        try (TestCluster cluster = TestCluster.start(dir, 2, Map.of(BrokerConfig.CONTROLLED_SHUTDOWN_ENABLE, "false"));
+             Admin admin = Clients.admin(cluster.bootstrapServers());
+             KafkaProducer<byte[], byte[]> producer = Clients.producer(cluster.bootstrapServers(),
+                     Map.of(ProducerConfig.LINGER_MS_CONFIG, 1000, ProducerConfig.BATCH_SIZE_CONFIG, 1 << 20))) {
+            admin.createTopics(List.of(new NewTopic(partition.topic(), 1, (short) 2))).all().get();
+            cluster.awaitFullIsr(admin, partition.topic(), 0, TIMEOUT);
+            int leader = TestCluster.leaderOf(admin, partition.topic(), 0);
+            int follower = 1 - leader;
+            cluster.broker(follower).kill();
+            Awaitility.await("the ISR without the follower").atMost(TIMEOUT).pollInterval(Duration.ofMillis(200))
+                    .until(() -> TestCluster.isrOf(admin, partition.topic(), 0).equals(List.of(leader)));
+            send(producer, partition, 100); // one batch, offsets 0-99
+
+            assertThat(lowWatermark(admin, partition, 42)).isEqualTo(42);
+            cluster.broker(follower).restart(); // its fetch at 42 gets the whole batch from 0
+            cluster.awaitFullIsr(admin, partition.topic(), 0, TIMEOUT);
+            cluster.broker(leader).kill();
+            Awaitility.await("the follower leads").atMost(TIMEOUT).ignoreExceptions()
+                    .until(() -> TestCluster.leaderOf(admin, partition.topic(), 0) == follower);
+            assertThat(earliest(admin, partition)).isEqualTo(42);
+            assertThat(readFromTheStart(cluster.bootstrapServers(), partition, 58)).first().isEqualTo(42L);
         }
     }
 

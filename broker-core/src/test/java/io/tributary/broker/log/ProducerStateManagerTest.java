@@ -176,6 +176,23 @@ class ProducerStateManagerTest {
         assertThat(loaded.duplicateOf(batch(PRODUCER, 0, 2, 2))).as("offsets 2-3 were truncated").isEmpty();
     }
 
+    @Test
+    void aSnapshotBelowALogStartMovedByDeleteRecordsIsNotUsed(@TempDir Path root) throws Exception {
+        LogFixture fixture = segmentsOfBatches(root, 2);
+        PartitionLog log = fixture.open();
+        ProducerStateManager live = ProducerStateManager.load(log);
+        for (int i = 0; i < 6; i++) { // offsets 0-11, rolls at 4 and 8
+            appendToLog(log, live, batch(PRODUCER, 0, i * 2, 2));
+            fixture.scheduler.runDue();
+        }
+        assertThat(snapshotOffsets(log.dir())).containsExactly(4L, 8L);
+        log.advanceLogStartOffset(12); // DeleteRecords up to the high watermark
+        ProducerStateManager loaded = ProducerStateManager.load(log);
+        assertThat(loaded.replayedFrom()).isEqualTo(12);
+        assertThat(loaded.producerCount()).as("no state from before the batches that are gone").isZero();
+        loaded.checkSequence(batch(PRODUCER, 0, 12, 2)); // the producer goes on where it was
+    }
+
     /** A log whose segments take {@code batches} two-record idempotent batches. */
     private static LogFixture segmentsOfBatches(Path root, int batches) {
         int batchBytes = idempotentRecords(batch(PRODUCER, 0, 0, 2)).sizeInBytes();
