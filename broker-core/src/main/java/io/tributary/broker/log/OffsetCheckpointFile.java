@@ -12,11 +12,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.utils.Utils;
 
 /**
  * A per-log-dir file of one offset per partition, in Apache Kafka's checkpoint format: a version line (0), a
- * count line, then {@code topic partition offset} lines. Written to a temp file, fsynced and renamed, so a
- * reader sees either the old or the new content. Not thread-safe: the owner serializes writes.
+ * count line, then {@code topic partition offset} lines. Written to a temp file, fsynced and renamed, and the
+ * directory fsynced, so a reader sees either the old or the new content, also after a power loss. Not
+ * thread-safe: the owner serializes writes.
  */
 public final class OffsetCheckpointFile {
 
@@ -70,5 +72,6 @@ public final class OffsetCheckpointFile {
             channel.force(true);
         }
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Utils.flushDir(file.toAbsolutePath().getParent()); // the rename itself survives a power loss
     }
 }
