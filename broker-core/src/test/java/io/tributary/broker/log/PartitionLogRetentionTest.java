@@ -80,6 +80,17 @@ class PartitionLogRetentionTest {
     }
 
     @Test
+    void truncatingTheBatchThatHoldsTheLogStartLowersTheStartToTheNewEnd() throws Exception {
+        PartitionLog log = logWithSegments(2, Map.of()); // batches [0, 1] and [2, 3]
+        log.advanceLogStartOffset(3);
+        log.truncateTo(3); // cuts the whole batch [2, 3]
+        assertThat(log.logEndOffset()).isEqualTo(2);
+        assertThat(log.logStartOffset()).isEqualTo(2);
+        assertThat(log.appendAsLeader(batch(2, 50, 0), 0).firstOffset()).isEqualTo(2);
+        assertThat(TestRecords.offsets(log.read(2, 1000, Long.MAX_VALUE, false).records())).containsExactly(2L, 3L);
+    }
+
+    @Test
     void truncatingBelowTheLogStartRestartsTheLogThere() throws Exception {
         PartitionLog log = logWithSegments(4, Map.of(LogConfig.RETENTION_BYTES, "0"));
         log.deleteOldSegments();
