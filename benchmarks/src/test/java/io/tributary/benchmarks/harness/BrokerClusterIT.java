@@ -12,9 +12,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
+import java.util.Objects;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Each flavor's three-broker cluster in child JVMs, as the replicated part of a run uses it: every
@@ -65,19 +66,11 @@ class BrokerClusterIT {
      * {@link Topics#create} may return before every broker has heard of the topic: until then, the
      * ones that have not answer UNKNOWN_TOPIC_OR_PARTITION, as Kafka's brokers do.
      */
-    private static TopicDescription describe(Broker broker, String topic) throws Exception {
-        long deadline = System.nanoTime() + LIMIT.toNanos();
+    private static TopicDescription describe(Broker broker, String topic) {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-            while (true) {
-                try {
-                    return admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
-                } catch (ExecutionException e) {
-                    if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
-                        throw e;
-                    }
-                    Thread.sleep(50);
-                }
-            }
+            return await("a broker that knows " + topic).atMost(LIMIT)
+                    .ignoreExceptionsMatching(e -> e.getCause() instanceof UnknownTopicOrPartitionException)
+                    .until(() -> admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic), Objects::nonNull);
         }
     }
 }

@@ -101,16 +101,13 @@ class DeleteRecordsIT {
         try (TestCluster cluster = TestCluster.start(dir, 2, Map.of(BrokerConfig.CONTROLLED_SHUTDOWN_ENABLE, "false"));
              Admin admin = Clients.admin(cluster.bootstrapServers());
              KafkaProducer<byte[], byte[]> producer = Clients.producer(cluster.bootstrapServers())) {
-            admin.createTopics(List.of(new NewTopic(partition.topic(), 1, (short) 2))).all().get();
-            cluster.awaitFullIsr(admin, partition.topic(), 0, TIMEOUT);
+            createReplicated(cluster, admin, partition);
             send(producer, partition, 100);
             int leader = TestCluster.leaderOf(admin, partition.topic(), 0);
 
             assertThat(lowWatermark(admin, partition, 60)).isEqualTo(60);
             send(producer, partition, 1); // acks=all: the follower has fetched since the delete
-            cluster.broker(leader).kill();
-            Awaitility.await("the follower leads").atMost(TIMEOUT).ignoreExceptions()
-                    .until(() -> TestCluster.leaderOf(admin, partition.topic(), 0) == 1 - leader);
+            failOver(cluster, admin, partition, leader);
             assertThat(earliest(admin, partition)).isEqualTo(60);
         }
     }
@@ -122,8 +119,7 @@ class DeleteRecordsIT {
              Admin admin = Clients.admin(cluster.bootstrapServers());
              KafkaProducer<byte[], byte[]> producer = Clients.producer(cluster.bootstrapServers(),
                      Map.of(ProducerConfig.LINGER_MS_CONFIG, 1000, ProducerConfig.BATCH_SIZE_CONFIG, 1 << 20))) {
-            admin.createTopics(List.of(new NewTopic(partition.topic(), 1, (short) 2))).all().get();
-            cluster.awaitFullIsr(admin, partition.topic(), 0, TIMEOUT);
+            createReplicated(cluster, admin, partition);
             int leader = TestCluster.leaderOf(admin, partition.topic(), 0);
             int follower = 1 - leader;
             cluster.broker(follower).kill();
@@ -134,12 +130,23 @@ class DeleteRecordsIT {
             assertThat(lowWatermark(admin, partition, 42)).isEqualTo(42);
             cluster.broker(follower).restart(); // its fetch at 42 gets the whole batch from 0
             cluster.awaitFullIsr(admin, partition.topic(), 0, TIMEOUT);
-            cluster.broker(leader).kill();
-            Awaitility.await("the follower leads").atMost(TIMEOUT).ignoreExceptions()
-                    .until(() -> TestCluster.leaderOf(admin, partition.topic(), 0) == follower);
+            failOver(cluster, admin, partition, leader);
             assertThat(earliest(admin, partition)).isEqualTo(42);
             assertThat(readFromTheStart(cluster.bootstrapServers(), partition, 58)).first().isEqualTo(42L);
         }
+    }
+
+    /** Creates {@code partition}'s topic on both brokers of the cluster and waits for a full ISR. */
+    private static void createReplicated(TestCluster cluster, Admin admin, TopicPartition partition) throws Exception {
+        admin.createTopics(List.of(new NewTopic(partition.topic(), 1, (short) 2))).all().get();
+        cluster.awaitFullIsr(admin, partition.topic(), 0, TIMEOUT);
+    }
+
+    /** SIGKILLs {@code leader} and waits until the other broker of the two leads {@code partition}. */
+    private static void failOver(TestCluster cluster, Admin admin, TopicPartition partition, int leader) throws Exception {
+        cluster.broker(leader).kill();
+        Awaitility.await("the follower leads").atMost(TIMEOUT).ignoreExceptions()
+                .until(() -> TestCluster.leaderOf(admin, partition.topic(), 0) == 1 - leader);
     }
 
     private static void send(KafkaProducer<byte[], byte[]> producer, TopicPartition partition, int count) throws Exception {
