@@ -1,0 +1,161 @@
+package io.tributary.chaos.fault;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+import io.tributary.chaos.cluster.BrokerNode;
+import io.tributary.chaos.cluster.ChaosCluster;
+import io.tributary.chaos.net.NetworkLab;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Injects one fault at a time into a healthy cluster and heals it: picks the target (the leader of
+ * a random partition, one of its followers, or the controller), breaks it, waits the fault's
+ * duration and undoes it. Returns when the healing has been started, not when the cluster has
+ * recovered: measuring that is the caller's job.
+ */
+public final class FaultInjector {
+    private static final Logger log = LoggerFactory.getLogger(FaultInjector.class);
+    private static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(30);
+
+    private final ChaosCluster cluster;
+    private final FaultTimings timings;
+    private final Random random;
+
+    public FaultInjector(ChaosCluster cluster, FaultTimings timings, Random random) {
+        this.cluster = cluster;
+        this.timings = timings;
+        this.random = random;
+    }
+
+    public InjectedFault inject(FaultKind kind) throws InterruptedException {
+        return switch (kind) {
+            case LEADER_KILL_QUICK_RESTART -> killAndRestart(kind, leader(), timings.quickRestart());
+            case LEADER_KILL_LATE_RESTART -> killAndRestart(kind, leader(), timings.lateRestart());
+            case FOLLOWER_KILL_QUICK_RESTART -> killAndRestart(kind, follower(), timings.quickRestart());
+            case FOLLOWER_KILL_LATE_RESTART -> killAndRestart(kind, follower(), timings.lateRestart());
+            case CONTROLLER_KILL_QUICK_RESTART -> killAndRestart(kind, controller(), timings.quickRestart());
+            case CONTROLLER_KILL_LATE_RESTART -> killAndRestart(kind, controller(), timings.lateRestart());
+            case LEADER_PAUSE -> pause(kind, leader());
+            case ZOOKEEPER_RESTART -> zookeeperRestart(kind);
+            case ZOOKEEPER_UNREACHABLE -> zookeeperPause(kind);
+            case LEADER_CUT_FROM_BROKERS -> cutFromBrokers(kind, leader());
+            case LEADER_CUT_FROM_ZOOKEEPER -> cutFromZooKeeper(kind, leader());
+        };
+    }
+
+    /** A broker and why it was picked. */
+    private record Target(BrokerNode broker, String role) {
+        String describe() {
+            return "broker " + broker.id() + ", " + role;
+        }
+    }
+
+    private InjectedFault killAndRestart(FaultKind kind, Target target, Duration down) throws InterruptedException {
+        long start = System.nanoTime();
+        target.broker().jvm().kill();
+        Thread.sleep(down.toMillis());
+        long end = System.nanoTime();
+        target.broker().start();
+        return done(kind, target.describe(), start, end);
+    }
+
+    private InjectedFault pause(FaultKind kind, Target target) throws InterruptedException {
+        long start = System.nanoTime();
+        target.broker().jvm().pause();
+        Thread.sleep(timings.pause().toMillis());
+        long end = System.nanoTime();
+        target.broker().jvm().resume();
+        return done(kind, target.describe(), start, end);
+    }
+
+    private InjectedFault zookeeperRestart(FaultKind kind) throws InterruptedException {
+        long start = System.nanoTime();
+        cluster.zookeeper().jvm().kill();
+        Thread.sleep(timings.zookeeperRestart().toMillis());
+        long end = System.nanoTime();
+        cluster.zookeeper().start();
+        return done(kind, "ZooKeeper", start, end);
+    }
+
+    private InjectedFault zookeeperPause(FaultKind kind) throws InterruptedException {
+        long start = System.nanoTime();
+        cluster.zookeeper().jvm().pause();
+        Thread.sleep(timings.zookeeperOutage().toMillis());
+        long end = System.nanoTime();
+        cluster.zookeeper().jvm().resume();
+        return done(kind, "ZooKeeper", start, end);
+    }
+
+    private InjectedFault cutFromBrokers(FaultKind kind, Target target) throws InterruptedException {
+        NetworkLab network = cluster.network();
+        long start = System.nanoTime();
+        for (BrokerNode other : cluster.brokers()) {
+            if (other != target.broker()) {
+                network.cut(target.broker().host(), other.host());
+            }
+        }
+        Thread.sleep(timings.partition().toMillis());
+        long end = System.nanoTime();
+        network.healAll();
+        return done(kind, target.describe(), start, end);
+    }
+
+    private InjectedFault cutFromZooKeeper(FaultKind kind, Target target) throws InterruptedException {
+        NetworkLab network = cluster.network();
+        long start = System.nanoTime();
+        network.cut(target.broker().host(), cluster.zookeeper().host());
+        Thread.sleep(timings.partition().toMillis());
+        long end = System.nanoTime();
+        network.healAll();
+        return done(kind, target.describe(), start, end);
+    }
+
+    private static InjectedFault done(FaultKind kind, String target, long start, long end) {
+        InjectedFault fault = new InjectedFault(kind, target, start, end);
+        log.info("{} ({}): {} ms", kind, target, Duration.ofNanos(end - start).toMillis());
+        return fault;
+    }
+
+    private Target leader() throws InterruptedException {
+        TopicPartitionInfo partition = randomPartition();
+        return new Target(cluster.broker(partition.leader().id()), "leader of " + cluster.settings().topic() + "-" + partition.partition());
+    }
+
+    private Target follower() throws InterruptedException {
+        TopicPartitionInfo partition = randomPartition();
+        List<Node> followers = partition.replicas().stream().filter(r -> r.id() != partition.leader().id()).toList();
+        Node follower = followers.get(random.nextInt(followers.size()));
+        return new Target(cluster.broker(follower.id()), "follower of " + cluster.settings().topic() + "-" + partition.partition());
+    }
+
+    private Target controller() throws InterruptedException {
+        long deadline = System.nanoTime() + LOOKUP_TIMEOUT.toNanos();
+        int controller;
+        while ((controller = cluster.controller()) < 0) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no controller known within " + LOOKUP_TIMEOUT);
+            }
+            Thread.sleep(200);
+        }
+        return new Target(cluster.broker(controller), "the controller");
+    }
+
+    private TopicPartitionInfo randomPartition() throws InterruptedException {
+        int p = random.nextInt(cluster.settings().partitions());
+        long deadline = System.nanoTime() + LOOKUP_TIMEOUT.toNanos();
+        while (true) {
+            var partitions = cluster.partitions();
+            if (partitions.isPresent() && partitions.get().get(p).leader() != null) {
+                return partitions.get().get(p);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("partition " + p + " has no leader within " + LOOKUP_TIMEOUT);
+            }
+            Thread.sleep(200);
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package io.tributary.chaos.load;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * What the producers sent and what the brokers acknowledged, from every load at once. A payload is
+ * {@code <source>-<sequence>} and names one record for the whole run. Thread-safe.
+ */
+public final class AckLog {
+    private final Set<String> sent = ConcurrentHashMap.newKeySet();
+    private final Queue<Ack> acks = new ConcurrentLinkedQueue<>();
+    private final Queue<ClientError> errors = new ConcurrentLinkedQueue<>();
+    private final AtomicLongArray latestAckNanos;
+
+    public AckLog(int partitions) {
+        latestAckNanos = new AtomicLongArray(partitions);
+    }
+
+    /** Called before a record goes out, so anything in the log is either sent or a fabrication. */
+    public void sent(String payload) {
+        sent.add(payload);
+    }
+
+    public void acknowledged(Ack ack) {
+        acks.add(ack);
+        latestAckNanos.accumulateAndGet(ack.partition(), ack.ackNanos(), Math::max);
+    }
+
+    public void failed(ClientError error) {
+        errors.add(error);
+    }
+
+    public boolean wasSent(String payload) {
+        return sent.contains(payload);
+    }
+
+    public List<Ack> acks() {
+        return new ArrayList<>(acks);
+    }
+
+    public int ackCount() {
+        return acks.size();
+    }
+
+    public List<ClientError> errors() {
+        return new ArrayList<>(errors);
+    }
+
+    /**
+     * Waits until every partition has had an acknowledgement at or after {@code sinceNanos}.
+     *
+     * @return how long after {@code sinceNanos} the last partition was served again, or empty if not within {@code timeout}
+     */
+    public Optional<Duration> awaitEveryPartitionServedAfter(long sinceNanos, Duration timeout) throws InterruptedException {
+        long deadline = sinceNanos + timeout.toNanos();
+        while (true) {
+            long now = System.nanoTime();
+            boolean all = true;
+            for (int p = 0; p < latestAckNanos.length(); p++) {
+                all &= latestAckNanos.get(p) >= sinceNanos;
+            }
+            if (all) {
+                return Optional.of(Duration.ofNanos(Math.max(0, now - sinceNanos)));
+            }
+            if (now > deadline) {
+                return Optional.empty();
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    /** Waits until {@code count} more acknowledgements arrived, or the timeout passed. @return whether they did */
+    public boolean awaitMoreAcks(int count, Duration timeout) throws InterruptedException {
+        long target = ackCount() + (long) count;
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (ackCount() < target) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(20);
+        }
+        return true;
+    }
+}

@@ -1,0 +1,123 @@
+package io.tributary.chaos.load;
+
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * kafka-clients' idempotent producer with acks=all, writing {@code java-<n>} to partition
+ * {@code n % partitions} at a bounded rate. Each acknowledgement goes to the {@link AckLog} with
+ * the offset the broker gave. A producer that reaches a fatal state is replaced (and the error
+ * recorded), so one error does not end the run.
+ */
+public final class JavaProducerLoad implements Load {
+    private static final Logger log = LoggerFactory.getLogger(JavaProducerLoad.class);
+    private static final String SOURCE = "java";
+    private static final int MAX_OUTSTANDING = 500;
+
+    private final String bootstrap;
+    private final String topic;
+    private final int partitions;
+    private final int recordsPerSecond;
+    private final AckLog ackLog;
+    private final Semaphore outstanding = new Semaphore(MAX_OUTSTANDING);
+    private final Thread sender = new Thread(this::run, "chaos-java-producer");
+    private volatile boolean stopping;
+
+    public JavaProducerLoad(String bootstrap, String topic, int partitions, int recordsPerSecond, AckLog ackLog) {
+        this.bootstrap = bootstrap;
+        this.topic = topic;
+        this.partitions = partitions;
+        this.recordsPerSecond = recordsPerSecond;
+        this.ackLog = ackLog;
+    }
+
+    private Properties settings() {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "5");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
+        // Longer than any fault, so a record outlives one and is acknowledged or refused, never given up silently.
+        props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "180000");
+        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "180000");
+        props.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, "100");
+        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        return props;
+    }
+
+    @Override
+    public void start() {
+        sender.start();
+    }
+
+    private void run() {
+        long sequence = 0;
+        long pauseNanos = TimeUnit.SECONDS.toNanos(1) / recordsPerSecond;
+        long next = System.nanoTime();
+        while (!stopping) {
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(settings())) {
+                while (!stopping) {
+                    String payload = SOURCE + "-" + sequence;
+                    int partition = (int) (sequence % partitions);
+                    outstanding.acquire();
+                    ackLog.sent(payload);
+                    producer.send(new ProducerRecord<>(topic, partition, null, payload), (metadata, error) -> {
+                        outstanding.release();
+                        if (error == null) {
+                            ackLog.acknowledged(new Ack(payload, metadata.partition(), metadata.offset(), System.nanoTime()));
+                        } else {
+                            ackLog.failed(new ClientError(SOURCE, error.getClass().getSimpleName(),
+                                    error instanceof RetriableException, String.valueOf(error.getMessage())));
+                        }
+                    });
+                    sequence++;
+                    next += pauseNanos;
+                    long wait = next - System.nanoTime();
+                    if (wait > 0) {
+                        TimeUnit.NANOSECONDS.sleep(wait);
+                    } else {
+                        next = System.nanoTime();
+                    }
+                }
+                producer.flush();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (KafkaException | IllegalStateException e) {
+                // A fatal producer state (for example after a non-retriable idempotence error): record it, start afresh.
+                log.warn("producer failed, replacing it: {}", e.toString());
+                ackLog.failed(new ClientError(SOURCE, e.getClass().getSimpleName(), false, String.valueOf(e.getMessage())));
+                sequence++;
+                outstanding.drainPermits();
+                outstanding.release(MAX_OUTSTANDING);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        stopping = true;
+        try {
+            sender.join(Duration.ofSeconds(200).toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (sender.isAlive()) {
+            sender.interrupt();
+            throw new IllegalStateException("the Java producer did not finish its sends within 200 s");
+        }
+    }
+}
