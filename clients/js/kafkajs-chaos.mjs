@@ -20,11 +20,15 @@ readline.createInterface({ input: process.stdin }).on('close', () => { stopping 
 const kafka = new Kafka({
   clientId: 'chaos-kafkajs', brokers: bootstrap.split(','), logLevel: logLevel.NOTHING,
   connectionTimeout: 3000, requestTimeout: 10000,
-  retry: { retries: 10, initialRetryTime: 200, maxRetryTime: 3000 },
+  // About 60 s of retries: a send outlives the longest fault (ZooKeeper away for 30 s).
+  retry: { retries: 25, initialRetryTime: 200, maxRetryTime: 3000 },
 });
 
+// After its retries kafkajs wraps the last error in KafkaJSNumberOfRetriesExceeded (never retriable
+// itself): report the error the broker or network gave, which is what the suite judges.
 function describe(error) {
-  return { name: error.name || 'Error', retriable: error.retriable === true, message: String(error.message) };
+  const cause = error.name === 'KafkaJSNumberOfRetriesExceeded' && error.cause ? error.cause : error;
+  return { name: cause.name || 'Error', retriable: cause.retriable === true, message: String(cause.message) };
 }
 
 async function connected() {

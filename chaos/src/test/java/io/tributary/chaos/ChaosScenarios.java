@@ -10,6 +10,7 @@ import java.util.List;
 import io.tributary.chaos.cluster.ClusterSettings;
 import io.tributary.chaos.fault.FaultKind;
 import io.tributary.chaos.scenario.ChaosRun;
+import io.tributary.chaos.scenario.RunPlan;
 import io.tributary.chaos.scenario.RunResult;
 import org.assertj.core.api.SoftAssertions;
 
@@ -34,7 +35,9 @@ final class ChaosScenarios {
             }
         }
         Files.createDirectories(dir);
-        return new ChaosRun(dir, ClusterSettings.standard(SESSION_TIMEOUT_MS), CLIENTS, Duration.ofSeconds(30), seed).run(faults);
+        RunPlan plan = new RunPlan(ClusterSettings.standard(SESSION_TIMEOUT_MS), CLIENTS, Duration.ofSeconds(30), 1_000,
+                Duration.ofMinutes(10), seed);
+        return new ChaosRun(dir, plan).run(faults);
     }
 
     /** Nothing acknowledged lost, moved or duplicated; identical replicas; no split brain; only retriable errors; quick recovery. */

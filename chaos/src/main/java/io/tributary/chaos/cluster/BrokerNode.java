@@ -48,6 +48,9 @@ public final class BrokerNode {
         props.setProperty("unclean.leader.election.enable", "false");
         props.setProperty("replica.lag.time.max.ms", Integer.toString(settings.replicaLagTimeMaxMs()));
         props.setProperty("group.initial.rebalance.delay.ms", "0");
+        props.setProperty("offsets.topic.num.partitions", "3");
+        // Only the final stop is a SIGTERM, of all brokers at once: moving leadership then would just wait out the timeout.
+        props.setProperty("controlled.shutdown.enable", "false");
         props.setProperty("num.network.threads", "2");
         props.setProperty("num.io.threads", "4");
         Path file = dir.resolve("server.properties");

@@ -60,7 +60,10 @@ public final class FaultInjector {
         Thread.sleep(down.toMillis());
         long end = System.nanoTime();
         target.broker().start();
-        return done(kind, target.describe(), start, end);
+        // Whether a "quick" restart really was inside the session depends on how fast the JVM came up: say so.
+        String restarted = String.format("%s, listening again %.1f s after the kill", target.describe(),
+                (System.nanoTime() - start) / 1e9);
+        return done(kind, restarted, start, end);
     }
 
     private InjectedFault pause(FaultKind kind, Target target) throws InterruptedException {

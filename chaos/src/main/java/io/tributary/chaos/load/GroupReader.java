@@ -86,5 +86,4 @@ public final class GroupReader implements Load {
             Thread.currentThread().interrupt();
         }
     }
-
 }

@@ -39,28 +39,20 @@ import org.slf4j.LoggerFactory;
  */
 public final class ChaosRun {
     private static final Logger log = LoggerFactory.getLogger(ChaosRun.class);
-    private static final int JAVA_RECORDS_PER_SECOND = 1_000;
     private static final int ACKS_BETWEEN_FAULTS = 300;
     private static final Duration STEP_TIMEOUT = Duration.ofSeconds(120);
     /** How long after a fault the recovery is still measured (beyond the issue's bound, to report it). */
     private static final Duration RECOVERY_WINDOW = Duration.ofSeconds(60);
 
     private final Path dir;
+    private final RunPlan plan;
     private final ClusterSettings settings;
-    private final Path kafkajsClients;
-    private final Duration zookeeperOutage;
-    private final long seed;
 
-    /**
-     * @param kafkajsClients  clients/js with node_modules installed
-     * @param zookeeperOutage how long ZOOKEEPER_UNREACHABLE lasts (the issue says 30 s)
-     */
-    public ChaosRun(Path dir, ClusterSettings settings, Path kafkajsClients, Duration zookeeperOutage, long seed) {
+    /** @param dir where the cluster's data and logs go */
+    public ChaosRun(Path dir, RunPlan plan) {
         this.dir = dir;
-        this.settings = settings;
-        this.kafkajsClients = kafkajsClients;
-        this.zookeeperOutage = zookeeperOutage;
-        this.seed = seed;
+        this.plan = plan;
+        this.settings = plan.settings();
     }
 
     /** The faults in the order given; {@link #mixed} makes a random order. */
@@ -70,10 +62,12 @@ public final class ChaosRun {
         List<FaultOutcome> outcomes = new ArrayList<>();
         try (ChaosCluster cluster = ChaosCluster.start(dir, settings)) {
             String bootstrap = cluster.bootstrapServers();
-            FaultInjector injector = new FaultInjector(cluster, FaultTimings.of(settings, zookeeperOutage), new Random(seed));
+            FaultInjector injector = new FaultInjector(cluster, FaultTimings.of(settings, plan.zookeeperOutage()),
+                    new Random(plan.seed()));
             GroupReader group = new GroupReader(bootstrap, settings.topic(), "chaos-group");
-            JavaProducerLoad java = new JavaProducerLoad(bootstrap, settings.topic(), settings.partitions(), JAVA_RECORDS_PER_SECOND, ackLog);
-            KafkajsLoad kafkajs = new KafkajsLoad(kafkajsClients, bootstrap, settings.topic(), settings.partitions(), ackLog,
+            JavaProducerLoad java = new JavaProducerLoad(bootstrap, settings.topic(), settings.partitions(),
+                    plan.javaRecordsPerSecond(), ackLog);
+            KafkajsLoad kafkajs = new KafkajsLoad(plan.kafkajsClients(), bootstrap, settings.topic(), settings.partitions(), ackLog,
                     dir.resolve("kafkajs.log"));
             log.info("cluster up after {} ms", Duration.ofNanos(System.nanoTime() - started).toMillis());
             group.start();
@@ -81,7 +75,12 @@ public final class ChaosRun {
             kafkajs.start();
             try {
                 requireAcks(ackLog, "before the first fault");
+                long budgetEnd = started + plan.faultBudget().toNanos();
                 for (int i = 0; i < faults.size(); i++) {
+                    if (System.nanoTime() > budgetEnd) {
+                        log.warn("time budget of {} spent: stopping after {} of {} faults", plan.faultBudget(), i, faults.size());
+                        break;
+                    }
                     FaultKind kind = faults.get(i);
                     log.info("fault {} of {}: {}", i + 1, faults.size(), kind);
                     InjectedFault fault = injector.inject(kind);
@@ -114,7 +113,7 @@ public final class ChaosRun {
                 throw new IllegalStateException("the broker logs show only " + leadership.claims() + " leadership claims: has the "
                         + "'leader at epoch' line changed? The split-brain check depends on it.");
             }
-            RunResult result = new RunResult(settings, seed, outcomes, ackFindings, replicas, leadership, ackLog.errors(), groupMissed,
+            RunResult result = new RunResult(settings, plan.seed(), outcomes, ackFindings, replicas, leadership, ackLog.errors(), groupMissed,
                     Duration.ofNanos(System.nanoTime() - started));
             log.info("run finished:\n{}", result.summary());
             return result;

@@ -64,7 +64,7 @@ public record RunResult(ClusterSettings settings, long seed, List<FaultOutcome> 
                 maxRecovery().map(Duration::toMillis).map(ms -> ms + " ms").orElse("-"),
                 slowRecoveries().size(), settings.recoveryBound()));
         for (FaultOutcome outcome : faults) {
-            out.append(String.format("  %-30s %-40s recovered in %s%n", outcome.fault().kind(), outcome.fault().target(),
+            out.append(String.format("  %-30s %-60s recovered in %s%n", outcome.fault().kind(), outcome.fault().target(),
                     outcome.recovery().map(d -> d.toMillis() + " ms").orElse("NOT within the window")));
         }
         acks.examples().forEach(e -> out.append("  ").append(e).append('\n'));
