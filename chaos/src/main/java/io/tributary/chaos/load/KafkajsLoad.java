@@ -28,6 +28,7 @@ public final class KafkajsLoad implements Load {
     private final AckLog ackLog;
     private Process process;
     private Thread reader;
+    private Thread cleanUpOnExit;
 
     /** @param clients the directory holding kafkajs-chaos.mjs and node_modules/kafkajs */
     public KafkajsLoad(Path clients, String bootstrap, String topic, int partitions, AckLog ackLog, Path errorLog) {
@@ -45,6 +46,8 @@ public final class KafkajsLoad implements Load {
         try {
             process = new ProcessBuilder(command).directory(clients.toFile())
                     .redirectError(ProcessBuilder.Redirect.appendTo(errorLog.toFile())).start();
+            cleanUpOnExit = new Thread(process::destroyForcibly, "kafkajs-clean-up");
+            Runtime.getRuntime().addShutdownHook(cleanUpOnExit);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start node", e);
         }
@@ -92,6 +95,7 @@ public final class KafkajsLoad implements Load {
                 throw new IllegalStateException("kafkajs did not finish within 120 s after stdin closed");
             }
             reader.join(10_000);
+            Runtime.getRuntime().removeShutdownHook(cleanUpOnExit);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -33,6 +33,7 @@ public final class NetworkLab implements AutoCloseable {
     private final String bridge;
     private final String subnet;
     private final Map<String, Host> hosts = new LinkedHashMap<>();
+    private final List<String> vethEnds = new ArrayList<>();
     private final Set<List<String>> blackholes = new HashSet<>();
     private final Thread cleanUpOnExit = new Thread(this::removeAll, "network-lab-clean-up");
     private boolean closed;
@@ -76,6 +77,7 @@ public final class NetworkLab implements AutoCloseable {
         IpCommand.run("netns", "add", namespace);
         hosts.put(name, host);
         IpCommand.run("link", "add", outside, "type", "veth", "peer", "name", "eth0", "netns", namespace);
+        vethEnds.add(outside);
         IpCommand.run("link", "set", outside, "master", bridge);
         IpCommand.run("link", "set", outside, "up");
         IpCommand.run("-n", namespace, "addr", "add", host.address() + "/24", "dev", "eth0");
@@ -127,8 +129,12 @@ public final class NetworkLab implements AutoCloseable {
     }
 
     private void removeAll() {
+        // Deleting one end removes the pair; a namespace that some process still holds would otherwise keep it.
+        for (String veth : vethEnds) {
+            IpCommand.tolerant("link", "del", veth);
+        }
         for (Host host : hosts.values()) {
-            IpCommand.tolerant("netns", "del", host.namespace()); // takes the veth pair with it
+            IpCommand.tolerant("netns", "del", host.namespace());
         }
         IpCommand.tolerant("link", "del", bridge);
     }

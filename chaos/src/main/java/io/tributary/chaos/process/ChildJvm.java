@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
@@ -25,6 +27,13 @@ public final class ChildJvm {
     /** The line written to the log before each start, so readers can tell the processes apart. */
     public static final String START_MARKER = "#### chaos: starting ";
     private static final long POLL_MILLIS = 100;
+    private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
+
+    static {
+        // Children outlive a JVM that is stopped before it could stop them; do not leave them behind.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(Process::destroyForcibly), "child-jvm-clean-up"));
+    }
+
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
 
     private final String name;
@@ -64,6 +73,9 @@ public final class ChildJvm {
                     StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             process = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile())).start();
+            Process started = process;
+            RUNNING.add(started);
+            started.onExit().thenRun(() -> RUNNING.remove(started));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + name, e);
         }
