@@ -153,7 +153,7 @@ public final class Server implements AutoCloseable {
 
         handlers.start();
         socketServer.start();
-        registry.register(config.zookeeperConnectionTimeoutMs());
+        registry.register(config.zookeeperConnectionTimeoutMs(), embeddedZooKeeper != null);
         controller = Controller.start(cluster, zk, replication, time);
         log.info("Tributary broker {} listening on {}:{}, data in {}, ZooKeeper at {}{}", config.brokerId(), host,
                 boundAddress.getPort(), config.logDirs(), connect, embeddedZooKeeper != null ? " (embedded)" : "");

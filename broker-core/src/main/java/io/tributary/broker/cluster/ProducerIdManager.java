@@ -35,7 +35,7 @@ public final class ProducerIdManager {
             long start = current.map(node -> Json.parse(node.data(), BLOCK_PATH).path("block_end").asLong() + 1).orElse(0L);
             byte[] claim = blockJson(start, start + BLOCK_SIZE - 1);
             boolean claimed = current.isPresent()
-                    ? zk.compareAndSet(BLOCK_PATH, claim, current.get().version())
+                    ? zk.compareAndSet(BLOCK_PATH, claim, current.get().version()).isPresent()
                     : zk.createIfAbsent(BLOCK_PATH, claim);
             if (claimed) {
                 next = start;

@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
@@ -64,7 +65,7 @@ public final class ZkClient implements AutoCloseable {
         try {
             Stat stat = new Stat();
             byte[] data = curator.getData().storingStatIn(stat).forPath(path);
-            return Optional.of(new Versioned(data, stat.getVersion()));
+            return Optional.of(new Versioned(data, stat.getVersion(), stat.getMzxid()));
         } catch (KeeperException.NoNodeException e) {
             return Optional.empty();
         } catch (Exception e) {
@@ -167,16 +168,26 @@ public final class ZkClient implements AutoCloseable {
     /**
      * Overwrites the node only if it is still at {@code expectedVersion}.
      *
-     * @return false if someone else changed it first
+     * @return the zxid of the write, or empty if someone else changed the node first
      */
-    public boolean compareAndSet(String path, byte[] data, int expectedVersion) {
+    public OptionalLong compareAndSet(String path, byte[] data, int expectedVersion) {
         try {
-            curator.setData().withVersion(expectedVersion).forPath(path, data);
-            return true;
+            return OptionalLong.of(curator.setData().withVersion(expectedVersion).forPath(path, data).getMzxid());
         } catch (KeeperException.BadVersionException e) {
-            return false;
+            return OptionalLong.empty();
         } catch (Exception e) {
             throw unavailable("write " + path, e);
+        }
+    }
+
+    /** Deletes the node if it is still at {@code expectedVersion}; absent or changed is fine. */
+    public void deleteIfVersion(String path, int expectedVersion) {
+        try {
+            curator.delete().withVersion(expectedVersion).forPath(path);
+        } catch (KeeperException.NoNodeException | KeeperException.BadVersionException e) {
+            // gone already, or someone else's now
+        } catch (Exception e) {
+            throw unavailable("delete " + path, e);
         }
     }
 
@@ -249,7 +260,10 @@ public final class ZkClient implements AutoCloseable {
         curator.close();
     }
 
-    /** A node's data and the version it was read at. */
-    public record Versioned(byte[] data, int version) {
+    /**
+     * A node's data, the version it was read at, and the ZooKeeper transaction that last wrote it
+     * (its mzxid: transactions are totally ordered, so this says what was written before what).
+     */
+    public record Versioned(byte[] data, int version, long modifiedZxid) {
     }
 }

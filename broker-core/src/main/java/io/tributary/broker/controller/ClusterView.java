@@ -171,7 +171,7 @@ public final class ClusterView implements AutoCloseable {
     public Optional<PartitionState> partitionState(TopicPartition partition) {
         return brokers.get(PartitionState.path(partition)).map(node -> {
             try {
-                return PartitionState.fromJson(node.getData(), node.getStat().getVersion());
+                return PartitionState.fromJson(node.getData(), node.getStat().getVersion(), node.getStat().getMzxid());
             } catch (IllegalStateException e) {
                 log.warn("ignoring unreadable {}", node.getPath());
                 return null;

@@ -1,12 +1,9 @@
 package io.tributary.broker.controller;
 
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.SortedMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -21,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * The controller: every broker runs one, and the one that wins {@link ControllerElection} acts.
  * On every cluster change (and every {@value #TICK_MS} ms) the active controller walks all
  * partitions and writes the states {@link LeaderElection} asks for — first states of new
- * partitions, new leaders when a leader dies, restarts or shuts down, ISR clean-up, and
+ * partitions, new leaders when a leader dies, restarts (see {@link LeaderElection}) or shuts down, ISR clean-up, and
  * preferred-replica elections every {@code leader.imbalance.check.interval.seconds} when
  * {@code auto.leader.rebalance.enable}. Brokers learn the result through their ZooKeeper watches.
  * Runs on the cluster event thread only.
@@ -36,8 +33,6 @@ public final class Controller implements AutoCloseable {
     private final ReplicationConfig config;
     private final Time time;
     private final ScheduledExecutorService ticker;
-    private final Map<Integer, Long> registrations = new HashMap<>();
-    private final Set<Integer> bounced = new HashSet<>();
     private long lastPreferredElectionMs;
     private volatile boolean closed;
 
@@ -69,56 +64,38 @@ public final class Controller implements AutoCloseable {
         }
         Optional<Integer> epoch = election.maybeElect();
         if (epoch.isEmpty()) {
-            registrations.clear();
-            bounced.clear();
             return;
         }
         reconcile(epoch.get());
     }
 
     private void reconcile(int controllerEpoch) {
-        SortedMap<Integer, ClusterView.Endpoint> live = view.liveBrokers();
-        registrations.keySet().retainAll(live.keySet());
-        live.values().forEach(broker -> {
-            Long before = registrations.put(broker.id(), broker.registrationZxid());
-            if (before != null && before != broker.registrationZxid()) {
-                log.info("broker {} restarted", broker.id());
-                bounced.add(broker.id());
-            }
-        });
+        Map<Integer, Long> registrations = new HashMap<>();
+        view.liveBrokers().values().forEach(broker -> registrations.put(broker.id(), broker.registrationZxid()));
         long now = time.milliseconds();
         boolean preferred = config.autoLeaderRebalance() && now - lastPreferredElectionMs >= config.leaderImbalanceCheckMs();
-        LeaderElection.Brokers brokers = new LeaderElection.Brokers(live.keySet(), view.shuttingDown(), Set.copyOf(bounced),
-                config.uncleanLeaderElection());
-        boolean allWritten = true;
+        LeaderElection.Brokers brokers = new LeaderElection.Brokers(registrations, view.shuttingDown(), config.uncleanLeaderElection());
         for (String topic : view.topics()) {
             for (Map.Entry<Integer, List<Integer>> partition : view.replicas(topic).entrySet()) {
                 TopicPartition tp = new TopicPartition(topic, partition.getKey());
                 Optional<PartitionState> stored = view.partitionState(tp);
-                Optional<PartitionState> decided = LeaderElection.decide(partition.getValue(), stored, brokers, preferred, controllerEpoch);
-                if (decided.isPresent()) {
-                    allWritten &= write(tp, stored, decided.get());
-                }
+                LeaderElection.decide(partition.getValue(), stored, brokers, preferred, controllerEpoch)
+                        .ifPresent(decided -> write(tp, stored, decided));
             }
-        }
-        if (allWritten) {
-            bounced.clear();
         }
         if (preferred) {
             lastPreferredElectionMs = now;
         }
     }
 
-    private boolean write(TopicPartition partition, Optional<PartitionState> stored, PartitionState decided) {
+    private void write(TopicPartition partition, Optional<PartitionState> stored, PartitionState decided) {
         try {
             boolean written = stored.isEmpty() ? states.createIfAbsent(partition, decided) : states.update(partition, decided).isPresent();
             if (written) {
                 log.info("{}: leader {} epoch {} isr {}", partition, decided.leader(), decided.leaderEpoch(), decided.isr());
             }
-            return written;
         } catch (RuntimeException e) {
             log.warn("could not write the state of {}: {}", partition, e.getMessage());
-            return false;
         }
     }
 

@@ -69,7 +69,7 @@ final class ControllerElection {
                 continue;
             }
             int next = Integer.parseInt(new String(current.get().data(), StandardCharsets.UTF_8).trim()) + 1;
-            if (zk.compareAndSet(EPOCH_PATH, Integer.toString(next).getBytes(StandardCharsets.UTF_8), current.get().version())) {
+            if (zk.compareAndSet(EPOCH_PATH, Integer.toString(next).getBytes(StandardCharsets.UTF_8), current.get().version()).isPresent()) {
                 return next;
             }
         }

@@ -2,20 +2,28 @@ package io.tributary.broker.controller;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.IntPredicate;
 
 /**
  * The controller's decision for one partition: given its replicas, its stored state and which
  * brokers are alive, what the state should become (empty: leave it). Pure; no I/O.
  *
  * <p>Rules, in order: a partition without a state gets its first live replica as leader and its
- * live replicas as ISR. A leader that is gone, restarted ("bounced": its log may be behind what it
- * acknowledged) or shutting down is replaced by the first replica, in assignment order, that is in
- * the ISR and eligible; with none, a shutting-down leader keeps leading until it is gone, and a
- * dead one leaves the partition offline (leader -1, ISR kept) unless unclean election is allowed.
- * A surviving leader keeps its epoch while dead or departing followers are dropped from the ISR.
- * A preferred-replica election moves leadership to the first replica when it is in the ISR.
+ * live replicas as ISR. A leader that is gone, restarted or shutting down is replaced by the first
+ * replica, in assignment order, that is in the ISR and eligible; with none, a shutting-down leader
+ * keeps leading until it is gone, a restarted one leads again alone in a new epoch, and a dead one
+ * leaves the partition offline (leader -1, ISR kept) unless unclean election is allowed. A
+ * surviving leader keeps its epoch while dead, departing and restarted followers are dropped from
+ * the ISR. A preferred-replica election moves leadership to the first replica when it is in the ISR.
+ *
+ * <p>"Restarted" is read from ZooKeeper itself, not remembered: a broker whose registration was
+ * created after the state was written (registration czxid above the state's mzxid) has restarted
+ * or lost its session since. Its log may lack what it had acknowledged, and it may not lead under
+ * that state (the broker itself refuses to, see {@code ReplicaManager}). Any controller, including
+ * one elected a moment ago, sees the same.
  */
 public final class LeaderElection {
     private LeaderElection() {
@@ -24,14 +32,28 @@ public final class LeaderElection {
     /**
      * What the controller knows about the brokers.
      *
-     * @param live         registered brokers
-     * @param shuttingDown brokers in a controlled shutdown
-     * @param bounced      brokers that restarted since the controller last looked
-     * @param unclean      may a replica outside the ISR be elected
+     * @param registrations live brokers, each with the zxid that created its current registration
+     * @param shuttingDown  brokers in a controlled shutdown
+     * @param unclean       may a replica outside the ISR be elected
      */
-    public record Brokers(Set<Integer> live, Set<Integer> shuttingDown, Set<Integer> bounced, boolean unclean) {
+    public record Brokers(Map<Integer, Long> registrations, Set<Integer> shuttingDown, boolean unclean) {
+        public Brokers {
+            registrations = Map.copyOf(registrations);
+            shuttingDown = Set.copyOf(shuttingDown);
+        }
+
+        boolean live(int id) {
+            return registrations.containsKey(id);
+        }
+
         boolean eligible(int id) {
-            return live.contains(id) && !shuttingDown.contains(id);
+            return live(id) && !shuttingDown.contains(id);
+        }
+
+        /** Did {@code id} register after {@code state} was written? */
+        boolean restartedSince(int id, PartitionState state) {
+            Long registered = registrations.get(id);
+            return registered != null && registered > state.modifiedZxid();
         }
     }
 
@@ -41,15 +63,19 @@ public final class LeaderElection {
         if (stored.isEmpty()) {
             List<Integer> live = replicas.stream().filter(brokers::eligible).toList();
             return live.isEmpty() ? Optional.empty()
-                    : Optional.of(new PartitionState(live.get(0), 0, live, controllerEpoch, -1));
+                    : Optional.of(new PartitionState(live.get(0), 0, live, controllerEpoch, -1, PartitionState.NOT_STORED));
         }
         PartitionState state = stored.get();
-        List<Integer> isrEligible = state.isr().stream()
-                .filter(id -> brokers.eligible(id) && !brokers.bounced().contains(id))
-                .toList();
-        boolean leaderOk = state.hasLeader() && brokers.eligible(state.leader()) && !brokers.bounced().contains(state.leader());
+        if (!state.hasLeader()) {
+            // Offline: whichever member of the last ISR comes back first leads; restarting is how it comes back.
+            return electNewLeader(replicas, state, state.isr().stream().filter(brokers::eligible).toList(), id -> false,
+                    brokers, controllerEpoch);
+        }
+        IntPredicate restarted = id -> brokers.restartedSince(id, state);
+        List<Integer> isrEligible = state.isr().stream().filter(id -> brokers.eligible(id) && !restarted.test(id)).toList();
+        boolean leaderOk = brokers.eligible(state.leader()) && !restarted.test(state.leader());
         if (!leaderOk) {
-            return electNewLeader(replicas, state, isrEligible, brokers, controllerEpoch);
+            return electNewLeader(replicas, state, isrEligible, restarted, brokers, controllerEpoch);
         }
         int preferred = replicas.get(0);
         if (preferredElection && preferred != state.leader() && isrEligible.contains(preferred)) {
@@ -59,18 +85,18 @@ public final class LeaderElection {
     }
 
     private static Optional<PartitionState> electNewLeader(List<Integer> replicas, PartitionState state, List<Integer> isrEligible,
-                                                           Brokers brokers, int controllerEpoch) {
+                                                           IntPredicate restarted, Brokers brokers, int controllerEpoch) {
         Optional<Integer> candidate = replicas.stream().filter(isrEligible::contains).findFirst();
         if (candidate.isPresent()) {
             return Optional.of(state.withLeader(candidate.get(), isrEligible, controllerEpoch));
         }
-        boolean leaderAlive = state.hasLeader() && brokers.live().contains(state.leader());
-        if (leaderAlive && brokers.shuttingDown().contains(state.leader()) && !brokers.bounced().contains(state.leader())) {
-            return Optional.empty(); // nobody to hand over to: lead until actually gone
-        }
-        if (leaderAlive && brokers.bounced().contains(state.leader())) {
-            // Restarted with nobody else in sync: it leads again, in a new epoch.
+        boolean leaderAlive = state.hasLeader() && brokers.live(state.leader());
+        if (leaderAlive && restarted.test(state.leader())) {
+            // Restarted with nobody else in sync: it leads again, in a new epoch, given after its registration.
             return Optional.of(state.withLeader(state.leader(), List.of(state.leader()), controllerEpoch));
+        }
+        if (leaderAlive && brokers.shuttingDown().contains(state.leader())) {
+            return Optional.empty(); // nobody to hand over to: lead until actually gone
         }
         if (brokers.unclean()) {
             Optional<Integer> anyLive = replicas.stream().filter(brokers::eligible).findFirst();

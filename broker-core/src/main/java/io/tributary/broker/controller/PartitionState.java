@@ -18,9 +18,13 @@ import org.apache.kafka.common.TopicPartition;
  * @param isr             the in-sync replicas (the leader included while there is one)
  * @param controllerEpoch epoch of the controller (or broker) that wrote this state
  * @param zkVersion       the node's version when read, for compare-and-set; -1 for a state not yet stored
+ * @param modifiedZxid    the ZooKeeper transaction that wrote the stored state (its mzxid), or
+ *                        {@link #NOT_STORED}: a broker registered after it may not lead under it
  */
-public record PartitionState(int leader, int leaderEpoch, List<Integer> isr, int controllerEpoch, int zkVersion) {
+public record PartitionState(int leader, int leaderEpoch, List<Integer> isr, int controllerEpoch, int zkVersion,
+                             long modifiedZxid) {
     public static final int NO_LEADER = -1;
+    public static final long NOT_STORED = -1;
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     public PartitionState {
@@ -54,12 +58,14 @@ public record PartitionState(int leader, int leaderEpoch, List<Integer> isr, int
         return leader != NO_LEADER;
     }
 
+    /** A proposal to replace this stored state: a new leader in the next epoch. */
     public PartitionState withLeader(int newLeader, List<Integer> newIsr, int newControllerEpoch) {
-        return new PartitionState(newLeader, leaderEpoch + 1, newIsr, newControllerEpoch, zkVersion);
+        return new PartitionState(newLeader, leaderEpoch + 1, newIsr, newControllerEpoch, zkVersion, modifiedZxid);
     }
 
+    /** A proposal to replace this stored state: the same leader and epoch with another ISR. */
     public PartitionState withIsr(List<Integer> newIsr) {
-        return new PartitionState(leader, leaderEpoch, newIsr, controllerEpoch, zkVersion);
+        return new PartitionState(leader, leaderEpoch, newIsr, controllerEpoch, zkVersion, modifiedZxid);
     }
 
     public byte[] toJson() {
@@ -77,7 +83,7 @@ public record PartitionState(int leader, int leaderEpoch, List<Integer> isr, int
     }
 
     /** @throws IllegalStateException if {@code data} is not a partition state */
-    public static PartitionState fromJson(byte[] data, int zkVersion) {
+    public static PartitionState fromJson(byte[] data, int zkVersion, long modifiedZxid) {
         try {
             JsonNode node = MAPPER.readTree(data);
             if (node == null || !node.has("leader") || !node.has("leader_epoch")) {
@@ -86,7 +92,7 @@ public record PartitionState(int leader, int leaderEpoch, List<Integer> isr, int
             List<Integer> isr = new ArrayList<>();
             node.path("isr").forEach(id -> isr.add(id.asInt()));
             return new PartitionState(node.path("leader").asInt(), node.path("leader_epoch").asInt(), isr,
-                    node.path("controller_epoch").asInt(), zkVersion);
+                    node.path("controller_epoch").asInt(), zkVersion, modifiedZxid);
         } catch (IOException e) {
             throw new IllegalStateException("partition state is not JSON", e);
         }

@@ -21,7 +21,7 @@ public final class PartitionStateStore {
 
     /** The stored state, read from ZooKeeper now (not from a cache). */
     public Optional<PartitionState> read(TopicPartition partition) {
-        return zk.read(PartitionState.path(partition)).map(node -> PartitionState.fromJson(node.data(), node.version()));
+        return zk.read(PartitionState.path(partition)).map(node -> PartitionState.fromJson(node.data(), node.version(), node.modifiedZxid()));
     }
 
     /**
@@ -50,13 +50,12 @@ public final class PartitionStateStore {
     /**
      * Replaces the state if nobody changed it since {@code state.zkVersion()} was read.
      *
-     * @return the stored state with its new version, or empty if someone else changed it first
+     * @return the stored state with its new version and zxid, or empty if someone else changed it first
      */
     public Optional<PartitionState> update(TopicPartition partition, PartitionState state) {
-        if (!zk.compareAndSet(PartitionState.path(partition), state.toJson(), state.zkVersion())) {
-            return Optional.empty();
-        }
-        return Optional.of(new PartitionState(state.leader(), state.leaderEpoch(), state.isr(), state.controllerEpoch(),
-                state.zkVersion() + 1));
+        return zk.compareAndSet(PartitionState.path(partition), state.toJson(), state.zkVersion()).stream()
+                .mapToObj(zxid -> new PartitionState(state.leader(), state.leaderEpoch(), state.isr(), state.controllerEpoch(),
+                        state.zkVersion() + 1, zxid))
+                .findFirst();
     }
 }

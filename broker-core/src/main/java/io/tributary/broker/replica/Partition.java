@@ -283,9 +283,15 @@ public final class Partition {
         if (follower == null) {
             throw new NotLeaderOrFollowerException("broker " + replicaId + " is not a replica of " + topicPartition);
         }
-        long now = time.milliseconds();
         long leaderEnd = partitionLog.logEndOffset();
-        if (fetchOffset >= leaderEnd) {
+        if (fetchOffset > leaderEnd) {
+            // The follower holds records this leader never wrote (they diverged): its position must not count for
+            // the high watermark. It finds the divergence again through OffsetForLeaderEpoch and truncates.
+            throw new OffsetOutOfRangeException("broker " + replicaId + " fetches " + topicPartition + " from " + fetchOffset
+                    + ", beyond the leader's log end " + leaderEnd);
+        }
+        long now = time.milliseconds();
+        if (fetchOffset == leaderEnd) {
             follower.lastCaughtUpMs = now;
         } else if (fetchOffset >= follower.lastFetchLeaderLogEndOffset) {
             follower.lastCaughtUpMs = Math.max(follower.lastCaughtUpMs, follower.lastFetchMs);

@@ -1,6 +1,6 @@
 package io.tributary.broker.replica;
 
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import io.tributary.broker.api.IdempotentAppender;
+import io.tributary.broker.cluster.BrokerRegistry;
 import io.tributary.broker.cluster.TopicListener;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.cluster.TopicManager.TopicState;
@@ -107,11 +108,17 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         });
     }
 
-    /** Reacts to a ZooKeeper change: a partition state path re-applies that partition. */
+    /**
+     * Reacts to a ZooKeeper change: a partition state path re-applies that partition; a change of this broker's
+     * own registration (made, or gone with an expired session) re-applies every partition, since it decides
+     * which states this broker may lead under.
+     */
     public void onClusterChange(String path) {
         TopicPartition partition = PartitionState.partitionOf(path);
         if (partition != null) {
             apply(partition);
+        } else if (path.equals(BrokerRegistry.brokerPath(config.brokerId()))) {
+            partitions.keySet().forEach(this::apply);
         }
     }
 
@@ -128,9 +135,10 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
      */
     private void writeFirstStatesIfMissing(TopicState topic) {
         try {
-            Set<Integer> live = new HashSet<>(view.liveBrokers().keySet());
-            live.add(config.brokerId());
-            LeaderElection.Brokers brokers = new LeaderElection.Brokers(live, Set.of(), Set.of(), false);
+            Map<Integer, Long> live = new HashMap<>();
+            view.liveBrokers().values().forEach(broker -> live.put(broker.id(), broker.registrationZxid()));
+            live.putIfAbsent(config.brokerId(), 0L);
+            LeaderElection.Brokers brokers = new LeaderElection.Brokers(live, Set.of(), false);
             Map<TopicPartition, PartitionState> firstStates = new LinkedHashMap<>();
             topic.assignment().replicas().forEach((index, replicas) -> {
                 TopicPartition partition = new TopicPartition(topic.name(), index);
@@ -173,7 +181,14 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
                 states::update, id -> !view.shuttingDown().contains(id), config.brokerId(), highWatermarks.highWatermark(p), time));
         PartitionState current = state.get();
         boolean wasLeader = partition.isLeader();
-        if (current.leader() == config.brokerId()) {
+        if (current.leader() == config.brokerId() && !mayLeadUnder(current)) {
+            // Written for an earlier process of this broker, or before its session expired: the log may lack what
+            // that leader acknowledged. The controller sees the newer registration and elects anew.
+            log.info("{}: not leading under epoch {}, written before this broker's current registration", tp,
+                    current.leaderEpoch());
+            partition.makeNone();
+            fetchers.stop(tp);
+        } else if (current.leader() == config.brokerId()) {
             if (partition.makeLeader(current, replicas)) {
                 fetchers.stop(tp);
                 leadershipListeners.forEach(listener -> listener.becameLeader(tp, current.leaderEpoch()));
@@ -191,6 +206,11 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         }
         produceWaiters.checkAndComplete(tp);
         fetchWaiters.checkAndComplete(tp);
+    }
+
+    /** A broker leads only under a state written after its current registration: the rule that fences restarts and zombies. */
+    private boolean mayLeadUnder(PartitionState state) {
+        return view.broker(config.brokerId()).map(self -> state.modifiedZxid() > self.registrationZxid()).orElse(false);
     }
 
     private synchronized void drop(TopicPartition tp) {

@@ -2,7 +2,9 @@ package io.tributary.broker.controller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -11,12 +13,34 @@ class LeaderElectionTest {
     private static final List<Integer> REPLICAS = List.of(1, 2, 3);
     private static final int CONTROLLER_EPOCH = 7;
 
+    /** The zxid that wrote every stored state here; registrations before it are older, after it newer. */
+    private static final long STATE_ZXID = 100;
+    private static final long REGISTERED_BEFORE = 50;
+    private static final long REGISTERED_AFTER = 150;
+
+    private static Map<Integer, Long> registeredBefore(Integer... ids) {
+        Map<Integer, Long> registrations = new HashMap<>();
+        for (int id : ids) {
+            registrations.put(id, REGISTERED_BEFORE);
+        }
+        return registrations;
+    }
+
     private static LeaderElection.Brokers live(Integer... ids) {
-        return new LeaderElection.Brokers(Set.of(ids), Set.of(), Set.of(), false);
+        return new LeaderElection.Brokers(registeredBefore(ids), Set.of(), false);
+    }
+
+    /** Brokers 1, 2 and 3 alive, {@code restarted} registered again after the state was written. */
+    private static LeaderElection.Brokers restarted(Integer... restarted) {
+        Map<Integer, Long> registrations = registeredBefore(1, 2, 3);
+        for (int id : restarted) {
+            registrations.put(id, REGISTERED_AFTER);
+        }
+        return new LeaderElection.Brokers(registrations, Set.of(), false);
     }
 
     private static PartitionState state(int leader, int epoch, Integer... isr) {
-        return new PartitionState(leader, epoch, List.of(isr), 1, 4);
+        return new PartitionState(leader, epoch, List.of(isr), 1, 4, STATE_ZXID);
     }
 
     private static Optional<PartitionState> decide(PartitionState stored, LeaderElection.Brokers brokers) {
@@ -50,7 +74,7 @@ class LeaderElectionTest {
         assertThat(offline.isr()).as("kept, so only an ISR member can lead again").containsExactly(1);
         assertThat(decide(offline, live(2, 3))).as("stays offline").isEmpty();
 
-        PartitionState unclean = decide(stored, new LeaderElection.Brokers(Set.of(2, 3), Set.of(), Set.of(), true)).orElseThrow();
+        PartitionState unclean = decide(stored, new LeaderElection.Brokers(registeredBefore(2, 3), Set.of(), true)).orElseThrow();
         assertThat(unclean.leader()).isEqualTo(2);
         assertThat(unclean.isr()).containsExactly(2);
     }
@@ -73,7 +97,7 @@ class LeaderElectionTest {
 
     @Test
     void aShuttingDownLeaderHandsOverWhenItCan() {
-        LeaderElection.Brokers oneLeaving = new LeaderElection.Brokers(Set.of(1, 2, 3), Set.of(1), Set.of(), false);
+        LeaderElection.Brokers oneLeaving = new LeaderElection.Brokers(registeredBefore(1, 2, 3), Set.of(1), false);
         PartitionState moved = decide(state(1, 4, 1, 2, 3), oneLeaving).orElseThrow();
         assertThat(moved.leader()).isEqualTo(2);
         assertThat(moved.isr()).containsExactly(2, 3);
@@ -82,11 +106,34 @@ class LeaderElectionTest {
 
     @Test
     void aRestartedLeaderGivesUpLeadershipOrLeadsAgainInANewEpoch() {
-        LeaderElection.Brokers bounced = new LeaderElection.Brokers(Set.of(1, 2, 3), Set.of(), Set.of(1), false);
-        assertThat(decide(state(1, 4, 1, 2), bounced).orElseThrow().leader()).isEqualTo(2);
-        PartitionState alone = decide(state(1, 4, 1), bounced).orElseThrow();
+        PartitionState moved = decide(state(1, 4, 1, 2), restarted(1)).orElseThrow();
+        assertThat(moved.leader()).isEqualTo(2);
+        assertThat(moved.isr()).as("the restarted broker rejoins once caught up").containsExactly(2);
+        PartitionState alone = decide(state(1, 4, 1), restarted(1)).orElseThrow();
         assertThat(alone.leader()).isEqualTo(1);
         assertThat(alone.leaderEpoch()).isEqualTo(5);
+    }
+
+    @Test
+    void aRestartIsReadFromTheRegistrationSoAControllerElectedAfterItSeesItToo() {
+        // No memory of earlier looks: the same inputs give the same answer on any controller.
+        assertThat(decide(state(1, 4, 1, 2, 3), restarted(1)).orElseThrow().leader()).isEqualTo(2);
+        assertThat(decide(state(1, 4, 1, 2, 3), live(1, 2, 3))).as("registered before the state: not restarted").isEmpty();
+    }
+
+    @Test
+    void aRestartedFollowerLeavesTheIsr() {
+        PartitionState shrunk = decide(state(1, 4, 1, 2, 3), restarted(3)).orElseThrow();
+        assertThat(shrunk.leader()).isEqualTo(1);
+        assertThat(shrunk.leaderEpoch()).isEqualTo(4);
+        assertThat(shrunk.isr()).containsExactly(1, 2);
+    }
+
+    @Test
+    void anOfflinePartitionIsLedByTheFirstMemberOfItsLastIsrToComeBackRestartedOrNot() {
+        PartitionState back = decide(state(PartitionState.NO_LEADER, 5, 2, 3), restarted(1, 2, 3)).orElseThrow();
+        assertThat(back.leader()).isEqualTo(2);
+        assertThat(back.leaderEpoch()).isEqualTo(6);
     }
 
     @Test

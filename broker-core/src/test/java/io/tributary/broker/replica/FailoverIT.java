@@ -12,24 +12,16 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import io.tributary.broker.BrokerConfig;
+import io.tributary.broker.testing.AckedWriter;
 import io.tributary.broker.testing.BrokerProcess;
 import io.tributary.broker.testing.Clients;
+import io.tributary.broker.testing.GroupReader;
 import io.tributary.broker.testing.Records;
 import io.tributary.broker.testing.TestCluster;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.Node;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -65,8 +57,8 @@ class FailoverIT {
             for (int p = 0; p < PARTITIONS; p++) {
                 cluster.awaitFullIsr(admin, TOPIC, p, TIMEOUT);
             }
-            Writer writer = new Writer(cluster.bootstrapServers());
-            GroupReader reader = new GroupReader(cluster.bootstrapServers());
+            AckedWriter writer = new AckedWriter(cluster.bootstrapServers(), TOPIC, PARTITIONS);
+            GroupReader reader = new GroupReader(cluster.bootstrapServers(), TOPIC, "failover-group");
             writer.start();
             reader.start();
             try {
@@ -103,7 +95,7 @@ class FailoverIT {
 
             Map<Integer, List<Long>> stored = new HashMap<>();
             for (ConsumerRecord<byte[], byte[]> record : Records.readAll(cluster.bootstrapServers(), TOPIC, TIMEOUT)) {
-                stored.computeIfAbsent(record.partition(), p -> new ArrayList<>()).add(sequence(record.value()));
+                stored.computeIfAbsent(record.partition(), p -> new ArrayList<>()).add(AckedWriter.sequence(record.value()));
             }
             for (List<Long> sequences : stored.values()) {
                 assertThat(sequences).as("each partition in send order, nothing twice").isSorted().doesNotHaveDuplicates();
@@ -135,85 +127,5 @@ class FailoverIT {
 
     private static long sequence(byte[] value) {
         return Long.parseLong(new String(value, StandardCharsets.UTF_8));
-    }
-
-    /** Sends increasing sequence numbers round-robin over the partitions, at most 20 unacknowledged (a gentle load). */
-    private static final class Writer extends Thread {
-        final Set<Long> acknowledged = ConcurrentHashMap.newKeySet();
-        final AtomicReference<Exception> failure = new AtomicReference<>();
-        private final AtomicBoolean running = new AtomicBoolean(true);
-        private final Semaphore window = new Semaphore(20);
-        private final KafkaProducer<byte[], byte[]> producer;
-
-        Writer(String bootstrap) {
-            super("failover-writer");
-            producer = Clients.producer(bootstrap, Map.of(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 120_000,
-                    ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000, ProducerConfig.LINGER_MS_CONFIG, 5));
-        }
-
-        @Override
-        public void run() {
-            long sequence = 0;
-            try {
-                while (running.get() && failure.get() == null) {
-                    window.acquire();
-                    long sent = sequence++;
-                    producer.send(new ProducerRecord<>(TOPIC, (int) (sent % PARTITIONS), null,
-                            Long.toString(sent).getBytes(StandardCharsets.UTF_8)), (metadata, error) -> {
-                                window.release();
-                                if (error == null) {
-                                    acknowledged.add(sent);
-                                } else {
-                                    failure.compareAndSet(null, error);
-                                }
-                            });
-                }
-            } catch (InterruptedException | KafkaException e) {
-                failure.compareAndSet(null, e);
-            }
-        }
-
-        void finish() throws InterruptedException {
-            running.set(false);
-            join(30_000);
-            producer.close(Duration.ofSeconds(60));
-        }
-    }
-
-    /** A group member that commits after every poll and remembers what it consumed. */
-    private static final class GroupReader extends Thread {
-        final Set<Long> consumed = ConcurrentHashMap.newKeySet();
-        final AtomicReference<Exception> failure = new AtomicReference<>();
-        private final AtomicBoolean running = new AtomicBoolean(true);
-        private final String bootstrap;
-
-        GroupReader(String bootstrap) {
-            super("failover-reader");
-            this.bootstrap = bootstrap;
-        }
-
-        @Override
-        public void run() {
-            try (KafkaConsumer<byte[], byte[]> consumer = Clients.consumer(bootstrap, Map.of(
-                    ConsumerConfig.GROUP_ID_CONFIG, "failover-group", ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000,
-                    ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 1_000))) {
-                consumer.subscribe(List.of(TOPIC));
-                while (running.get()) {
-                    consumer.poll(Duration.ofMillis(200)).forEach(record -> consumed.add(sequence(record.value())));
-                    try {
-                        consumer.commitSync(Duration.ofSeconds(10));
-                    } catch (KafkaException e) {
-                        // a coordinator moving away fails the commit; the next one goes to its successor
-                    }
-                }
-            } catch (RuntimeException e) {
-                failure.compareAndSet(null, e);
-            }
-        }
-
-        void finish() throws InterruptedException {
-            running.set(false);
-            join(30_000);
-        }
     }
 }

@@ -19,6 +19,7 @@ import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.errors.FencedLeaderEpochException;
 import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
+import org.apache.kafka.common.errors.OffsetOutOfRangeException;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -46,9 +47,9 @@ class PartitionTest {
         partition = new Partition(TP, logs.getOrCreate(TP, config), new IdempotentAppender(), (tp, proposed) -> {
             isrWrites.add(proposed.isr());
             return Optional.of(new PartitionState(proposed.leader(), proposed.leaderEpoch(), proposed.isr(),
-                    proposed.controllerEpoch(), proposed.zkVersion() + 1));
+                    proposed.controllerEpoch(), proposed.zkVersion() + 1, proposed.modifiedZxid() + 1));
         }, id -> id != 3, 0, 0, time);
-        partition.makeLeader(new PartitionState(0, 4, REPLICAS, 1, 0), REPLICAS);
+        partition.makeLeader(new PartitionState(0, 4, REPLICAS, 1, 0, 0), REPLICAS);
     }
 
     @AfterEach
@@ -79,6 +80,19 @@ class PartitionTest {
     }
 
     @Test
+    void aFollowerFetchBeyondTheLeadersLogEndIsRefusedAndCountsForNothing() {
+        append(5, (short) -1);
+        partition.recordFollowerFetch(1, 5, 4);
+        assertThatThrownBy(() -> partition.recordFollowerFetch(2, 9, 4))
+                .as("a follower claiming records the leader never wrote").isInstanceOf(OffsetOutOfRangeException.class);
+        assertThat(partition.highWatermark()).as("the claim moved nothing").isZero();
+        append(5, (short) -1);
+        assertThat(partition.highWatermark()).as("records 5-8 are on no follower").isZero();
+        partition.recordFollowerFetch(2, 5, 4);
+        assertThat(partition.highWatermark()).isEqualTo(5);
+    }
+
+    @Test
     void aLaggingFollowerLeavesTheIsrAndRejoinsOnceCaughtUp() {
         append(5, (short) 1);
         partition.recordFollowerFetch(1, 5, 4);
@@ -102,7 +116,7 @@ class PartitionTest {
 
     @Test
     void acksAllNeedsMinInsyncReplicasButAcksOneDoesNot() {
-        partition.makeLeader(new PartitionState(0, 4, List.of(0), 1, 1), REPLICAS);
+        partition.makeLeader(new PartitionState(0, 4, List.of(0), 1, 1, 0), REPLICAS);
         assertThatThrownBy(() -> append(1, (short) -1)).isInstanceOf(NotEnoughReplicasException.class);
         append(1, (short) 1);
         assertThat(partition.highWatermark()).as("the ISR is the leader alone").isEqualTo(1);
@@ -110,13 +124,13 @@ class PartitionTest {
 
     @Test
     void aTopicOverrideOfMinInsyncReplicasTakesEffectAtOnce() {
-        partition.makeLeader(new PartitionState(0, 4, List.of(0, 1), 1, 1), REPLICAS);
+        partition.makeLeader(new PartitionState(0, 4, List.of(0, 1), 1, 1, 0), REPLICAS);
         append(1, (short) -1);
         partition.log().updateConfig(partition.log().config().withTopicOverrides(Map.of(LogConfig.MIN_IN_SYNC_REPLICAS, "3")));
         assertThatThrownBy(() -> append(1, (short) -1)).isInstanceOf(NotEnoughReplicasException.class)
                 .hasMessageContaining("min.insync.replicas=3");
         partition.log().updateConfig(partition.log().config().withTopicOverrides(Map.of(LogConfig.MIN_IN_SYNC_REPLICAS, "1")));
-        partition.makeLeader(new PartitionState(0, 4, List.of(0), 1, 2), REPLICAS);
+        partition.makeLeader(new PartitionState(0, 4, List.of(0), 1, 2, 0), REPLICAS);
         append(1, (short) -1);
         assertThat(partition.log().logEndOffset()).isEqualTo(2);
     }
@@ -125,7 +139,7 @@ class PartitionTest {
     void aRestartedLeaderStartsAtItsCheckpointedHighWatermarkNotAtZero() {
         append(5, (short) 1);
         Partition restarted = reopened(3);
-        restarted.makeLeader(new PartitionState(0, 5, REPLICAS, 1, 0), REPLICAS);
+        restarted.makeLeader(new PartitionState(0, 5, REPLICAS, 1, 0, 0), REPLICAS);
         assertThat(restarted.highWatermark()).as("followers have not fetched yet").isEqualTo(3);
         assertThat(reopened(9).highWatermark()).as("never above the log end").isEqualTo(5);
         assertThat(reopened(0).highWatermark()).isZero();
@@ -139,7 +153,7 @@ class PartitionTest {
     @Test
     void aFollowerBehindTheLeadersLogStartEmptiesItsLogAndStartsThere() {
         append(5, (short) 1);
-        partition.makeFollower(new PartitionState(1, 5, REPLICAS, 1, 1), REPLICAS);
+        partition.makeFollower(new PartitionState(1, 5, REPLICAS, 1, 1, 0), REPLICAS);
         partition.truncateFullyAndStartAt(100, 4);
         assertThat(partition.log().logEndOffset()).as("ignored at an old epoch").isEqualTo(5);
 
@@ -158,7 +172,7 @@ class PartitionTest {
     @Test
     void staleEpochsAndLostLeadershipAreRefused() {
         assertThatThrownBy(() -> partition.recordFollowerFetch(1, 0, 3)).isInstanceOf(FencedLeaderEpochException.class);
-        partition.makeFollower(new PartitionState(1, 5, REPLICAS, 1, 1), REPLICAS);
+        partition.makeFollower(new PartitionState(1, 5, REPLICAS, 1, 1, 0), REPLICAS);
         assertThatThrownBy(() -> append(1, (short) 1)).isInstanceOf(NotLeaderOrFollowerException.class);
         assertThatThrownBy(() -> partition.leaderHighWatermark(-1)).isInstanceOf(NotLeaderOrFollowerException.class);
     }

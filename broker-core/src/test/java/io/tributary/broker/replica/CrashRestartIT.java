@@ -1,0 +1,122 @@
+package io.tributary.broker.replica;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import io.tributary.broker.BrokerConfig;
+import io.tributary.broker.testing.AckedWriter;
+import io.tributary.broker.testing.BrokerProcess;
+import io.tributary.broker.testing.Clients;
+import io.tributary.broker.testing.Records;
+import io.tributary.broker.testing.TestCluster;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The leader of a partition (the controller too, now and then) is SIGKILLed and started again at once, well inside
+ * its ZooKeeper session, so its old registration is still there when it comes back; three times over,
+ * under an idempotent acks=all producer. The restarted broker must not take up leadership under the
+ * state written before its crash: whatever is appended after a restart carries a newer leader epoch
+ * than before it, and every acknowledged record survives, once, in order.
+ */
+class CrashRestartIT {
+    private static final String TOPIC = "crash-restart";
+    private static final int PARTITIONS = 3;
+    private static final int RESTARTS = 3;
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    private static final byte[] PROBE = "-1".getBytes(StandardCharsets.UTF_8);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    @Timeout(400)
+    void aLeaderRestartedInsideItsSessionLeadsOnlyUnderANewEpochAndLosesNothingAcknowledged() throws Exception {
+        try (TestCluster cluster = TestCluster.start(dir, 3, Map.of(
+                BrokerConfig.MIN_INSYNC_REPLICAS, "2",
+                BrokerConfig.ZOOKEEPER_SESSION_TIMEOUT_MS, "10000",
+                BrokerConfig.REPLICA_LAG_TIME_MAX_MS, "5000"));
+             Admin admin = Clients.admin(cluster.bootstrapServers());
+             KafkaProducer<byte[], byte[]> probes = Clients.producer(cluster.bootstrapServers());
+             KafkaConsumer<byte[], byte[]> probeReader = Clients.consumer(cluster.bootstrapServers())) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 3))).all().get();
+            for (int p = 0; p < PARTITIONS; p++) {
+                cluster.awaitFullIsr(admin, TOPIC, p, TIMEOUT);
+            }
+            AckedWriter writer = new AckedWriter(cluster.bootstrapServers(), TOPIC, PARTITIONS);
+            writer.start();
+            try {
+                for (int restart = 0; restart < RESTARTS; restart++) {
+                    awaitMoreAcknowledged(writer, "before restart " + restart);
+                    int epochBefore = leaderEpochOfANewRecord(probes, probeReader);
+                    BrokerProcess victim = cluster.broker(TestCluster.leaderOf(admin, TOPIC, 0));
+                    victim.kill();
+                    victim.restart();
+                    for (int p = 0; p < PARTITIONS; p++) {
+                        cluster.awaitFullIsr(admin, TOPIC, p, TIMEOUT);
+                    }
+                    assertThat(leaderEpochOfANewRecord(probes, probeReader))
+                            .as("the leader epoch of a record appended after restart " + restart).isGreaterThan(epochBefore);
+                }
+                awaitMoreAcknowledged(writer, "after the last restart");
+            } finally {
+                writer.finish();
+            }
+            assertThat(writer.failure.get()).as("producer failure").isNull();
+
+            Map<Integer, List<Long>> stored = new HashMap<>();
+            for (ConsumerRecord<byte[], byte[]> record : Records.readAll(cluster.bootstrapServers(), TOPIC, TIMEOUT)) {
+                long sequence = AckedWriter.sequence(record.value());
+                if (sequence >= 0) { // not a probe
+                    stored.computeIfAbsent(record.partition(), p -> new ArrayList<>()).add(sequence);
+                }
+            }
+            for (List<Long> sequences : stored.values()) {
+                assertThat(sequences).as("each partition in send order, nothing twice").isSorted().doesNotHaveDuplicates();
+            }
+            Set<Long> missing = new HashSet<>(writer.acknowledged);
+            stored.values().forEach(missing::removeAll);
+            assertThat(missing).as("acknowledged records missing from the log (of " + writer.acknowledged.size() + ")").isEmpty();
+        }
+    }
+
+    private static void awaitMoreAcknowledged(AckedWriter writer, String when) {
+        long before = writer.acknowledged.size();
+        Awaitility.await("acknowledgements " + when).atMost(TIMEOUT)
+                .until(() -> writer.acknowledged.size() >= before + 1_000 || writer.failure.get() != null);
+    }
+
+    /** Appends a record to partition 0 and reads back the leader epoch its batch was stamped with. */
+    private static int leaderEpochOfANewRecord(KafkaProducer<byte[], byte[]> producer, KafkaConsumer<byte[], byte[]> reader)
+            throws Exception {
+        TopicPartition partition = new TopicPartition(TOPIC, 0);
+        RecordMetadata written = producer.send(new ProducerRecord<>(TOPIC, 0, null, PROBE)).get();
+        reader.assign(List.of(partition));
+        reader.seek(partition, written.offset());
+        List<ConsumerRecord<byte[], byte[]>> read = new ArrayList<>();
+        Awaitility.await("reading back offset " + written.offset()).atMost(TIMEOUT)
+                .until(() -> {
+                    reader.poll(Duration.ofMillis(200)).records(partition).forEach(read::add);
+                    return !read.isEmpty();
+                });
+        return read.get(0).leaderEpoch().orElseThrow();
+    }
+}
