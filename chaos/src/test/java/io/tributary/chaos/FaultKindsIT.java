@@ -1,6 +1,7 @@
 package io.tributary.chaos;
 
 import java.util.Collections;
+import java.util.Locale;
 import io.tributary.chaos.fault.FaultKind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -16,7 +17,7 @@ class FaultKindsIT {
     private static final int REPEATS = 1;
 
     private static void survives(FaultKind kind) throws Exception {
-        ChaosScenarios.assertSurvived(ChaosScenarios.run(kind.name().toLowerCase(java.util.Locale.ROOT), Collections.nCopies(REPEATS, kind), kind.ordinal()));
+        ChaosScenarios.assertSurvived(ChaosScenarios.run(kind.name().toLowerCase(Locale.ROOT), Collections.nCopies(REPEATS, kind), kind.ordinal()));
     }
 
     @Test

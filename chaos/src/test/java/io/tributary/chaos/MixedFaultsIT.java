@@ -1,5 +1,6 @@
 package io.tributary.chaos;
 
+import java.util.Arrays;
 import java.util.List;
 import io.tributary.chaos.fault.FaultKind;
 import io.tributary.chaos.scenario.ChaosRun;
@@ -18,7 +19,7 @@ class MixedFaultsIT {
 
     @Test
     void twentyMixedFaultsLoseAndDuplicateNothingAcknowledged() throws Exception {
-        List<FaultKind> kinds = java.util.Arrays.stream(FaultKind.values()).filter(k -> k != FaultKind.ZOOKEEPER_UNREACHABLE).toList();
+        List<FaultKind> kinds = Arrays.stream(FaultKind.values()).filter(k -> k != FaultKind.ZOOKEEPER_UNREACHABLE).toList();
         ChaosScenarios.assertSurvived(ChaosScenarios.run("mixed", ChaosRun.mixed(kinds, FAULTS, SEED), SEED));
     }
 }

@@ -3,6 +3,7 @@ package io.tributary.chaos.scenario;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -126,7 +127,7 @@ public final class ChaosRun {
         for (int i = 0; i < count; i++) {
             faults.add(kinds.get(i % kinds.size()));
         }
-        java.util.Collections.shuffle(faults, new Random(seed));
+        Collections.shuffle(faults, new Random(seed));
         return faults;
     }
 

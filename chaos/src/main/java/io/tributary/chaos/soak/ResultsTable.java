@@ -1,6 +1,7 @@
 package io.tributary.chaos.soak;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +24,7 @@ final class ResultsTable {
         out.append("| fault kind | injected | time to recover leadership, median | max |\n|---|---:|---:|---:|\n");
         Map<FaultKind, List<FaultOutcome>> byKind = new EnumMap<>(FaultKind.class);
         for (FaultOutcome outcome : result.faults()) {
-            byKind.computeIfAbsent(outcome.fault().kind(), k -> new java.util.ArrayList<>()).add(outcome);
+            byKind.computeIfAbsent(outcome.fault().kind(), k -> new ArrayList<>()).add(outcome);
         }
         byKind.forEach((kind, outcomes) -> out.append("| ").append(kind.description()).append(" | ").append(outcomes.size())
                 .append(" | ").append(median(outcomes)).append(" | ").append(max(outcomes)).append(" |\n"));

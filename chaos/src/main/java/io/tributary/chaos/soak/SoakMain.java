@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import io.tributary.chaos.cluster.ClusterSettings;
@@ -67,7 +68,7 @@ public final class SoakMain implements Callable<Integer> {
     public Integer call() throws Exception {
         if (Files.exists(dir)) {
             try (var files = Files.walk(dir)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
             }
         }
         Files.createDirectories(dir);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import io.tributary.chaos.process.ChildJvm;
 import org.junit.jupiter.api.Test;
@@ -15,7 +16,7 @@ class SplitBrainDetectorTest {
 
     private Path log(String name, String... lines) throws Exception {
         Path file = dir.resolve(name);
-        Files.write(file, java.util.List.of(lines));
+        Files.write(file, List.of(lines));
         return file;
     }
 
