@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
-import org.apache.kafka.common.errors.DuplicateSequenceException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
 import org.apache.kafka.common.record.internal.RecordBatch;
@@ -126,8 +125,8 @@ public final class ProducerStateManager {
      * has no state for may start at any sequence (its state may have been lost with old segments).
      *
      * @throws InvalidProducerEpochException for an epoch older than the producer's current one
-     * @throws OutOfOrderSequenceException   for a gap in the sequence, or a new epoch not starting at 0
-     * @throws DuplicateSequenceException    for an old sequence that is no longer in the cache
+     * @throws OutOfOrderSequenceException   for a gap in the sequence, a new epoch not starting at 0, or an earlier
+     *                                       sequence that is not one of the cached batches
      */
     public void checkSequence(RecordBatch batch) {
         Deque<BatchMetadata> recent = producers.get(batch.producerId());
@@ -149,10 +148,8 @@ public final class ProducerStateManager {
         if (inSequence(last.lastSequence(), batch.baseSequence())) {
             return;
         }
-        if (batch.baseSequence() <= last.lastSequence() && batch.baseSequence() >= 0) {
-            throw new DuplicateSequenceException("Producer " + batch.producerId() + " re-sent sequence " + batch.baseSequence()
-                    + "; the last appended sequence is " + last.lastSequence());
-        }
+        // A sequence at or below the last one that is not a cached batch (duplicateOf) is not provably a retry: it
+        // may never have been appended. DUPLICATE_SEQUENCE_NUMBER would make the client count it as written.
         throw new OutOfOrderSequenceException("Producer " + batch.producerId() + " sent sequence " + batch.baseSequence()
                 + " after " + last.lastSequence() + " (epoch " + last.epoch() + ")");
     }

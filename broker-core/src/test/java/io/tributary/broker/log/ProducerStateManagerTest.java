@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
-import org.apache.kafka.common.errors.DuplicateSequenceException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
 import org.apache.kafka.common.record.internal.MemoryRecords;
@@ -65,8 +64,20 @@ class ProducerStateManagerTest {
         assertThat(state.duplicateOf(batch(PRODUCER, 0, 0, 2))).isEmpty(); // evicted: only five are kept
         assertThat(state.duplicateOf(batch(PRODUCER, 0, 2, 2))).hasValueSatisfying(b -> assertThat(b.firstOffset()).isEqualTo(2));
         assertThat(state.duplicateOf(batch(PRODUCER, 0, 10, 2))).hasValueSatisfying(b -> assertThat(b.lastOffset()).isEqualTo(11));
-        assertThatThrownBy(() -> state.checkSequence(batch(PRODUCER, 0, 0, 2))).isInstanceOf(DuplicateSequenceException.class);
+        assertThatThrownBy(() -> state.checkSequence(batch(PRODUCER, 0, 0, 2)))
+                .as("no longer provably a duplicate: refused as an error, as Apache Kafka does")
+                .isInstanceOf(OutOfOrderSequenceException.class);
         assertThat(state.duplicateOf(batch(PRODUCER + 1, 0, 2, 2))).isEmpty();
+    }
+
+    @Test
+    void anEarlierSequenceThatWasNeverAppendedIsNotTakenForADuplicate() {
+        // The producer's first batch (0-32) failed retriably, its second (33-65) was appended first, as an unknown
+        // producer may start anywhere. The retry of 0-32 must fail: DUPLICATE_SEQUENCE_NUMBER would make the client
+        // count 33 records as written that no replica has.
+        append(batch(PRODUCER, 0, 33, 33), 0);
+        assertThat(state.duplicateOf(batch(PRODUCER, 0, 0, 33))).isEmpty();
+        assertThatThrownBy(() -> state.checkSequence(batch(PRODUCER, 0, 0, 33))).isInstanceOf(OutOfOrderSequenceException.class);
     }
 
     @Test
