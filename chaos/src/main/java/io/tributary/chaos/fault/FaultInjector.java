@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Random;
 import io.tributary.chaos.cluster.BrokerNode;
 import io.tributary.chaos.cluster.ChaosCluster;
+import io.tributary.chaos.load.AckLog;
 import io.tributary.chaos.net.NetworkLab;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartitionInfo;
@@ -20,25 +21,30 @@ import org.slf4j.LoggerFactory;
 public final class FaultInjector {
     private static final Logger log = LoggerFactory.getLogger(FaultInjector.class);
     private static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(30);
+    /** With one broker of three down, every partition must be served again this soon after its session expired. */
+    private static final Duration SERVICE_AFTER_SESSION = Duration.ofSeconds(10);
 
     private final ChaosCluster cluster;
     private final FaultTimings timings;
+    private final AckLog acks;
     private final Random random;
 
-    public FaultInjector(ChaosCluster cluster, FaultTimings timings, Random random) {
+    /** @param acks what the loads see, to tell whether partitions are served while a broker is down */
+    public FaultInjector(ChaosCluster cluster, FaultTimings timings, AckLog acks, Random random) {
         this.cluster = cluster;
         this.timings = timings;
+        this.acks = acks;
         this.random = random;
     }
 
     public InjectedFault inject(FaultKind kind) throws InterruptedException {
         return switch (kind) {
-            case LEADER_KILL_QUICK_RESTART -> killAndRestart(kind, leader(), timings.quickRestart());
-            case LEADER_KILL_LATE_RESTART -> killAndRestart(kind, leader(), timings.lateRestart());
-            case FOLLOWER_KILL_QUICK_RESTART -> killAndRestart(kind, follower(), timings.quickRestart());
-            case FOLLOWER_KILL_LATE_RESTART -> killAndRestart(kind, follower(), timings.lateRestart());
-            case CONTROLLER_KILL_QUICK_RESTART -> killAndRestart(kind, controller(), timings.quickRestart());
-            case CONTROLLER_KILL_LATE_RESTART -> killAndRestart(kind, controller(), timings.lateRestart());
+            case LEADER_KILL_QUICK_RESTART -> killAndRestart(kind, leader(), timings.quickRestart(), false);
+            case LEADER_KILL_LATE_RESTART -> killAndRestart(kind, leader(), timings.lateRestart(), true);
+            case FOLLOWER_KILL_QUICK_RESTART -> killAndRestart(kind, follower(), timings.quickRestart(), false);
+            case FOLLOWER_KILL_LATE_RESTART -> killAndRestart(kind, follower(), timings.lateRestart(), true);
+            case CONTROLLER_KILL_QUICK_RESTART -> killAndRestart(kind, controller(), timings.quickRestart(), false);
+            case CONTROLLER_KILL_LATE_RESTART -> killAndRestart(kind, controller(), timings.lateRestart(), true);
             case LEADER_PAUSE -> pause(kind, leader());
             case ZOOKEEPER_RESTART -> zookeeperRestart(kind);
             case ZOOKEEPER_UNREACHABLE -> zookeeperPause(kind);
@@ -54,16 +60,27 @@ public final class FaultInjector {
         }
     }
 
-    private InjectedFault killAndRestart(FaultKind kind, Target target, Duration down) throws InterruptedException {
+    /**
+     * @param checkServiceWhileDown the broker stays down until every partition is served without it (at most
+     *                              10 s after its session expired), or longer if {@code down} is longer
+     */
+    private InjectedFault killAndRestart(FaultKind kind, Target target, Duration down, boolean checkServiceWhileDown)
+            throws InterruptedException {
         long start = System.nanoTime();
         target.broker().jvm().kill();
         Thread.sleep(down.toMillis());
+        InjectedFault.ServiceWhileDown whileDown = InjectedFault.ServiceWhileDown.NOT_CHECKED;
+        if (checkServiceWhileDown) {
+            long sessionExpired = start + cluster.settings().sessionTimeout().toNanos();
+            whileDown = acks.awaitEveryPartitionServedAfter(sessionExpired, SERVICE_AFTER_SESSION).isPresent()
+                    ? InjectedFault.ServiceWhileDown.SERVED : InjectedFault.ServiceWhileDown.NOT_SERVED;
+        }
         long end = System.nanoTime();
         target.broker().start();
         // Whether a "quick" restart really was inside the session depends on how fast the JVM came up: say so.
         String restarted = String.format("%s, listening again %.1f s after the kill", target.describe(),
                 (System.nanoTime() - start) / 1e9);
-        return done(kind, restarted, start, end);
+        return done(kind, restarted, start, end, whileDown);
     }
 
     private InjectedFault pause(FaultKind kind, Target target) throws InterruptedException {
@@ -118,7 +135,11 @@ public final class FaultInjector {
     }
 
     private static InjectedFault done(FaultKind kind, String target, long start, long end) {
-        InjectedFault fault = new InjectedFault(kind, target, start, end);
+        return done(kind, target, start, end, InjectedFault.ServiceWhileDown.NOT_CHECKED);
+    }
+
+    private static InjectedFault done(FaultKind kind, String target, long start, long end, InjectedFault.ServiceWhileDown whileDown) {
+        InjectedFault fault = new InjectedFault(kind, target, start, end, whileDown);
         log.info("{} ({}): {} ms", kind, target, Duration.ofNanos(end - start).toMillis());
         return fault;
     }

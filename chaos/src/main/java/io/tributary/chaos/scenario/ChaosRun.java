@@ -63,7 +63,7 @@ public final class ChaosRun {
         List<FaultOutcome> outcomes = new ArrayList<>();
         try (ChaosCluster cluster = ChaosCluster.start(dir, settings)) {
             String bootstrap = cluster.bootstrapServers();
-            FaultInjector injector = new FaultInjector(cluster, FaultTimings.of(settings, plan.zookeeperOutage()),
+            FaultInjector injector = new FaultInjector(cluster, FaultTimings.of(settings, plan.zookeeperOutage()), ackLog,
                     new Random(plan.seed()));
             GroupReader group = new GroupReader(bootstrap, settings.topic(), "chaos-group");
             JavaProducerLoad java = new JavaProducerLoad(bootstrap, settings.topic(), settings.partitions(),

@@ -7,6 +7,7 @@ import io.tributary.chaos.check.AckFindings;
 import io.tributary.chaos.check.ReplicaFindings;
 import io.tributary.chaos.check.SplitBrainDetector;
 import io.tributary.chaos.cluster.ClusterSettings;
+import io.tributary.chaos.fault.InjectedFault;
 import io.tributary.chaos.load.ClientError;
 
 /**
@@ -22,10 +23,14 @@ public record RunResult(ClusterSettings settings, long seed, List<FaultOutcome> 
         return clientErrors.stream().filter(e -> !e.retriable()).toList();
     }
 
-    /** Faults after which some partition was not served again within the bound. */
+    /**
+     * Faults after which some partition was not served again within the issue's bound, or, for a
+     * broker killed past its session, not served without it within 10 s of the session's expiry.
+     */
     public List<FaultOutcome> slowRecoveries() {
         return faults.stream().filter(f -> f.recovery().isEmpty()
-                || f.recovery().get().compareTo(settings.recoveryBound()) > 0).toList();
+                || f.recovery().get().compareTo(settings.recoveryBound()) > 0
+                || f.fault().whileDown() == InjectedFault.ServiceWhileDown.NOT_SERVED).toList();
     }
 
     public Optional<Duration> medianRecovery() {
@@ -64,8 +69,13 @@ public record RunResult(ClusterSettings settings, long seed, List<FaultOutcome> 
                 maxRecovery().map(Duration::toMillis).map(ms -> ms + " ms").orElse("-"),
                 slowRecoveries().size(), settings.recoveryBound()));
         for (FaultOutcome outcome : faults) {
-            out.append(String.format("  %-30s %-60s recovered in %s%n", outcome.fault().kind(), outcome.fault().target(),
-                    outcome.recovery().map(d -> d.toMillis() + " ms").orElse("NOT within the window")));
+            out.append(String.format("  %-30s %-60s recovered in %s%s%n", outcome.fault().kind(), outcome.fault().target(),
+                    outcome.recovery().map(d -> d.toMillis() + " ms").orElse("NOT within the window"),
+                    switch (outcome.fault().whileDown()) {
+                        case NOT_CHECKED -> "";
+                        case SERVED -> "; served while it was down";
+                        case NOT_SERVED -> "; NOT SERVED while it was down (10 s after its session expired)";
+                    }));
         }
         acks.examples().forEach(e -> out.append("  ").append(e).append('\n'));
         replicas.examples().forEach(e -> out.append("  ").append(e).append('\n'));

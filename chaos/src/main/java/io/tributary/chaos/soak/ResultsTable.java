@@ -45,7 +45,8 @@ final class ResultsTable {
         row(out, "retriable producer errors (after the client's own retries)",
                 result.clientErrors().size() - result.nonRetriableErrors().size());
         row(out, "acknowledged records the consumer group missed", result.groupMissed());
-        row(out, "faults not recovered within session timeout + 10 s", result.slowRecoveries().size());
+        row(out, "faults not recovered within session timeout + 10 s (or, with a broker down, 10 s after its session expired)",
+                result.slowRecoveries().size());
         return out.toString();
     }
 
