@@ -23,6 +23,8 @@ public final class FaultInjector {
     private static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(30);
     /** With one broker of three down, every partition must be served again this soon after its session expired. */
     private static final Duration SERVICE_AFTER_SESSION = Duration.ofSeconds(10);
+    /** "Served" means every partition acknowledged a write this recently (the loads write to each several times a second). */
+    private static final Duration SERVED_RECENTLY = Duration.ofSeconds(2);
 
     private final ChaosCluster cluster;
     private final FaultTimings timings;
@@ -61,19 +63,21 @@ public final class FaultInjector {
     }
 
     /**
-     * @param checkServiceWhileDown the broker stays down until every partition is served without it (at most
-     *                              10 s after its session expired), or longer if {@code down} is longer
+     * @param checkServiceWhileDown the broker stays down at least {@code down}, and then until every partition is
+     *                              being served without it, at most until 10 s after its session expired
      */
     private InjectedFault killAndRestart(FaultKind kind, Target target, Duration down, boolean checkServiceWhileDown)
             throws InterruptedException {
         long start = System.nanoTime();
         target.broker().jvm().kill();
-        Thread.sleep(down.toMillis());
         InjectedFault.ServiceWhileDown whileDown = InjectedFault.ServiceWhileDown.NOT_CHECKED;
         if (checkServiceWhileDown) {
             long sessionExpired = start + cluster.settings().sessionTimeout().toNanos();
-            whileDown = acks.awaitEveryPartitionServedAfter(sessionExpired, SERVICE_AFTER_SESSION).isPresent()
+            whileDown = acks.awaitEveryPartitionServedRecently(SERVED_RECENTLY, start + down.toNanos(),
+                    sessionExpired + SERVICE_AFTER_SESSION.toNanos())
                     ? InjectedFault.ServiceWhileDown.SERVED : InjectedFault.ServiceWhileDown.NOT_SERVED;
+        } else {
+            Thread.sleep(down.toMillis());
         }
         long end = System.nanoTime();
         target.broker().start();

@@ -77,6 +77,31 @@ public final class AckLog {
         }
     }
 
+    /**
+     * Waits until every partition has had an acknowledgement within the last {@code recent}, at a
+     * moment between {@code notBeforeNanos} and {@code deadlineNanos}: the partitions are being
+     * served, not merely were once after some event. @return whether that moment came
+     */
+    public boolean awaitEveryPartitionServedRecently(Duration recent, long notBeforeNanos, long deadlineNanos)
+            throws InterruptedException {
+        while (true) {
+            long now = System.nanoTime();
+            if (now >= notBeforeNanos) {
+                boolean all = true;
+                for (int p = 0; p < latestAckNanos.length(); p++) {
+                    all &= latestAckNanos.get(p) >= now - recent.toNanos();
+                }
+                if (all) {
+                    return true;
+                }
+            }
+            if (now > deadlineNanos) {
+                return false;
+            }
+            Thread.sleep(20);
+        }
+    }
+
     /** Waits until {@code count} more acknowledgements arrived, or the timeout passed. @return whether they did */
     public boolean awaitMoreAcks(int count, Duration timeout) throws InterruptedException {
         long target = ackCount() + (long) count;
