@@ -60,65 +60,79 @@ public final class ChaosRun {
     public RunResult run(List<FaultKind> faults) throws Exception {
         long started = System.nanoTime();
         AckLog ackLog = new AckLog(settings.partitions());
-        List<FaultOutcome> outcomes = new ArrayList<>();
         try (ChaosCluster cluster = ChaosCluster.start(dir, settings)) {
+            log.info("cluster up after {} ms", Duration.ofNanos(System.nanoTime() - started).toMillis());
             String bootstrap = cluster.bootstrapServers();
-            FaultInjector injector = new FaultInjector(cluster, FaultTimings.of(settings, plan.zookeeperOutage()), ackLog,
-                    new Random(plan.seed()));
             GroupReader group = new GroupReader(bootstrap, settings.topic(), "chaos-group");
             JavaProducerLoad java = new JavaProducerLoad(bootstrap, settings.topic(), settings.partitions(),
                     plan.javaRecordsPerSecond(), ackLog);
             KafkajsLoad kafkajs = new KafkajsLoad(plan.kafkajsClients(), bootstrap, settings.topic(), settings.partitions(), ackLog,
                     dir.resolve("kafkajs.log"));
-            log.info("cluster up after {} ms", Duration.ofNanos(System.nanoTime() - started).toMillis());
             group.start();
             java.start();
             kafkajs.start();
+            List<FaultOutcome> outcomes;
             try {
-                requireAcks(ackLog, "before the first fault");
-                long budgetEnd = started + plan.faultBudget().toNanos();
-                for (int i = 0; i < faults.size(); i++) {
-                    if (System.nanoTime() > budgetEnd) {
-                        log.warn("time budget of {} spent: stopping after {} of {} faults", plan.faultBudget(), i, faults.size());
-                        break;
-                    }
-                    FaultKind kind = faults.get(i);
-                    log.info("fault {} of {}: {}", i + 1, faults.size(), kind);
-                    InjectedFault fault = injector.inject(kind);
-                    Optional<Duration> recovery = ackLog.awaitEveryPartitionServedAfter(fault.endNanos(), RECOVERY_WINDOW);
-                    outcomes.add(new FaultOutcome(fault, recovery));
-                    cluster.awaitHealthy(STEP_TIMEOUT);
-                    requireAcks(ackLog, "after " + kind);
-                }
+                outcomes = inject(cluster, ackLog, faults, started + plan.faultBudget().toNanos());
             } finally {
                 kafkajs.close();
                 java.close();
             }
             log.info("faults done, loads stopped; checking");
-            cluster.awaitHealthy(STEP_TIMEOUT);
-            Map<Integer, List<StoredRecord>> stored = LogReader.readAll(bootstrap, settings.topic(), settings.partitions(), STEP_TIMEOUT);
-            List<Ack> acks = ackLog.acks();
-            AckFindings ackFindings = AckChecker.check(acks, stored, ackLog::wasSent);
-            Set<String> stillStored = stored.values().stream().flatMap(List::stream).map(StoredRecord::payload).collect(Collectors.toSet());
-            Set<String> toConsume = acks.stream().map(Ack::payload).filter(stillStored::contains).collect(Collectors.toSet());
-            int groupMissed = group.awaitConsumed(toConsume, STEP_TIMEOUT).size();
-            group.close();
-            log.info("log read and group checked; stopping the brokers");
-            cluster.stopCleanly();
-            ReplicaFindings replicas = ReplicaComparator.compare(cluster.brokers().stream().map(BrokerNode::logDir).toList(),
-                    settings.topic(), settings.partitions());
-            Map<Integer, Path> brokerLogs = new LinkedHashMap<>();
-            cluster.brokers().forEach(b -> brokerLogs.put(b.id(), b.jvm().output()));
-            SplitBrainDetector.Findings leadership = SplitBrainDetector.check(brokerLogs, settings.topic());
-            if (leadership.claims() < settings.partitions()) {
-                throw new IllegalStateException("the broker logs show only " + leadership.claims() + " leadership claims: has the "
-                        + "'leader at epoch' line changed? The split-brain check depends on it.");
-            }
-            RunResult result = new RunResult(settings, plan.seed(), outcomes, ackFindings, replicas, leadership, ackLog.errors(), groupMissed,
-                    Duration.ofNanos(System.nanoTime() - started));
+            RunResult result = check(cluster, ackLog, group, outcomes, started);
             log.info("run finished:\n{}", result.summary());
             return result;
         }
+    }
+
+    /** Each fault on a healthy cluster, and how soon every partition is served after it. */
+    private List<FaultOutcome> inject(ChaosCluster cluster, AckLog ackLog, List<FaultKind> faults, long budgetEnd)
+            throws InterruptedException {
+        FaultInjector injector = new FaultInjector(cluster, FaultTimings.of(settings, plan.zookeeperOutage()), ackLog,
+                new Random(plan.seed()));
+        List<FaultOutcome> outcomes = new ArrayList<>();
+        requireAcks(ackLog, "before the first fault");
+        for (int i = 0; i < faults.size(); i++) {
+            if (System.nanoTime() > budgetEnd) {
+                log.warn("time budget of {} spent: stopping after {} of {} faults", plan.faultBudget(), i, faults.size());
+                break;
+            }
+            FaultKind kind = faults.get(i);
+            log.info("fault {} of {}: {}", i + 1, faults.size(), kind);
+            InjectedFault fault = injector.inject(kind);
+            Optional<Duration> recovery = ackLog.awaitEveryPartitionServedAfter(fault.endNanos(), RECOVERY_WINDOW);
+            outcomes.add(new FaultOutcome(fault, recovery));
+            cluster.awaitHealthy(STEP_TIMEOUT);
+            requireAcks(ackLog, "after " + kind);
+        }
+        return outcomes;
+    }
+
+    /** On the healed cluster: the log against the acknowledgements and the group; then a clean stop and the files. */
+    private RunResult check(ChaosCluster cluster, AckLog ackLog, GroupReader group, List<FaultOutcome> outcomes, long started)
+            throws InterruptedException {
+        cluster.awaitHealthy(STEP_TIMEOUT);
+        Map<Integer, List<StoredRecord>> stored = LogReader.readAll(cluster.bootstrapServers(), settings.topic(),
+                settings.partitions(), STEP_TIMEOUT);
+        List<Ack> acks = ackLog.acks();
+        AckFindings ackFindings = AckChecker.check(acks, stored, ackLog::wasSent);
+        Set<String> stillStored = stored.values().stream().flatMap(List::stream).map(StoredRecord::payload).collect(Collectors.toSet());
+        Set<String> toConsume = acks.stream().map(Ack::payload).filter(stillStored::contains).collect(Collectors.toSet());
+        int groupMissed = group.awaitConsumed(toConsume, STEP_TIMEOUT).size();
+        group.close();
+        log.info("log read and group checked; stopping the brokers");
+        cluster.stopCleanly();
+        ReplicaFindings replicas = ReplicaComparator.compare(cluster.brokers().stream().map(BrokerNode::logDir).toList(),
+                settings.topic(), settings.partitions());
+        Map<Integer, Path> brokerLogs = new LinkedHashMap<>();
+        cluster.brokers().forEach(b -> brokerLogs.put(b.id(), b.jvm().output()));
+        SplitBrainDetector.Findings leadership = SplitBrainDetector.check(brokerLogs, settings.topic());
+        if (leadership.claims() < settings.partitions()) {
+            throw new IllegalStateException("the broker logs show only " + leadership.claims() + " leadership claims: has the "
+                    + "'leader at epoch' line changed? The split-brain check depends on it.");
+        }
+        return new RunResult(settings, plan.seed(), outcomes, ackFindings, replicas, leadership, ackLog.errors(), groupMissed,
+                Duration.ofNanos(System.nanoTime() - started));
     }
 
     /** {@code count} faults drawn from {@code kinds}, each kind as often as the others, in a random order. */
