@@ -144,7 +144,8 @@ final class MetadataHandler {
     /** A partition this broker leads but whose state the watch has not delivered yet (just created here). */
     private Optional<PartitionState> locallyLed(TopicPartition tp, List<Integer> assigned) {
         int epoch = replicas.leaderEpoch(tp);
-        return epoch < 0 ? Optional.empty() : Optional.of(new PartitionState(broker.nodeId(), epoch, assigned, 0, -1, PartitionState.NOT_STORED));
+        return epoch < 0 ? Optional.empty() : Optional.of(new PartitionState(broker.nodeId(), epoch, PartitionState.UNKNOWN_BROKER_EPOCH, assigned, 0, -1,
+                PartitionState.NOT_STORED));
     }
 
     DescribeClusterResponseData describeCluster(DescribeClusterRequestData request) {

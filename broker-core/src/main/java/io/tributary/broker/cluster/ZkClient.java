@@ -61,6 +61,15 @@ public final class ZkClient implements AutoCloseable {
         return curator;
     }
 
+    /** The id of the ZooKeeper session this client has now, or 0 while it has none. */
+    public long sessionId() {
+        try {
+            return curator.getZookeeperClient().getZooKeeper().getSessionId();
+        } catch (Exception e) {
+            return 0;
+        }
+    }
+
     public Optional<Versioned> read(String path) {
         try {
             Stat stat = new Stat();

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -43,6 +44,7 @@ public final class ClusterView implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ClusterView.class);
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
+    private final ZkClient zk;
     private final CuratorCache brokers;
     private final CuratorCache controller;
     private final CuratorCache shuttingDown;
@@ -55,6 +57,7 @@ public final class ClusterView implements AutoCloseable {
     }
 
     private ClusterView(ZkClient zk) {
+        this.zk = zk;
         this.brokers = CuratorCache.build(zk.curator(), "/brokers");
         this.controller = CuratorCache.build(zk.curator(), CONTROLLER_PATH);
         this.shuttingDown = CuratorCache.build(zk.curator(), SHUTTING_DOWN_PATH);
@@ -127,6 +130,20 @@ public final class ClusterView implements AutoCloseable {
 
     public Optional<Endpoint> broker(int id) {
         return brokers.get(BrokerRegistry.brokerPath(id)).map(ClusterView::endpoint);
+    }
+
+    /**
+     * This process's own registration as broker {@code id}: its broker epoch (the zxid that created it), if the
+     * registration as last seen belongs to this client's current ZooKeeper session. Empty before this process has
+     * registered (an earlier process's node may still be there), and after its session expired until it has
+     * registered again.
+     */
+    public OptionalLong ownBrokerEpoch(int id) {
+        long session = zk.sessionId();
+        return brokers.get(BrokerRegistry.brokerPath(id))
+                .filter(node -> session != 0 && node.getStat().getEphemeralOwner() == session)
+                .map(node -> OptionalLong.of(node.getStat().getCzxid()))
+                .orElse(OptionalLong.empty());
     }
 
     private static Endpoint endpoint(ChildData node) {

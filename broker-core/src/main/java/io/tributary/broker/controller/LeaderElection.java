@@ -19,11 +19,14 @@ import java.util.function.IntPredicate;
  * surviving leader keeps its epoch while dead, departing and restarted followers are dropped from
  * the ISR. A preferred-replica election moves leadership to the first replica when it is in the ISR.
  *
- * <p>"Restarted" is read from ZooKeeper itself, not remembered: a broker whose registration was
- * created after the state was written (registration czxid above the state's mzxid) has restarted
- * or lost its session since. Its log may lack what it had acknowledged, and it may not lead under
- * that state (the broker itself refuses to, see {@code ReplicaManager}). Any controller, including
- * one elected a moment ago, sees the same.
+ * <p>"Restarted" is read from ZooKeeper itself, not remembered, so any controller, including one
+ * elected a moment ago, sees the same. A broker's registration is created anew by every process and
+ * every ZooKeeper session, and the zxid that created it is its broker epoch (KIP-380). A leader has
+ * restarted if its broker epoch is not the one the state was elected for ({@code leaderBrokerEpoch};
+ * for states of earlier versions without one: if it registered after the state was written); a
+ * follower, if it registered after the state was written. A restarted broker's log may lack what it
+ * had acknowledged, and it may not lead under that state (the broker itself refuses to, see
+ * {@code ReplicaManager}).
  */
 public final class LeaderElection {
     private LeaderElection() {
@@ -50,10 +53,23 @@ public final class LeaderElection {
             return live(id) && !shuttingDown.contains(id);
         }
 
+        long brokerEpoch(int id) {
+            return registrations.getOrDefault(id, PartitionState.UNKNOWN_BROKER_EPOCH);
+        }
+
         /** Did {@code id} register after {@code state} was written? */
-        boolean restartedSince(int id, PartitionState state) {
+        boolean registeredSince(int id, PartitionState state) {
             Long registered = registrations.get(id);
             return registered != null && registered > state.modifiedZxid();
+        }
+
+        /** Is the live {@code state.leader()} another registration than the one {@code state} was elected for? */
+        boolean leaderRestartedSince(PartitionState state) {
+            if (state.leaderBrokerEpoch() == PartitionState.UNKNOWN_BROKER_EPOCH) {
+                return registeredSince(state.leader(), state);
+            }
+            Long registered = registrations.get(state.leader());
+            return registered != null && registered != state.leaderBrokerEpoch();
         }
     }
 
@@ -63,7 +79,8 @@ public final class LeaderElection {
         if (stored.isEmpty()) {
             List<Integer> live = replicas.stream().filter(brokers::eligible).toList();
             return live.isEmpty() ? Optional.empty()
-                    : Optional.of(new PartitionState(live.get(0), 0, live, controllerEpoch, -1, PartitionState.NOT_STORED));
+                    : Optional.of(new PartitionState(live.get(0), 0, brokers.brokerEpoch(live.get(0)), live, controllerEpoch, -1,
+                            PartitionState.NOT_STORED));
         }
         PartitionState state = stored.get();
         if (!state.hasLeader()) {
@@ -71,7 +88,7 @@ public final class LeaderElection {
             return electNewLeader(replicas, state, state.isr().stream().filter(brokers::eligible).toList(), id -> false,
                     brokers, controllerEpoch);
         }
-        IntPredicate restarted = id -> brokers.restartedSince(id, state);
+        IntPredicate restarted = id -> id == state.leader() ? brokers.leaderRestartedSince(state) : brokers.registeredSince(id, state);
         List<Integer> isrEligible = state.isr().stream().filter(id -> brokers.eligible(id) && !restarted.test(id)).toList();
         boolean leaderOk = brokers.eligible(state.leader()) && !restarted.test(state.leader());
         if (!leaderOk) {
@@ -79,7 +96,7 @@ public final class LeaderElection {
         }
         int preferred = replicas.get(0);
         if (preferredElection && preferred != state.leader() && isrEligible.contains(preferred)) {
-            return Optional.of(state.withLeader(preferred, isrEligible, controllerEpoch));
+            return Optional.of(state.withLeader(preferred, brokers.brokerEpoch(preferred), isrEligible, controllerEpoch));
         }
         return isrEligible.equals(state.isr()) ? Optional.empty() : Optional.of(state.withIsr(isrEligible));
     }
@@ -88,12 +105,13 @@ public final class LeaderElection {
                                                            IntPredicate restarted, Brokers brokers, int controllerEpoch) {
         Optional<Integer> candidate = replicas.stream().filter(isrEligible::contains).findFirst();
         if (candidate.isPresent()) {
-            return Optional.of(state.withLeader(candidate.get(), isrEligible, controllerEpoch));
+            return Optional.of(state.withLeader(candidate.get(), brokers.brokerEpoch(candidate.get()), isrEligible, controllerEpoch));
         }
         boolean leaderAlive = state.hasLeader() && brokers.live(state.leader());
         if (leaderAlive && restarted.test(state.leader())) {
             // Restarted with nobody else in sync: it leads again, in a new epoch, given after its registration.
-            return Optional.of(state.withLeader(state.leader(), List.of(state.leader()), controllerEpoch));
+            return Optional.of(state.withLeader(state.leader(), brokers.brokerEpoch(state.leader()), List.of(state.leader()),
+                    controllerEpoch));
         }
         if (leaderAlive && brokers.shuttingDown().contains(state.leader())) {
             return Optional.empty(); // nobody to hand over to: lead until actually gone
@@ -101,7 +119,8 @@ public final class LeaderElection {
         if (brokers.unclean()) {
             Optional<Integer> anyLive = replicas.stream().filter(brokers::eligible).findFirst();
             if (anyLive.isPresent()) {
-                return Optional.of(state.withLeader(anyLive.get(), List.of(anyLive.get()), controllerEpoch));
+                return Optional.of(state.withLeader(anyLive.get(), brokers.brokerEpoch(anyLive.get()), List.of(anyLive.get()),
+                        controllerEpoch));
             }
         }
         if (!state.hasLeader()) {
@@ -109,6 +128,7 @@ public final class LeaderElection {
         }
         // Offline: keep the ISR so that one of its members, and only one of them, can lead again.
         List<Integer> lastIsr = state.isr().isEmpty() ? List.of(state.leader()) : state.isr();
-        return Optional.of(state.withLeader(PartitionState.NO_LEADER, new ArrayList<>(lastIsr), controllerEpoch));
+        return Optional.of(state.withLeader(PartitionState.NO_LEADER, PartitionState.UNKNOWN_BROKER_EPOCH, new ArrayList<>(lastIsr),
+                controllerEpoch));
     }
 }

@@ -15,16 +15,21 @@ import org.apache.kafka.common.TopicPartition;
  *
  * @param leader          the leading broker, or {@link #NO_LEADER} while the partition is offline
  * @param leaderEpoch     bumped on every leader change; stamped on the batches the leader appends
+ * @param leaderBrokerEpoch the leader's broker epoch when it was elected: the zxid that created its registration
+ *                        (KIP-380's broker epoch). Only that registration may lead under this state; a restart
+ *                        or a lost session makes a new one. {@link #UNKNOWN_BROKER_EPOCH} in states written
+ *                        by earlier versions, and while there is no leader.
  * @param isr             the in-sync replicas (the leader included while there is one)
  * @param controllerEpoch epoch of the controller (or broker) that wrote this state
  * @param zkVersion       the node's version when read, for compare-and-set; -1 for a state not yet stored
  * @param modifiedZxid    the ZooKeeper transaction that wrote the stored state (its mzxid), or
  *                        {@link #NOT_STORED}: a broker registered after it may not lead under it
  */
-public record PartitionState(int leader, int leaderEpoch, List<Integer> isr, int controllerEpoch, int zkVersion,
-                             long modifiedZxid) {
+public record PartitionState(int leader, int leaderEpoch, long leaderBrokerEpoch, List<Integer> isr, int controllerEpoch,
+                             int zkVersion, long modifiedZxid) {
     public static final int NO_LEADER = -1;
     public static final long NOT_STORED = -1;
+    public static final long UNKNOWN_BROKER_EPOCH = -1;
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     public PartitionState {
@@ -59,13 +64,14 @@ public record PartitionState(int leader, int leaderEpoch, List<Integer> isr, int
     }
 
     /** A proposal to replace this stored state: a new leader in the next epoch. */
-    public PartitionState withLeader(int newLeader, List<Integer> newIsr, int newControllerEpoch) {
-        return new PartitionState(newLeader, leaderEpoch + 1, newIsr, newControllerEpoch, zkVersion, modifiedZxid);
+    public PartitionState withLeader(int newLeader, long newLeaderBrokerEpoch, List<Integer> newIsr, int newControllerEpoch) {
+        return new PartitionState(newLeader, leaderEpoch + 1, newLeaderBrokerEpoch, newIsr, newControllerEpoch, zkVersion,
+                modifiedZxid);
     }
 
     /** A proposal to replace this stored state: the same leader and epoch with another ISR. */
     public PartitionState withIsr(List<Integer> newIsr) {
-        return new PartitionState(leader, leaderEpoch, newIsr, controllerEpoch, zkVersion, modifiedZxid);
+        return new PartitionState(leader, leaderEpoch, leaderBrokerEpoch, newIsr, controllerEpoch, zkVersion, modifiedZxid);
     }
 
     public byte[] toJson() {
@@ -74,6 +80,7 @@ public record PartitionState(int leader, int leaderEpoch, List<Integer> isr, int
         node.put("controller_epoch", controllerEpoch);
         node.put("leader", leader);
         node.put("leader_epoch", leaderEpoch);
+        node.put("leader_broker_epoch", leaderBrokerEpoch);
         isr.forEach(node.putArray("isr")::add);
         try {
             return MAPPER.writeValueAsBytes(node);
@@ -91,7 +98,8 @@ public record PartitionState(int leader, int leaderEpoch, List<Integer> isr, int
             }
             List<Integer> isr = new ArrayList<>();
             node.path("isr").forEach(id -> isr.add(id.asInt()));
-            return new PartitionState(node.path("leader").asInt(), node.path("leader_epoch").asInt(), isr,
+            return new PartitionState(node.path("leader").asInt(), node.path("leader_epoch").asInt(),
+                    node.path("leader_broker_epoch").asLong(UNKNOWN_BROKER_EPOCH), isr,
                     node.path("controller_epoch").asInt(), zkVersion, modifiedZxid);
         } catch (IOException e) {
             throw new IllegalStateException("partition state is not JSON", e);

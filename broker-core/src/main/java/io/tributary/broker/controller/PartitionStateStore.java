@@ -54,8 +54,8 @@ public final class PartitionStateStore {
      */
     public Optional<PartitionState> update(TopicPartition partition, PartitionState state) {
         return zk.compareAndSet(PartitionState.path(partition), state.toJson(), state.zkVersion()).stream()
-                .mapToObj(zxid -> new PartitionState(state.leader(), state.leaderEpoch(), state.isr(), state.controllerEpoch(),
-                        state.zkVersion() + 1, zxid))
+                .mapToObj(zxid -> new PartitionState(state.leader(), state.leaderEpoch(), state.leaderBrokerEpoch(), state.isr(),
+                        state.controllerEpoch(), state.zkVersion() + 1, zxid))
                 .findFirst();
     }
 }

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -137,7 +138,7 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         try {
             Map<Integer, Long> live = new HashMap<>();
             view.liveBrokers().values().forEach(broker -> live.put(broker.id(), broker.registrationZxid()));
-            live.putIfAbsent(config.brokerId(), 0L);
+            live.putIfAbsent(config.brokerId(), PartitionState.UNKNOWN_BROKER_EPOCH);
             LeaderElection.Brokers brokers = new LeaderElection.Brokers(live, Set.of(), false);
             Map<TopicPartition, PartitionState> firstStates = new LinkedHashMap<>();
             topic.assignment().replicas().forEach((index, replicas) -> {
@@ -182,9 +183,9 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         PartitionState current = state.get();
         boolean wasLeader = partition.isLeader();
         if (current.leader() == config.brokerId() && !mayLeadUnder(current)) {
-            // Written for an earlier process of this broker, or before its session expired: the log may lack what
+            // Elected for an earlier process of this broker, or before its session expired: the log may lack what
             // that leader acknowledged. The controller sees the newer registration and elects anew.
-            log.info("{}: not leading under epoch {}, written before this broker's current registration", tp,
+            log.info("{}: not leading under epoch {}, elected before this broker's current registration", tp,
                     current.leaderEpoch());
             partition.makeNone();
             fetchers.stop(tp);
@@ -208,9 +209,19 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         fetchWaiters.checkAndComplete(tp);
     }
 
-    /** A broker leads only under a state written after its current registration: the rule that fences restarts and zombies. */
+    /**
+     * A broker leads only under a state elected for its current registration (the state's leader broker epoch is
+     * this process's, in this session; for states of earlier versions: written after that registration). This is
+     * the rule that fences restarts and zombies.
+     */
     private boolean mayLeadUnder(PartitionState state) {
-        return view.broker(config.brokerId()).map(self -> state.modifiedZxid() > self.registrationZxid()).orElse(false);
+        OptionalLong own = view.ownBrokerEpoch(config.brokerId());
+        if (own.isEmpty()) {
+            return false;
+        }
+        return state.leaderBrokerEpoch() == PartitionState.UNKNOWN_BROKER_EPOCH
+                ? state.modifiedZxid() > own.getAsLong()
+                : state.leaderBrokerEpoch() == own.getAsLong();
     }
 
     private synchronized void drop(TopicPartition tp) {

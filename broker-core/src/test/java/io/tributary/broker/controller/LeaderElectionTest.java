@@ -39,8 +39,10 @@ class LeaderElectionTest {
         return new LeaderElection.Brokers(registrations, Set.of(), false);
     }
 
+    /** A stored state elected for the leader's registration before {@link #STATE_ZXID}. */
     private static PartitionState state(int leader, int epoch, Integer... isr) {
-        return new PartitionState(leader, epoch, List.of(isr), 1, 4, STATE_ZXID);
+        long leaderBrokerEpoch = leader == PartitionState.NO_LEADER ? PartitionState.UNKNOWN_BROKER_EPOCH : REGISTERED_BEFORE;
+        return new PartitionState(leader, epoch, leaderBrokerEpoch, List.of(isr), 1, 4, STATE_ZXID);
     }
 
     private static Optional<PartitionState> decide(PartitionState stored, LeaderElection.Brokers brokers) {
@@ -64,6 +66,7 @@ class LeaderElectionTest {
         assertThat(next.isr()).containsExactly(2, 3);
         assertThat(next.controllerEpoch()).isEqualTo(CONTROLLER_EPOCH);
         assertThat(next.zkVersion()).as("compare-and-set against the version read").isEqualTo(4);
+        assertThat(next.leaderBrokerEpoch()).as("elected for broker 2's current registration").isEqualTo(REGISTERED_BEFORE);
     }
 
     @Test
@@ -112,6 +115,7 @@ class LeaderElectionTest {
         PartitionState alone = decide(state(1, 4, 1), restarted(1)).orElseThrow();
         assertThat(alone.leader()).isEqualTo(1);
         assertThat(alone.leaderEpoch()).isEqualTo(5);
+        assertThat(alone.leaderBrokerEpoch()).as("for the new registration").isEqualTo(REGISTERED_AFTER);
     }
 
     @Test
@@ -119,6 +123,25 @@ class LeaderElectionTest {
         // No memory of earlier looks: the same inputs give the same answer on any controller.
         assertThat(decide(state(1, 4, 1, 2, 3), restarted(1)).orElseThrow().leader()).isEqualTo(2);
         assertThat(decide(state(1, 4, 1, 2, 3), live(1, 2, 3))).as("registered before the state: not restarted").isEmpty();
+    }
+
+    @Test
+    void aStateWrittenAgainAfterTheLeaderRestartedStillNamesItsEarlierRegistration() {
+        // An ISR change written after broker 1 registered again must not make the new process the leader of an
+        // epoch its predecessor held.
+        PartitionState rewritten = new PartitionState(1, 4, REGISTERED_BEFORE, List.of(1, 2, 3), 1, 5, REGISTERED_AFTER + 10);
+        PartitionState next = decide(rewritten, restarted(1)).orElseThrow();
+        assertThat(next.leader()).isEqualTo(2);
+        assertThat(next.leaderEpoch()).isEqualTo(5);
+    }
+
+    @Test
+    void aStateOfAnEarlierVersionWithoutABrokerEpochFallsBackToWhenItWasWritten() {
+        PartitionState legacy = new PartitionState(1, 4, PartitionState.UNKNOWN_BROKER_EPOCH, List.of(1, 2, 3), 1, 4, STATE_ZXID);
+        assertThat(decide(legacy, live(1, 2, 3))).isEmpty();
+        PartitionState moved = decide(legacy, restarted(1)).orElseThrow();
+        assertThat(moved.leader()).isEqualTo(2);
+        assertThat(moved.leaderBrokerEpoch()).isEqualTo(REGISTERED_BEFORE);
     }
 
     @Test

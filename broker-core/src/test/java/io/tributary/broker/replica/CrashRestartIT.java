@@ -3,6 +3,8 @@ package io.tributary.broker.replica;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -68,8 +70,12 @@ class CrashRestartIT {
                     awaitMoreAcknowledged(writer, "before restart " + restart);
                     int epochBefore = leaderEpochOfANewRecord(probes, probeReader);
                     BrokerProcess victim = cluster.broker(TestCluster.leaderOf(admin, TOPIC, 0));
+                    long linesBefore = Files.readAllLines(victim.output()).size();
                     victim.kill();
                     victim.restart();
+                    assertThat(linesBeforeRegistering(victim, linesBefore))
+                            .as("the restarted process led nothing before it had a registration of its own")
+                            .noneMatch(line -> line.contains(": leader at epoch"));
                     for (int p = 0; p < PARTITIONS; p++) {
                         cluster.awaitFullIsr(admin, TOPIC, p, TIMEOUT);
                     }
@@ -96,6 +102,17 @@ class CrashRestartIT {
             stored.values().forEach(missing::removeAll);
             assertThat(missing).as("acknowledged records missing from the log (of " + writer.acknowledged.size() + ")").isEmpty();
         }
+    }
+
+    /** What the broker's latest process logged before it registered. */
+    private static List<String> linesBeforeRegistering(BrokerProcess broker, long skip) throws IOException {
+        List<String> lines = Files.readAllLines(broker.output()).stream().skip(skip).toList();
+        int registered = 0;
+        while (registered < lines.size() && !lines.get(registered).contains("registered broker")) {
+            registered++;
+        }
+        assertThat(registered).as("the restarted broker logged its registration").isLessThan(lines.size());
+        return lines.subList(0, registered);
     }
 
     private static void awaitMoreAcknowledged(AckedWriter writer, String when) {

@@ -46,10 +46,10 @@ class PartitionTest {
         logs = LogManager.open(List.of(dir), config, time);
         partition = new Partition(TP, logs.getOrCreate(TP, config), new IdempotentAppender(), (tp, proposed) -> {
             isrWrites.add(proposed.isr());
-            return Optional.of(new PartitionState(proposed.leader(), proposed.leaderEpoch(), proposed.isr(),
+            return Optional.of(new PartitionState(proposed.leader(), proposed.leaderEpoch(), proposed.leaderBrokerEpoch(), proposed.isr(),
                     proposed.controllerEpoch(), proposed.zkVersion() + 1, proposed.modifiedZxid() + 1));
         }, id -> id != 3, 0, 0, time);
-        partition.makeLeader(new PartitionState(0, 4, REPLICAS, 1, 0, 0), REPLICAS);
+        partition.makeLeader(new PartitionState(0, 4, PartitionState.UNKNOWN_BROKER_EPOCH, REPLICAS, 1, 0, 0), REPLICAS);
     }
 
     @AfterEach
@@ -116,7 +116,7 @@ class PartitionTest {
 
     @Test
     void acksAllNeedsMinInsyncReplicasButAcksOneDoesNot() {
-        partition.makeLeader(new PartitionState(0, 4, List.of(0), 1, 1, 0), REPLICAS);
+        partition.makeLeader(new PartitionState(0, 4, PartitionState.UNKNOWN_BROKER_EPOCH, List.of(0), 1, 1, 0), REPLICAS);
         assertThatThrownBy(() -> append(1, (short) -1)).isInstanceOf(NotEnoughReplicasException.class);
         append(1, (short) 1);
         assertThat(partition.highWatermark()).as("the ISR is the leader alone").isEqualTo(1);
@@ -124,13 +124,13 @@ class PartitionTest {
 
     @Test
     void aTopicOverrideOfMinInsyncReplicasTakesEffectAtOnce() {
-        partition.makeLeader(new PartitionState(0, 4, List.of(0, 1), 1, 1, 0), REPLICAS);
+        partition.makeLeader(new PartitionState(0, 4, PartitionState.UNKNOWN_BROKER_EPOCH, List.of(0, 1), 1, 1, 0), REPLICAS);
         append(1, (short) -1);
         partition.log().updateConfig(partition.log().config().withTopicOverrides(Map.of(LogConfig.MIN_IN_SYNC_REPLICAS, "3")));
         assertThatThrownBy(() -> append(1, (short) -1)).isInstanceOf(NotEnoughReplicasException.class)
                 .hasMessageContaining("min.insync.replicas=3");
         partition.log().updateConfig(partition.log().config().withTopicOverrides(Map.of(LogConfig.MIN_IN_SYNC_REPLICAS, "1")));
-        partition.makeLeader(new PartitionState(0, 4, List.of(0), 1, 2, 0), REPLICAS);
+        partition.makeLeader(new PartitionState(0, 4, PartitionState.UNKNOWN_BROKER_EPOCH, List.of(0), 1, 2, 0), REPLICAS);
         append(1, (short) -1);
         assertThat(partition.log().logEndOffset()).isEqualTo(2);
     }
@@ -139,7 +139,7 @@ class PartitionTest {
     void aRestartedLeaderStartsAtItsCheckpointedHighWatermarkNotAtZero() {
         append(5, (short) 1);
         Partition restarted = reopened(3);
-        restarted.makeLeader(new PartitionState(0, 5, REPLICAS, 1, 0, 0), REPLICAS);
+        restarted.makeLeader(new PartitionState(0, 5, PartitionState.UNKNOWN_BROKER_EPOCH, REPLICAS, 1, 0, 0), REPLICAS);
         assertThat(restarted.highWatermark()).as("followers have not fetched yet").isEqualTo(3);
         assertThat(reopened(9).highWatermark()).as("never above the log end").isEqualTo(5);
         assertThat(reopened(0).highWatermark()).isZero();
@@ -153,7 +153,7 @@ class PartitionTest {
     @Test
     void aFollowerBehindTheLeadersLogStartEmptiesItsLogAndStartsThere() {
         append(5, (short) 1);
-        partition.makeFollower(new PartitionState(1, 5, REPLICAS, 1, 1, 0), REPLICAS);
+        partition.makeFollower(new PartitionState(1, 5, PartitionState.UNKNOWN_BROKER_EPOCH, REPLICAS, 1, 1, 0), REPLICAS);
         partition.truncateFullyAndStartAt(100, 4);
         assertThat(partition.log().logEndOffset()).as("ignored at an old epoch").isEqualTo(5);
 
@@ -172,7 +172,7 @@ class PartitionTest {
     @Test
     void staleEpochsAndLostLeadershipAreRefused() {
         assertThatThrownBy(() -> partition.recordFollowerFetch(1, 0, 3)).isInstanceOf(FencedLeaderEpochException.class);
-        partition.makeFollower(new PartitionState(1, 5, REPLICAS, 1, 1, 0), REPLICAS);
+        partition.makeFollower(new PartitionState(1, 5, PartitionState.UNKNOWN_BROKER_EPOCH, REPLICAS, 1, 1, 0), REPLICAS);
         assertThatThrownBy(() -> append(1, (short) 1)).isInstanceOf(NotLeaderOrFollowerException.class);
         assertThatThrownBy(() -> partition.leaderHighWatermark(-1)).isInstanceOf(NotLeaderOrFollowerException.class);
     }

@@ -60,6 +60,7 @@ public final class BrokerProcess implements AutoCloseable {
                 "log4j.appender.stderr.layout.ConversionPattern=%d{HH:mm:ss.SSS} %-5p [%t] %c{1}: %m%n",
                 "log4j.logger.io.tributary.broker.Server=INFO",
                 "log4j.logger.io.tributary.broker.controller=INFO",
+                "log4j.logger.io.tributary.broker.cluster.BrokerRegistry=INFO",
                 "log4j.logger.io.tributary.broker.replica=INFO", ""));
         BrokerProcess broker = new BrokerProcess(propertiesFile, logConfig, dir.resolve("broker.log"), port);
         broker.launch();
