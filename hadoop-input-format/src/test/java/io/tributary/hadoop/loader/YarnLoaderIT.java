@@ -63,11 +63,13 @@ class YarnLoaderIT {
         Configuration client = cluster.clientConf();
         LoaderCommand command = new LoaderCommand(work).env("HADOOP_CONF_DIR", cluster.clientConfDir().toString());
 
-        LoaderCommand.Result first = command.loader(List.of(
+        LoaderCommand.Result first = command.loader(List.of("-D", LoaderConfig.PROGRESS_INTERVAL_MS + "=1000",
             "--bootstrap-server", BROKER.broker().bootstrapServers(), "--topic", "clicks", "--output", output.toString()));
 
         assertThat(first.exitCode()).as(first.output()).isZero();
-        assertThat(first.stdout()).contains("loaded 50000 records");
+        assertThat(first.stdout()).contains("plan: 4 splits (map tasks) for 50000 offsets of clicks in 4 of 4 partitions",
+            "submitted application application_", "tracking URL: http://", "progress: running, map ",
+            "loaded 50000 records", "lost ranges: none", "map tasks: 4, attempts: 4", "dataset: " + new Path(output, "clicks"));
         Datasets.assertEveryOffsetOnce(output, "clicks", PARTITIONS, 12_500, client);
         assertThat(LocalLoaderIT.ledger(output, "clicks", client)).hasSize(PARTITIONS).allSatisfy((p, next) -> assertThat(next).isEqualTo(12_500L));
 
@@ -81,7 +83,8 @@ class YarnLoaderIT {
             "--bootstrap-server", BROKER.broker().bootstrapServers(), "--topic", "clicks", "--output", output.toString()));
 
         assertThat(second.exitCode()).as(second.output()).isZero();
-        assertThat(second.stdout()).contains("loaded 8000 records");
+        assertThat(second.stdout()).as("tiny ranges packed into one split, its first attempt failed")
+            .contains("plan: 1 split (map tasks) for 8000 offsets", "loaded 8000 records", "map tasks: 1, attempts: 2");
         Datasets.assertEveryOffsetOnce(output, "clicks", PARTITIONS, 14_500, client);
         assertThat(LocalLoaderIT.ledger(output, "clicks", client)).isEqualTo(Map.of(0, 14_500L, 1, 14_500L, 2, 14_500L, 3, 14_500L));
         FileSystem fs = output.getFileSystem(client);
