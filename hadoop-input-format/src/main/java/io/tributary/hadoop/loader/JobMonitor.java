@@ -32,7 +32,11 @@ final class JobMonitor {
         while (!job.isComplete()) {
             Thread.sleep(pollMs);
             if (System.nanoTime() - nextLine >= 0) {
-                out.println(progress(job, plannedOffsets));
+                try {
+                    out.println(progress(job, plannedOffsets));
+                } catch (IOException e) {
+                    // The status can be briefly out of reach while a finished job moves to the history server; isComplete() decides.
+                }
                 nextLine = System.nanoTime() + intervalMs * 1_000_000;
             }
         }

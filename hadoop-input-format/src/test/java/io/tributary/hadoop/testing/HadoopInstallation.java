@@ -13,16 +13,23 @@ import java.util.List;
 public final class HadoopInstallation {
     /** Jar name prefixes of the libraries the loader needs that no Hadoop installation ships. */
     public static final List<String> NOT_IN_HADOOP = List.of("kafka-clients", "parquet-", "zstd-jni", "aircompressor", "jts-core", "commons-pool");
-    /** This project's own jars and the test libraries, which a cluster does not have either. */
+    /**
+     * This project's own jars, the test libraries and the peer broker (Apache Kafka's server jars,
+     * Scala), which a cluster does not have either: jar name prefixes, and Maven group directories.
+     */
     private static final List<String> OURS_OR_TESTING = List.of("broker-core", "testkit", "hadoop-input-format", "hdfs-sink",
-        "realtime-consumer", "junit-", "opentest4j", "apiguardian", "assertj-", "awaitility", "jqwik", "hamcrest");
+        "realtime-consumer", "junit-", "opentest4j", "apiguardian", "assertj-", "awaitility", "jqwik", "hamcrest", "kafka", "scala");
+    private static final List<String> TEST_ONLY_GROUPS = List.of("/org/apache/kafka/", "/org/scala-lang/", "/com/typesafe/",
+        "/net/sourceforge/argparse4j/", "/net/sf/jopt-simple/", "/io/tributary/");
 
     private HadoopInstallation() {
     }
 
     public static boolean shippedByHadoop(Path jar) {
         String name = jar.getFileName().toString();
-        return name.endsWith(".jar") && NOT_IN_HADOOP.stream().noneMatch(name::startsWith) && OURS_OR_TESTING.stream().noneMatch(name::startsWith);
+        String path = jar.toAbsolutePath().toString();
+        return name.endsWith(".jar") && NOT_IN_HADOOP.stream().noneMatch(name::startsWith) && OURS_OR_TESTING.stream().noneMatch(name::startsWith)
+            && TEST_ONLY_GROUPS.stream().noneMatch(path::contains);
     }
 
     /**

@@ -31,11 +31,13 @@ public final class MiniHadoop implements AutoCloseable {
     private final MiniDFSCluster dfs;
     private final MiniMRYarnCluster yarn;
     private final Path clientConfDir;
+    private final Path containerJars;
 
-    private MiniHadoop(MiniDFSCluster dfs, MiniMRYarnCluster yarn, Path clientConfDir) {
+    private MiniHadoop(MiniDFSCluster dfs, MiniMRYarnCluster yarn, Path clientConfDir, Path containerJars) {
         this.dfs = dfs;
         this.yarn = yarn;
         this.clientConfDir = clientConfDir;
+        this.containerJars = containerJars;
     }
 
     public static MiniHadoop start(Path dir) throws IOException {
@@ -54,7 +56,8 @@ public final class MiniHadoop implements AutoCloseable {
             yarn.init(conf);
             yarn.start();
             Path hadoopJars = HadoopInstallation.linkJars(dir.resolve("hadoop-home/share"));
-            return new MiniHadoop(dfs, yarn, writeClientConf(yarn.getConfig(), dir.resolve("client-conf"), hadoopJars.resolve("*").toString()));
+            return new MiniHadoop(dfs, yarn, writeClientConf(yarn.getConfig(), dir.resolve("client-conf"), hadoopJars.resolve("*").toString()),
+                hadoopJars);
         } catch (IOException | RuntimeException e) {
             if (yarn != null) {
                 yarn.stop();
@@ -67,6 +70,11 @@ public final class MiniHadoop implements AutoCloseable {
     /** The directory to point {@code HADOOP_CONF_DIR} at. */
     public Path clientConfDir() {
         return clientConfDir;
+    }
+
+    /** The directory of the jars the containers get (the cluster's Hadoop installation). */
+    public Path containerJars() {
+        return containerJars;
     }
 
     /** A configuration of the client files alone, as a client JVM reads them. */
