@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the cluster only from the client {@code *-site.xml} files, submitting to HDFS, YARN and the
  * history server, whose containers have a Hadoop installation's jars and nothing of ours.
  */
-@Timeout(600)
+@Timeout(1200) // two YARN jobs on 2 shared cores
 class YarnLoaderIT {
     @RegisterExtension
     static final BrokerExtension BROKER = new BrokerExtension();

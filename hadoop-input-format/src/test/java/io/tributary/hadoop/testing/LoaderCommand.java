@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs a command of the built distribution (bin/tributary-loader, or java with the job jar) in
@@ -21,12 +22,12 @@ public final class LoaderCommand {
     public static final Path TARGET = MODULE.resolve("target");
     public static final Path LOADER_SCRIPT = MODULE.resolve("../bin/tributary-loader").normalize();
 
-    /** Enough for a YARN job on 2 busy cores. */
-    private static final long TIMEOUT_SECONDS = 300;
+    /** Enough for a YARN job on 2 cores shared with other work (one took 260 s at a load average of 40). */
+    private static final long TIMEOUT_SECONDS = 480;
 
     private final Path work;
     private final Map<String, String> environment = new HashMap<>();
-    private int runs;
+    private static final AtomicInteger RUNS = new AtomicInteger();
 
     public LoaderCommand(Path work) {
         this.work = work;
@@ -47,7 +48,7 @@ public final class LoaderCommand {
     }
 
     public Result run(List<String> command) throws IOException, InterruptedException {
-        int run = ++runs;
+        int run = RUNS.incrementAndGet(); // unique across instances: every run keeps its output files
         Path stdout = work.resolve("run-" + run + ".out");
         Path stderr = work.resolve("run-" + run + ".err");
         ProcessBuilder builder = new ProcessBuilder(command).directory(MODULE.toFile())
