@@ -61,6 +61,11 @@ class CommandLineIT {
         Result usage = run(List.of("bash", MODULE.resolve("../bin/tributary-loader").normalize().toString(), "--topic"));
         assertThat(usage.exitCode).isEqualTo(2);
         assertThat(usage.stderr).contains("--topic needs a value", "usage: tributary-loader");
+
+        Result noCluster = run(List.of("bash", MODULE.resolve("../bin/tributary-loader").normalize().toString(),
+            "--conf", work.resolve("no-such-dir").toString(), "--topic", "cli"));
+        assertThat(noCluster.exitCode).isEqualTo(2);
+        assertThat(noCluster.stderr).contains("no Hadoop configuration directory");
     }
 
     @Test
