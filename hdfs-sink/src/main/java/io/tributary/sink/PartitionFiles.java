@@ -24,7 +24,7 @@ final class PartitionFiles {
     private final DatasetLayout layout;
     private final ParquetWriterFactory writers;
     private final Schema schema;
-    private final long openFileBytes;
+    private final OpenFileCost cost;
     private final HourBuckets buckets;
     private final Map<String, BucketFile> byBucket = new LinkedHashMap<>();
     private String lastBucket;
@@ -36,12 +36,12 @@ final class PartitionFiles {
 
     /** @param nextOffset where the partition resumed: the first offset these files may hold */
     PartitionFiles(TopicPartition partition, DatasetLayout layout, ParquetWriterFactory writers, Schema schema,
-                   long openFileBytes, long nextOffset) {
+                   OpenFileCost cost, long nextOffset) {
         this.partition = partition;
         this.layout = layout;
         this.writers = writers;
         this.schema = schema;
-        this.openFileBytes = openFileBytes;
+        this.cost = cost;
         this.buckets = new HourBuckets(layout);
         this.nextOffset = nextOffset;
     }
@@ -112,11 +112,11 @@ final class PartitionFiles {
         return largest;
     }
 
-    /** An estimate of the heap the open files hold: their data plus the fixed buffers of each writer. */
+    /** An estimate of the heap the open files hold: their data plus the buffers of each writer. */
     long memoryBytes() {
         long total = 0;
         for (BucketFile f : byBucket.values()) {
-            total += openFileBytes + f.dataBytes();
+            total += cost.bytes(f.dataBytes());
         }
         return total;
     }

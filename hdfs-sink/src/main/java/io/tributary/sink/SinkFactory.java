@@ -4,6 +4,7 @@ import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.dataset.NewestCommittedFiles;
 import io.tributary.hadoop.dataset.ParquetWriterFactory;
 import io.tributary.hadoop.dataset.RecordConverter;
+import io.tributary.hadoop.dataset.RecordSchema;
 import io.tributary.hadoop.dataset.ValueFormat;
 import org.apache.avro.Schema;
 import org.apache.hadoop.conf.Configuration;
@@ -24,12 +25,16 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /** Wires an {@link HdfsSink} from a {@link SinkConfig}: the consumer, the dataset and the limits. */
 public final class SinkFactory {
     private static final long MIN_FETCH_BYTES = 1 << 20;
     private static final long MAX_FETCH_BYTES = 50L << 20;
+    // One value per file: their dictionaries hold one entry. Any other column's dictionary would hold
+    // up to a page of distinct values per open file, on the heap and outside the memory budget.
+    private static final Set<String> CONSTANT_COLUMNS = Set.of(RecordSchema.TOPIC, RecordSchema.PARTITION);
 
     private SinkFactory() {
     }
@@ -37,17 +42,8 @@ public final class SinkFactory {
     /** A sink ready to {@link HdfsSink#run()}; nothing is contacted until then except the dataset's filesystem. */
     public static HdfsSink create(SinkConfig config, Time time) throws IOException {
         Configuration conf = hadoopConf(config);
-        Path root = new Path(config.outputDir());
-        FileSystem fs = root.getFileSystem(conf);
-        DatasetLayout layout = new DatasetLayout(fs.makeQualified(root), config.zone());
         Supplier<RecordConverter> converters = converters(config, conf);
-        ParquetWriterFactory writers = new ParquetWriterFactory(conf, ParquetWriterFactory.codec(config.parquetCodec()),
-            ParquetWriterFactory.DEFAULT_ROW_GROUP_BYTES, config.parquetPageBytes());
-        CommitProtocol protocol = new CommitProtocol(fs, layout, conf);
-        ResumePositions resume = new ResumePositions(protocol, new NewestCommittedFiles(fs, layout, config.recoveryBuckets()));
-        // Measured with parquet-avro 1.18: an open file holds about four pages of buffers before its first record.
-        long openFileBytes = 4L * config.parquetPageBytes();
-        DatasetTarget dataset = new DatasetTarget(layout, converters.get().schema(), writers, openFileBytes, protocol, resume);
+        DatasetTarget dataset = dataset(config, conf, converters.get().schema());
 
         KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProps(config),
             new ByteArrayDeserializer(), new ByteArrayDeserializer());
@@ -65,6 +61,18 @@ public final class SinkFactory {
             }
         }, dataset, limits, badRecords, new WriterThreads(partitionWriters),
             StatusReporter.forProcess(config.statusIntervalMs(), config.consoleStatus(), time.milliseconds()), time);
+    }
+
+    /** The dataset the sink writes: layout, writers with their memory cost, commit protocol and recovery. */
+    static DatasetTarget dataset(SinkConfig config, Configuration conf, Schema schema) throws IOException {
+        Path root = new Path(config.outputDir());
+        FileSystem fs = root.getFileSystem(conf);
+        DatasetLayout layout = new DatasetLayout(fs.makeQualified(root), config.zone());
+        ParquetWriterFactory writers = new ParquetWriterFactory(conf, ParquetWriterFactory.codec(config.parquetCodec()),
+            ParquetWriterFactory.DEFAULT_ROW_GROUP_BYTES, config.parquetPageBytes()).withDictionaryOnly(CONSTANT_COLUMNS);
+        CommitProtocol protocol = new CommitProtocol(fs, layout, conf);
+        ResumePositions resume = new ResumePositions(protocol, new NewestCommittedFiles(fs, layout, config.recoveryBuckets()));
+        return new DatasetTarget(layout, schema, writers, OpenFileCost.forPageBytes(config.parquetPageBytes()), protocol, resume);
     }
 
     static Configuration hadoopConf(SinkConfig config) {

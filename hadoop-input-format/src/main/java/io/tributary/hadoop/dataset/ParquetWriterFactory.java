@@ -19,6 +19,8 @@ import org.apache.parquet.io.OutputFile;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * Opens the dataset's Parquet writers (parquet-avro), with one codec and row-group size for a
@@ -33,6 +35,7 @@ public final class ParquetWriterFactory {
     private final CompressionCodecName codec;
     private final long rowGroupBytes;
     private final int pageBytes;
+    private final Optional<Set<String>> dictionaryColumns; // empty: Parquet's default, every column
 
     public ParquetWriterFactory(Configuration conf, CompressionCodecName codec, long rowGroupBytes) {
         this(conf, codec, rowGroupBytes, DEFAULT_PAGE_BYTES);
@@ -44,6 +47,11 @@ public final class ParquetWriterFactory {
      * that keeps many writers open (the sink) wants small pages.
      */
     public ParquetWriterFactory(Configuration conf, CompressionCodecName codec, long rowGroupBytes, int pageBytes) {
+        this(conf, codec, rowGroupBytes, pageBytes, Optional.empty());
+    }
+
+    private ParquetWriterFactory(Configuration conf, CompressionCodecName codec, long rowGroupBytes, int pageBytes,
+                                 Optional<Set<String>> dictionaryColumns) {
         if (rowGroupBytes < 1024) {
             throw new IllegalArgumentException("row group size too small: " + rowGroupBytes);
         }
@@ -54,6 +62,18 @@ public final class ParquetWriterFactory {
         this.codec = codec;
         this.rowGroupBytes = rowGroupBytes;
         this.pageBytes = pageBytes;
+        this.dictionaryColumns = dictionaryColumns.map(Set::copyOf);
+    }
+
+    /**
+     * The same factory with dictionary encoding for the top-level {@code columns} only. A
+     * dictionary encoder keeps every distinct value of its column on the heap for as long as the
+     * file is open, and {@link ParquetWriter#getDataSize()} does not count it: a process that
+     * bounds the memory of many open writers by their data size (the sink) must leave it off
+     * wherever values are many.
+     */
+    public ParquetWriterFactory withDictionaryOnly(Set<String> columns) {
+        return new ParquetWriterFactory(conf, codec, rowGroupBytes, pageBytes, Optional.of(columns));
     }
 
     /** Parses a codec name such as {@code snappy}, {@code zstd}, {@code gzip} or {@code uncompressed}. */
@@ -99,12 +119,16 @@ public final class ParquetWriterFactory {
     }
 
     private <T, B extends ParquetWriter.Builder<T, B>> B configured(B builder) {
-        return builder
-            .withConf(conf)
+        builder.withConf(conf)
             .withCompressionCodec(codec)
             .withRowGroupSize(rowGroupBytes)
             .withPageSize(pageBytes)
             .withWriteMode(ParquetFileWriter.Mode.CREATE);
+        dictionaryColumns.ifPresent(columns -> {
+            builder.withDictionaryEncoding(false);
+            columns.forEach(column -> builder.withDictionaryEncoding(column, true));
+        });
+        return builder;
     }
 
     private static final class ShreddedWriterBuilder extends ParquetWriter.Builder<ShreddedRow, ShreddedWriterBuilder> {
