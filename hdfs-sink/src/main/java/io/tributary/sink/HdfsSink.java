@@ -1,9 +1,11 @@
 package io.tributary.sink;
 
+import io.tributary.hadoop.input.LostRange;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Time;
@@ -20,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -48,6 +51,7 @@ public final class HdfsSink implements Runnable {
     private final SinkLimits limits;
     private final OwnershipFence fence;
     private final BadRecords badRecords;
+    private final RetentionGaps gaps;
     private final WriterThreads writers;
     private final StatusReporter reporter;
     private final Time time;
@@ -56,17 +60,19 @@ public final class HdfsSink implements Runnable {
     private volatile boolean stopping;
     private BadRecordException stoppedBy; // a bad record under the fail policy
     private volatile List<PartitionStatus> lastStatus = List.of();
+    private final List<LostRange> lostRanges = new CopyOnWriteArrayList<>();
     private volatile Throwable failure; // what ended run(), written before finished counts down
 
     HdfsSink(Consumer<byte[], byte[]> consumer, java.util.function.Consumer<ConsumerRebalanceListener> subscribe,
-             DatasetTarget dataset, SinkLimits limits, BadRecords badRecords, WriterThreads writers, StatusReporter reporter,
-             Time time) {
+             DatasetTarget dataset, SinkLimits limits, BadRecords badRecords, RetentionGaps gaps, WriterThreads writers,
+             StatusReporter reporter, Time time) {
         this.consumer = consumer;
         this.subscribe = subscribe;
         this.dataset = dataset;
         this.limits = limits;
         this.fence = new OwnershipFence(consumer, Duration.ofSeconds(30));
         this.badRecords = badRecords;
+        this.gaps = gaps;
         this.writers = writers;
         this.reporter = reporter;
         this.time = time;
@@ -76,6 +82,7 @@ public final class HdfsSink implements Runnable {
      * Streams until {@link #stop()}, then commits the open files and leaves the group.
      *
      * @throws BadRecordException under bad.record.policy=fail, after committing what came before
+     * @throws MissingRecordsException under on.missing=fail, after committing what came before
      * @throws IllegalStateException when the open files could not commit on stop (nothing is lost)
      */
     @Override
@@ -95,7 +102,15 @@ public final class HdfsSink implements Runnable {
             subscribe.accept(new Rebalance());
             while (!stopping) {
                 // The writer threads write the previous batch while this one is fetched and parsed.
-                ConsumerRecords<byte[], byte[]> records = consumer.poll(pollTimeout());
+                ConsumerRecords<byte[], byte[]> records;
+                try {
+                    records = consumer.poll(pollTimeout());
+                } catch (OffsetOutOfRangeException e) {
+                    finishWrites();
+                    throwIfStopped();
+                    skipGaps(e.offsetOutOfRangePartitions());
+                    continue;
+                }
                 finishWrites();
                 throwIfStopped();
                 List<Claim> claims = claim(records);
@@ -113,6 +128,9 @@ public final class HdfsSink implements Runnable {
             commitOnStop(streaming);
         } catch (BadRecordException e) {
             commit(new ArrayList<>(partitions.values()), "stop on a bad record");
+            throw e;
+        } catch (MissingRecordsException e) {
+            commit(new ArrayList<>(partitions.values()), "stop on records missing from the log");
             throw e;
         } finally {
             writers.close();
@@ -143,6 +161,11 @@ public final class HdfsSink implements Runnable {
     /** Records left out of the dataset so far under bad.record.policy skip or dead-letter. */
     public long badRecordCount() {
         return badRecords.count();
+    }
+
+    /** The ranges skipped so far under on.missing=skip, because the log no longer had them. */
+    public List<LostRange> lostRanges() {
+        return List.copyOf(lostRanges);
     }
 
     /** Waits until {@link #run()} has returned. */
@@ -213,6 +236,38 @@ public final class HdfsSink implements Runnable {
                 }
             }
         }
+    }
+
+    // The partitions' positions are no longer in the log: skip to the log start (recorded in the
+    // lost-range report first) or stop, as on.missing says.
+    private void skipGaps(Map<TopicPartition, Long> positions) {
+        Map<TopicPartition, Long> ours = new LinkedHashMap<>();
+        positions.forEach((tp, position) -> {
+            PartitionState state = partitions.get(tp);
+            if (state != null && !state.isRecovering()) {
+                ours.put(tp, position);
+            }
+        });
+        if (ours.isEmpty()) {
+            return;
+        }
+        Map<TopicPartition, LostRange> lost;
+        try {
+            lost = gaps.meet(ours);
+        } catch (IOException e) {
+            fail(ours.keySet(), "recording lost ranges", e);
+            return;
+        }
+        long now = time.milliseconds();
+        lost.forEach((tp, range) -> {
+            PartitionState state = partitions.get(tp);
+            state.files().skipTo(range.end(), now);
+            state.lost(range.start(), range.end());
+            lostRanges.add(range);
+            consumer.seek(tp, range.end());
+            log.warn("{} were deleted from the log before the sink wrote them; skipped ({}=skip) and recorded in {}",
+                range, SinkConfig.ON_MISSING, dataset.layout().metaDir() + "/lost-ranges/");
+        });
     }
 
     private void throwIfStopped() {

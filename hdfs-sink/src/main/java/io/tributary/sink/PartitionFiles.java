@@ -69,6 +69,16 @@ final class PartitionFiles {
         noteConsumed(offset, nowMs);
     }
 
+    /**
+     * Moves past offsets the log no longer has: the next commit moves the ledger to at least
+     * {@code next}, even if no record follows before it.
+     */
+    void skipTo(long next, long nowMs) {
+        if (next > nextOffset) {
+            noteConsumed(next - 1, nowMs);
+        }
+    }
+
     private void noteConsumed(long offset, long nowMs) {
         if (firstAppendMs < 0) {
             firstAppendMs = nowMs;

@@ -53,13 +53,14 @@ public final class SinkFactory {
         for (int i = 0; i < config.writerThreads(); i++) {
             partitionWriters.add(new PartitionWriter(converters.get(), badRecords, limits.rotation(), time));
         }
+        RetentionGaps gaps = new RetentionGaps(consumer, config.onMissing(), dataset.layout(), conf);
         return new HdfsSink(consumer, listener -> {
             if (config.topicPattern().isPresent()) {
                 consumer.subscribe(config.topicPattern().get(), listener);
             } else {
                 consumer.subscribe(config.topics(), listener);
             }
-        }, dataset, limits, badRecords, new WriterThreads(partitionWriters),
+        }, dataset, limits, badRecords, gaps, new WriterThreads(partitionWriters),
             StatusReporter.forProcess(config.statusIntervalMs(), config.consoleStatus(), time.milliseconds()), time);
     }
 
@@ -84,16 +85,18 @@ public final class SinkFactory {
     }
 
     /**
-     * Consumer settings: offsets are committed only by the sink; a partition new to the dataset
-     * starts at the earliest offset; fetch buffers are kept well inside the memory budget so many
-     * partitions fit a small heap. {@code consumer.*} settings override all of these.
+     * Consumer settings: offsets are committed only by the sink; no automatic reset, so a
+     * position the log no longer has comes to {@link RetentionGaps} (a partition new to the
+     * dataset is sought to the beginning explicitly); fetch buffers are kept well inside the memory
+     * budget so many partitions fit a small heap. {@code consumer.*} settings override all of these
+     * but the reset, which {@link SinkConfig} refuses.
      */
     static Map<String, Object> consumerProps(SinkConfig config) {
         Map<String, Object> props = new HashMap<>();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, String.join(",", config.getList(SinkConfig.BOOTSTRAP_SERVERS)));
         props.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
         long fetchBytes = Math.max(MIN_FETCH_BYTES, Math.min(MAX_FETCH_BYTES, config.memoryBudgetBytes() / 4));
         props.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, (int) fetchBytes);
         props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, (int) Math.min(fetchBytes, 1 << 20));
