@@ -334,7 +334,7 @@ public final class HdfsSink implements Runnable {
                 continue;
             }
             try {
-                intents.put(state.partition(), closeAll(files));
+                intents.put(state.partition(), files.closeForCommit());
                 committing.put(state.partition(), files);
             } catch (IOException e) {
                 fail(List.of(state.partition()), "closing", e);
@@ -373,17 +373,6 @@ public final class HdfsSink implements Runnable {
                 files.records(), intent.renames().size(), intent.nextOffset());
             files.reset();
         });
-    }
-
-    private CommitIntent closeAll(PartitionFiles files) throws IOException {
-        List<CommitIntent.Rename> renames = new ArrayList<>();
-        String topic = files.partition().topic();
-        int p = files.partition().partition();
-        for (BucketFile file : files.files()) {
-            file.close();
-            renames.add(new CommitIntent.Rename(file.temp(), file.finalPath(dataset.layout(), topic, p)));
-        }
-        return new CommitIntent(files.nextOffset(), renames);
     }
 
     private void fail(Collection<TopicPartition> failed, String step, Exception cause) {

@@ -8,6 +8,7 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.common.TopicPartition;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -129,6 +130,16 @@ final class PartitionFiles {
             total += cost.bytes(f.dataBytes());
         }
         return total;
+    }
+
+    /** Closes every file (their bytes durable) and returns the intent that commits them. */
+    CommitIntent closeForCommit() throws IOException {
+        List<CommitIntent.Rename> renames = new ArrayList<>();
+        for (BucketFile file : byBucket.values()) {
+            file.close();
+            renames.add(new CommitIntent.Rename(file.temp(), file.finalPath(layout, partition.topic(), partition.partition())));
+        }
+        return new CommitIntent(nextOffset, renames);
     }
 
     Collection<BucketFile> files() {

@@ -13,7 +13,6 @@ import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.hadoop.util.HadoopOutputFile;
 import org.apache.parquet.io.OutputFile;
 
 import java.io.IOException;
@@ -90,9 +89,9 @@ public final class ParquetWriterFactory {
         return codec;
     }
 
-    /** Creates {@code path} (which must not exist) for rows of {@code schema}. */
+    /** Creates {@code path} (which must not exist) for rows of {@code schema}; its bytes are durable once the writer is closed. */
     public ParquetWriter<GenericRecord> open(Path path, Schema schema) throws IOException {
-        return configured(AvroParquetWriter.<GenericRecord>builder(HadoopOutputFile.fromPath(path, conf))
+        return configured(AvroParquetWriter.<GenericRecord>builder(new DurableOutputFile(path, conf))
             .withSchema(schema)
             .withDataModel(GenericData.get()))
             .build();
@@ -103,7 +102,7 @@ public final class ParquetWriterFactory {
      * shredded by {@link #shredder(Schema)}: the same file as {@link #open} writes from the rows.
      */
     public ParquetWriter<ShreddedRow> openShredded(Path path, Schema schema) throws IOException {
-        return configured(new ShreddedWriterBuilder(HadoopOutputFile.fromPath(path, conf), avroWriteSupport(schema))).build();
+        return configured(new ShreddedWriterBuilder(new DurableOutputFile(path, conf), avroWriteSupport(schema))).build();
     }
 
     /** Shreds rows of {@code schema} for {@link #openShredded}'s writers, as parquet-avro does for {@link #open}'s. */

@@ -1,9 +1,9 @@
 package io.tributary.hadoop.loader;
 
 import io.tributary.hadoop.dataset.DatasetLayout;
+import io.tributary.hadoop.dataset.DurableFiles;
 import io.tributary.hadoop.input.LostRange;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
@@ -30,9 +30,8 @@ public final class LostRangeReport {
         StringBuilder text = new StringBuilder(HEADER).append('\n');
         lost.forEach(r -> text.append(r.reportLine()).append('\n'));
         FileSystem fs = report.getFileSystem(conf);
-        try (FSDataOutputStream out = fs.create(report, true)) {
-            out.write(text.toString().getBytes(StandardCharsets.UTF_8));
-        }
+        DurableFiles.write(fs, report, text.toString().getBytes(StandardCharsets.UTF_8), true);
+        DurableFiles.syncDirectory(fs, report.getParent());
         return report;
     }
 }
