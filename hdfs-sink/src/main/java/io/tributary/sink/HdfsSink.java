@@ -1,5 +1,6 @@
 package io.tributary.sink;
 
+import io.tributary.hadoop.dataset.DatasetTopicName;
 import io.tributary.hadoop.input.LostRange;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -17,11 +18,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -61,6 +64,7 @@ public final class HdfsSink implements Runnable {
     private BadRecordException stoppedBy; // a bad record under the fail policy
     private volatile List<PartitionStatus> lastStatus = List.of();
     private final List<LostRange> lostRanges = new CopyOnWriteArrayList<>();
+    private final Set<String> refusedTopics = new HashSet<>(); // named once in the log, then left paused
     private volatile Throwable failure; // what ended run(), written before finished counts down
 
     HdfsSink(Consumer<byte[], byte[]> consumer, java.util.function.Consumer<ConsumerRebalanceListener> subscribe,
@@ -490,7 +494,13 @@ public final class HdfsSink implements Runnable {
         public void onPartitionsAssigned(Collection<TopicPartition> assigned) {
             long now = time.milliseconds();
             for (TopicPartition tp : assigned) {
-                partitions.put(tp, new PartitionState(tp, now));
+                Optional<String> problem = DatasetTopicName.problem(tp.topic());
+                if (problem.isEmpty()) {
+                    partitions.put(tp, new PartitionState(tp, now));
+                } else if (refusedTopics.add(tp.topic())) {
+                    // Matched by topics.regex; a listed topic is refused by SinkConfig before anything starts.
+                    log.error("not writing {}: {}", tp.topic(), problem.get());
+                }
             }
             consumer.pause(assigned);
             retryFailed();

@@ -1,5 +1,6 @@
 package io.tributary.sink;
 
+import io.tributary.hadoop.dataset.DatasetTopicName;
 import io.tributary.hadoop.dataset.ParquetWriterFactory;
 import io.tributary.hadoop.dataset.ValueFormat;
 import io.tributary.hadoop.input.MissingPolicy;
@@ -115,6 +116,11 @@ public final class SinkConfig extends AbstractConfig {
             throw new ConfigException(CONSUMER_PREFIX + ConsumerConfig.AUTO_OFFSET_RESET_CONFIG + " cannot be set: the sink resumes "
                 + "where the dataset ends and a partition new to it starts at the earliest offset; for records the log no "
                 + "longer has, set " + ON_MISSING + "=fail|skip");
+        }
+        for (String topic : topics()) {
+            DatasetTopicName.problem(topic).ifPresent(problem -> {
+                throw new ConfigException(problem);
+            });
         }
         zone();
         ParquetWriterFactory.codec(getString(PARQUET_CODEC));

@@ -63,6 +63,16 @@ class SinkConfigTest {
     }
 
     @Test
+    void topicsThatCannotMakeADatasetFolderAreRefusedBeforeAnythingStarts() {
+        for (String topic : new String[] {"_private", ".hidden", "_tributary", "t".repeat(240)}) {
+            Map<String, String> props = minimal();
+            props.put("topics", "orders," + topic);
+            assertThatThrownBy(() -> new SinkConfig(props)).as(topic).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("topic '" + topic + "'").hasMessageContaining("Copy it to a topic");
+        }
+    }
+
+    @Test
     void aPatternReplacesTheTopicList() {
         Map<String, String> props = minimal();
         props.remove("topics");
