@@ -258,8 +258,9 @@ public final class HdfsSink implements Runnable {
         Map<TopicPartition, LostRange> lost;
         try {
             lost = gaps.meet(ours);
-        } catch (IOException e) {
-            fail(ours.keySet(), "recording lost ranges", e);
+        } catch (IOException | KafkaException e) {
+            // Not a MissingRecordsException: the log start or the report could not be had; the retry seeks back and meets the gap again.
+            fail(ours.keySet(), "looking up or recording the records the log no longer has", e);
             return;
         }
         long now = time.milliseconds();

@@ -9,6 +9,7 @@ import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
 
 import java.io.IOException;
+import java.util.Set;
 
 /**
  * A Parquet output file whose bytes are durable once the writer has closed it ({@link
@@ -17,6 +18,8 @@ import java.io.IOException;
  */
 final class DurableOutputFile implements OutputFile {
     private static final int BUFFER_BYTES = 4096;
+    // Where Parquet may align row groups to blocks, as its own HadoopOutputFile decides.
+    private static final Set<String> BLOCK_FILESYSTEMS = Set.of("hdfs", "webhdfs", "viewfs");
 
     private final FileSystem fs;
     private final Path path;
@@ -54,7 +57,7 @@ final class DurableOutputFile implements OutputFile {
 
     @Override
     public boolean supportsBlockSize() {
-        return "hdfs".equals(fs.getUri().getScheme());
+        return BLOCK_FILESYSTEMS.contains(fs.getUri().getScheme());
     }
 
     @Override
