@@ -1,5 +1,6 @@
 package io.tributary.hadoop.loader;
 
+import io.tributary.hadoop.dataset.DatasetTopicName;
 import io.tributary.hadoop.dataset.ParquetWriterFactory;
 import io.tributary.hadoop.dataset.ValueFormat;
 import io.tributary.hadoop.input.InputConfig;
@@ -77,6 +78,9 @@ record LoaderOptions(Map<String, String> settings, String valueSchemaFile, boole
     }
 
     private static void validate(Map<String, String> s) {
+        DatasetTopicName.problem(s.get(InputConfig.TOPIC)).ifPresent(problem -> {
+            throw new IllegalArgumentException(problem);
+        });
         if (s.containsKey(InputConfig.START)) {
             StartPosition.parse(s.get(InputConfig.START));
         }

@@ -51,6 +51,15 @@ class LoaderOptionsTest {
         assertThatThrownBy(() -> LoaderOptions.parse(concat(base, "--max-maps", "-1"))).hasMessageContaining("max.maps -1");
     }
 
+    @Test
+    void refusesTopicsThatCannotMakeADatasetFolderBeforeConnecting() {
+        for (String topic : new String[] {"_private", ".hidden", "_tributary", "t".repeat(240)}) {
+            String[] args = {"--bootstrap-server", "h:1", "--topic", topic, "--output", "d"};
+            assertThatThrownBy(() -> LoaderOptions.parse(args)).as(topic).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("topic '" + topic + "'").hasMessageContaining("Copy it to a topic");
+        }
+    }
+
     private static String[] concat(String[] base, String... more) {
         String[] all = java.util.Arrays.copyOf(base, base.length + more.length);
         System.arraycopy(more, 0, all, base.length, more.length);
