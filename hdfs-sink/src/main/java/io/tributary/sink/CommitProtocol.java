@@ -1,10 +1,10 @@
 package io.tributary.sink;
 
 import io.tributary.hadoop.dataset.DatasetLayout;
+import io.tributary.hadoop.dataset.DurableFiles;
 import io.tributary.hadoop.dataset.OffsetLedger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.kafka.common.TopicPartition;
@@ -15,8 +15,10 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -89,11 +91,11 @@ final class CommitProtocol {
         return ledger;
     }
 
+    // Rewritten in place, but complete only with its end line: a torn intent reads as none, and
+    // nothing is renamed before this returns.
     private void writeIntent(TopicPartition tp, CommitIntent intent) throws IOException {
-        try (FSDataOutputStream out = fs.create(intentFile(tp), true)) {
-            out.write(intent.encode().getBytes(StandardCharsets.UTF_8));
-            out.hsync();
-        }
+        DurableFiles.write(fs, intentFile(tp), intent.encode().getBytes(StandardCharsets.UTF_8), true);
+        DurableFiles.syncDirectory(fs, intentFile(tp).getParent());
     }
 
     private Optional<CommitIntent> readIntent(TopicPartition tp) throws IOException {
@@ -104,9 +106,13 @@ final class CommitProtocol {
         }
     }
 
-    // Idempotent: a file already at its target (renamed before a crash) is left alone.
+    // Idempotent: a file already at its target (renamed before a crash) is left alone. The renames
+    // are durable when this returns, before the ledger names their offsets.
     private void rename(CommitIntent intent) throws IOException {
+        Set<Path> directories = new LinkedHashSet<>();
         for (CommitIntent.Rename r : intent.renames()) {
+            directories.add(r.temp().getParent());
+            directories.add(r.target().getParent());
             if (fs.exists(r.temp())) {
                 fs.mkdirs(r.target().getParent());
                 if (!fs.rename(r.temp(), r.target())) {
@@ -115,6 +121,11 @@ final class CommitProtocol {
                 }
             } else if (!fs.exists(r.target())) {
                 throw new IOException("commit intent names " + r.temp() + " but neither it nor " + r.target() + " exists");
+            }
+        }
+        for (Path directory : directories) {
+            if (fs.exists(directory)) {
+                DurableFiles.syncDirectory(fs, directory);
             }
         }
     }

@@ -8,12 +8,12 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * Everything about the dataset the sink writes: layout, row schema, writers, commits and resume positions.
  *
- * @param openFileBytes the memory an open file costs before its first record (buffers of the writer)
+ * @param openFileCost the memory an open file costs, for the memory budget
  */
-record DatasetTarget(DatasetLayout layout, Schema schema, ParquetWriterFactory writers, long openFileBytes,
+record DatasetTarget(DatasetLayout layout, Schema schema, ParquetWriterFactory writers, OpenFileCost openFileCost,
                      CommitProtocol protocol, ResumePositions resume) {
     /** Fresh, empty files for {@code tp}, starting at {@code nextOffset}. */
     PartitionFiles newFiles(TopicPartition tp, long nextOffset) {
-        return new PartitionFiles(tp, layout, writers, schema, openFileBytes, nextOffset);
+        return new PartitionFiles(tp, layout, writers, schema, openFileCost, nextOffset);
     }
 }

@@ -1,9 +1,12 @@
 package io.tributary.sink;
 
+import io.tributary.hadoop.dataset.DatasetTopicName;
+import io.tributary.hadoop.input.LostRange;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Time;
@@ -15,11 +18,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -48,6 +54,7 @@ public final class HdfsSink implements Runnable {
     private final SinkLimits limits;
     private final OwnershipFence fence;
     private final BadRecords badRecords;
+    private final RetentionGaps gaps;
     private final WriterThreads writers;
     private final StatusReporter reporter;
     private final Time time;
@@ -56,17 +63,20 @@ public final class HdfsSink implements Runnable {
     private volatile boolean stopping;
     private BadRecordException stoppedBy; // a bad record under the fail policy
     private volatile List<PartitionStatus> lastStatus = List.of();
+    private final List<LostRange> lostRanges = new CopyOnWriteArrayList<>();
+    private final Set<String> refusedTopics = new HashSet<>(); // named once in the log, then left paused
     private volatile Throwable failure; // what ended run(), written before finished counts down
 
     HdfsSink(Consumer<byte[], byte[]> consumer, java.util.function.Consumer<ConsumerRebalanceListener> subscribe,
-             DatasetTarget dataset, SinkLimits limits, BadRecords badRecords, WriterThreads writers, StatusReporter reporter,
-             Time time) {
+             DatasetTarget dataset, SinkLimits limits, BadRecords badRecords, RetentionGaps gaps, WriterThreads writers,
+             StatusReporter reporter, Time time) {
         this.consumer = consumer;
         this.subscribe = subscribe;
         this.dataset = dataset;
         this.limits = limits;
         this.fence = new OwnershipFence(consumer, Duration.ofSeconds(30));
         this.badRecords = badRecords;
+        this.gaps = gaps;
         this.writers = writers;
         this.reporter = reporter;
         this.time = time;
@@ -76,6 +86,7 @@ public final class HdfsSink implements Runnable {
      * Streams until {@link #stop()}, then commits the open files and leaves the group.
      *
      * @throws BadRecordException under bad.record.policy=fail, after committing what came before
+     * @throws MissingRecordsException under on.missing=fail, after committing what came before
      * @throws IllegalStateException when the open files could not commit on stop (nothing is lost)
      */
     @Override
@@ -95,7 +106,15 @@ public final class HdfsSink implements Runnable {
             subscribe.accept(new Rebalance());
             while (!stopping) {
                 // The writer threads write the previous batch while this one is fetched and parsed.
-                ConsumerRecords<byte[], byte[]> records = consumer.poll(pollTimeout());
+                ConsumerRecords<byte[], byte[]> records;
+                try {
+                    records = consumer.poll(pollTimeout());
+                } catch (OffsetOutOfRangeException e) {
+                    finishWrites();
+                    throwIfStopped();
+                    skipGaps(e.offsetOutOfRangePartitions());
+                    continue;
+                }
                 finishWrites();
                 throwIfStopped();
                 List<Claim> claims = claim(records);
@@ -113,6 +132,9 @@ public final class HdfsSink implements Runnable {
             commitOnStop(streaming);
         } catch (BadRecordException e) {
             commit(new ArrayList<>(partitions.values()), "stop on a bad record");
+            throw e;
+        } catch (MissingRecordsException e) {
+            commit(new ArrayList<>(partitions.values()), "stop on records missing from the log");
             throw e;
         } finally {
             writers.close();
@@ -143,6 +165,11 @@ public final class HdfsSink implements Runnable {
     /** Records left out of the dataset so far under bad.record.policy skip or dead-letter. */
     public long badRecordCount() {
         return badRecords.count();
+    }
+
+    /** The ranges skipped so far under on.missing=skip, because the log no longer had them. */
+    public List<LostRange> lostRanges() {
+        return List.copyOf(lostRanges);
     }
 
     /** Waits until {@link #run()} has returned. */
@@ -215,6 +242,39 @@ public final class HdfsSink implements Runnable {
         }
     }
 
+    // The partitions' positions are no longer in the log: skip to the log start (recorded in the
+    // lost-range report first) or stop, as on.missing says.
+    private void skipGaps(Map<TopicPartition, Long> positions) {
+        Map<TopicPartition, Long> ours = new LinkedHashMap<>();
+        positions.forEach((tp, position) -> {
+            PartitionState state = partitions.get(tp);
+            if (state != null && !state.isRecovering()) {
+                ours.put(tp, position);
+            }
+        });
+        if (ours.isEmpty()) {
+            return;
+        }
+        Map<TopicPartition, LostRange> lost;
+        try {
+            lost = gaps.meet(ours);
+        } catch (IOException | KafkaException e) {
+            // Not a MissingRecordsException: the log start or the report could not be had; the retry seeks back and meets the gap again.
+            fail(ours.keySet(), "looking up or recording the records the log no longer has", e);
+            return;
+        }
+        long now = time.milliseconds();
+        lost.forEach((tp, range) -> {
+            PartitionState state = partitions.get(tp);
+            state.files().skipTo(range.end(), now);
+            state.lost(range.start(), range.end());
+            lostRanges.add(range);
+            consumer.seek(tp, range.end());
+            log.warn("{} were deleted from the log before the sink wrote them; skipped ({}=skip) and recorded in {}",
+                range, SinkConfig.ON_MISSING, dataset.layout().metaDir() + "/lost-ranges/");
+        });
+    }
+
     private void throwIfStopped() {
         if (stoppedBy != null) {
             throw stoppedBy;
@@ -279,7 +339,7 @@ public final class HdfsSink implements Runnable {
                 continue;
             }
             try {
-                intents.put(state.partition(), closeAll(files));
+                intents.put(state.partition(), files.closeForCommit());
                 committing.put(state.partition(), files);
             } catch (IOException e) {
                 fail(List.of(state.partition()), "closing", e);
@@ -318,17 +378,6 @@ public final class HdfsSink implements Runnable {
                 files.records(), intent.renames().size(), intent.nextOffset());
             files.reset();
         });
-    }
-
-    private CommitIntent closeAll(PartitionFiles files) throws IOException {
-        List<CommitIntent.Rename> renames = new ArrayList<>();
-        String topic = files.partition().topic();
-        int p = files.partition().partition();
-        for (BucketFile file : files.files()) {
-            file.close();
-            renames.add(new CommitIntent.Rename(file.temp(), file.finalPath(dataset.layout(), topic, p)));
-        }
-        return new CommitIntent(files.nextOffset(), renames);
     }
 
     private void fail(Collection<TopicPartition> failed, String step, Exception cause) {
@@ -446,7 +495,13 @@ public final class HdfsSink implements Runnable {
         public void onPartitionsAssigned(Collection<TopicPartition> assigned) {
             long now = time.milliseconds();
             for (TopicPartition tp : assigned) {
-                partitions.put(tp, new PartitionState(tp, now));
+                Optional<String> problem = DatasetTopicName.problem(tp.topic());
+                if (problem.isEmpty()) {
+                    partitions.put(tp, new PartitionState(tp, now));
+                } else if (refusedTopics.add(tp.topic())) {
+                    // Matched by topics.regex; a listed topic is refused by SinkConfig before anything starts.
+                    log.error("not writing {}: {}", tp.topic(), problem.get());
+                }
             }
             consumer.pause(assigned);
             retryFailed();

@@ -8,6 +8,7 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.common.TopicPartition;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,7 +25,7 @@ final class PartitionFiles {
     private final DatasetLayout layout;
     private final ParquetWriterFactory writers;
     private final Schema schema;
-    private final long openFileBytes;
+    private final OpenFileCost cost;
     private final HourBuckets buckets;
     private final Map<String, BucketFile> byBucket = new LinkedHashMap<>();
     private String lastBucket;
@@ -36,12 +37,12 @@ final class PartitionFiles {
 
     /** @param nextOffset where the partition resumed: the first offset these files may hold */
     PartitionFiles(TopicPartition partition, DatasetLayout layout, ParquetWriterFactory writers, Schema schema,
-                   long openFileBytes, long nextOffset) {
+                   OpenFileCost cost, long nextOffset) {
         this.partition = partition;
         this.layout = layout;
         this.writers = writers;
         this.schema = schema;
-        this.openFileBytes = openFileBytes;
+        this.cost = cost;
         this.buckets = new HourBuckets(layout);
         this.nextOffset = nextOffset;
     }
@@ -67,6 +68,16 @@ final class PartitionFiles {
     /** Moves past a record that is left out of the dataset (skipped or dead-lettered). */
     void skip(long offset, long nowMs) {
         noteConsumed(offset, nowMs);
+    }
+
+    /**
+     * Moves past offsets the log no longer has: the next commit moves the ledger to at least
+     * {@code next}, even if no record follows before it.
+     */
+    void skipTo(long next, long nowMs) {
+        if (next > nextOffset) {
+            noteConsumed(next - 1, nowMs);
+        }
     }
 
     private void noteConsumed(long offset, long nowMs) {
@@ -112,13 +123,23 @@ final class PartitionFiles {
         return largest;
     }
 
-    /** An estimate of the heap the open files hold: their data plus the fixed buffers of each writer. */
+    /** An estimate of the heap the open files hold: their data plus the buffers of each writer. */
     long memoryBytes() {
         long total = 0;
         for (BucketFile f : byBucket.values()) {
-            total += openFileBytes + f.dataBytes();
+            total += cost.bytes(f.dataBytes());
         }
         return total;
+    }
+
+    /** Closes every file (their bytes durable) and returns the intent that commits them. */
+    CommitIntent closeForCommit() throws IOException {
+        List<CommitIntent.Rename> renames = new ArrayList<>();
+        for (BucketFile file : byBucket.values()) {
+            file.close();
+            renames.add(new CommitIntent.Rename(file.temp(), file.finalPath(layout, partition.topic(), partition.partition())));
+        }
+        return new CommitIntent(nextOffset, renames);
     }
 
     Collection<BucketFile> files() {

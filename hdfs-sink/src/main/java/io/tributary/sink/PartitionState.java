@@ -15,6 +15,8 @@ final class PartitionState {
     private long recordsCommitted;
     private long filesCommitted;
     private long maxVisibleDelayMs;
+    private long lostRanges;
+    private long lostRecords;
     private long rateRecords;
     private long rateSinceMs;
 
@@ -85,6 +87,12 @@ final class PartitionState {
         maxVisibleDelayMs = Math.max(maxVisibleDelayMs, visibleDelayMs);
     }
 
+    /** Offsets {@code [start, end)} were gone from the log and skipped (on.missing=skip). */
+    void lost(long start, long end) {
+        lostRanges++;
+        lostRecords += end - start;
+    }
+
     /** A snapshot; also restarts the records/s window. */
     PartitionStatus status(long lag, long nowMs) {
         long elapsed = Math.max(1, nowMs - rateSinceMs);
@@ -93,6 +101,6 @@ final class PartitionState {
         rateSinceMs = nowMs;
         long freshness = files == null || files.isEmpty() ? 0 : nowMs - files.firstAppendMs();
         return new PartitionStatus(partition, lag, freshness, rate, recordsCommitted, filesCommitted,
-            maxVisibleDelayMs, isRecovering());
+            maxVisibleDelayMs, lostRanges, lostRecords, isRecovering());
     }
 }

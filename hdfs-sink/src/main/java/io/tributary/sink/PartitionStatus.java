@@ -11,13 +11,17 @@ import org.apache.kafka.common.TopicPartition;
  * @param recordsCommitted   records in committed files, since this sink took the partition
  * @param filesCommitted     files committed since this sink took the partition
  * @param maxVisibleDelayMs  the largest (commit time - record timestamp) of a committed record seen
+ * @param lostRanges         ranges the log no longer had and the sink skipped (on.missing=skip), since it took the partition
+ * @param lostRecords        offsets in those ranges
  * @param recovering         paused after a storage failure, waiting to retry
  */
 public record PartitionStatus(TopicPartition partition, long lag, long freshnessMs, double recordsPerSecond,
-                              long recordsCommitted, long filesCommitted, long maxVisibleDelayMs, boolean recovering) {
+                              long recordsCommitted, long filesCommitted, long maxVisibleDelayMs, long lostRanges,
+                              long lostRecords, boolean recovering) {
     String logLine() {
-        return String.format("%s lag=%d freshness=%dms rate=%.0f/s committed=%d records in %d files%s",
+        return String.format("%s lag=%d freshness=%dms rate=%.0f/s committed=%d records in %d files%s%s",
             partition, lag, freshnessMs, recordsPerSecond, recordsCommitted, filesCommitted,
+            lostRanges > 0 ? " lost=" + lostRecords + " offsets in " + lostRanges + " ranges" : "",
             recovering ? " RECOVERING" : "");
     }
 }

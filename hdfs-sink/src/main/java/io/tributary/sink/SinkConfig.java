@@ -1,7 +1,10 @@
 package io.tributary.sink;
 
+import io.tributary.hadoop.dataset.DatasetTopicName;
 import io.tributary.hadoop.dataset.ParquetWriterFactory;
 import io.tributary.hadoop.dataset.ValueFormat;
+import io.tributary.hadoop.input.MissingPolicy;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -38,6 +41,7 @@ public final class SinkConfig extends AbstractConfig {
     public static final String PARQUET_CODEC = "parquet.codec";
     public static final String PARQUET_PAGE_BYTES = "parquet.page.bytes";
     public static final String BAD_RECORD_POLICY = "bad.record.policy";
+    public static final String ON_MISSING = "on.missing";
     public static final String DEAD_LETTER_TOPIC = "dead.letter.topic";
     public static final String RETRY_BACKOFF_MS = "retry.backoff.ms";
     public static final String RETRY_BACKOFF_MAX_MS = "retry.backoff.max.ms";
@@ -82,6 +86,10 @@ public final class SinkConfig extends AbstractConfig {
             "Parquet page size; every open file holds a few pages of buffers, so it sets the cost of an open file")
         .define(BAD_RECORD_POLICY, Type.STRING, "fail", ConfigDef.ValidString.in("fail", "skip", "dead-letter"), Importance.MEDIUM,
             "A value that does not decode: fail (stop the sink), skip (count it) or dead-letter (send to dead.letter.topic)")
+        .define(ON_MISSING, Type.STRING, "fail", ConfigDef.ValidString.in("fail", "skip"), Importance.HIGH,
+            "Records the log no longer has when the sink gets to them (retention or DeleteRecords took them, at a "
+                + "restart or while the sink fell behind): fail (stop, exit 1, name topic, partition and range) or "
+                + "skip (land the rest and record the range in _tributary/lost-ranges/, as the loader does)")
         .define(DEAD_LETTER_TOPIC, Type.STRING, null, Importance.MEDIUM, "Topic for bad records with bad.record.policy=dead-letter")
         .define(RETRY_BACKOFF_MS, Type.LONG, 500L, Range.atLeast(1), Importance.MEDIUM,
             "First wait before retrying a partition after a storage failure")
@@ -103,6 +111,16 @@ public final class SinkConfig extends AbstractConfig {
         }
         if (badRecordPolicy() == BadRecordPolicy.DEAD_LETTER && getString(DEAD_LETTER_TOPIC) == null) {
             throw new ConfigException(BAD_RECORD_POLICY + "=dead-letter needs " + DEAD_LETTER_TOPIC);
+        }
+        if (originals().containsKey(CONSUMER_PREFIX + ConsumerConfig.AUTO_OFFSET_RESET_CONFIG)) {
+            throw new ConfigException(CONSUMER_PREFIX + ConsumerConfig.AUTO_OFFSET_RESET_CONFIG + " cannot be set: the sink resumes "
+                + "where the dataset ends and a partition new to it starts at the earliest offset; for records the log no "
+                + "longer has, set " + ON_MISSING + "=fail|skip");
+        }
+        for (String topic : topics()) {
+            DatasetTopicName.problem(topic).ifPresent(problem -> {
+                throw new ConfigException(problem);
+            });
         }
         zone();
         ParquetWriterFactory.codec(getString(PARQUET_CODEC));
@@ -168,6 +186,10 @@ public final class SinkConfig extends AbstractConfig {
 
     public BadRecordPolicy badRecordPolicy() {
         return BadRecordPolicy.parse(getString(BAD_RECORD_POLICY));
+    }
+
+    public MissingPolicy onMissing() {
+        return MissingPolicy.parse(getString(ON_MISSING));
     }
 
     public String deadLetterTopic() {

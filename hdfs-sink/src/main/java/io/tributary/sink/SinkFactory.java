@@ -4,6 +4,7 @@ import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.dataset.NewestCommittedFiles;
 import io.tributary.hadoop.dataset.ParquetWriterFactory;
 import io.tributary.hadoop.dataset.RecordConverter;
+import io.tributary.hadoop.dataset.RecordSchema;
 import io.tributary.hadoop.dataset.ValueFormat;
 import org.apache.avro.Schema;
 import org.apache.hadoop.conf.Configuration;
@@ -24,12 +25,16 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /** Wires an {@link HdfsSink} from a {@link SinkConfig}: the consumer, the dataset and the limits. */
 public final class SinkFactory {
     private static final long MIN_FETCH_BYTES = 1 << 20;
     private static final long MAX_FETCH_BYTES = 50L << 20;
+    // One value per file: their dictionaries hold one entry. Any other column's dictionary would hold
+    // up to a page of distinct values per open file, on the heap and outside the memory budget.
+    private static final Set<String> CONSTANT_COLUMNS = Set.of(RecordSchema.TOPIC, RecordSchema.PARTITION);
 
     private SinkFactory() {
     }
@@ -37,17 +42,8 @@ public final class SinkFactory {
     /** A sink ready to {@link HdfsSink#run()}; nothing is contacted until then except the dataset's filesystem. */
     public static HdfsSink create(SinkConfig config, Time time) throws IOException {
         Configuration conf = hadoopConf(config);
-        Path root = new Path(config.outputDir());
-        FileSystem fs = root.getFileSystem(conf);
-        DatasetLayout layout = new DatasetLayout(fs.makeQualified(root), config.zone());
         Supplier<RecordConverter> converters = converters(config, conf);
-        ParquetWriterFactory writers = new ParquetWriterFactory(conf, ParquetWriterFactory.codec(config.parquetCodec()),
-            ParquetWriterFactory.DEFAULT_ROW_GROUP_BYTES, config.parquetPageBytes());
-        CommitProtocol protocol = new CommitProtocol(fs, layout, conf);
-        ResumePositions resume = new ResumePositions(protocol, new NewestCommittedFiles(fs, layout, config.recoveryBuckets()));
-        // Measured with parquet-avro 1.18: an open file holds about four pages of buffers before its first record.
-        long openFileBytes = 4L * config.parquetPageBytes();
-        DatasetTarget dataset = new DatasetTarget(layout, converters.get().schema(), writers, openFileBytes, protocol, resume);
+        DatasetTarget dataset = dataset(config, conf, converters.get().schema());
 
         KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProps(config),
             new ByteArrayDeserializer(), new ByteArrayDeserializer());
@@ -57,14 +53,27 @@ public final class SinkFactory {
         for (int i = 0; i < config.writerThreads(); i++) {
             partitionWriters.add(new PartitionWriter(converters.get(), badRecords, limits.rotation(), time));
         }
+        RetentionGaps gaps = new RetentionGaps(consumer, config.onMissing(), dataset.layout(), conf);
         return new HdfsSink(consumer, listener -> {
             if (config.topicPattern().isPresent()) {
                 consumer.subscribe(config.topicPattern().get(), listener);
             } else {
                 consumer.subscribe(config.topics(), listener);
             }
-        }, dataset, limits, badRecords, new WriterThreads(partitionWriters),
+        }, dataset, limits, badRecords, gaps, new WriterThreads(partitionWriters),
             StatusReporter.forProcess(config.statusIntervalMs(), config.consoleStatus(), time.milliseconds()), time);
+    }
+
+    /** The dataset the sink writes: layout, writers with their memory cost, commit protocol and recovery. */
+    static DatasetTarget dataset(SinkConfig config, Configuration conf, Schema schema) throws IOException {
+        Path root = new Path(config.outputDir());
+        FileSystem fs = root.getFileSystem(conf);
+        DatasetLayout layout = new DatasetLayout(fs.makeQualified(root), config.zone());
+        ParquetWriterFactory writers = new ParquetWriterFactory(conf, ParquetWriterFactory.codec(config.parquetCodec()),
+            ParquetWriterFactory.DEFAULT_ROW_GROUP_BYTES, config.parquetPageBytes()).withDictionaryOnly(CONSTANT_COLUMNS);
+        CommitProtocol protocol = new CommitProtocol(fs, layout, conf);
+        ResumePositions resume = new ResumePositions(protocol, new NewestCommittedFiles(fs, layout, config.recoveryBuckets()));
+        return new DatasetTarget(layout, schema, writers, OpenFileCost.forPageBytes(config.parquetPageBytes()), protocol, resume);
     }
 
     static Configuration hadoopConf(SinkConfig config) {
@@ -76,16 +85,18 @@ public final class SinkFactory {
     }
 
     /**
-     * Consumer settings: offsets are committed only by the sink; a partition new to the dataset
-     * starts at the earliest offset; fetch buffers are kept well inside the memory budget so many
-     * partitions fit a small heap. {@code consumer.*} settings override all of these.
+     * Consumer settings: offsets are committed only by the sink; no automatic reset, so a
+     * position the log no longer has comes to {@link RetentionGaps} (a partition new to the
+     * dataset is sought to the beginning explicitly); fetch buffers are kept well inside the memory
+     * budget so many partitions fit a small heap. {@code consumer.*} settings override all of these
+     * but the reset, which {@link SinkConfig} refuses.
      */
     static Map<String, Object> consumerProps(SinkConfig config) {
         Map<String, Object> props = new HashMap<>();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, String.join(",", config.getList(SinkConfig.BOOTSTRAP_SERVERS)));
         props.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
         long fetchBytes = Math.max(MIN_FETCH_BYTES, Math.min(MAX_FETCH_BYTES, config.memoryBudgetBytes() / 4));
         props.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, (int) fetchBytes);
         props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, (int) Math.min(fetchBytes, 1 << 20));

@@ -20,7 +20,8 @@ import java.util.Properties;
  * {@code tributary-sink <config.properties> [--override key=value]...}: streams until SIGTERM or
  * Ctrl-C, then commits the open files and exits (143 / 130, as for any terminated JVM, after
  * logging {@value #STOPPED_CLEANLY}). Exit codes otherwise: 1 the sink failed (a bad record under
- * bad.record.policy=fail, an unrecoverable error, or a stop that could not commit), 2 bad usage.
+ * bad.record.policy=fail, records gone from the log under on.missing=fail, an unrecoverable error,
+ * or a stop that could not commit), 2 bad usage.
  */
 public final class SinkMain {
     static final String STOPPED_CLEANLY = "stopped cleanly: open files committed";
@@ -77,7 +78,11 @@ public final class SinkMain {
         Optional<Throwable> failure = sink.failure();
         if (failure.isPresent()) {
             try {
-                log.error("the sink failed: {}", failure.get().getMessage(), failure.get());
+                if (failure.get() instanceof MissingRecordsException) {
+                    log.error("the sink stopped: {}", failure.get().getMessage()); // says all there is to say
+                } else {
+                    log.error("the sink failed: {}", failure.get().getMessage(), failure.get());
+                }
             } finally {
                 Runtime.getRuntime().halt(1); // even if logging fails, e.g. after an OutOfMemoryError
             }

@@ -69,7 +69,11 @@ final class StatusReporter {
         double rate = 0;
         long files = 0;
         long recovering = 0;
+        long lostRanges = 0;
+        long lostRecords = 0;
         for (PartitionStatus p : partitions) {
+            lostRanges += p.lostRanges();
+            lostRecords += p.lostRecords();
             if (p.lag() < 0) {
                 unknownLag++;
             } else {
@@ -81,8 +85,9 @@ final class StatusReporter {
             recovering += p.recovering() ? 1 : 0;
         }
         return String.format("tributary-sink: %d partitions, lag %d%s, oldest uncommitted %d ms, %.0f records/s, "
-            + "%d files committed%s", partitions.size(), lag, unknownLag > 0 ? " (+" + unknownLag + " not fetched yet)" : "",
+            + "%d files committed%s%s", partitions.size(), lag, unknownLag > 0 ? " (+" + unknownLag + " not fetched yet)" : "",
             freshness, rate, files,
+            lostRanges > 0 ? ", " + lostRanges + " lost ranges skipped (" + lostRecords + " offsets, see _tributary/lost-ranges)" : "",
             recovering > 0 ? ", " + recovering + " RECOVERING (storage unreachable)" : "");
     }
 }

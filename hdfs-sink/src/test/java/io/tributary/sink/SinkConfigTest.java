@@ -1,5 +1,6 @@
 package io.tributary.sink;
 
+import io.tributary.hadoop.input.MissingPolicy;
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 
@@ -44,6 +45,31 @@ class SinkConfigTest {
         assertThat(SinkFactory.consumerProps(config)).containsEntry("max.poll.records", "7")
             .containsEntry("enable.auto.commit", false);
         assertThat(SinkFactory.hadoopConf(config).get("dfs.replication")).isEqualTo("2");
+    }
+
+    @Test
+    void recordsGoneFromTheLogFailByDefaultAndNeverResetTheConsumer() {
+        SinkConfig config = new SinkConfig(minimal());
+        assertThat(config.onMissing()).isEqualTo(MissingPolicy.FAIL);
+        assertThat(SinkFactory.consumerProps(config)).containsEntry("auto.offset.reset", "none");
+        Map<String, String> skip = minimal();
+        skip.put("on.missing", "skip");
+        assertThat(new SinkConfig(skip).onMissing()).isEqualTo(MissingPolicy.SKIP);
+
+        Map<String, String> reset = minimal();
+        reset.put("consumer.auto.offset.reset", "earliest");
+        assertThatThrownBy(() -> new SinkConfig(reset)).isInstanceOf(ConfigException.class)
+            .hasMessageContaining("consumer.auto.offset.reset cannot be set").hasMessageContaining("on.missing");
+    }
+
+    @Test
+    void topicsThatCannotMakeADatasetFolderAreRefusedBeforeAnythingStarts() {
+        for (String topic : new String[] {"_private", ".hidden", "_tributary", "t".repeat(240)}) {
+            Map<String, String> props = minimal();
+            props.put("topics", "orders," + topic);
+            assertThatThrownBy(() -> new SinkConfig(props)).as(topic).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("topic '" + topic + "'").hasMessageContaining("Copy it to a topic");
+        }
     }
 
     @Test

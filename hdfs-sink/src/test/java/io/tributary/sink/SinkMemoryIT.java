@@ -15,7 +15,7 @@ import static org.awaitility.Awaitility.await;
 /** 200 partitions in a 128 MB heap: the memory budget commits writers early instead of running out. */
 class SinkMemoryIT extends BrokerTestBase {
 
-    @TempDir(cleanup = CleanupMode.ON_SUCCESS) // keeps the sink log of a failure
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS) // keeps the sink log and heap dump of a failure
     java.nio.file.Path dir;
 
     @Test
@@ -33,7 +33,8 @@ class SinkMemoryIT extends BrokerTestBase {
         props.put(SinkConfig.SINK_MEMORY_BYTES, String.valueOf(40L << 20));
         props.put(SinkConfig.PARQUET_PAGE_BYTES, "32768");
         props.put(SinkConfig.STATUS_INTERVAL_MS, "1000");
-        try (SinkProcess sink = SinkProcess.start(dir, "wide", props, "-Xmx128m", "-XX:+ExitOnOutOfMemoryError")) {
+        try (SinkProcess sink = SinkProcess.start(dir, "wide", props, "-Xmx128m", "-XX:+ExitOnOutOfMemoryError",
+                "-XX:+HeapDumpOnOutOfMemoryError", "-XX:HeapDumpPath=" + dir)) {
             // Neither flush.size nor the timer can commit here: only the memory budget does, until shutdown,
             // so half the records in the ledger while running proves it committed writers early.
             await().atMost(Duration.ofMinutes(3)).until(() -> !sink.isAlive()

@@ -55,6 +55,21 @@ final class SinkProcess implements AutoCloseable {
         assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("killed sink exited").isTrue();
     }
 
+    /** SIGSTOP: the sink stays in the group but reads nothing, as in a long pause, until {@link #resume()}. */
+    void pause() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    /** SIGCONT after {@link #pause()}. */
+    void resume() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    private void signal(String name) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+        assertThat(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0).as("kill -%s %d", name, process.pid()).isTrue();
+    }
+
     /** SIGTERM, then asserts the sink committed its open files and exited as a terminated JVM does (143). */
     void assertStopsCleanly() throws InterruptedException, IOException {
         assertThat(terminate()).as("exit code after SIGTERM; %s", logEnd()).isEqualTo(143);

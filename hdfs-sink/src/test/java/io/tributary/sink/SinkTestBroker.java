@@ -5,6 +5,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.common.TopicPartition;
 
 import java.nio.file.Path;
@@ -55,6 +56,11 @@ final class SinkTestBroker implements AutoCloseable {
         Map<Integer, Long> ends = new TreeMap<>();
         admin.listOffsets(request).all().get().forEach((tp, info) -> ends.put(tp.partition(), info.offset()));
         return ends;
+    }
+
+    /** DeleteRecords: the log of {@code topic}-{@code partition} starts at {@code offset} from now on, as after retention. */
+    void deleteRecordsBefore(String topic, int partition, long offset) throws ExecutionException, InterruptedException {
+        admin.deleteRecords(Map.of(new TopicPartition(topic, partition), RecordsToDelete.beforeOffset(offset))).all().get();
     }
 
     /** The offsets {@code group} committed for {@code topic}, by partition. */

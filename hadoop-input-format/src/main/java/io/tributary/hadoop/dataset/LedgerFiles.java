@@ -91,11 +91,11 @@ final class LedgerFiles {
             + DatasetLayout.TEMP_SUFFIX);
         boolean created;
         try {
-            try (FSDataOutputStream out = fs.create(temp, false)) {
-                out.write(LedgerText.encode(topic, nextOffsets).getBytes(StandardCharsets.UTF_8));
-                out.hsync();
-            }
+            DurableFiles.write(fs, temp, LedgerText.encode(topic, nextOffsets).getBytes(StandardCharsets.UTF_8), false);
             created = createExclusively(temp, target);
+            if (created) {
+                DurableFiles.syncDirectory(fs, dir); // the new name, before anyone acts on it
+            }
         } catch (IOException | RuntimeException e) {
             try {
                 fs.delete(temp, false);

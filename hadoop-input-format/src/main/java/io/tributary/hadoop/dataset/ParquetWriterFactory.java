@@ -13,12 +13,13 @@ import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.hadoop.util.HadoopOutputFile;
 import org.apache.parquet.io.OutputFile;
 
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * Opens the dataset's Parquet writers (parquet-avro), with one codec and row-group size for a
@@ -33,6 +34,7 @@ public final class ParquetWriterFactory {
     private final CompressionCodecName codec;
     private final long rowGroupBytes;
     private final int pageBytes;
+    private final Optional<Set<String>> dictionaryColumns; // empty: Parquet's default, every column
 
     public ParquetWriterFactory(Configuration conf, CompressionCodecName codec, long rowGroupBytes) {
         this(conf, codec, rowGroupBytes, DEFAULT_PAGE_BYTES);
@@ -44,6 +46,11 @@ public final class ParquetWriterFactory {
      * that keeps many writers open (the sink) wants small pages.
      */
     public ParquetWriterFactory(Configuration conf, CompressionCodecName codec, long rowGroupBytes, int pageBytes) {
+        this(conf, codec, rowGroupBytes, pageBytes, Optional.empty());
+    }
+
+    private ParquetWriterFactory(Configuration conf, CompressionCodecName codec, long rowGroupBytes, int pageBytes,
+                                 Optional<Set<String>> dictionaryColumns) {
         if (rowGroupBytes < 1024) {
             throw new IllegalArgumentException("row group size too small: " + rowGroupBytes);
         }
@@ -54,6 +61,18 @@ public final class ParquetWriterFactory {
         this.codec = codec;
         this.rowGroupBytes = rowGroupBytes;
         this.pageBytes = pageBytes;
+        this.dictionaryColumns = dictionaryColumns.map(Set::copyOf);
+    }
+
+    /**
+     * The same factory with dictionary encoding for the top-level {@code columns} only. A
+     * dictionary encoder keeps every distinct value of its column on the heap for as long as the
+     * file is open, and {@link ParquetWriter#getDataSize()} does not count it: a process that
+     * bounds the memory of many open writers by their data size (the sink) must leave it off
+     * wherever values are many.
+     */
+    public ParquetWriterFactory withDictionaryOnly(Set<String> columns) {
+        return new ParquetWriterFactory(conf, codec, rowGroupBytes, pageBytes, Optional.of(columns));
     }
 
     /** Parses a codec name such as {@code snappy}, {@code zstd}, {@code gzip} or {@code uncompressed}. */
@@ -70,9 +89,9 @@ public final class ParquetWriterFactory {
         return codec;
     }
 
-    /** Creates {@code path} (which must not exist) for rows of {@code schema}. */
+    /** Creates {@code path} (which must not exist) for rows of {@code schema}; its bytes are durable once the writer is closed. */
     public ParquetWriter<GenericRecord> open(Path path, Schema schema) throws IOException {
-        return configured(AvroParquetWriter.<GenericRecord>builder(HadoopOutputFile.fromPath(path, conf))
+        return configured(AvroParquetWriter.<GenericRecord>builder(new DurableOutputFile(path, conf))
             .withSchema(schema)
             .withDataModel(GenericData.get()))
             .build();
@@ -83,7 +102,7 @@ public final class ParquetWriterFactory {
      * shredded by {@link #shredder(Schema)}: the same file as {@link #open} writes from the rows.
      */
     public ParquetWriter<ShreddedRow> openShredded(Path path, Schema schema) throws IOException {
-        return configured(new ShreddedWriterBuilder(HadoopOutputFile.fromPath(path, conf), avroWriteSupport(schema))).build();
+        return configured(new ShreddedWriterBuilder(new DurableOutputFile(path, conf), avroWriteSupport(schema))).build();
     }
 
     /** Shreds rows of {@code schema} for {@link #openShredded}'s writers, as parquet-avro does for {@link #open}'s. */
@@ -99,12 +118,16 @@ public final class ParquetWriterFactory {
     }
 
     private <T, B extends ParquetWriter.Builder<T, B>> B configured(B builder) {
-        return builder
-            .withConf(conf)
+        builder.withConf(conf)
             .withCompressionCodec(codec)
             .withRowGroupSize(rowGroupBytes)
             .withPageSize(pageBytes)
             .withWriteMode(ParquetFileWriter.Mode.CREATE);
+        dictionaryColumns.ifPresent(columns -> {
+            builder.withDictionaryEncoding(false);
+            columns.forEach(column -> builder.withDictionaryEncoding(column, true));
+        });
+        return builder;
     }
 
     private static final class ShreddedWriterBuilder extends ParquetWriter.Builder<ShreddedRow, ShreddedWriterBuilder> {

@@ -24,8 +24,15 @@ public final class InputConfig {
     public static final String SPLIT_MAX_RECORDS = "tributary.split.max.records";
     /** 0 (the default) turns the byte limit off; otherwise record sizes are sampled at planning. */
     public static final String SPLIT_MAX_BYTES = "tributary.split.max.bytes";
-    /** Ranges smaller than this are packed together into splits of up to this many offsets. */
+    /**
+     * Tiny ranges, under this many offsets, are packed together into splits of up to this many
+     * offsets ({@value #DEFAULT_SPLIT_PACK_RECORDS}; 0 never packs). Larger ranges get splits of their own.
+     */
     public static final String SPLIT_PACK_RECORDS = "tributary.split.pack.records";
+    /** At least this many splits (maps), halving the largest; 0 (the default) sets no minimum. */
+    public static final String SPLIT_MIN_MAPS = "tributary.split.min.maps";
+    /** At most this many splits (maps), dealing ranges out onto that many; 0 (the default) sets no maximum. */
+    public static final String SPLIT_MAX_MAPS = "tributary.split.max.maps";
     public static final String ON_MISSING = "tributary.on.missing";
     /** How long a reader may see no progress before it fails. */
     public static final String STALL_TIMEOUT_MS = "tributary.read.stall.timeout.ms";
@@ -53,6 +60,8 @@ public final class InputConfig {
     public static final String RECORD_PREPARER = "tributary.reader.preparer";
 
     public static final long DEFAULT_SPLIT_MAX_RECORDS = 1_000_000;
+    /** A range this small reads in well under a second, far less than a task's start costs. */
+    public static final long DEFAULT_SPLIT_PACK_RECORDS = 10_000;
     public static final long DEFAULT_STALL_TIMEOUT_MS = 120_000;
     public static final int DEFAULT_RESUME_CHECK_BUCKETS = 48;
 
@@ -75,8 +84,8 @@ public final class InputConfig {
     }
 
     public SplitLimits splitLimits() {
-        long maxRecords = conf.getLong(SPLIT_MAX_RECORDS, DEFAULT_SPLIT_MAX_RECORDS);
-        return new SplitLimits(maxRecords, conf.getLong(SPLIT_MAX_BYTES, 0), conf.getLong(SPLIT_PACK_RECORDS, maxRecords));
+        return new SplitLimits(conf.getLong(SPLIT_MAX_RECORDS, DEFAULT_SPLIT_MAX_RECORDS), conf.getLong(SPLIT_MAX_BYTES, 0),
+            conf.getLong(SPLIT_PACK_RECORDS, DEFAULT_SPLIT_PACK_RECORDS), conf.getInt(SPLIT_MIN_MAPS, 0), conf.getInt(SPLIT_MAX_MAPS, 0));
     }
 
     public MissingPolicy onMissing() {

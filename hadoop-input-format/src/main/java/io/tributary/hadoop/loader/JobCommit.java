@@ -1,13 +1,13 @@
 package io.tributary.hadoop.loader;
 
 import io.tributary.hadoop.dataset.DatasetLayout;
+import io.tributary.hadoop.dataset.DurableFiles;
 import io.tributary.hadoop.dataset.LedgerState;
 import io.tributary.hadoop.dataset.OffsetLedger;
 import io.tributary.hadoop.input.LoadPlan;
 import io.tributary.hadoop.input.OffsetRange;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
@@ -21,9 +21,12 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -31,16 +34,20 @@ import java.util.TreeMap;
  * <ol>
  *   <li>check the ledger has not moved past the plan's starts since planning (another writer
  *       loaded those offsets: committing would duplicate them) — nothing changed yet if not;</li>
- *   <li>write the {@code COMMITTING} marker with the ledger target;</li>
+ *   <li>write the {@code COMMITTING} marker with the ledger target, complete only with its
+ *       {@code end} line (a torn marker reads as none: nothing was renamed yet);</li>
  *   <li>rename every committed task file to its final place in the dataset;</li>
  *   <li>advance the ledger;</li>
  *   <li>delete the staging directory.</li>
  * </ol>
  * Steps 3–5 are idempotent: {@link #finish()} redoes them from the marker, and
- * {@link #recoverPending} does so for a commit that a crash interrupted.
+ * {@link #recoverPending} does so for a commit that a crash interrupted. Durable before recorded:
+ * the task files are synced when their writers close, the task directories before the marker
+ * (which names no files, so a lost entry would be a lost file), and the renames before the ledger.
  */
 final class JobCommit {
     private static final Logger log = LoggerFactory.getLogger(JobCommit.class);
+    private static final String MARKER_END = "end";
 
     private final FileSystem fs;
     private final JobStaging staging;
@@ -69,9 +76,10 @@ final class JobCommit {
         int recovered = 0;
         for (FileStatus job : jobs) {
             JobStaging staging = new JobStaging(layout, topic, job.getPath().getName());
-            if (fs.exists(staging.committingMarker())) {
+            JobCommit commit = open(staging, conf);
+            if (commit.readMarker().isPresent()) {
                 log.warn("finishing the interrupted commit of loader job {}", staging.jobId());
-                open(staging, conf).finish();
+                commit.finish();
                 recovered++;
             } else {
                 log.warn("loader job {} left staging files in {} (still running, or its client died); "
@@ -85,16 +93,17 @@ final class JobCommit {
         Map<Integer, Long> target = ledgerTarget(plan, ledger.read());
         StringBuilder marker = new StringBuilder();
         target.forEach((p, o) -> marker.append(p).append('=').append(o).append('\n'));
-        try (FSDataOutputStream out = fs.create(staging.committingMarker(), true)) {
-            out.write(marker.toString().getBytes(StandardCharsets.UTF_8));
-            out.hsync();
-        }
+        marker.append(MARKER_END).append('\n');
+        syncDirectoriesUnder(staging.tasksDir());
+        DurableFiles.write(fs, staging.committingMarker(), marker.toString().getBytes(StandardCharsets.UTF_8), true);
+        DurableFiles.syncDirectory(fs, staging.committingMarker().getParent());
         finish();
     }
 
     /** Moves the remaining files into place, advances the ledger to the marker's target and cleans up. */
     void finish() throws IOException {
-        Map<Integer, Long> target = readMarker();
+        Map<Integer, Long> target = readMarker().orElseThrow(
+            () -> new IOException("the commit marker " + staging.committingMarker() + " is missing or incomplete"));
         int moved = moveCommittedFiles();
         LedgerState current = ledger.read();
         Map<Integer, Long> forward = new TreeMap<>();
@@ -143,6 +152,7 @@ final class JobCommit {
         while (listing.hasNext()) {
             files.add(listing.next().getPath());
         }
+        Set<Path> directories = new LinkedHashSet<>();
         for (Path file : files) {
             URI relativeToTasks = tasks.relativize(file.toUri());
             String relative = relativeToTasks.getPath();
@@ -156,22 +166,44 @@ final class JobCommit {
             if (!fs.rename(source, target)) {
                 throw new IOException("could not rename " + source + " to " + target);
             }
+            directories.add(target.getParent());
+        }
+        for (Path directory : directories) {
+            DurableFiles.syncDirectory(fs, directory);
         }
         return files.size();
     }
 
-    private Map<Integer, Long> readMarker() throws IOException {
-        Map<Integer, Long> target = new TreeMap<>();
+    /** The marker's ledger target; empty if there is no marker or it lacks its end line (torn by a crash). */
+    private Optional<Map<Integer, Long>> readMarker() throws IOException {
         String text;
         try (FSDataInputStream in = fs.open(staging.committingMarker())) {
             text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (FileNotFoundException none) {
+            return Optional.empty();
         }
-        for (String line : text.split("\n")) {
-            if (!line.isBlank()) {
-                String[] kv = line.split("=");
-                target.put(Integer.parseInt(kv[0]), Long.parseLong(kv[1]));
+        List<String> lines = text.lines().toList();
+        if (lines.isEmpty() || !lines.get(lines.size() - 1).equals(MARKER_END)) {
+            return Optional.empty();
+        }
+        Map<Integer, Long> target = new TreeMap<>();
+        for (String line : lines.subList(0, lines.size() - 1)) {
+            String[] kv = line.split("=");
+            target.put(Integer.parseInt(kv[0]), Long.parseLong(kv[1]));
+        }
+        return Optional.of(target);
+    }
+
+    // The task commits renamed attempt files into these directories; the marker names none of them.
+    private void syncDirectoriesUnder(Path dir) throws IOException {
+        if (!fs.exists(dir)) {
+            return;
+        }
+        DurableFiles.syncDirectory(fs, dir);
+        for (FileStatus child : fs.listStatus(dir)) {
+            if (child.isDirectory()) {
+                syncDirectoriesUnder(child.getPath());
             }
         }
-        return target;
     }
 }

@@ -4,16 +4,20 @@ import io.tributary.hadoop.input.LoadPlan;
 import io.tributary.hadoop.input.LostRange;
 import io.tributary.hadoop.input.OffsetRange;
 import io.tributary.hadoop.input.TopicInputCounter;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.Counters;
+import org.apache.hadoop.mapreduce.JobCounter;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /** What a finished load did, from its plan and its job counters. */
-record LoadSummary(String topic, List<OffsetRange> ranges, long records, long bytes, long files, List<LostRange> lostRanges) {
+record LoadSummary(String topic, List<OffsetRange> ranges, long records, long bytes, long files, List<LostRange> lostRanges,
+                   int mapTasks, long mapAttempts, Path dataset) {
 
-    static LoadSummary of(LoadPlan plan, Counters counters) {
+    /** {@code mapTasks}: the job's splits; the attempts (retries included) come from the counters where the runner keeps them (YARN). */
+    static LoadSummary of(LoadPlan plan, int mapTasks, Counters counters, Path dataset) {
         List<LostRange> lost = new ArrayList<>();
         for (Counter c : counters.getGroup(TopicInputCounter.LOST_RANGES_GROUP)) {
             lost.add(TopicInputCounter.parseLostRangeCounter(plan.topic(), c.getName()));
@@ -22,7 +26,8 @@ record LoadSummary(String topic, List<OffsetRange> ranges, long records, long by
         return new LoadSummary(plan.topic(), plan.ranges().stream().filter(r -> !r.isEmpty()).toList(),
             counters.findCounter(TopicInputCounter.RECORDS).getValue(),
             counters.findCounter(TopicInputCounter.BYTES).getValue(),
-            counters.findCounter(LoaderCounter.FILES_WRITTEN).getValue(), List.copyOf(lost));
+            counters.findCounter(LoaderCounter.FILES_WRITTEN).getValue(), List.copyOf(lost),
+            mapTasks, counters.findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue(), dataset);
     }
 
     String describe() {
@@ -30,7 +35,9 @@ record LoadSummary(String topic, List<OffsetRange> ranges, long records, long by
             .append("loaded ").append(records).append(" records (").append(bytes).append(" bytes) of ").append(topic)
             .append(" into ").append(files).append(" files\n")
             .append("ranges loaded: ").append(ranges.isEmpty() ? "none (nothing new)" : ranges.toString()).append('\n')
-            .append("lost ranges: ").append(lostRanges.isEmpty() ? "none" : lostRanges.toString());
+            .append("lost ranges: ").append(lostRanges.isEmpty() ? "none" : lostRanges.toString()).append('\n')
+            .append("map tasks: ").append(mapTasks).append(mapAttempts > 0 ? ", attempts: " + mapAttempts : "").append('\n')
+            .append("dataset: ").append(dataset);
         return text.toString();
     }
 }

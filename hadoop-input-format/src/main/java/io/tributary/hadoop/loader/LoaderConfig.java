@@ -26,6 +26,10 @@ public final class LoaderConfig {
     /** Parquet files one task keeps open at once (one per partition and hour bucket); the least recently written closes first. */
     public static final String MAX_OPEN_FILES = "tributary.writer.max.open.files";
 
+    /** How often the loader prints a progress line while its job runs (ms). */
+    public static final String PROGRESS_INTERVAL_MS = "tributary.loader.progress.interval.ms";
+
+    public static final long DEFAULT_PROGRESS_INTERVAL_MS = 10_000;
     public static final long DEFAULT_ROW_GROUP_BYTES = 64L * 1024 * 1024;
     public static final int DEFAULT_MAX_OPEN_FILES = 8;
 
@@ -55,6 +59,10 @@ public final class LoaderConfig {
     public ParquetWriterFactory writerFactory() {
         return new ParquetWriterFactory(conf, ParquetWriterFactory.codec(conf.get(PARQUET_CODEC, "snappy")),
             conf.getLong(ROW_GROUP_BYTES, DEFAULT_ROW_GROUP_BYTES));
+    }
+
+    public long progressIntervalMs() {
+        return conf.getLong(PROGRESS_INTERVAL_MS, DEFAULT_PROGRESS_INTERVAL_MS);
     }
 
     public int maxOpenFiles() {

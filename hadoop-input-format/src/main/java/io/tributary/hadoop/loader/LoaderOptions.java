@@ -1,5 +1,6 @@
 package io.tributary.hadoop.loader;
 
+import io.tributary.hadoop.dataset.DatasetTopicName;
 import io.tributary.hadoop.dataset.ParquetWriterFactory;
 import io.tributary.hadoop.dataset.ValueFormat;
 import io.tributary.hadoop.input.InputConfig;
@@ -15,7 +16,7 @@ import java.util.Map;
  * -files), each mapped to one job configuration key. Validated at parse time so a typo fails
  * before anything connects anywhere.
  */
-record LoaderOptions(Map<String, String> settings, String valueSchemaFile) {
+record LoaderOptions(Map<String, String> settings, String valueSchemaFile, boolean dryRun) {
     static final String USAGE = String.join("\n",
         "usage: tributary-loader [generic Hadoop options] --bootstrap-server H:P --topic T --output DIR_OR_URI [options]",
         "  --start POS                 ledger (default), earliest, latest, group:<id>, timestamp:<ms|ISO-8601>,",
@@ -27,25 +28,35 @@ record LoaderOptions(Map<String, String> settings, String valueSchemaFile) {
         "  --on-missing fail|skip      records lost to retention: fail (default) or skip and write a report",
         "  --split-max-records N       at most N offsets per split (default " + InputConfig.DEFAULT_SPLIT_MAX_RECORDS + ")",
         "  --split-max-bytes N         at most about N bytes per split (sampled record sizes; default off)",
+        "  --min-maps N / --max-maps N at least / at most N map tasks (default: no bound)",
+        "  --dry-run                   print the plan, split by split, and exit without loading",
         "generic options: -D key=value, -conf FILE, -libjars JARS, -files FILES (see hadoop jar)");
 
-    private static final Map<String, String> KEYS = Map.of(
-        "--bootstrap-server", InputConfig.BOOTSTRAP_SERVERS,
-        "--topic", InputConfig.TOPIC,
-        "--output", InputConfig.DATASET,
-        "--start", InputConfig.START,
-        "--value-format", LoaderConfig.VALUE_FORMAT,
-        "--timezone", LoaderConfig.TIMEZONE,
-        "--codec", LoaderConfig.PARQUET_CODEC,
-        "--on-missing", InputConfig.ON_MISSING,
-        "--split-max-records", InputConfig.SPLIT_MAX_RECORDS,
-        "--split-max-bytes", InputConfig.SPLIT_MAX_BYTES);
+    private static final Map<String, String> KEYS = Map.ofEntries(
+        Map.entry("--bootstrap-server", InputConfig.BOOTSTRAP_SERVERS),
+        Map.entry("--topic", InputConfig.TOPIC),
+        Map.entry("--output", InputConfig.DATASET),
+        Map.entry("--start", InputConfig.START),
+        Map.entry("--value-format", LoaderConfig.VALUE_FORMAT),
+        Map.entry("--timezone", LoaderConfig.TIMEZONE),
+        Map.entry("--codec", LoaderConfig.PARQUET_CODEC),
+        Map.entry("--on-missing", InputConfig.ON_MISSING),
+        Map.entry("--split-max-records", InputConfig.SPLIT_MAX_RECORDS),
+        Map.entry("--split-max-bytes", InputConfig.SPLIT_MAX_BYTES),
+        Map.entry("--min-maps", InputConfig.SPLIT_MIN_MAPS),
+        Map.entry("--max-maps", InputConfig.SPLIT_MAX_MAPS));
+    private static final String DRY_RUN = "--dry-run";
 
     static LoaderOptions parse(String[] args) {
         Map<String, String> settings = new LinkedHashMap<>();
         String schemaFile = null;
+        boolean dryRun = false;
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
+            if (option.equals(DRY_RUN)) {
+                dryRun = true;
+                continue;
+            }
             if (i + 1 >= args.length || !(KEYS.containsKey(option) || option.equals("--value-schema"))) {
                 throw new IllegalArgumentException(KEYS.containsKey(option) || option.equals("--value-schema")
                     ? option + " needs a value" : "unknown option '" + option + "'");
@@ -63,10 +74,13 @@ record LoaderOptions(Map<String, String> settings, String valueSchemaFile) {
             }
         }
         validate(settings);
-        return new LoaderOptions(Map.copyOf(settings), schemaFile);
+        return new LoaderOptions(Map.copyOf(settings), schemaFile, dryRun);
     }
 
     private static void validate(Map<String, String> s) {
+        DatasetTopicName.problem(s.get(InputConfig.TOPIC)).ifPresent(problem -> {
+            throw new IllegalArgumentException(problem);
+        });
         if (s.containsKey(InputConfig.START)) {
             StartPosition.parse(s.get(InputConfig.START));
         }
@@ -79,7 +93,8 @@ record LoaderOptions(Map<String, String> settings, String valueSchemaFile) {
         if (s.containsKey(LoaderConfig.PARQUET_CODEC)) {
             ParquetWriterFactory.codec(s.get(LoaderConfig.PARQUET_CODEC));
         }
-        for (String key : new String[] {InputConfig.SPLIT_MAX_RECORDS, InputConfig.SPLIT_MAX_BYTES}) {
+        for (String key : new String[] {InputConfig.SPLIT_MAX_RECORDS, InputConfig.SPLIT_MAX_BYTES, InputConfig.SPLIT_MIN_MAPS,
+            InputConfig.SPLIT_MAX_MAPS}) {
             if (s.containsKey(key)) {
                 try {
                     Long.parseLong(s.get(key));
@@ -88,6 +103,9 @@ record LoaderOptions(Map<String, String> settings, String valueSchemaFile) {
                 }
             }
         }
+        Configuration limits = new Configuration(false);
+        s.forEach(limits::set);
+        new InputConfig(limits).splitLimits(); // min over max, negative sizes
     }
 
     /** Puts every option into {@code conf}, over what -D or -conf set. */

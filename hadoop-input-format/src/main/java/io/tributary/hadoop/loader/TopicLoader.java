@@ -84,26 +84,36 @@ public final class TopicLoader extends Configured implements Tool {
         DatasetLayout layout = config.layout();
         String topic = config.topic();
 
-        JobCommit.recoverPending(layout, topic, conf);
+        if (!options.dryRun()) {
+            JobCommit.recoverPending(layout, topic, conf); // a dry run changes nothing
+        }
         LoadPlan plan;
+        SplitPlanReport planReport;
         try {
             plan = JobPlanning.plan(conf);
             JobCommit.ledgerTarget(plan, OffsetLedger.open(layout, topic, conf).read()); // fail now, not after the work
+            planReport = new SplitPlanReport(plan, JobPlanning.splits(conf));
         } catch (IOException e) {
             err.println("tributary-loader: " + e.getMessage());
             return 1;
+        }
+        out.println(planReport.summary());
+        if (options.dryRun()) {
+            out.print(planReport.splitLines());
+            out.println("dry run: nothing was submitted");
+            return 0;
         }
         if (conf.get(InputConfig.PARTITION_COUNTERS) == null && plan.partitions().size() > MAX_PARTITION_COUNTERS) {
             conf.setBoolean(InputConfig.PARTITION_COUNTERS, false);
         }
         Job job = newJob(conf, topic);
-        if (!job.waitForCompletion(false)) {
+        if (!new JobMonitor(out, config.progressIntervalMs()).run(job, plan.span())) {
             err.println("tributary-loader: job " + job.getJobID() + " failed: " + job.getStatus().getFailureInfo());
             printTaskFailures(job);
             err.println("the dataset is unchanged; the ledger was not advanced");
             return 1;
         }
-        LoadSummary summary = LoadSummary.of(plan, job.getCounters());
+        LoadSummary summary = LoadSummary.of(plan, planReport.splits().size(), job.getCounters(), layout.topicDir(topic));
         out.println(summary.describe());
         if (!summary.lostRanges().isEmpty()) {
             Path report = LostRangeReport.write(layout, topic, job.getJobID().toString(), summary.lostRanges(), conf);

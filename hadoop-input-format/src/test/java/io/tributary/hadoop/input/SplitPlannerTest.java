@@ -26,9 +26,46 @@ class SplitPlannerTest {
         assertThat(splits).extracting(TopicSplit::ranges).containsExactly(
             List.of(new OffsetRange(0, 0, 40), new OffsetRange(1, 0, 50)), // 30 more would pass 100
             List.of(new OffsetRange(4, 0, 200)), List.of(new OffsetRange(4, 200, 400)),
-            List.of(new OffsetRange(4, 400, 500)), // reaches the target alone
+            List.of(new OffsetRange(4, 400, 500)), // a busy partition's tail: never packed
             List.of(new OffsetRange(3, 0, 30)));
-        assertThat(splits.get(0).host()).isEqualTo("a");
+        assertThat(splits.get(0).host()).as("the leader of the partition with most of the pack").isEqualTo("b");
+    }
+
+    @Test
+    void aBusyPartitionsTailIsNotPackedWithTinyRanges() {
+        LoadPlan plan = plan(part(0, 0, 250, "a", 0), part(1, 0, 10, "b", 0), part(2, 0, 10, "c", 0));
+        List<TopicSplit> splits = new SplitPlanner(new SplitLimits(100, 0, 100)).split(plan);
+        assertThat(splits).extracting(TopicSplit::ranges).containsExactly(
+            List.of(new OffsetRange(0, 0, 100)), List.of(new OffsetRange(0, 100, 200)), List.of(new OffsetRange(0, 200, 250)),
+            List.of(new OffsetRange(1, 0, 10), new OffsetRange(2, 0, 10)));
+    }
+
+    @Test
+    void minMapsHalvesTheLargestSplitsUntilThereAreEnough() {
+        LoadPlan plan = plan(part(0, 0, 1_000, "h0", 0), part(1, 0, 400, "h1", 0));
+        List<TopicSplit> splits = new SplitPlanner(new SplitLimits(1_000_000, 0, 0, 4, 0)).split(plan);
+        assertThat(splits).extracting(TopicSplit::ranges).containsExactly(
+            List.of(new OffsetRange(0, 0, 250)), List.of(new OffsetRange(0, 250, 500)),
+            List.of(new OffsetRange(0, 500, 1_000)), List.of(new OffsetRange(1, 0, 400)));
+        assertThat(splits).extracting(TopicSplit::host).containsExactly("h0", "h0", "h0", "h1");
+    }
+
+    @Test
+    void minMapsSplitsAPackAndStopsAtSingleOffsets() {
+        LoadPlan plan = plan(part(0, 0, 1, "", 0), part(1, 0, 1, "", 0), part(2, 0, 1, "", 0));
+        List<TopicSplit> splits = new SplitPlanner(new SplitLimits(100, 0, 100, 10, 0)).split(plan);
+        assertThat(splits).extracting(TopicSplit::span).containsOnly(1L).hasSize(3);
+    }
+
+    @Test
+    void maxMapsDealsRangesOutEvenlyAndJoinsNeighbours() {
+        LoadPlan plan = plan(part(0, 0, 600, "h0", 0), part(1, 0, 300, "h1", 0), part(2, 0, 300, "h2", 0), part(3, 0, 200, "h3", 0));
+        List<TopicSplit> splits = new SplitPlanner(new SplitLimits(200, 0, 0, 0, 2)).split(plan);
+        assertThat(splits).hasSize(2);
+        assertThat(splits).extracting(TopicSplit::span).containsExactly(700L, 700L);
+        assertThat(splits.stream().flatMap(s -> s.ranges().stream()).mapToLong(OffsetRange::span).sum()).isEqualTo(1_400);
+        assertThat(splits).allSatisfy(s -> assertThat(s.ranges()).doesNotHaveDuplicates()
+            .allSatisfy(r -> assertThat(s.ranges()).noneMatch(o -> o.partition() == r.partition() && o.start() == r.end())));
     }
 
     @Test
@@ -48,6 +85,7 @@ class SplitPlannerTest {
     @Test
     void limitsAreValidated() {
         assertThatThrownBy(() -> new SplitLimits(0, 0, 0)).hasMessageContaining("max.records 0");
+        assertThatThrownBy(() -> new SplitLimits(10, 0, 0, 5, 4)).hasMessageContaining("min.maps 5 is more than max.maps 4");
         assertThat(new SplitLimits(1000, 10, 0).maxOffsets(1_000_000)).isEqualTo(1);
     }
 

@@ -2,6 +2,7 @@ package io.tributary.hadoop.loader;
 
 import io.tributary.hadoop.testing.Datasets;
 import io.tributary.hadoop.testing.BrokerExtension;
+import io.tributary.hadoop.testing.HadoopInstallation;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.BeforeAll;
@@ -60,6 +61,11 @@ class CommandLineIT {
         Result usage = run(List.of("bash", MODULE.resolve("../bin/tributary-loader").normalize().toString(), "--topic"));
         assertThat(usage.exitCode).isEqualTo(2);
         assertThat(usage.stderr).contains("--topic needs a value", "usage: tributary-loader");
+
+        Result noCluster = run(List.of("bash", MODULE.resolve("../bin/tributary-loader").normalize().toString(),
+            "--conf", work.resolve("no-such-dir").toString(), "--topic", "cli"));
+        assertThat(noCluster.exitCode).isEqualTo(2);
+        assertThat(noCluster.stderr).contains("no Hadoop configuration directory");
     }
 
     @Test
@@ -87,7 +93,7 @@ class CommandLineIT {
      * jar must bring those itself.
      */
     private static String hadoopProvidedClassPath(java.nio.file.Path jobJar) throws IOException {
-        List<String> notInHadoop = List.of("kafka-clients", "parquet-", "zstd-jni", "aircompressor", "jts-core", "commons-pool");
+        List<String> notInHadoop = HadoopInstallation.NOT_IN_HADOOP;
         Set<String> bundled;
         try (ZipFile zip = new ZipFile(jobJar.toFile())) {
             bundled = zip.stream().map(e -> e.getName()).filter(n -> n.startsWith("lib/") && n.endsWith(".jar"))

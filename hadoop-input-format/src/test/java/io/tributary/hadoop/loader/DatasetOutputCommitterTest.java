@@ -118,7 +118,7 @@ class DatasetOutputCommitterTest {
         // The commit wrote its marker and moved one file, then the process died.
         JobStaging staging = staging();
         try (var marker = fs.create(staging.committingMarker())) {
-            marker.writeBytes("0=100\n1=100\n");
+            marker.writeBytes("0=100\n1=100\nend\n");
         }
         Path oneFile = fs.listFiles(staging.tasksDir(), true).next().getPath();
         Path moved = new Path(root, oneFile.toUri().getPath().substring(fs.makeQualified(staging.tasksDir()).toUri().getPath().length() + 1)
@@ -130,6 +130,26 @@ class DatasetOutputCommitterTest {
         assertThat(Datasets.offsetsByPartition(root, "t", conf)).allSatisfy((p, offsets) -> assertThat(offsets.cardinality()).isEqualTo(100));
         assertThat(ledger()).isEqualTo(Map.of(0, 100L, 1, 100L));
         assertThat(fs.exists(staging.jobDir())).isFalse();
+    }
+
+    @Test
+    void aTornCommitMarkerMeansNothingWasMovedAndNothingIsMovedNow() throws Exception {
+        JobContext job = new JobContextImpl(conf, JOB);
+        committer.setupJob(job);
+        TaskAttemptContext task = attempt(0, 0);
+        write(task, 0, 0, 100);
+        commit(task);
+        // The process died while writing the marker: empty, or cut before its end line.
+        JobStaging staging = staging();
+        for (String torn : new String[] {"", "0=100\n"}) {
+            try (var marker = fs.create(staging.committingMarker(), true)) {
+                marker.writeBytes(torn);
+            }
+            assertThat(JobCommit.recoverPending(DatasetLayout.utc(root), "t", conf)).as("marker '%s'", torn).isZero();
+            assertThat(Datasets.offsetsByPartition(root, "t", conf)).as("marker '%s'", torn).isEmpty();
+            assertThat(ledger()).isEmpty();
+            assertThat(fs.exists(staging.tasksDir())).isTrue();
+        }
     }
 
     @Test

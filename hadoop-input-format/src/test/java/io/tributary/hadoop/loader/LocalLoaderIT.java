@@ -49,7 +49,36 @@ class LocalLoaderIT {
     @TempDir
     java.nio.file.Path work;
 
+    @Test
+    void dryRunPrintsEverySplitAndChangesNothingThenMaxMapsBoundsTheRealLoad() throws Exception {
+        BROKER.broker().createTopic("planned", 3);
+        BROKER.broker().produce("planned", 3, 20_000, System.currentTimeMillis() - HOUR, 1, (p, i) -> bytes("p-" + i));
+        Path output = new Path(work.resolve("planned-lake").toUri());
+        Configuration conf = LocalJobs.conf(work);
+        String[] target = {"--bootstrap-server", BROKER.broker().bootstrapServers(), "--topic", "planned", "--output", output.toString()};
 
+        Run byDefault = load(conf, concat(target, "--dry-run"));
+        assertThat(byDefault.exitCode).as(byDefault.err).isZero();
+        assertThat(byDefault.out).contains("plan: 3 splits (map tasks) for 60000 offsets of planned in 3 of 3 partitions",
+            "split 1: 20000 offsets, [partition 0 [0, 20000)]", "split 3: 20000 offsets, [partition 2 [0, 20000)]", "dry run: nothing was submitted");
+
+        Run atLeastSix = load(conf, concat(target, "--dry-run", "--min-maps", "6"));
+        assertThat(atLeastSix.out).contains("plan: 6 splits", "split 6: 10000 offsets, [partition 2 [10000, 20000)]");
+        assertThat(ledger(output, "planned", conf)).isEmpty();
+        assertThat(FileSystem.getLocal(conf).exists(output)).as("a dry run writes nothing").isFalse();
+
+        Run atMostTwo = load(conf, concat(target, "--max-maps", "2"));
+        assertThat(atMostTwo.exitCode).as(atMostTwo.err).isZero();
+        assertThat(atMostTwo.out).contains("plan: 2 splits", "running job job_local", "loaded 60000 records",
+            "map tasks: 2\n", "dataset: " + new Path(output, "planned"));
+        Datasets.assertEveryOffsetOnce(output, "planned", 3, 20_000, conf);
+    }
+
+    private static String[] concat(String[] base, String... more) {
+        List<String> all = new ArrayList<>(List.of(base));
+        all.addAll(List.of(more));
+        return all.toArray(String[]::new);
+    }
 
     @Test
     void loadsEveryOffsetOnceWithManySplitsPerPartitionThenOnlyTheNewRecords() throws Exception {
@@ -194,7 +223,7 @@ class LocalLoaderIT {
 
         MapredTopicInputFormat format = new MapredTopicInputFormat();
         InputSplit[] splits = format.getSplits(job, 1);
-        assertThat(splits).as("2 full splits per partition, the two 500-offset tails packed into one").hasSize(5);
+        assertThat(splits).as("3 splits per partition: a busy partition's 500-offset tail is not packed").hasSize(6);
         Map<Integer, BitSet> seen = new HashMap<>();
         for (InputSplit split : splits) {
             try (RecordReaderCloser reader = new RecordReaderCloser(format.getRecordReader(split, job, Reporter.NULL))) {
