@@ -33,6 +33,7 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String SOCKET_RECEIVE_BUFFER_BYTES = "socket.receive.buffer.bytes";
     public static final String CONNECTIONS_MAX_IDLE_MS = "connections.max.idle.ms";
     public static final String QUEUED_MAX_REQUESTS = "queued.max.requests";
+    public static final String QUEUED_MAX_REQUEST_BYTES = "queued.max.request.bytes";
     public static final String AUTO_CREATE_TOPICS_ENABLE = "auto.create.topics.enable";
     public static final String NUM_PARTITIONS = "num.partitions";
     public static final String DEFAULT_REPLICATION_FACTOR = "default.replication.factor";
@@ -90,6 +91,13 @@ public final class BrokerConfig extends AbstractConfig {
                     "Connections with no traffic (and no request being handled) for this long are closed.")
             .define(QUEUED_MAX_REQUESTS, Type.INT, 500, Range.atLeast(1), Importance.MEDIUM,
                     "Requests waiting for a handler before the network threads stop reading.")
+            .define(QUEUED_MAX_REQUEST_BYTES, Type.LONG, 100L * 1024 * 1024, ConfigDef.LambdaValidator.with(BrokerConfig::validateQueuedMaxRequestBytes, () -> "-1 or [1,...]"),
+                    Importance.MEDIUM,
+                    "Heap for request bytes being read or waiting for a handler, shared by all connections. A frame's "
+                            + "memory is taken as its bytes arrive, never from the size prefix alone; a connection whose "
+                            + "next bytes do not fit stops reading until memory frees. One frame at a time may go beyond "
+                            + "this (so a frame larger than it can be read), so request memory stays below this plus "
+                            + SOCKET_REQUEST_MAX_BYTES + ". -1: no bound (Kafka's default).")
             .define(AUTO_CREATE_TOPICS_ENABLE, Type.BOOLEAN, true, Importance.HIGH,
                     "Create a topic when a client asks for metadata of a topic that does not exist.")
             .define(NUM_PARTITIONS, Type.INT, 1, Range.atLeast(1), Importance.MEDIUM,
@@ -149,6 +157,13 @@ public final class BrokerConfig extends AbstractConfig {
                     "How long a clean shutdown waits for its partitions' leadership to move away.");
 
     private final ListenerAddress listener;
+
+    private static void validateQueuedMaxRequestBytes(String name, Object value) {
+        long bytes = (Long) value;
+        if (bytes != -1 && bytes < 1) {
+            throw new ConfigException(name, value, "must be -1 (no bound) or at least 1");
+        }
+    }
 
     /** @throws ConfigException on an unknown type, an invalid value or a malformed listener */
     public BrokerConfig(Map<?, ?> props) {
@@ -250,7 +265,8 @@ public final class BrokerConfig extends AbstractConfig {
     public SocketServerConfig socketServerConfig() {
         return new SocketServerConfig(new InetSocketAddress(listener.host(), listener.port()),
                 getInt(NUM_NETWORK_THREADS), getInt(SOCKET_REQUEST_MAX_BYTES), getLong(CONNECTIONS_MAX_IDLE_MS),
-                queuedMaxRequests(), getInt(SOCKET_SEND_BUFFER_BYTES), getInt(SOCKET_RECEIVE_BUFFER_BYTES));
+                queuedMaxRequests(), getLong(QUEUED_MAX_REQUEST_BYTES), getInt(SOCKET_SEND_BUFFER_BYTES),
+                getInt(SOCKET_RECEIVE_BUFFER_BYTES));
     }
 
     /** Host and port of the single PLAINTEXT listener. */

@@ -1,7 +1,6 @@
 package io.tributary.broker.network;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import org.apache.kafka.common.network.Send;
@@ -9,7 +8,8 @@ import org.apache.kafka.common.network.Send;
 /**
  * One client connection as its processor sees it: the frame being read, the response being
  * written, and the request out with the handlers (whose frame buffer goes back to the processor's
- * {@link ReceiveBuffers} once it is answered). Confined to the processor thread.
+ * {@link ReceiveBuffers}, and whose memory goes back to the {@link MemoryPool}, once it is answered).
+ * Confined to the processor thread.
  */
 final class Connection {
     private final String id;
@@ -19,16 +19,18 @@ final class Connection {
     private final FrameReader frames;
     private final ReceiveBuffers buffers;
     private Send send;
-    private ByteBuffer inFlightFrame;
+    private FrameReader.Frame inFlightFrame;
     private boolean awaitingResponse;
+    private boolean mutedForMemory;
     private long lastActiveMs;
 
-    Connection(String id, SocketChannel socket, SelectionKey key, int maxRequestBytes, ReceiveBuffers buffers, long nowMs) {
+    Connection(String id, SocketChannel socket, SelectionKey key, int maxRequestBytes, ReceiveBuffers buffers,
+               MemoryPool pool, long nowMs) {
         this.id = id;
         this.socket = socket;
         this.key = key;
         this.transfer = new SocketChannelTransfer(socket);
-        this.frames = new FrameReader(maxRequestBytes, buffers);
+        this.frames = new FrameReader(maxRequestBytes, buffers, pool);
         this.buffers = buffers;
         this.lastActiveMs = nowMs;
     }
@@ -38,22 +40,38 @@ final class Connection {
     }
 
     /**
-     * Reads what is available of the current frame. The size prefix is checked against
-     * {@code socket.request.max.bytes} before the payload buffer is allocated.
+     * Reads what is available of the current frame, as far as the memory pool allows; when it allows no more,
+     * the connection stops reading until {@link #unmuteForMemory} (see {@link #mutedForMemory()}).
      *
-     * @return the complete frame's payload (without its size prefix), or null if more bytes are needed
+     * @return the complete frame (its payload without the size prefix), or null if more bytes are needed
      * @throws org.apache.kafka.common.network.InvalidReceiveException on a bad size prefix
      * @throws java.io.EOFException when the client has closed its end
      */
-    ByteBuffer read(long nowMs) throws IOException {
+    FrameReader.Frame read(long nowMs) throws IOException {
         if (frames.readFrom(socket) > 0) {
             lastActiveMs = nowMs;
+        }
+        if (frames.waitingForMemory()) {
+            mutedForMemory = true;
+            key.interestOps(0);
         }
         return frames.complete() ? frames.takeFrame() : null;
     }
 
+    boolean mutedForMemory() {
+        return mutedForMemory;
+    }
+
+    /** Reads again: the pool has memory to spare (the next read may mute the connection again). */
+    void unmuteForMemory() {
+        mutedForMemory = false;
+        if (key.isValid()) {
+            key.interestOps(SelectionKey.OP_READ);
+        }
+    }
+
     /** Stops reading until the response to the request in {@code frame} has gone out. */
-    void awaitResponse(ByteBuffer frame) {
+    void awaitResponse(FrameReader.Frame frame) {
         inFlightFrame = frame;
         awaitingResponse = true;
         key.interestOps(0);
@@ -62,7 +80,7 @@ final class Connection {
     /** The request out with the handlers has its response: nothing reads its frame any more. */
     void requestAnswered() {
         if (inFlightFrame != null) {
-            buffers.release(inFlightFrame);
+            inFlightFrame.release(buffers);
             inFlightFrame = null;
         }
     }
@@ -115,7 +133,15 @@ final class Connection {
         return !awaitingResponse && send == null && lastActiveMs < cutoffMs;
     }
 
-    /** Closes the socket. A frame still with the handlers keeps its buffer: the pool must not hand it out again. */
+    /** True while the handlers have a request of this connection (whose frame they may still read). */
+    boolean withHandlers() {
+        return inFlightFrame != null;
+    }
+
+    /**
+     * Closes the socket. A frame still with the handlers keeps its buffer and memory until
+     * {@link #requestAnswered()}: the pool must not hand them out again.
+     */
     void close() {
         key.cancel();
         try {

@@ -8,9 +8,11 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -37,6 +39,7 @@ public final class Processor implements Runnable {
     private final RequestChannel requestChannel;
     private final RequestParser parser = new RequestParser();
     private final ReceiveBuffers receiveBuffers = new ReceiveBuffers();
+    private final MemoryPool memoryPool;
     private final int maxRequestBytes;
     private final long maxIdleMs;
     private final Time time;
@@ -44,15 +47,20 @@ public final class Processor implements Runnable {
     private final Queue<SocketChannel> newSockets = new ConcurrentLinkedQueue<>();
     private final Queue<Response> responses = new ConcurrentLinkedQueue<>();
     private final Map<String, Connection> connections = new HashMap<>();
+    /** Closed connections whose request the handlers still have: its memory is released with the answer. */
+    private final Map<String, Connection> closedWithHandlers = new HashMap<>();
+    private final Set<Connection> mutedForMemory = new HashSet<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean reading = true;
     private volatile boolean running = true;
     private boolean readingPaused;
     private long nextConnectionIndex;
 
-    Processor(int id, RequestChannel requestChannel, int maxRequestBytes, long maxIdleMs, Time time) throws IOException {
+    Processor(int id, RequestChannel requestChannel, MemoryPool memoryPool, int maxRequestBytes, long maxIdleMs,
+              Time time) throws IOException {
         this.id = id;
         this.requestChannel = requestChannel;
+        this.memoryPool = memoryPool;
         this.maxRequestBytes = maxRequestBytes;
         this.maxIdleMs = maxIdleMs;
         this.time = time;
@@ -66,6 +74,11 @@ public final class Processor implements Runnable {
     /** Called by the acceptor; the socket is registered on this processor's own thread. */
     void accept(SocketChannel socket) {
         newSockets.add(socket);
+        selector.wakeup();
+    }
+
+    /** Called (on any thread) when pool memory was freed: connections muted for memory try again. */
+    void memoryFreed() {
         selector.wakeup();
     }
 
@@ -113,6 +126,7 @@ public final class Processor implements Runnable {
             registerNewSockets();
             maybePauseReading();
             processResponses();
+            unmuteIfMemoryFreed();
             selector.select(POLL_MS);
             handleReadyKeys();
             closeIdleConnections();
@@ -138,7 +152,8 @@ public final class Processor implements Runnable {
             }
             String connectionId = socket.getLocalAddress() + "-" + socket.getRemoteAddress() + "-" + id + "-" + nextConnectionIndex++;
             SelectionKey key = socket.register(selector, SelectionKey.OP_READ);
-            Connection connection = new Connection(connectionId, socket, key, maxRequestBytes, receiveBuffers, time.milliseconds());
+            Connection connection = new Connection(connectionId, socket, key, maxRequestBytes, receiveBuffers, memoryPool,
+                    time.milliseconds());
             key.attach(connection);
             connections.put(connectionId, connection);
         }
@@ -161,7 +176,12 @@ public final class Processor implements Runnable {
         while ((response = responses.poll()) != null) {
             Connection connection = connections.get(response.request().connectionId());
             if (connection == null) {
-                continue; // the client went away while its request was being handled
+                // The client went away while its request was being handled: only the frame's memory is left.
+                Connection closed = closedWithHandlers.remove(response.request().connectionId());
+                if (closed != null) {
+                    closed.requestAnswered();
+                }
+                continue;
             }
             connection.requestAnswered();
             if (response.closesConnection()) {
@@ -200,14 +220,30 @@ public final class Processor implements Runnable {
         }
     }
 
+    private void unmuteIfMemoryFreed() {
+        if (!mutedForMemory.isEmpty() && reading && memoryPool.hasFreeMemory()) {
+            mutedForMemory.forEach(Connection::unmuteForMemory);
+            mutedForMemory.clear();
+        }
+    }
+
     private void read(Connection connection) throws IOException {
         long now = time.milliseconds();
-        ByteBuffer frame = connection.read(now);
+        FrameReader.Frame frame = connection.read(now);
+        if (connection.mutedForMemory()) {
+            mutedForMemory.add(connection);
+        }
         if (frame == null) {
             return;
         }
+        RequestParser.Parsed parsed;
+        try {
+            parsed = parser.parse(frame.payload());
+        } catch (RuntimeException e) {
+            frame.release(receiveBuffers);
+            throw e;
+        }
         connection.awaitResponse(frame);
-        RequestParser.Parsed parsed = parser.parse(frame);
         if (parsed instanceof RequestParser.Parsed.Unknown unknown) {
             log.debug("connection {} sent unknown api key {} v{}", connection.id(), unknown.apiKey(), unknown.apiVersion());
             connection.requestAnswered();
@@ -215,7 +251,7 @@ public final class Processor implements Runnable {
             return;
         }
         RequestParser.Parsed.Ok ok = (RequestParser.Parsed.Ok) parsed;
-        Request request = new Request(id, connection.id(), ok.header(), ok.body(), SIZE_PREFIX_BYTES + frame.limit());
+        Request request = new Request(id, connection.id(), ok.header(), ok.body(), SIZE_PREFIX_BYTES + frame.payload().limit());
         try {
             requestChannel.sendRequest(request);
         } catch (InterruptedException e) {
@@ -258,7 +294,7 @@ public final class Processor implements Runnable {
         connections.values().removeIf(connection -> {
             if (connection.idleSince(cutoff)) {
                 log.debug("closing idle connection {}", connection.id());
-                connection.close();
+                forget(connection);
                 return true;
             }
             return false;
@@ -267,6 +303,15 @@ public final class Processor implements Runnable {
 
     private void close(Connection connection) {
         connections.remove(connection.id());
+        forget(connection);
+    }
+
+    /** Closes a connection already out of {@link #connections}, keeping what the handlers still read. */
+    private void forget(Connection connection) {
         connection.close();
+        mutedForMemory.remove(connection);
+        if (connection.withHandlers()) {
+            closedWithHandlers.put(connection.id(), connection);
+        }
     }
 }

@@ -14,13 +14,15 @@ import org.apache.kafka.common.utils.Time;
 public final class SocketServer implements AutoCloseable {
     private final RequestChannel requestChannel;
     private final List<Processor> processors = new ArrayList<>();
+    private final MemoryPool memoryPool;
     private final List<Thread> threads = new ArrayList<>();
     private final Acceptor acceptor;
 
     public SocketServer(SocketServerConfig config, RequestChannel requestChannel, Time time) throws IOException {
         this.requestChannel = requestChannel;
+        this.memoryPool = new MemoryPool(config.queuedMaxRequestBytes(), () -> processors.forEach(Processor::memoryFreed));
         for (int i = 0; i < config.networkThreads(); i++) {
-            Processor processor = new Processor(i, requestChannel, config.maxRequestBytes(), config.maxIdleMs(), time);
+            Processor processor = new Processor(i, requestChannel, memoryPool, config.maxRequestBytes(), config.maxIdleMs(), time);
             requestChannel.addProcessor(processor);
             processors.add(processor);
         }

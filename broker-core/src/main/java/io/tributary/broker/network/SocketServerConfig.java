@@ -4,5 +4,6 @@ import java.net.InetSocketAddress;
 
 /** The settings of the socket layer, read from the broker config. */
 public record SocketServerConfig(InetSocketAddress listenAddress, int networkThreads, int maxRequestBytes,
-                                 long maxIdleMs, int queuedMaxRequests, int sendBufferBytes, int receiveBufferBytes) {
+                                 long maxIdleMs, int queuedMaxRequests, long queuedMaxRequestBytes,
+                                 int sendBufferBytes, int receiveBufferBytes) {
 }
