@@ -143,7 +143,7 @@ public final class Server implements AutoCloseable {
         });
         RequestDispatcher dispatcher = RequestDispatcher.create(identity, topics, new ProducerIdManager(zk, config.brokerId()),
                 replicas, cluster, fetchWaiters, groups, apiSettings(config));
-        handlers = new RequestHandlerPool(config.ioThreads(), channel, dispatcher);
+        handlers = new RequestHandlerPool(config.ioThreads(), channel, dispatcher::dispatch);
         snapshots = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "tributary-producer-snapshots");
             thread.setDaemon(true);

@@ -37,8 +37,9 @@ final class Acceptor implements Runnable {
     @Override
     public void run() {
         while (serverSocket.isOpen()) {
+            SocketChannel socket = null;
             try {
-                SocketChannel socket = serverSocket.accept();
+                socket = serverSocket.accept();
                 configure(socket);
                 processors.get(next).accept(socket);
                 next = (next + 1) % processors.size();
@@ -46,7 +47,23 @@ final class Acceptor implements Runnable {
                 return; // close() was called: stop accepting
             } catch (IOException e) {
                 log.warn("accept failed", e);
+                closeQuietly(socket);
+            } catch (Throwable e) {
+                // Whatever went wrong costs this one connection, never the listener.
+                log.error("could not hand over a new connection; closing it", e);
+                closeQuietly(socket);
             }
+        }
+    }
+
+    private static void closeQuietly(SocketChannel socket) {
+        if (socket == null) {
+            return;
+        }
+        try {
+            socket.close();
+        } catch (IOException e) {
+            // the descriptor is gone either way
         }
     }
 

@@ -130,8 +130,10 @@ public final class Processor implements Runnable {
             selector.select(POLL_MS);
             handleReadyKeys();
             closeIdleConnections();
-        } catch (IOException | RuntimeException e) {
-            // One bad connection must never take the thread (and its other connections) down.
+        } catch (ClosedSelectorException e) {
+            throw e;
+        } catch (Throwable e) {
+            // Whatever one connection did must never take the thread (and its other connections) down.
             log.error("processor {} poll failed", id, e);
         }
     }
@@ -150,13 +152,22 @@ public final class Processor implements Runnable {
                 socket.close();
                 continue;
             }
-            String connectionId = socket.getLocalAddress() + "-" + socket.getRemoteAddress() + "-" + id + "-" + nextConnectionIndex++;
-            SelectionKey key = socket.register(selector, SelectionKey.OP_READ);
-            Connection connection = new Connection(connectionId, socket, key, maxRequestBytes, receiveBuffers, memoryPool,
-                    time.milliseconds());
-            key.attach(connection);
-            connections.put(connectionId, connection);
+            try {
+                register(socket);
+            } catch (Throwable e) {
+                log.warn("processor {} could not register a new connection; closing it", id, e);
+                socket.close();
+            }
         }
+    }
+
+    private void register(SocketChannel socket) throws IOException {
+        String connectionId = socket.getLocalAddress() + "-" + socket.getRemoteAddress() + "-" + id + "-" + nextConnectionIndex++;
+        SelectionKey key = socket.register(selector, SelectionKey.OP_READ);
+        Connection connection = new Connection(connectionId, socket, key, maxRequestBytes, receiveBuffers, memoryPool,
+                time.milliseconds());
+        key.attach(connection);
+        connections.put(connectionId, connection);
     }
 
     private void maybePauseReading() {
@@ -183,13 +194,18 @@ public final class Processor implements Runnable {
                 }
                 continue;
             }
-            connection.requestAnswered();
-            if (response.closesConnection()) {
+            try {
+                connection.requestAnswered();
+                if (response.closesConnection()) {
+                    close(connection);
+                } else if (response.send().isPresent()) {
+                    send(connection, response.send().get());
+                } else {
+                    resumeReading(connection);
+                }
+            } catch (Throwable e) {
+                log.error("closing connection {}: answering {} failed", connection.id(), response.request(), e);
                 close(connection);
-            } else if (response.send().isPresent()) {
-                send(connection, response.send().get());
-            } else {
-                resumeReading(connection);
             }
         }
     }
@@ -215,6 +231,9 @@ public final class Processor implements Runnable {
                 close(connection);
             } catch (IOException e) {
                 log.debug("closing connection {} after I/O error: {}", connection.id(), e.getMessage());
+                close(connection);
+            } catch (Throwable e) {
+                log.error("closing connection {}: reading or writing it failed", connection.id(), e);
                 close(connection);
             }
         }
