@@ -10,7 +10,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import io.tributary.broker.api.ApiSettings;
 import io.tributary.broker.api.BrokerIdentity;
-import io.tributary.broker.api.IdempotentAppender;
+import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.api.RequestDispatcher;
 import io.tributary.broker.api.RequestHandlerPool;
 import io.tributary.broker.cluster.BrokerRegistry;

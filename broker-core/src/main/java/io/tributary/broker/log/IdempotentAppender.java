@@ -1,4 +1,4 @@
-package io.tributary.broker.api;
+package io.tributary.broker.log;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -7,9 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.WeakHashMap;
-import io.tributary.broker.log.LogAppendInfo;
-import io.tributary.broker.log.PartitionLog;
-import io.tributary.broker.log.ProducerStateManager;
 import io.tributary.broker.log.ProducerStateManager.BatchMetadata;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
