@@ -1,11 +1,15 @@
 package io.tributary.broker;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import io.tributary.broker.group.GroupConfig;
 import io.tributary.broker.log.LogConfig;
+import io.tributary.broker.network.ConnectionLimits;
 import io.tributary.broker.network.SocketServerConfig;
 import io.tributary.broker.replica.ReplicationConfig;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -32,6 +36,10 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String SOCKET_SEND_BUFFER_BYTES = "socket.send.buffer.bytes";
     public static final String SOCKET_RECEIVE_BUFFER_BYTES = "socket.receive.buffer.bytes";
     public static final String CONNECTIONS_MAX_IDLE_MS = "connections.max.idle.ms";
+    public static final String CONNECTIONS_MAX_PARTIAL_REQUEST_MS = "connections.max.partial.request.ms";
+    public static final String MAX_CONNECTIONS = "max.connections";
+    public static final String MAX_CONNECTIONS_PER_IP = "max.connections.per.ip";
+    public static final String MAX_CONNECTIONS_PER_IP_OVERRIDES = "max.connections.per.ip.overrides";
     public static final String QUEUED_MAX_REQUESTS = "queued.max.requests";
     public static final String QUEUED_MAX_REQUEST_BYTES = "queued.max.request.bytes";
     public static final String AUTO_CREATE_TOPICS_ENABLE = "auto.create.topics.enable";
@@ -89,6 +97,20 @@ public final class BrokerConfig extends AbstractConfig {
                     "SO_RCVBUF of client sockets; -1 keeps the OS default.")
             .define(CONNECTIONS_MAX_IDLE_MS, Type.LONG, 600_000L, Range.atLeast(1), Importance.MEDIUM,
                     "Connections with no traffic (and no request being handled) for this long are closed.")
+            .define(CONNECTIONS_MAX_PARTIAL_REQUEST_MS, Type.LONG, 30_000L, Range.atLeast(1), Importance.MEDIUM,
+                    "A connection that has been sending one request for this long, however slowly the bytes keep "
+                            + "coming, is closed (time spent waiting for " + QUEUED_MAX_REQUEST_BYTES + " memory does not count). "
+                            + "Clients give up on a request after request.timeout.ms (30 s by default) anyway.")
+            .define(MAX_CONNECTIONS, Type.INT, Integer.MAX_VALUE, Range.atLeast(0), Importance.MEDIUM,
+                    "Most client connections open at once; beyond it a new connection is closed at once (and counted "
+                            + "in a warning). Connections from the other brokers' addresses are always accepted.")
+            .define(MAX_CONNECTIONS_PER_IP, Type.INT, Integer.MAX_VALUE, Range.atLeast(0), Importance.MEDIUM,
+                    "Most connections open at once from one client address, unless " + MAX_CONNECTIONS_PER_IP_OVERRIDES
+                            + " says otherwise; beyond it a new connection is closed at once. The other brokers' "
+                            + "addresses are exempt.")
+            .define(MAX_CONNECTIONS_PER_IP_OVERRIDES, Type.STRING, "", Importance.MEDIUM,
+                    "Per-address exceptions to max.connections.per.ip: host-or-IP:count pairs separated by commas, "
+                            + "e.g. 10.0.0.7:500,batch.example.com:2000. Host names are resolved at start-up.")
             .define(QUEUED_MAX_REQUESTS, Type.INT, 500, Range.atLeast(1), Importance.MEDIUM,
                     "Requests waiting for a handler before the network threads stop reading.")
             .define(QUEUED_MAX_REQUEST_BYTES, Type.LONG, 100L * 1024 * 1024, ConfigDef.LambdaValidator.with(BrokerConfig::validateQueuedMaxRequestBytes, () -> "-1 or [1,...]"),
@@ -157,6 +179,7 @@ public final class BrokerConfig extends AbstractConfig {
                     "How long a clean shutdown waits for its partitions' leadership to move away.");
 
     private final ListenerAddress listener;
+    private final ConnectionLimits connectionLimits;
 
     private static void validateQueuedMaxRequestBytes(String name, Object value) {
         long bytes = (Long) value;
@@ -169,6 +192,8 @@ public final class BrokerConfig extends AbstractConfig {
     public BrokerConfig(Map<?, ?> props) {
         super(DEFINITION, props, false);
         this.listener = ListenerAddress.parse(getString(LISTENERS));
+        this.connectionLimits = new ConnectionLimits(getInt(MAX_CONNECTIONS), getInt(MAX_CONNECTIONS_PER_IP),
+                perIpOverrides(getString(MAX_CONNECTIONS_PER_IP_OVERRIDES)));
     }
 
     /** The schema of every broker key, for generated docs. */
@@ -265,8 +290,34 @@ public final class BrokerConfig extends AbstractConfig {
     public SocketServerConfig socketServerConfig() {
         return new SocketServerConfig(new InetSocketAddress(listener.host(), listener.port()),
                 getInt(NUM_NETWORK_THREADS), getInt(SOCKET_REQUEST_MAX_BYTES), getLong(CONNECTIONS_MAX_IDLE_MS),
-                queuedMaxRequests(), getLong(QUEUED_MAX_REQUEST_BYTES), getInt(SOCKET_SEND_BUFFER_BYTES),
-                getInt(SOCKET_RECEIVE_BUFFER_BYTES));
+                getLong(CONNECTIONS_MAX_PARTIAL_REQUEST_MS), queuedMaxRequests(), getLong(QUEUED_MAX_REQUEST_BYTES),
+                connectionLimits, getInt(SOCKET_SEND_BUFFER_BYTES), getInt(SOCKET_RECEIVE_BUFFER_BYTES));
+    }
+
+    /** The per-address overrides: {@code host:count,...}, host names resolved now. */
+    private static Map<InetAddress, Integer> perIpOverrides(String value) {
+        Map<InetAddress, Integer> overrides = new HashMap<>();
+        for (String entry : value.split(",")) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            int colon = entry.lastIndexOf(':');
+            try {
+                if (colon <= 0) {
+                    throw new NumberFormatException("no count");
+                }
+                int count = Integer.parseInt(entry.substring(colon + 1).trim());
+                if (count < 0) {
+                    throw new NumberFormatException("negative count");
+                }
+                overrides.put(InetAddress.getByName(entry.substring(0, colon).trim()), count);
+            } catch (NumberFormatException e) {
+                throw new ConfigException(MAX_CONNECTIONS_PER_IP_OVERRIDES, value, "expected host:count pairs, got '" + entry + "'");
+            } catch (UnknownHostException e) {
+                throw new ConfigException(MAX_CONNECTIONS_PER_IP_OVERRIDES, value, "unknown host in '" + entry + "'");
+            }
+        }
+        return overrides;
     }
 
     /** Host and port of the single PLAINTEXT listener. */

@@ -1,6 +1,8 @@
 package io.tributary.broker;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -117,7 +119,7 @@ public final class Server implements AutoCloseable {
         topics.load();
 
         RequestChannel channel = new RequestChannel(config.queuedMaxRequests());
-        socketServer = new SocketServer(config.socketServerConfig(), channel, time);
+        socketServer = new SocketServer(config.socketServerConfig(), channel, this::isBrokerAddress, time);
         boundAddress = socketServer.boundAddress();
         String host = config.listener().host().equals("0.0.0.0") ? "127.0.0.1" : config.listener().host();
         registry = new BrokerRegistry(zk, config.brokerId(), host, boundAddress.getPort(), time);
@@ -174,7 +176,21 @@ public final class Server implements AutoCloseable {
                 .thenApply(errors -> errors.get(partition));
     }
 
-    private java.util.Set<Integer> liveBrokersWith(int self) {
+    /** Whether a client address is a live broker's registered host: its replication is never refused a connection. */
+    private boolean isBrokerAddress(InetAddress address) {
+        for (ClusterView.Endpoint broker : cluster.liveBrokers().values()) {
+            try {
+                if (InetAddress.getByName(broker.host()).equals(address)) {
+                    return true;
+                }
+            } catch (UnknownHostException e) {
+                log.debug("cannot resolve broker {}'s host {}", broker.id(), broker.host());
+            }
+        }
+        return false;
+    }
+
+        private java.util.Set<Integer> liveBrokersWith(int self) {
         java.util.Set<Integer> live = new java.util.HashSet<>(cluster.liveBrokers().keySet());
         live.add(self);
         return live;

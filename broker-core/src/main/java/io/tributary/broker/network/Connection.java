@@ -1,6 +1,7 @@
 package io.tributary.broker.network;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import org.apache.kafka.common.network.Send;
@@ -13,6 +14,7 @@ import org.apache.kafka.common.network.Send;
  */
 final class Connection {
     private final String id;
+    private final InetAddress client;
     private final SocketChannel socket;
     private final SelectionKey key;
     private final SocketChannelTransfer transfer;
@@ -23,10 +25,13 @@ final class Connection {
     private boolean awaitingResponse;
     private boolean mutedForMemory;
     private long lastActiveMs;
+    private long requestStartedMs;
+    private boolean closed;
 
-    Connection(String id, SocketChannel socket, SelectionKey key, int maxRequestBytes, ReceiveBuffers buffers,
-               MemoryPool pool, long nowMs) {
+    Connection(String id, InetAddress client, SocketChannel socket, SelectionKey key, int maxRequestBytes,
+               ReceiveBuffers buffers, MemoryPool pool, long nowMs) {
         this.id = id;
+        this.client = client;
         this.socket = socket;
         this.key = key;
         this.transfer = new SocketChannelTransfer(socket);
@@ -39,6 +44,11 @@ final class Connection {
         return id;
     }
 
+    /** The client's address, as the connection quotas count it. */
+    InetAddress client() {
+        return client;
+    }
+
     /**
      * Reads what is available of the current frame, as far as the memory pool allows; when it allows no more,
      * the connection stops reading until {@link #unmuteForMemory} (see {@link #mutedForMemory()}).
@@ -48,8 +58,12 @@ final class Connection {
      * @throws java.io.EOFException when the client has closed its end
      */
     FrameReader.Frame read(long nowMs) throws IOException {
+        boolean started = frames.midFrame();
         if (frames.readFrom(socket) > 0) {
             lastActiveMs = nowMs;
+        }
+        if (!started && frames.midFrame()) {
+            requestStartedMs = nowMs;
         }
         if (frames.waitingForMemory()) {
             mutedForMemory = true;
@@ -128,6 +142,14 @@ final class Connection {
         key.interestOps(0);
     }
 
+    /**
+     * True if the client began a request before {@code cutoffMs} and has not finished sending it, trickling
+     * bytes or not. Waiting for pool memory is the broker's doing, not the client's: it does not count.
+     */
+    boolean sendingRequestSince(long cutoffMs) {
+        return frames.midFrame() && !mutedForMemory && requestStartedMs < cutoffMs;
+    }
+
     /** Mid-request connections are never idle: a long-polling fetch may legitimately take a while. */
     boolean idleSince(long cutoffMs) {
         return !awaitingResponse && send == null && lastActiveMs < cutoffMs;
@@ -141,8 +163,14 @@ final class Connection {
     /**
      * Closes the socket. A frame still with the handlers keeps its buffer and memory until
      * {@link #requestAnswered()}: the pool must not hand them out again.
+     *
+     * @return false if it was closed already
      */
-    void close() {
+    boolean close() {
+        if (closed) {
+            return false;
+        }
+        closed = true;
         key.cancel();
         try {
             socket.close();
@@ -150,5 +178,6 @@ final class Connection {
             // Closing is best effort; the descriptor is gone either way.
         }
         frames.abandon();
+        return true;
     }
 }

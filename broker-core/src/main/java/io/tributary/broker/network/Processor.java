@@ -2,6 +2,7 @@ package io.tributary.broker.network;
 
 import java.io.EOFException;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
@@ -42,9 +43,11 @@ public final class Processor implements Runnable {
     private final MemoryPool memoryPool;
     private final int maxRequestBytes;
     private final long maxIdleMs;
+    private final long partialRequestTimeoutMs;
+    private final ConnectionQuotas quotas;
     private final Time time;
     private final Selector selector;
-    private final Queue<SocketChannel> newSockets = new ConcurrentLinkedQueue<>();
+    private final Queue<NewConnection> newConnections = new ConcurrentLinkedQueue<>();
     private final Queue<Response> responses = new ConcurrentLinkedQueue<>();
     private final Map<String, Connection> connections = new HashMap<>();
     /** Closed connections whose request the handlers still have: its memory is released with the answer. */
@@ -56,13 +59,19 @@ public final class Processor implements Runnable {
     private boolean readingPaused;
     private long nextConnectionIndex;
 
-    Processor(int id, RequestChannel requestChannel, MemoryPool memoryPool, int maxRequestBytes, long maxIdleMs,
-              Time time) throws IOException {
+    /** A socket the acceptor handed over, and the client address it is counted under in the quotas. */
+    private record NewConnection(SocketChannel socket, InetAddress client) {
+    }
+
+    Processor(int id, RequestChannel requestChannel, MemoryPool memoryPool, ConnectionQuotas quotas,
+              SocketServerConfig config, Time time) throws IOException {
         this.id = id;
         this.requestChannel = requestChannel;
         this.memoryPool = memoryPool;
-        this.maxRequestBytes = maxRequestBytes;
-        this.maxIdleMs = maxIdleMs;
+        this.quotas = quotas;
+        this.maxRequestBytes = config.maxRequestBytes();
+        this.maxIdleMs = config.maxIdleMs();
+        this.partialRequestTimeoutMs = config.partialRequestTimeoutMs();
         this.time = time;
         this.selector = Selector.open();
     }
@@ -72,8 +81,8 @@ public final class Processor implements Runnable {
     }
 
     /** Called by the acceptor; the socket is registered on this processor's own thread. */
-    void accept(SocketChannel socket) {
-        newSockets.add(socket);
+    void accept(SocketChannel socket, InetAddress client) {
+        newConnections.add(new NewConnection(socket, client));
         selector.wakeup();
     }
 
@@ -110,8 +119,12 @@ public final class Processor implements Runnable {
         } catch (ClosedSelectorException e) {
             log.debug("processor {} selector closed", id);
         } finally {
-            connections.values().forEach(Connection::close);
+            connections.values().forEach(this::forget);
             connections.clear();
+            NewConnection pending;
+            while ((pending = newConnections.poll()) != null) {
+                closeNew(pending);
+            }
             try {
                 selector.close();
             } catch (IOException e) {
@@ -129,7 +142,7 @@ public final class Processor implements Runnable {
             unmuteIfMemoryFreed();
             selector.select(POLL_MS);
             handleReadyKeys();
-            closeIdleConnections();
+            closeStalledConnections();
         } catch (ClosedSelectorException e) {
             throw e;
         } catch (Throwable e) {
@@ -145,26 +158,35 @@ public final class Processor implements Runnable {
         }
     }
 
-    private void registerNewSockets() throws IOException {
-        SocketChannel socket;
-        while ((socket = newSockets.poll()) != null) {
+    private void registerNewSockets() {
+        NewConnection pending;
+        while ((pending = newConnections.poll()) != null) {
             if (!reading) {
-                socket.close();
+                closeNew(pending);
                 continue;
             }
             try {
-                register(socket);
+                register(pending.socket(), pending.client());
             } catch (Throwable e) {
                 log.warn("processor {} could not register a new connection; closing it", id, e);
-                socket.close();
+                closeNew(pending);
             }
         }
     }
 
-    private void register(SocketChannel socket) throws IOException {
+    private void closeNew(NewConnection pending) {
+        try {
+            pending.socket().close();
+        } catch (IOException e) {
+            // the descriptor is gone either way
+        }
+        quotas.closed(pending.client());
+    }
+
+    private void register(SocketChannel socket, InetAddress client) throws IOException {
         String connectionId = socket.getLocalAddress() + "-" + socket.getRemoteAddress() + "-" + id + "-" + nextConnectionIndex++;
         SelectionKey key = socket.register(selector, SelectionKey.OP_READ);
-        Connection connection = new Connection(connectionId, socket, key, maxRequestBytes, receiveBuffers, memoryPool,
+        Connection connection = new Connection(connectionId, client, socket, key, maxRequestBytes, receiveBuffers, memoryPool,
                 time.milliseconds());
         key.attach(connection);
         connections.put(connectionId, connection);
@@ -308,11 +330,18 @@ public final class Processor implements Runnable {
         }
     }
 
-    private void closeIdleConnections() {
-        long cutoff = time.milliseconds() - maxIdleMs;
+    /** Closes connections idle for connections.max.idle.ms, and those sending one request for too long. */
+    private void closeStalledConnections() {
+        long now = time.milliseconds();
         connections.values().removeIf(connection -> {
-            if (connection.idleSince(cutoff)) {
+            if (connection.idleSince(now - maxIdleMs)) {
                 log.debug("closing idle connection {}", connection.id());
+                forget(connection);
+                return true;
+            }
+            if (connection.sendingRequestSince(now - partialRequestTimeoutMs)) {
+                log.info("closing connection {}: it has been sending one request for more than {} ms",
+                        connection.id(), partialRequestTimeoutMs);
                 forget(connection);
                 return true;
             }
@@ -327,7 +356,9 @@ public final class Processor implements Runnable {
 
     /** Closes a connection already out of {@link #connections}, keeping what the handlers still read. */
     private void forget(Connection connection) {
-        connection.close();
+        if (connection.close()) {
+            quotas.closed(connection.client());
+        }
         mutedForMemory.remove(connection);
         if (connection.withHandlers()) {
             closedWithHandlers.put(connection.id(), connection);

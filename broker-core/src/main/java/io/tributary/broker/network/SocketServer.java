@@ -2,9 +2,11 @@ package io.tributary.broker.network;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
 import org.apache.kafka.common.utils.Time;
 
 /**
@@ -19,22 +21,27 @@ public final class SocketServer implements AutoCloseable {
     private final SocketServerConfig config;
     private final Time time;
     private final MemoryPool memoryPool;
+    private final ConnectionQuotas quotas;
     private final SupervisedThreads threads = new SupervisedThreads();
     private final Acceptor acceptor;
 
-    public SocketServer(SocketServerConfig config, RequestChannel requestChannel, Time time) throws IOException {
+    /** @param isBroker whether a client address is one of the cluster's brokers (exempt from the connection limits) */
+    public SocketServer(SocketServerConfig config, RequestChannel requestChannel, Predicate<InetAddress> isBroker,
+                        Time time) throws IOException {
         this.requestChannel = requestChannel;
+        this.quotas = new ConnectionQuotas(config.connectionLimits(), isBroker);
         this.config = config;
         this.time = time;
         this.memoryPool = new MemoryPool(config.queuedMaxRequestBytes(), () -> processors.forEach(Processor::memoryFreed));
         for (int i = 0; i < config.networkThreads(); i++) {
             processors.add(newProcessor(i));
         }
-        this.acceptor = new Acceptor(config.listenAddress(), processors, config.sendBufferBytes(), config.receiveBufferBytes());
+        this.acceptor = new Acceptor(config.listenAddress(), processors, quotas, config.sendBufferBytes(),
+                config.receiveBufferBytes());
     }
 
     private Processor newProcessor(int id) throws IOException {
-        Processor processor = new Processor(id, requestChannel, memoryPool, config.maxRequestBytes(), config.maxIdleMs(), time);
+        Processor processor = new Processor(id, requestChannel, memoryPool, quotas, config, time);
         requestChannel.addProcessor(processor);
         return processor;
     }

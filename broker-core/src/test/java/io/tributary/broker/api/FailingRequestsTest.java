@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import io.tributary.broker.network.ConnectionLimits;
 import io.tributary.broker.network.Request;
 import io.tributary.broker.network.RequestChannel;
 import io.tributary.broker.network.Response;
@@ -41,7 +42,7 @@ class FailingRequestsTest {
     void start() throws IOException {
         channel = new RequestChannel(10);
         socketServer = new SocketServer(new SocketServerConfig(new InetSocketAddress("127.0.0.1", 0), 1, 1 << 20,
-                60_000, 10, 1 << 24, -1, -1), channel, Time.SYSTEM);
+                60_000, 30_000, 10, 1 << 24, ConnectionLimits.NONE, -1, -1), channel, address -> false, Time.SYSTEM);
         handlers = new RequestHandlerPool(1, channel, FailingRequestsTest::handle);
         handlers.start();
         socketServer.start();
