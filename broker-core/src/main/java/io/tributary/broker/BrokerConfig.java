@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import io.tributary.broker.group.GroupConfig;
+import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.network.ConnectionLimits;
 import io.tributary.broker.network.SocketServerConfig;
@@ -68,6 +69,8 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS = "leader.imbalance.check.interval.seconds";
     public static final String CONTROLLED_SHUTDOWN_ENABLE = "controlled.shutdown.enable";
     public static final String CONTROLLED_SHUTDOWN_TIMEOUT_MS = "controlled.shutdown.timeout.ms";
+    public static final String PRODUCER_ID_EXPIRATION_MS = "producer.id.expiration.ms";
+    public static final String PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS = "producer.id.expiration.check.interval.ms";
 
     private static final ConfigDef DEFINITION = LogConfig.brokerConfigDef()
             .define(BROKER_ID, Type.INT, 0, Range.atLeast(0), Importance.HIGH,
@@ -176,7 +179,14 @@ public final class BrokerConfig extends AbstractConfig {
             .define(CONTROLLED_SHUTDOWN_ENABLE, Type.BOOLEAN, true, Importance.MEDIUM,
                     "Whether a clean shutdown first asks the controller to move leadership away from this broker.")
             .define(CONTROLLED_SHUTDOWN_TIMEOUT_MS, Type.LONG, 30_000L, Range.atLeast(0), Importance.MEDIUM,
-                    "How long a clean shutdown waits for its partitions' leadership to move away.");
+                    "How long a clean shutdown waits for its partitions' leadership to move away.")
+            .define(PRODUCER_ID_EXPIRATION_MS, Type.INT, (int) IdempotentAppender.DEFAULT_PRODUCER_ID_EXPIRATION_MS,
+                    Range.atLeast(1), Importance.LOW,
+                    "An idempotent producer that has not written to a partition for this long (broker time) is "
+                            + "forgotten there; if it comes back, its next batch is accepted at any sequence, as for a "
+                            + "new producer.")
+            .define(PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS, Type.INT, 600_000, Range.atLeast(1), Importance.LOW,
+                    "How often expired producer ids are looked for.");
 
     private final ListenerAddress listener;
     private final ConnectionLimits connectionLimits;
@@ -270,6 +280,14 @@ public final class BrokerConfig extends AbstractConfig {
                 getBoolean(AUTO_LEADER_REBALANCE_ENABLE), 1000L * getLong(LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS),
                 getBoolean(CONTROLLED_SHUTDOWN_ENABLE), getLong(CONTROLLED_SHUTDOWN_TIMEOUT_MS),
                 getLong(REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS));
+    }
+
+    public long producerIdExpirationMs() {
+        return getInt(PRODUCER_ID_EXPIRATION_MS);
+    }
+
+    public long producerIdExpirationCheckIntervalMs() {
+        return getInt(PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS);
     }
 
     public GroupConfig groupConfig() {

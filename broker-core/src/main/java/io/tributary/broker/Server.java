@@ -69,7 +69,7 @@ public final class Server implements AutoCloseable {
     private Purgatory<TopicPartition> fetchWaiters;
     private IdempotentAppender appender;
     private GroupServices groups;
-    private ScheduledExecutorService snapshots;
+    private ScheduledExecutorService producerStateTasks;
     private RequestHandlerPool handlers;
     private SocketServer socketServer;
     private InetSocketAddress boundAddress;
@@ -110,7 +110,7 @@ public final class Server implements AutoCloseable {
         TopicManager topics = new TopicManager(new TopicStore(zk), logs, config.logDefaults(), config.brokerId(),
                 () -> liveBrokersWith(config.brokerId()));
         fetchWaiters = new Purgatory<>("fetch");
-        appender = new IdempotentAppender();
+        appender = new IdempotentAppender(time, config.producerIdExpirationMs());
         replicas = new ReplicaManager(replication, topics, appender, fetchWaiters, cluster, new PartitionStateStore(zk),
                 HighWatermarkCheckpoints.load(config.logDirs()), time);
         topics.addListener(replicas);
@@ -146,12 +146,14 @@ public final class Server implements AutoCloseable {
         RequestDispatcher dispatcher = RequestDispatcher.create(identity, topics, new ProducerIdManager(zk, config.brokerId()),
                 replicas, cluster, fetchWaiters, groups, apiSettings(config));
         handlers = new RequestHandlerPool(config.ioThreads(), channel, dispatcher::dispatch);
-        snapshots = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "tributary-producer-snapshots");
+        producerStateTasks = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "tributary-producer-state");
             thread.setDaemon(true);
             return thread;
         });
-        snapshots.scheduleWithFixedDelay(appender::snapshotAll, PRODUCER_SNAPSHOT_INTERVAL_MS, PRODUCER_SNAPSHOT_INTERVAL_MS, TimeUnit.MILLISECONDS);
+        producerStateTasks.scheduleWithFixedDelay(appender::snapshotAll, PRODUCER_SNAPSHOT_INTERVAL_MS, PRODUCER_SNAPSHOT_INTERVAL_MS, TimeUnit.MILLISECONDS);
+        producerStateTasks.scheduleWithFixedDelay(appender::removeExpiredProducers, config.producerIdExpirationCheckIntervalMs(),
+                config.producerIdExpirationCheckIntervalMs(), TimeUnit.MILLISECONDS);
 
         handlers.start();
         socketServer.start();
@@ -233,8 +235,8 @@ public final class Server implements AutoCloseable {
         quietly("replica manager", replicas);
         quietly("controller", controller);
         quietly("group coordinator", groups);
-        if (snapshots != null) {
-            snapshots.shutdownNow();
+        if (producerStateTasks != null) {
+            producerStateTasks.shutdownNow();
         }
         if (appender != null) {
             appender.snapshotAll();
