@@ -10,12 +10,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import io.tributary.broker.testing.Clients;
+import io.tributary.broker.testing.AttackReport;
 import io.tributary.broker.testing.GoodTraffic;
 import io.tributary.broker.testing.RawConnection;
 import io.tributary.broker.testing.TestBroker;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,9 +32,7 @@ class BigFrameAttackIT {
     @Timeout(180)
     void aWellBehavedClientKeepsWorkingWhileConnectionsAnnounceHugeFrames(@TempDir Path dir) throws Exception {
         try (TestBroker broker = TestBroker.start(dir, Map.of())) {
-            try (Admin admin = Clients.admin(broker.bootstrapServers())) {
-                admin.createTopics(List.of(new NewTopic("good", 1, (short) 1))).all().get();
-            }
+            GoodTraffic.Result without = AttackReport.beforeTheAttack(broker.bootstrapServers(), GOOD_RECORDS);
             List<RawConnection> attackers = new ArrayList<>();
             try {
                 byte[] partOfFrame = new byte[1024];
@@ -53,6 +49,7 @@ class BigFrameAttackIT {
                 assertThat(result.failures()).isEmpty();
                 assertThat(result.sent()).isEqualTo(GOOD_RECORDS);
                 assertThat(result.consumed()).containsExactlyElementsOf(GoodTraffic.expected(GOOD_RECORDS));
+                AttackReport.print("200 connections announcing 100 MB frames", without, result);
             } finally {
                 for (RawConnection attacker : attackers) {
                     closeQuietly(attacker);

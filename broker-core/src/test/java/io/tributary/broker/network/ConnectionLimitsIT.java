@@ -8,12 +8,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import io.tributary.broker.testing.AttackReport;
 import io.tributary.broker.testing.Clients;
 import io.tributary.broker.testing.GoodTraffic;
 import io.tributary.broker.testing.RawConnection;
 import io.tributary.broker.testing.TestBroker;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.junit.jupiter.api.Test;
@@ -35,7 +34,7 @@ class ConnectionLimitsIT {
         int limit = 1000;
         try (TestBroker broker = TestBroker.start(dir, Map.of("max.connections.per.ip", String.valueOf(limit),
                 "max.connections.per.ip.overrides", OVERRIDDEN + ":3"))) {
-            createGoodTopic(broker);
+            GoodTraffic.Result without = AttackReport.beforeTheAttack(broker.bootstrapServers(), 100);
             List<RawConnection> idle = new ArrayList<>();
             try {
                 GoodTraffic traffic = GoodTraffic.start(broker.bootstrapServers(), "good", 100, 20);
@@ -58,6 +57,7 @@ class ConnectionLimitsIT {
                 GoodTraffic.Result result = traffic.finish(Duration.ofSeconds(120));
                 assertThat(result.failures()).isEmpty();
                 assertThat(result.consumed()).containsExactlyElementsOf(GoodTraffic.expected(100));
+                AttackReport.print("1,500 idle connections from one address (limit 1,000)", without, result);
             } finally {
                 closeAll(idle);
             }
@@ -102,12 +102,6 @@ class ConnectionLimitsIT {
             }
             assertThat(closed || slow.closedByBroker(Duration.ofSeconds(5))).isTrue();
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(9));
-        }
-    }
-
-    private static void createGoodTopic(TestBroker broker) throws Exception {
-        try (Admin admin = Clients.admin(broker.bootstrapServers())) {
-            admin.createTopics(List.of(new NewTopic("good", 1, (short) 1))).all().get();
         }
     }
 
