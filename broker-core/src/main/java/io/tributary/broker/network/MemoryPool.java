@@ -41,11 +41,6 @@ final class MemoryPool {
         return peakUsed;
     }
 
-    /** True while some reservation could grow by a little. */
-    synchronized boolean hasFreeMemory() {
-        return capacity == UNBOUNDED || used < capacity;
-    }
-
     private synchronized boolean grow(Reservation reservation, long bytes) {
         boolean fits = capacity == UNBOUNDED || used + bytes <= capacity;
         if (!fits && (overdraft == null || overdraft == reservation)) {

@@ -56,6 +56,7 @@ public final class Processor implements Runnable {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean reading = true;
     private volatile boolean running = true;
+    private volatile boolean memoryFreed;
     private boolean readingPaused;
     private long nextConnectionIndex;
 
@@ -88,6 +89,7 @@ public final class Processor implements Runnable {
 
     /** Called (on any thread) when pool memory was freed: connections muted for memory try again. */
     void memoryFreed() {
+        memoryFreed = true;
         selector.wakeup();
     }
 
@@ -261,8 +263,13 @@ public final class Processor implements Runnable {
         }
     }
 
+    /**
+     * After a release that followed a refused reservation, every connection muted for memory tries again (those
+     * that still do not fit are muted again, until the next release): no spinning while the pool stays full.
+     */
     private void unmuteIfMemoryFreed() {
-        if (!mutedForMemory.isEmpty() && reading && memoryPool.hasFreeMemory()) {
+        if (memoryFreed && reading) {
+            memoryFreed = false;
             mutedForMemory.forEach(Connection::unmuteForMemory);
             mutedForMemory.clear();
         }
