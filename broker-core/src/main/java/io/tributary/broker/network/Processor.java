@@ -59,6 +59,7 @@ public final class Processor implements Runnable {
     private volatile boolean memoryFreed;
     private boolean readingPaused;
     private long nextConnectionIndex;
+    private long lastStallCheckMs;
 
     /** A socket the acceptor handed over, and the client address it is counted under in the quotas. */
     private record NewConnection(SocketChannel socket, InetAddress client) {
@@ -127,6 +128,10 @@ public final class Processor implements Runnable {
             while ((pending = newConnections.poll()) != null) {
                 closeNew(pending);
             }
+            // Their answers would go to this processor's replacement, which does not know them: give the memory
+            // back now (the buffers go to this processor's free list, which nothing uses again).
+            closedWithHandlers.values().forEach(Connection::requestAnswered);
+            closedWithHandlers.clear();
             try {
                 selector.close();
             } catch (IOException e) {
@@ -337,9 +342,17 @@ public final class Processor implements Runnable {
         }
     }
 
-    /** Closes connections idle for connections.max.idle.ms, and those sending one request for too long. */
+    /**
+     * Closes connections idle for connections.max.idle.ms, and those sending one request for too long. Looks at
+     * most once per poll interval: with thousands of connections a scan after every event would cost more than
+     * the events.
+     */
     private void closeStalledConnections() {
         long now = time.milliseconds();
+        if (now - lastStallCheckMs < POLL_MS) {
+            return;
+        }
+        lastStallCheckMs = now;
         connections.values().removeIf(connection -> {
             if (connection.idleSince(now - maxIdleMs)) {
                 log.debug("closing idle connection {}", connection.id());
