@@ -1,11 +1,16 @@
 package io.tributary.broker;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import io.tributary.broker.group.GroupConfig;
+import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.log.LogConfig;
+import io.tributary.broker.network.ConnectionLimits;
 import io.tributary.broker.network.SocketServerConfig;
 import io.tributary.broker.replica.ReplicationConfig;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -32,7 +37,12 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String SOCKET_SEND_BUFFER_BYTES = "socket.send.buffer.bytes";
     public static final String SOCKET_RECEIVE_BUFFER_BYTES = "socket.receive.buffer.bytes";
     public static final String CONNECTIONS_MAX_IDLE_MS = "connections.max.idle.ms";
+    public static final String CONNECTIONS_MAX_PARTIAL_REQUEST_MS = "connections.max.partial.request.ms";
+    public static final String MAX_CONNECTIONS = "max.connections";
+    public static final String MAX_CONNECTIONS_PER_IP = "max.connections.per.ip";
+    public static final String MAX_CONNECTIONS_PER_IP_OVERRIDES = "max.connections.per.ip.overrides";
     public static final String QUEUED_MAX_REQUESTS = "queued.max.requests";
+    public static final String QUEUED_MAX_REQUEST_BYTES = "queued.max.request.bytes";
     public static final String AUTO_CREATE_TOPICS_ENABLE = "auto.create.topics.enable";
     public static final String NUM_PARTITIONS = "num.partitions";
     public static final String DEFAULT_REPLICATION_FACTOR = "default.replication.factor";
@@ -59,6 +69,8 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS = "leader.imbalance.check.interval.seconds";
     public static final String CONTROLLED_SHUTDOWN_ENABLE = "controlled.shutdown.enable";
     public static final String CONTROLLED_SHUTDOWN_TIMEOUT_MS = "controlled.shutdown.timeout.ms";
+    public static final String PRODUCER_ID_EXPIRATION_MS = "producer.id.expiration.ms";
+    public static final String PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS = "producer.id.expiration.check.interval.ms";
 
     private static final ConfigDef DEFINITION = LogConfig.brokerConfigDef()
             .define(BROKER_ID, Type.INT, 0, Range.atLeast(0), Importance.HIGH,
@@ -88,8 +100,29 @@ public final class BrokerConfig extends AbstractConfig {
                     "SO_RCVBUF of client sockets; -1 keeps the OS default.")
             .define(CONNECTIONS_MAX_IDLE_MS, Type.LONG, 600_000L, Range.atLeast(1), Importance.MEDIUM,
                     "Connections with no traffic (and no request being handled) for this long are closed.")
+            .define(CONNECTIONS_MAX_PARTIAL_REQUEST_MS, Type.LONG, 30_000L, Range.atLeast(1), Importance.MEDIUM,
+                    "A connection that has been sending one request for this long, however slowly the bytes keep "
+                            + "coming, is closed (time spent waiting for " + QUEUED_MAX_REQUEST_BYTES + " memory does not count). "
+                            + "Clients give up on a request after request.timeout.ms (30 s by default) anyway.")
+            .define(MAX_CONNECTIONS, Type.INT, Integer.MAX_VALUE, Range.atLeast(0), Importance.MEDIUM,
+                    "Most client connections open at once; beyond it a new connection is closed at once (and counted "
+                            + "in a warning). Connections from the other brokers' addresses are always accepted.")
+            .define(MAX_CONNECTIONS_PER_IP, Type.INT, Integer.MAX_VALUE, Range.atLeast(0), Importance.MEDIUM,
+                    "Most connections open at once from one client address, unless " + MAX_CONNECTIONS_PER_IP_OVERRIDES
+                            + " says otherwise; beyond it a new connection is closed at once. The other brokers' "
+                            + "addresses are exempt.")
+            .define(MAX_CONNECTIONS_PER_IP_OVERRIDES, Type.STRING, "", Importance.MEDIUM,
+                    "Per-address exceptions to max.connections.per.ip: host-or-IP:count pairs separated by commas, "
+                            + "e.g. 10.0.0.7:500,batch.example.com:2000. Host names are resolved at start-up.")
             .define(QUEUED_MAX_REQUESTS, Type.INT, 500, Range.atLeast(1), Importance.MEDIUM,
                     "Requests waiting for a handler before the network threads stop reading.")
+            .define(QUEUED_MAX_REQUEST_BYTES, Type.LONG, 100L * 1024 * 1024, ConfigDef.LambdaValidator.with(BrokerConfig::validateQueuedMaxRequestBytes, () -> "-1 or [1,...]"),
+                    Importance.MEDIUM,
+                    "Heap for request bytes being read or waiting for a handler, shared by all connections. A frame's "
+                            + "memory is taken as its bytes arrive, never from the size prefix alone; a connection whose "
+                            + "next bytes do not fit stops reading until memory frees. One frame at a time may go beyond "
+                            + "this (so a frame larger than it can be read), so request memory stays below this plus "
+                            + SOCKET_REQUEST_MAX_BYTES + ". -1: no bound (Kafka's default).")
             .define(AUTO_CREATE_TOPICS_ENABLE, Type.BOOLEAN, true, Importance.HIGH,
                     "Create a topic when a client asks for metadata of a topic that does not exist.")
             .define(NUM_PARTITIONS, Type.INT, 1, Range.atLeast(1), Importance.MEDIUM,
@@ -146,14 +179,31 @@ public final class BrokerConfig extends AbstractConfig {
             .define(CONTROLLED_SHUTDOWN_ENABLE, Type.BOOLEAN, true, Importance.MEDIUM,
                     "Whether a clean shutdown first asks the controller to move leadership away from this broker.")
             .define(CONTROLLED_SHUTDOWN_TIMEOUT_MS, Type.LONG, 30_000L, Range.atLeast(0), Importance.MEDIUM,
-                    "How long a clean shutdown waits for its partitions' leadership to move away.");
+                    "How long a clean shutdown waits for its partitions' leadership to move away.")
+            .define(PRODUCER_ID_EXPIRATION_MS, Type.INT, (int) IdempotentAppender.DEFAULT_PRODUCER_ID_EXPIRATION_MS,
+                    Range.atLeast(1), Importance.LOW,
+                    "An idempotent producer that has not written to a partition for this long (broker time) is "
+                            + "forgotten there; if it comes back, its next batch is accepted at any sequence, as for a "
+                            + "new producer.")
+            .define(PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS, Type.INT, 600_000, Range.atLeast(1), Importance.LOW,
+                    "How often expired producer ids are looked for.");
 
     private final ListenerAddress listener;
+    private final ConnectionLimits connectionLimits;
+
+    private static void validateQueuedMaxRequestBytes(String name, Object value) {
+        long bytes = (Long) value;
+        if (bytes != -1 && bytes < 1) {
+            throw new ConfigException(name, value, "must be -1 (no bound) or at least 1");
+        }
+    }
 
     /** @throws ConfigException on an unknown type, an invalid value or a malformed listener */
     public BrokerConfig(Map<?, ?> props) {
         super(DEFINITION, props, false);
         this.listener = ListenerAddress.parse(getString(LISTENERS));
+        this.connectionLimits = new ConnectionLimits(getInt(MAX_CONNECTIONS), getInt(MAX_CONNECTIONS_PER_IP),
+                perIpOverrides(getString(MAX_CONNECTIONS_PER_IP_OVERRIDES)));
     }
 
     /** The schema of every broker key, for generated docs. */
@@ -232,6 +282,14 @@ public final class BrokerConfig extends AbstractConfig {
                 getLong(REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS));
     }
 
+    public long producerIdExpirationMs() {
+        return getInt(PRODUCER_ID_EXPIRATION_MS);
+    }
+
+    public long producerIdExpirationCheckIntervalMs() {
+        return getInt(PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS);
+    }
+
     public GroupConfig groupConfig() {
         return new GroupConfig(getInt(GROUP_MIN_SESSION_TIMEOUT_MS), getInt(GROUP_MAX_SESSION_TIMEOUT_MS),
                 getInt(GROUP_INITIAL_REBALANCE_DELAY_MS), 60_000L * getInt(OFFSETS_RETENTION_MINUTES),
@@ -250,7 +308,34 @@ public final class BrokerConfig extends AbstractConfig {
     public SocketServerConfig socketServerConfig() {
         return new SocketServerConfig(new InetSocketAddress(listener.host(), listener.port()),
                 getInt(NUM_NETWORK_THREADS), getInt(SOCKET_REQUEST_MAX_BYTES), getLong(CONNECTIONS_MAX_IDLE_MS),
-                queuedMaxRequests(), getInt(SOCKET_SEND_BUFFER_BYTES), getInt(SOCKET_RECEIVE_BUFFER_BYTES));
+                getLong(CONNECTIONS_MAX_PARTIAL_REQUEST_MS), queuedMaxRequests(), getLong(QUEUED_MAX_REQUEST_BYTES),
+                connectionLimits, getInt(SOCKET_SEND_BUFFER_BYTES), getInt(SOCKET_RECEIVE_BUFFER_BYTES));
+    }
+
+    /** The per-address overrides: {@code host:count,...}, host names resolved now. */
+    private static Map<InetAddress, Integer> perIpOverrides(String value) {
+        Map<InetAddress, Integer> overrides = new HashMap<>();
+        for (String entry : value.split(",")) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            int colon = entry.lastIndexOf(':');
+            try {
+                if (colon <= 0) {
+                    throw new NumberFormatException("no count");
+                }
+                int count = Integer.parseInt(entry.substring(colon + 1).trim());
+                if (count < 0) {
+                    throw new NumberFormatException("negative count");
+                }
+                overrides.put(InetAddress.getByName(entry.substring(0, colon).trim()), count);
+            } catch (NumberFormatException e) {
+                throw new ConfigException(MAX_CONNECTIONS_PER_IP_OVERRIDES, value, "expected host:count pairs, got '" + entry + "'");
+            } catch (UnknownHostException e) {
+                throw new ConfigException(MAX_CONNECTIONS_PER_IP_OVERRIDES, value, "unknown host in '" + entry + "'");
+            }
+        }
+        return overrides;
     }
 
     /** Host and port of the single PLAINTEXT listener. */

@@ -1,6 +1,8 @@
 package io.tributary.broker;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -10,7 +12,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import io.tributary.broker.api.ApiSettings;
 import io.tributary.broker.api.BrokerIdentity;
-import io.tributary.broker.api.IdempotentAppender;
+import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.api.RequestDispatcher;
 import io.tributary.broker.api.RequestHandlerPool;
 import io.tributary.broker.cluster.BrokerRegistry;
@@ -67,7 +69,7 @@ public final class Server implements AutoCloseable {
     private Purgatory<TopicPartition> fetchWaiters;
     private IdempotentAppender appender;
     private GroupServices groups;
-    private ScheduledExecutorService snapshots;
+    private ScheduledExecutorService producerStateTasks;
     private RequestHandlerPool handlers;
     private SocketServer socketServer;
     private InetSocketAddress boundAddress;
@@ -108,7 +110,7 @@ public final class Server implements AutoCloseable {
         TopicManager topics = new TopicManager(new TopicStore(zk), logs, config.logDefaults(), config.brokerId(),
                 () -> liveBrokersWith(config.brokerId()));
         fetchWaiters = new Purgatory<>("fetch");
-        appender = new IdempotentAppender();
+        appender = new IdempotentAppender(time, config.producerIdExpirationMs());
         replicas = new ReplicaManager(replication, topics, appender, fetchWaiters, cluster, new PartitionStateStore(zk),
                 HighWatermarkCheckpoints.load(config.logDirs()), time);
         topics.addListener(replicas);
@@ -117,7 +119,7 @@ public final class Server implements AutoCloseable {
         topics.load();
 
         RequestChannel channel = new RequestChannel(config.queuedMaxRequests());
-        socketServer = new SocketServer(config.socketServerConfig(), channel, time);
+        socketServer = new SocketServer(config.socketServerConfig(), channel, this::isBrokerAddress, time);
         boundAddress = socketServer.boundAddress();
         String host = config.listener().host().equals("0.0.0.0") ? "127.0.0.1" : config.listener().host();
         registry = new BrokerRegistry(zk, config.brokerId(), host, boundAddress.getPort(), time);
@@ -143,13 +145,15 @@ public final class Server implements AutoCloseable {
         });
         RequestDispatcher dispatcher = RequestDispatcher.create(identity, topics, new ProducerIdManager(zk, config.brokerId()),
                 replicas, cluster, fetchWaiters, groups, apiSettings(config));
-        handlers = new RequestHandlerPool(config.ioThreads(), channel, dispatcher);
-        snapshots = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "tributary-producer-snapshots");
+        handlers = new RequestHandlerPool(config.ioThreads(), channel, dispatcher::dispatch);
+        producerStateTasks = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "tributary-producer-state");
             thread.setDaemon(true);
             return thread;
         });
-        snapshots.scheduleWithFixedDelay(appender::snapshotAll, PRODUCER_SNAPSHOT_INTERVAL_MS, PRODUCER_SNAPSHOT_INTERVAL_MS, TimeUnit.MILLISECONDS);
+        producerStateTasks.scheduleWithFixedDelay(appender::snapshotAll, PRODUCER_SNAPSHOT_INTERVAL_MS, PRODUCER_SNAPSHOT_INTERVAL_MS, TimeUnit.MILLISECONDS);
+        producerStateTasks.scheduleWithFixedDelay(appender::removeExpiredProducers, config.producerIdExpirationCheckIntervalMs(),
+                config.producerIdExpirationCheckIntervalMs(), TimeUnit.MILLISECONDS);
 
         handlers.start();
         socketServer.start();
@@ -174,7 +178,21 @@ public final class Server implements AutoCloseable {
                 .thenApply(errors -> errors.get(partition));
     }
 
-    private java.util.Set<Integer> liveBrokersWith(int self) {
+    /** Whether a client address is a live broker's registered host: its replication is never refused a connection. */
+    private boolean isBrokerAddress(InetAddress address) {
+        for (ClusterView.Endpoint broker : cluster.liveBrokers().values()) {
+            try {
+                if (InetAddress.getByName(broker.host()).equals(address)) {
+                    return true;
+                }
+            } catch (UnknownHostException e) {
+                log.debug("cannot resolve broker {}'s host {}", broker.id(), broker.host());
+            }
+        }
+        return false;
+    }
+
+        private java.util.Set<Integer> liveBrokersWith(int self) {
         java.util.Set<Integer> live = new java.util.HashSet<>(cluster.liveBrokers().keySet());
         live.add(self);
         return live;
@@ -217,8 +235,8 @@ public final class Server implements AutoCloseable {
         quietly("replica manager", replicas);
         quietly("controller", controller);
         quietly("group coordinator", groups);
-        if (snapshots != null) {
-            snapshots.shutdownNow();
+        if (producerStateTasks != null) {
+            producerStateTasks.shutdownNow();
         }
         if (appender != null) {
             appender.snapshotAll();

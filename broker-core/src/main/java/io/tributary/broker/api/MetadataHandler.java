@@ -92,7 +92,7 @@ final class MetadataHandler {
             return error(name, Uuid.ZERO_UUID, Errors.INVALID_TOPIC_EXCEPTION);
         }
         return topics.topic(name)
-                .or(() -> clientAllowsAutoCreate && defaults.autoCreate() ? autoCreate(name) : Optional.empty())
+                .or(() -> clientAllowsAutoCreate && defaults.autoCreate() && !Topic.isInternal(name) ? autoCreate(name) : Optional.empty())
                 .map(this::describe)
                 .orElseGet(() -> error(name, Uuid.ZERO_UUID, Errors.UNKNOWN_TOPIC_OR_PARTITION));
     }

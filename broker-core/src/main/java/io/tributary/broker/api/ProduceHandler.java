@@ -10,6 +10,7 @@ import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.log.LogAppendInfo;
 import io.tributary.broker.replica.ReplicaManager;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceRequestData.PartitionProduceData;
 import org.apache.kafka.common.message.ProduceRequestData.TopicProduceData;
@@ -27,6 +28,7 @@ import org.slf4j.LoggerFactory;
  * manager (which leads the partition or refuses). acks=1 answers after the leader's append;
  * acks=-1 waits until the ISR has the records, or fails the partition with the replication error;
  * acks=0 gets no response at all. A partition's error never affects the others in the request.
+ * Internal topics are refused (INVALID_TOPIC_EXCEPTION, as in Kafka): only the broker writes them.
  */
 final class ProduceHandler {
     private static final Logger log = LoggerFactory.getLogger(ProduceHandler.class);
@@ -53,6 +55,12 @@ final class ProduceHandler {
             for (PartitionProduceData partitionData : topicData.partitionData()) {
                 if (requestError != Errors.NONE || found.topic().isEmpty()) {
                     partitions.add(error(partitionData.index(), requestError != Errors.NONE ? requestError : found.error(), null));
+                    continue;
+                }
+                if (Topic.isInternal(found.topic().get().name())) {
+                    // Only the broker writes its internal topics: a forged offset commit would apply on the next load.
+                    partitions.add(error(partitionData.index(), Errors.INVALID_TOPIC_EXCEPTION,
+                            "Cannot append to internal topic " + found.topic().get().name()));
                     continue;
                 }
                 TopicPartition partition = new TopicPartition(found.topic().get().name(), partitionData.index());

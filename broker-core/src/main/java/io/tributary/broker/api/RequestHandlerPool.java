@@ -1,37 +1,45 @@
 package io.tributary.broker.api;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import io.tributary.broker.network.Request;
 import io.tributary.broker.network.RequestChannel;
 import io.tributary.broker.network.Response;
+import io.tributary.broker.network.SupervisedThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The {@code num.io.threads} request-handler threads: each takes requests off the channel, runs
- * them through the dispatcher and hands the response back to the request's processor.
+ * them through the handler (the {@link RequestDispatcher}) and hands the response back to the
+ * request's processor. A request that fails in any way costs its connection only; a thread that
+ * dies anyway is replaced ({@link SupervisedThreads}).
  */
 public final class RequestHandlerPool implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RequestHandlerPool.class);
     private static final long POLL_MS = 300;
 
+    /** What the threads run each request through. */
+    @FunctionalInterface
+    public interface Handler {
+        CompletableFuture<Response> handle(Request request);
+    }
+
+    private final int threadCount;
     private final RequestChannel channel;
-    private final RequestDispatcher dispatcher;
-    private final List<Thread> threads = new ArrayList<>();
+    private final Handler handler;
+    private final SupervisedThreads threads = new SupervisedThreads();
     private volatile boolean running = true;
 
-    public RequestHandlerPool(int threadCount, RequestChannel channel, RequestDispatcher dispatcher) {
+    public RequestHandlerPool(int threadCount, RequestChannel channel, Handler handler) {
+        this.threadCount = threadCount;
         this.channel = channel;
-        this.dispatcher = dispatcher;
-        for (int i = 0; i < threadCount; i++) {
-            Thread thread = new Thread(this::run, "tributary-request-handler-" + i);
-            threads.add(thread);
-        }
+        this.handler = handler;
     }
 
     public void start() {
-        threads.forEach(Thread::start);
+        for (int i = 0; i < threadCount; i++) {
+            threads.start("tributary-request-handler-" + i, this::run, () -> this::run);
+        }
     }
 
     private void run() {
@@ -50,7 +58,7 @@ public final class RequestHandlerPool implements AutoCloseable {
 
     private void handle(Request request) {
         try {
-            dispatcher.dispatch(request).whenComplete((response, error) -> {
+            handler.handle(request).whenComplete((response, error) -> {
                 if (error != null) {
                     log.error("{} failed without a response; closing its connection", request, error);
                     channel.sendResponse(Response.closeConnection(request));
@@ -58,7 +66,7 @@ public final class RequestHandlerPool implements AutoCloseable {
                     channel.sendResponse(response);
                 }
             });
-        } catch (RuntimeException | LinkageError | StackOverflowError e) {
+        } catch (Throwable e) {
             // One bad request costs its connection, never a handler thread: a dead thread would
             // silently shrink the pool until the broker stops answering.
             log.error("{} failed outside its handler; closing its connection", request, e);
@@ -69,9 +77,8 @@ public final class RequestHandlerPool implements AutoCloseable {
     /** Stops taking requests; call after the channel has drained. */
     @Override
     public void close() throws InterruptedException {
+        threads.stop();
         running = false;
-        for (Thread thread : threads) {
-            thread.join(5_000);
-        }
+        threads.join(5_000);
     }
 }

@@ -11,8 +11,10 @@ import io.tributary.broker.cluster.TopicManager.TopicState;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
 import org.apache.kafka.common.errors.InvalidRequestException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TopicDeletionDisabledException;
 import org.apache.kafka.common.errors.UnknownTopicIdException;
+import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
 import org.apache.kafka.common.message.CreatePartitionsRequestData.CreatePartitionsTopic;
 import org.apache.kafka.common.message.CreatePartitionsResponseData;
@@ -29,7 +31,11 @@ import org.apache.kafka.common.message.DeleteTopicsResponseData;
 import org.apache.kafka.common.message.DeleteTopicsResponseData.DeletableTopicResult;
 import org.apache.kafka.common.requests.ApiError;
 
-/** CreateTopics, DeleteTopics and CreatePartitions; each topic succeeds or fails on its own. */
+/**
+ * CreateTopics, DeleteTopics and CreatePartitions; each topic succeeds or fails on its own. Internal topics
+ * are the broker's: clients cannot create them (INVALID_REQUEST), delete them (TOPIC_AUTHORIZATION_FAILED)
+ * or change their partitions (INVALID_REQUEST).
+ */
 final class TopicAdminHandler {
     private final TopicManager topics;
     private final TopicConfigView topicConfigs;
@@ -65,6 +71,9 @@ final class TopicAdminHandler {
             try {
                 if (duplicated.contains(topic.name())) {
                     throw new InvalidRequestException("Topic '" + topic.name() + "' appears more than once in the request");
+                }
+                if (Topic.isInternal(topic.name())) {
+                    throw new InvalidRequestException("Topic '" + topic.name() + "' is internal: the broker creates it");
                 }
                 TopicState created = create(topic, request.validateOnly());
                 result.setTopicId(created.id())
@@ -130,6 +139,9 @@ final class TopicAdminHandler {
                         .map(TopicState::name)
                         .orElseThrow(() -> new UnknownTopicIdException("No topic with id " + target.topicId()));
                 result.setName(name);
+                if (Topic.isInternal(name)) {
+                    throw new TopicAuthorizationException("The internal topic '" + name + "' cannot be deleted");
+                }
                 topics.delete(name);
             } catch (RuntimeException e) {
                 ApiError error = ApiError.fromThrowable(e);
@@ -145,6 +157,10 @@ final class TopicAdminHandler {
         for (CreatePartitionsTopic topic : request.topics()) {
             CreatePartitionsTopicResult result = new CreatePartitionsTopicResult().setName(topic.name());
             try {
+                if (Topic.isInternal(topic.name())) {
+                    throw new InvalidRequestException("The number of partitions of the internal topic '" + topic.name()
+                            + "' cannot be changed");
+                }
                 if (topic.assignments() != null) {
                     topic.assignments().forEach(a -> {
                         if (!a.brokerIds().equals(List.of(brokerId))) {

@@ -14,6 +14,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.log.LogManager;
+import io.tributary.broker.log.PartitionFolderNames;
 import io.tributary.broker.log.PartitionLog;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
@@ -174,6 +175,7 @@ public final class TopicManager {
         if (partitions < 1) {
             throw new InvalidPartitionsException("Number of partitions must be at least 1, got " + partitions);
         }
+        PartitionFolderNames.checkFit(name, partitions);
         SortedMap<Integer, List<Integer>> replicas = ReplicaPlacement.place(name, 0, partitions, replicationFactor, liveBrokers.get());
         LogConfig config = validated(overrides);
         if (topics.containsKey(name)) {
@@ -225,6 +227,7 @@ public final class TopicManager {
             throw new InvalidPartitionsException("Topic " + name + " has " + topic.partitionCount()
                     + " partitions; the new count must be larger, got " + totalCount);
         }
+        PartitionFolderNames.checkFit(name, totalCount);
         if (validateOnly) {
             return;
         }

@@ -27,8 +27,6 @@ final class LogDir implements Closeable {
     static final String CLEAN_SHUTDOWN_MARKER = ".kafka_cleanshutdown";
     static final String RECOVERY_POINT_CHECKPOINT = "recovery-point-offset-checkpoint";
     static final String LOG_START_OFFSET_CHECKPOINT = "log-start-offset-checkpoint";
-    /** Suffix of a partition folder being deleted. */
-    static final String DELETE_SUFFIX = "-delete";
 
     private final Path path;
     private final FileChannel lockChannel;
@@ -96,7 +94,7 @@ final class LogDir implements Closeable {
     }
 
     Path partitionDir(TopicPartition tp) {
-        return path.resolve(tp.topic() + "-" + tp.partition());
+        return path.resolve(PartitionFolderNames.folderName(tp));
     }
 
     /** The partition folders in this dir, and separately the folders left over from deletions. */
@@ -109,7 +107,7 @@ final class LogDir implements Closeable {
         try (Stream<Path> children = Files.list(path)) {
             for (Path child : children.filter(Files::isDirectory).toList()) {
                 String name = child.getFileName().toString();
-                if (name.endsWith(DELETE_SUFFIX)) {
+                if (name.endsWith(PartitionFolderNames.DELETE_SUFFIX)) {
                     deleted.add(child);
                 } else {
                     parsePartition(name).ifPresent(tp -> partitions.put(tp, child));

@@ -14,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -221,8 +220,7 @@ public final class LogManager implements AutoCloseable {
             return false;
         }
         log.closeForDeletion();
-        Path renamed = log.dir().resolveSibling(log.dir().getFileName() + "."
-                + UUID.randomUUID().toString().replace("-", "") + LogDir.DELETE_SUFFIX);
+        Path renamed = log.dir().resolveSibling(PartitionFolderNames.deletionName(log.dir().getFileName().toString()));
         try {
             Files.move(log.dir(), renamed);
         } catch (IOException e) {

@@ -24,12 +24,15 @@ import org.slf4j.LoggerFactory;
 /**
  * The idempotent producers of one partition: per producer id, its epoch and its last few batches
  * (sequence range and offsets). A new batch must continue its producer's sequence; an exact retry
- * of a recent batch is recognised so that it is not appended twice.
+ * of a recent batch is recognised so that it is not appended twice. A producer that has not written
+ * for producer.id.expiration.ms (broker time) is forgotten by {@link #removeExpired}, as in Kafka,
+ * so the state does not grow with every producer id ever seen.
  *
  * <p>Snapshot file {@code <dir>/<20-digit offset>.snapshot}: the state of every batch below that
- * offset. Layout: int magic, int entry count, entries of (long producer id, short epoch, int first
- * sequence, int last sequence, long first offset, long last offset), then a CRC-32C of all prior
- * bytes. A producer with several cached batches has one entry per batch, oldest first. Loading takes
+ * offset. Layout: int magic ("TPS2"), int entry count, entries of (long producer id, short epoch, int
+ * first sequence, int last sequence, long first offset, long last offset, long the producer's last
+ * write time), then a CRC-32C of all prior bytes. "TPS1" snapshots, without the write time, are
+ * still read (their producers count as written at load). A producer with several cached batches has one entry per batch, oldest first. Loading takes
  * the newest valid snapshot not beyond the log end and replays the log from there, so state
  * survives restarts, clean or not.
  *
@@ -51,11 +54,14 @@ public final class ProducerStateManager {
     static final int CACHED_BATCHES_PER_PRODUCER = 5;
     static final String SNAPSHOT_SUFFIX = ".snapshot";
     static final int SNAPSHOTS_KEPT = 3;
-    private static final int MAGIC = 0x54505331; // "TPS1"
-    private static final int ENTRY_BYTES = 8 + 2 + 4 + 4 + 8 + 8;
+    private static final int MAGIC_WITHOUT_WRITE_TIMES = 0x54505331; // "TPS1", written before producer ids expired
+    private static final int MAGIC = 0x54505332; // "TPS2": each entry ends with its producer's last write time
+    private static final int ENTRY_BYTES = 8 + 2 + 4 + 4 + 8 + 8 + 8;
     private static final int READ_CHUNK_BYTES = 1024 * 1024;
 
     private final Map<Long, Deque<BatchMetadata>> producers = new HashMap<>();
+    /** Broker time of each producer's last write here, for producer.id.expiration.ms. */
+    private final Map<Long, Long> lastWriteMs = new HashMap<>();
     private long replayedFrom = -1;
 
     /** One appended batch of a producer. */
@@ -68,16 +74,17 @@ public final class ProducerStateManager {
 
     /**
      * Rebuilds the state of {@code partitionLog} from its newest usable snapshot plus the log after it,
-     * and snapshots it whenever the log rolls a segment from now on.
+     * and snapshots it whenever the log rolls a segment from now on. Producers replayed from the log count
+     * as having written at {@code nowMs}.
      */
-    public static ProducerStateManager load(PartitionLog partitionLog) {
+    public static ProducerStateManager load(PartitionLog partitionLog, long nowMs) {
         ProducerStateManager state = new ProducerStateManager();
         Path dir = partitionLog.dir();
         long logEnd = partitionLog.logEndOffset();
         deleteSnapshotsAbove(dir, logEnd);
         long logStart = partitionLog.logStartOffset();
-        state.replayedFrom = Math.max(state.readNewestSnapshot(dir, logStart, logEnd), logStart);
-        state.replay(partitionLog, state.replayedFrom, logEnd);
+        state.replayedFrom = Math.max(state.readNewestSnapshot(dir, logStart, logEnd, nowMs), logStart);
+        state.replay(partitionLog, state.replayedFrom, logEnd, nowMs);
         partitionLog.onRoll(newBaseOffset -> state.snapshotOnRoll(dir, newBaseOffset));
         return state;
     }
@@ -158,12 +165,32 @@ public final class ProducerStateManager {
         return nextSequence == lastSequence + 1 || (nextSequence == 0 && lastSequence == Integer.MAX_VALUE);
     }
 
-    /** Records an appended batch of a producer at the offsets it was given. */
-    public void update(RecordBatch batch, long firstOffset, long lastOffset) {
-        record(batch.producerId(), new BatchMetadata(batch.producerEpoch(), batch.baseSequence(), batch.lastSequence(), firstOffset, lastOffset));
+    /** Records an appended batch of a producer at the offsets it was given, written at {@code nowMs}. */
+    public void update(RecordBatch batch, long firstOffset, long lastOffset, long nowMs) {
+        record(batch.producerId(), new BatchMetadata(batch.producerEpoch(), batch.baseSequence(), batch.lastSequence(), firstOffset, lastOffset),
+                nowMs);
     }
 
-    private void record(long producerId, BatchMetadata batch) {
+    /**
+     * Forgets the producers that have not written for {@code expirationMs} (producer.id.expiration.ms): a
+     * producer that comes back is then unknown, and may go on at any sequence.
+     *
+     * @return how many were forgotten
+     */
+    public int removeExpired(long nowMs, long expirationMs) {
+        int before = producers.size();
+        lastWriteMs.entrySet().removeIf(entry -> {
+            if (nowMs - entry.getValue() >= expirationMs) {
+                producers.remove(entry.getKey());
+                return true;
+            }
+            return false;
+        });
+        return before - producers.size();
+    }
+
+    private void record(long producerId, BatchMetadata batch, long writeMs) {
+        lastWriteMs.merge(producerId, writeMs, Math::max);
         Deque<BatchMetadata> recent = producers.computeIfAbsent(producerId, id -> new ArrayDeque<>());
         if (!recent.isEmpty() && recent.peekLast().epoch() != batch.epoch()) {
             recent.clear(); // a new epoch restarts the sequence: older batches can no longer be retried
@@ -192,7 +219,7 @@ public final class ProducerStateManager {
         for (Map.Entry<Long, BatchMetadata> entry : entries) {
             BatchMetadata b = entry.getValue();
             buffer.putLong(entry.getKey()).putShort(b.epoch()).putInt(b.firstSequence()).putInt(b.lastSequence())
-                    .putLong(b.firstOffset()).putLong(b.lastOffset());
+                    .putLong(b.firstOffset()).putLong(b.lastOffset()).putLong(lastWriteMs.get(entry.getKey()));
         }
         CRC32C crc = new CRC32C();
         crc.update(buffer.array(), 0, buffer.position());
@@ -208,7 +235,7 @@ public final class ProducerStateManager {
     }
 
     /** @return the offset the loaded snapshot covers, or 0 if there was none usable */
-    private long readNewestSnapshot(Path dir, long logStart, long logEnd) {
+    private long readNewestSnapshot(Path dir, long logStart, long logEnd, long nowMs) {
         for (Path snapshot : snapshots(dir)) {
             long offset = snapshotOffset(snapshot);
             if (offset > logEnd) {
@@ -220,31 +247,35 @@ public final class ProducerStateManager {
                 break;
             }
             try {
-                parse(Files.readAllBytes(snapshot));
+                parse(Files.readAllBytes(snapshot), nowMs);
                 return offset;
             } catch (IOException | RuntimeException e) {
                 log.warn("ignoring unreadable producer snapshot {}: {}", snapshot, e.getMessage());
                 producers.clear();
+                lastWriteMs.clear();
             }
         }
         return 0;
     }
 
-    private void parse(byte[] bytes) {
+    /** Reads a snapshot; one written before write times were kept counts its producers as written at {@code nowMs}. */
+    private void parse(byte[] bytes, long nowMs) {
         ByteBuffer buffer = ByteBuffer.wrap(bytes);
         CRC32C crc = new CRC32C();
         crc.update(bytes, 0, bytes.length - 4);
-        if (buffer.getInt() != MAGIC || buffer.getInt(bytes.length - 4) != (int) crc.getValue()) {
+        int magic = buffer.getInt();
+        if ((magic != MAGIC && magic != MAGIC_WITHOUT_WRITE_TIMES) || buffer.getInt(bytes.length - 4) != (int) crc.getValue()) {
             throw new IllegalStateException("bad magic or checksum");
         }
         int count = buffer.getInt();
         for (int i = 0; i < count; i++) {
             long producerId = buffer.getLong();
-            record(producerId, new BatchMetadata(buffer.getShort(), buffer.getInt(), buffer.getInt(), buffer.getLong(), buffer.getLong()));
+            BatchMetadata batch = new BatchMetadata(buffer.getShort(), buffer.getInt(), buffer.getInt(), buffer.getLong(), buffer.getLong());
+            record(producerId, batch, magic == MAGIC ? buffer.getLong() : nowMs);
         }
     }
 
-    private void replay(PartitionLog partitionLog, long from, long to) {
+    private void replay(PartitionLog partitionLog, long from, long to, long nowMs) {
         long offset = from;
         while (offset < to) {
             FetchDataInfo chunk = partitionLog.read(offset, READ_CHUNK_BYTES, to, true);
@@ -252,7 +283,7 @@ public final class ProducerStateManager {
             for (RecordBatch batch : chunk.records().batches()) {
                 if (batch.lastOffset() >= offset) {
                     if (batch.producerId() != RecordBatch.NO_PRODUCER_ID) {
-                        update(batch, batch.baseOffset(), batch.lastOffset());
+                        update(batch, batch.baseOffset(), batch.lastOffset(), nowMs);
                     }
                     offset = batch.nextOffset();
                 }

@@ -1,7 +1,7 @@
 package io.tributary.broker.network;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
+import java.net.InetAddress;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import org.apache.kafka.common.network.Send;
@@ -9,26 +9,33 @@ import org.apache.kafka.common.network.Send;
 /**
  * One client connection as its processor sees it: the frame being read, the response being
  * written, and the request out with the handlers (whose frame buffer goes back to the processor's
- * {@link ReceiveBuffers} once it is answered). Confined to the processor thread.
+ * {@link ReceiveBuffers}, and whose memory goes back to the {@link MemoryPool}, once it is answered).
+ * Confined to the processor thread.
  */
 final class Connection {
     private final String id;
+    private final InetAddress client;
     private final SocketChannel socket;
     private final SelectionKey key;
     private final SocketChannelTransfer transfer;
     private final FrameReader frames;
     private final ReceiveBuffers buffers;
     private Send send;
-    private ByteBuffer inFlightFrame;
+    private FrameReader.Frame inFlightFrame;
     private boolean awaitingResponse;
+    private boolean mutedForMemory;
     private long lastActiveMs;
+    private long requestStartedMs;
+    private boolean closed;
 
-    Connection(String id, SocketChannel socket, SelectionKey key, int maxRequestBytes, ReceiveBuffers buffers, long nowMs) {
+    Connection(String id, InetAddress client, SocketChannel socket, SelectionKey key, int maxRequestBytes,
+               ReceiveBuffers buffers, MemoryPool pool, long nowMs) {
         this.id = id;
+        this.client = client;
         this.socket = socket;
         this.key = key;
         this.transfer = new SocketChannelTransfer(socket);
-        this.frames = new FrameReader(maxRequestBytes, buffers);
+        this.frames = new FrameReader(maxRequestBytes, buffers, pool);
         this.buffers = buffers;
         this.lastActiveMs = nowMs;
     }
@@ -37,23 +44,48 @@ final class Connection {
         return id;
     }
 
+    /** The client's address, as the connection quotas count it. */
+    InetAddress client() {
+        return client;
+    }
+
     /**
-     * Reads what is available of the current frame. The size prefix is checked against
-     * {@code socket.request.max.bytes} before the payload buffer is allocated.
+     * Reads what is available of the current frame, as far as the memory pool allows; when it allows no more,
+     * the connection stops reading until {@link #unmuteForMemory} (see {@link #mutedForMemory()}).
      *
-     * @return the complete frame's payload (without its size prefix), or null if more bytes are needed
+     * @return the complete frame (its payload without the size prefix), or null if more bytes are needed
      * @throws org.apache.kafka.common.network.InvalidReceiveException on a bad size prefix
      * @throws java.io.EOFException when the client has closed its end
      */
-    ByteBuffer read(long nowMs) throws IOException {
+    FrameReader.Frame read(long nowMs) throws IOException {
+        boolean started = frames.midFrame();
         if (frames.readFrom(socket) > 0) {
             lastActiveMs = nowMs;
+        }
+        if (!started && frames.midFrame()) {
+            requestStartedMs = nowMs;
+        }
+        if (frames.waitingForMemory()) {
+            mutedForMemory = true;
+            key.interestOps(0);
         }
         return frames.complete() ? frames.takeFrame() : null;
     }
 
+    boolean mutedForMemory() {
+        return mutedForMemory;
+    }
+
+    /** Reads again: the pool has memory to spare (the next read may mute the connection again). */
+    void unmuteForMemory() {
+        mutedForMemory = false;
+        if (key.isValid()) {
+            key.interestOps(SelectionKey.OP_READ);
+        }
+    }
+
     /** Stops reading until the response to the request in {@code frame} has gone out. */
-    void awaitResponse(ByteBuffer frame) {
+    void awaitResponse(FrameReader.Frame frame) {
         inFlightFrame = frame;
         awaitingResponse = true;
         key.interestOps(0);
@@ -62,7 +94,7 @@ final class Connection {
     /** The request out with the handlers has its response: nothing reads its frame any more. */
     void requestAnswered() {
         if (inFlightFrame != null) {
-            buffers.release(inFlightFrame);
+            inFlightFrame.release(buffers);
             inFlightFrame = null;
         }
     }
@@ -110,13 +142,35 @@ final class Connection {
         key.interestOps(0);
     }
 
+    /**
+     * True if the client began a request before {@code cutoffMs} and has not finished sending it, trickling
+     * bytes or not. Waiting for pool memory is the broker's doing, not the client's: it does not count.
+     */
+    boolean sendingRequestSince(long cutoffMs) {
+        return frames.midFrame() && !mutedForMemory && requestStartedMs < cutoffMs;
+    }
+
     /** Mid-request connections are never idle: a long-polling fetch may legitimately take a while. */
     boolean idleSince(long cutoffMs) {
         return !awaitingResponse && send == null && lastActiveMs < cutoffMs;
     }
 
-    /** Closes the socket. A frame still with the handlers keeps its buffer: the pool must not hand it out again. */
-    void close() {
+    /** True while the handlers have a request of this connection (whose frame they may still read). */
+    boolean withHandlers() {
+        return inFlightFrame != null;
+    }
+
+    /**
+     * Closes the socket. A frame still with the handlers keeps its buffer and memory until
+     * {@link #requestAnswered()}: the pool must not hand them out again.
+     *
+     * @return false if it was closed already
+     */
+    boolean close() {
+        if (closed) {
+            return false;
+        }
+        closed = true;
         key.cancel();
         try {
             socket.close();
@@ -124,5 +178,6 @@ final class Connection {
             // Closing is best effort; the descriptor is gone either way.
         }
         frames.abandon();
+        return true;
     }
 }

@@ -2,15 +2,18 @@ package io.tributary.broker.network;
 
 import java.io.EOFException;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -37,24 +40,40 @@ public final class Processor implements Runnable {
     private final RequestChannel requestChannel;
     private final RequestParser parser = new RequestParser();
     private final ReceiveBuffers receiveBuffers = new ReceiveBuffers();
+    private final MemoryPool memoryPool;
     private final int maxRequestBytes;
     private final long maxIdleMs;
+    private final long partialRequestTimeoutMs;
+    private final ConnectionQuotas quotas;
     private final Time time;
     private final Selector selector;
-    private final Queue<SocketChannel> newSockets = new ConcurrentLinkedQueue<>();
+    private final Queue<NewConnection> newConnections = new ConcurrentLinkedQueue<>();
     private final Queue<Response> responses = new ConcurrentLinkedQueue<>();
     private final Map<String, Connection> connections = new HashMap<>();
+    /** Closed connections whose request the handlers still have: its memory is released with the answer. */
+    private final Map<String, Connection> closedWithHandlers = new HashMap<>();
+    private final Set<Connection> mutedForMemory = new HashSet<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean reading = true;
     private volatile boolean running = true;
+    private volatile boolean memoryFreed;
     private boolean readingPaused;
     private long nextConnectionIndex;
+    private long lastStallCheckMs;
 
-    Processor(int id, RequestChannel requestChannel, int maxRequestBytes, long maxIdleMs, Time time) throws IOException {
+    /** A socket the acceptor handed over, and the client address it is counted under in the quotas. */
+    private record NewConnection(SocketChannel socket, InetAddress client) {
+    }
+
+    Processor(int id, RequestChannel requestChannel, MemoryPool memoryPool, ConnectionQuotas quotas,
+              SocketServerConfig config, Time time) throws IOException {
         this.id = id;
         this.requestChannel = requestChannel;
-        this.maxRequestBytes = maxRequestBytes;
-        this.maxIdleMs = maxIdleMs;
+        this.memoryPool = memoryPool;
+        this.quotas = quotas;
+        this.maxRequestBytes = config.maxRequestBytes();
+        this.maxIdleMs = config.maxIdleMs();
+        this.partialRequestTimeoutMs = config.partialRequestTimeoutMs();
         this.time = time;
         this.selector = Selector.open();
     }
@@ -64,8 +83,14 @@ public final class Processor implements Runnable {
     }
 
     /** Called by the acceptor; the socket is registered on this processor's own thread. */
-    void accept(SocketChannel socket) {
-        newSockets.add(socket);
+    void accept(SocketChannel socket, InetAddress client) {
+        newConnections.add(new NewConnection(socket, client));
+        selector.wakeup();
+    }
+
+    /** Called (on any thread) when pool memory was freed: connections muted for memory try again. */
+    void memoryFreed() {
+        memoryFreed = true;
         selector.wakeup();
     }
 
@@ -97,8 +122,16 @@ public final class Processor implements Runnable {
         } catch (ClosedSelectorException e) {
             log.debug("processor {} selector closed", id);
         } finally {
-            connections.values().forEach(Connection::close);
+            connections.values().forEach(this::forget);
             connections.clear();
+            NewConnection pending;
+            while ((pending = newConnections.poll()) != null) {
+                closeNew(pending);
+            }
+            // Their answers would go to this processor's replacement, which does not know them: give the memory
+            // back now (the buffers go to this processor's free list, which nothing uses again).
+            closedWithHandlers.values().forEach(Connection::requestAnswered);
+            closedWithHandlers.clear();
             try {
                 selector.close();
             } catch (IOException e) {
@@ -113,11 +146,14 @@ public final class Processor implements Runnable {
             registerNewSockets();
             maybePauseReading();
             processResponses();
+            unmuteIfMemoryFreed();
             selector.select(POLL_MS);
             handleReadyKeys();
-            closeIdleConnections();
-        } catch (IOException | RuntimeException e) {
-            // One bad connection must never take the thread (and its other connections) down.
+            closeStalledConnections();
+        } catch (ClosedSelectorException e) {
+            throw e;
+        } catch (Throwable e) {
+            // Whatever one connection did must never take the thread (and its other connections) down.
             log.error("processor {} poll failed", id, e);
         }
     }
@@ -129,19 +165,38 @@ public final class Processor implements Runnable {
         }
     }
 
-    private void registerNewSockets() throws IOException {
-        SocketChannel socket;
-        while ((socket = newSockets.poll()) != null) {
+    private void registerNewSockets() {
+        NewConnection pending;
+        while ((pending = newConnections.poll()) != null) {
             if (!reading) {
-                socket.close();
+                closeNew(pending);
                 continue;
             }
-            String connectionId = socket.getLocalAddress() + "-" + socket.getRemoteAddress() + "-" + id + "-" + nextConnectionIndex++;
-            SelectionKey key = socket.register(selector, SelectionKey.OP_READ);
-            Connection connection = new Connection(connectionId, socket, key, maxRequestBytes, receiveBuffers, time.milliseconds());
-            key.attach(connection);
-            connections.put(connectionId, connection);
+            try {
+                register(pending.socket(), pending.client());
+            } catch (Throwable e) {
+                log.warn("processor {} could not register a new connection; closing it", id, e);
+                closeNew(pending);
+            }
         }
+    }
+
+    private void closeNew(NewConnection pending) {
+        try {
+            pending.socket().close();
+        } catch (IOException e) {
+            // the descriptor is gone either way
+        }
+        quotas.closed(pending.client());
+    }
+
+    private void register(SocketChannel socket, InetAddress client) throws IOException {
+        String connectionId = socket.getLocalAddress() + "-" + socket.getRemoteAddress() + "-" + id + "-" + nextConnectionIndex++;
+        SelectionKey key = socket.register(selector, SelectionKey.OP_READ);
+        Connection connection = new Connection(connectionId, client, socket, key, maxRequestBytes, receiveBuffers, memoryPool,
+                time.milliseconds());
+        key.attach(connection);
+        connections.put(connectionId, connection);
     }
 
     private void maybePauseReading() {
@@ -161,15 +216,25 @@ public final class Processor implements Runnable {
         while ((response = responses.poll()) != null) {
             Connection connection = connections.get(response.request().connectionId());
             if (connection == null) {
-                continue; // the client went away while its request was being handled
+                // The client went away while its request was being handled: only the frame's memory is left.
+                Connection closed = closedWithHandlers.remove(response.request().connectionId());
+                if (closed != null) {
+                    closed.requestAnswered();
+                }
+                continue;
             }
-            connection.requestAnswered();
-            if (response.closesConnection()) {
+            try {
+                connection.requestAnswered();
+                if (response.closesConnection()) {
+                    close(connection);
+                } else if (response.send().isPresent()) {
+                    send(connection, response.send().get());
+                } else {
+                    resumeReading(connection);
+                }
+            } catch (Throwable e) {
+                log.error("closing connection {}: answering {} failed", connection.id(), response.request(), e);
                 close(connection);
-            } else if (response.send().isPresent()) {
-                send(connection, response.send().get());
-            } else {
-                resumeReading(connection);
             }
         }
     }
@@ -196,18 +261,42 @@ public final class Processor implements Runnable {
             } catch (IOException e) {
                 log.debug("closing connection {} after I/O error: {}", connection.id(), e.getMessage());
                 close(connection);
+            } catch (Throwable e) {
+                log.error("closing connection {}: reading or writing it failed", connection.id(), e);
+                close(connection);
             }
+        }
+    }
+
+    /**
+     * After a release that followed a refused reservation, every connection muted for memory tries again (those
+     * that still do not fit are muted again, until the next release): no spinning while the pool stays full.
+     */
+    private void unmuteIfMemoryFreed() {
+        if (memoryFreed && reading) {
+            memoryFreed = false;
+            mutedForMemory.forEach(Connection::unmuteForMemory);
+            mutedForMemory.clear();
         }
     }
 
     private void read(Connection connection) throws IOException {
         long now = time.milliseconds();
-        ByteBuffer frame = connection.read(now);
+        FrameReader.Frame frame = connection.read(now);
+        if (connection.mutedForMemory()) {
+            mutedForMemory.add(connection);
+        }
         if (frame == null) {
             return;
         }
+        RequestParser.Parsed parsed;
+        try {
+            parsed = parser.parse(frame.payload());
+        } catch (RuntimeException e) {
+            frame.release(receiveBuffers);
+            throw e;
+        }
         connection.awaitResponse(frame);
-        RequestParser.Parsed parsed = parser.parse(frame);
         if (parsed instanceof RequestParser.Parsed.Unknown unknown) {
             log.debug("connection {} sent unknown api key {} v{}", connection.id(), unknown.apiKey(), unknown.apiVersion());
             connection.requestAnswered();
@@ -215,7 +304,7 @@ public final class Processor implements Runnable {
             return;
         }
         RequestParser.Parsed.Ok ok = (RequestParser.Parsed.Ok) parsed;
-        Request request = new Request(id, connection.id(), ok.header(), ok.body(), SIZE_PREFIX_BYTES + frame.limit());
+        Request request = new Request(id, connection.id(), ok.header(), ok.body(), SIZE_PREFIX_BYTES + frame.payload().limit());
         try {
             requestChannel.sendRequest(request);
         } catch (InterruptedException e) {
@@ -253,12 +342,27 @@ public final class Processor implements Runnable {
         }
     }
 
-    private void closeIdleConnections() {
-        long cutoff = time.milliseconds() - maxIdleMs;
+    /**
+     * Closes connections idle for connections.max.idle.ms, and those sending one request for too long. Looks at
+     * most once per poll interval: with thousands of connections a scan after every event would cost more than
+     * the events.
+     */
+    private void closeStalledConnections() {
+        long now = time.milliseconds();
+        if (now - lastStallCheckMs < POLL_MS) {
+            return;
+        }
+        lastStallCheckMs = now;
         connections.values().removeIf(connection -> {
-            if (connection.idleSince(cutoff)) {
+            if (connection.idleSince(now - maxIdleMs)) {
                 log.debug("closing idle connection {}", connection.id());
-                connection.close();
+                forget(connection);
+                return true;
+            }
+            if (connection.sendingRequestSince(now - partialRequestTimeoutMs)) {
+                log.info("closing connection {}: it has been sending one request for more than {} ms",
+                        connection.id(), partialRequestTimeoutMs);
+                forget(connection);
                 return true;
             }
             return false;
@@ -267,6 +371,17 @@ public final class Processor implements Runnable {
 
     private void close(Connection connection) {
         connections.remove(connection.id());
-        connection.close();
+        forget(connection);
+    }
+
+    /** Closes a connection already out of {@link #connections}, keeping what the handlers still read. */
+    private void forget(Connection connection) {
+        if (connection.close()) {
+            quotas.closed(connection.client());
+        }
+        mutedForMemory.remove(connection);
+        if (connection.withHandlers()) {
+            closedWithHandlers.put(connection.id(), connection);
+        }
     }
 }

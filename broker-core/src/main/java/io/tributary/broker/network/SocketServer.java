@@ -1,9 +1,12 @@
 package io.tributary.broker.network;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
 import org.apache.kafka.common.utils.Time;
 
 /**
@@ -13,32 +16,53 @@ import org.apache.kafka.common.utils.Time;
  */
 public final class SocketServer implements AutoCloseable {
     private final RequestChannel requestChannel;
-    private final List<Processor> processors = new ArrayList<>();
-    private final List<Thread> threads = new ArrayList<>();
+    /** Indexed by processor id; a processor whose thread died is replaced in place. */
+    private final List<Processor> processors = new CopyOnWriteArrayList<>();
+    private final SocketServerConfig config;
+    private final Time time;
+    private final MemoryPool memoryPool;
+    private final ConnectionQuotas quotas;
+    private final SupervisedThreads threads = new SupervisedThreads();
     private final Acceptor acceptor;
 
-    public SocketServer(SocketServerConfig config, RequestChannel requestChannel, Time time) throws IOException {
+    /** @param isBroker whether a client address is one of the cluster's brokers (exempt from the connection limits) */
+    public SocketServer(SocketServerConfig config, RequestChannel requestChannel, Predicate<InetAddress> isBroker,
+                        Time time) throws IOException {
         this.requestChannel = requestChannel;
+        this.quotas = new ConnectionQuotas(config.connectionLimits(), isBroker);
+        this.config = config;
+        this.time = time;
+        this.memoryPool = new MemoryPool(config.queuedMaxRequestBytes(), () -> processors.forEach(Processor::memoryFreed));
         for (int i = 0; i < config.networkThreads(); i++) {
-            Processor processor = new Processor(i, requestChannel, config.maxRequestBytes(), config.maxIdleMs(), time);
-            requestChannel.addProcessor(processor);
-            processors.add(processor);
+            processors.add(newProcessor(i));
         }
-        this.acceptor = new Acceptor(config.listenAddress(), processors, config.sendBufferBytes(), config.receiveBufferBytes());
+        this.acceptor = new Acceptor(config.listenAddress(), processors, quotas, config.sendBufferBytes(),
+                config.receiveBufferBytes());
+    }
+
+    private Processor newProcessor(int id) throws IOException {
+        Processor processor = new Processor(id, requestChannel, memoryPool, quotas, config, time);
+        requestChannel.addProcessor(processor);
+        return processor;
     }
 
     public void start() {
         for (Processor processor : processors) {
-            threads.add(startThread("tributary-network-" + processor.id(), processor));
+            int id = processor.id();
+            threads.start("tributary-network-" + id, processor, () -> replaceProcessor(id));
         }
-        threads.add(startThread("tributary-acceptor", acceptor));
+        threads.start("tributary-acceptor", acceptor, () -> acceptor);
     }
 
-    private static Thread startThread(String name, Runnable runnable) {
-        Thread thread = new Thread(runnable, name);
-        thread.setDaemon(false);
-        thread.start();
-        return thread;
+    /** A fresh processor for a dead one: its connections were closed with it, new ones go to the replacement. */
+    private Processor replaceProcessor(int id) {
+        try {
+            Processor replacement = newProcessor(id);
+            processors.set(id, replacement);
+            return replacement;
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not open a selector for network thread " + id, e);
+        }
     }
 
     public InetSocketAddress boundAddress() {
@@ -51,6 +75,7 @@ public final class SocketServer implements AutoCloseable {
 
     /** Closes the listening socket and stops reading new requests; pending responses still go out. */
     public void stopAccepting() {
+        threads.stop();
         acceptor.close();
         processors.forEach(Processor::stopReading);
     }
@@ -63,8 +88,6 @@ public final class SocketServer implements AutoCloseable {
         for (Processor processor : processors) {
             processor.close(10_000);
         }
-        for (Thread thread : threads) {
-            thread.join(10_000);
-        }
+        threads.join(10_000);
     }
 }

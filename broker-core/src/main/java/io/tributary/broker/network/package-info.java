@@ -9,6 +9,9 @@
  * connection then stops reading until the response to that request has been written. That
  * one-request-in-flight rule is what keeps responses in request order per connection.
  *
- * <p>Anything that cannot be parsed closes only the connection it came from.
+ * <p>Anything that cannot be parsed, and any Throwable while reading, handling or writing a request,
+ * closes only the connection it came from. Frame memory is bounded by the
+ * {@link io.tributary.broker.network.MemoryPool}. The acceptor's, processors' and handlers' threads run under
+ * {@link io.tributary.broker.network.SupervisedThreads}: one that ends anyway is logged and replaced.
  */
 package io.tributary.broker.network;

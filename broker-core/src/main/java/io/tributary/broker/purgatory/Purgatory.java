@@ -43,7 +43,13 @@ public final class Purgatory<K> implements AutoCloseable {
         }
         List<K> watched = List.copyOf(keys);
         for (K key : watched) {
-            watchers.computeIfAbsent(key, k -> ConcurrentHashMap.newKeySet()).add(operation);
+            // Add inside the map's own atomic step: unwatch may remove a key's set the moment it empties,
+            // and an operation added to a set already out of the map would never be woken.
+            watchers.compute(key, (k, set) -> {
+                Set<DelayedOperation> operations = set != null ? set : ConcurrentHashMap.newKeySet();
+                operations.add(operation);
+                return operations;
+            });
         }
         ScheduledFuture<?> expiry = timer.schedule(() -> expire(operation), operation.delayMs(), TimeUnit.MILLISECONDS);
         operation.onDone(() -> {

@@ -36,7 +36,7 @@ class ProducerStateManagerTest {
 
     private void append(RecordBatch batch, long firstOffset) {
         state.checkSequence(batch);
-        state.update(batch, firstOffset, firstOffset + batch.lastSequence() - batch.baseSequence());
+        state.update(batch, firstOffset, firstOffset + batch.lastSequence() - batch.baseSequence(), 0L);
     }
 
     @Test
@@ -97,7 +97,7 @@ class ProducerStateManagerTest {
             live.writeSnapshot(log.dir(), log.logEndOffset());
             appendToLog(log, live, batch(PRODUCER, 0, 3, 4)); // only in the log, after the snapshot
 
-            ProducerStateManager loaded = ProducerStateManager.load(log);
+            ProducerStateManager loaded = ProducerStateManager.load(log, 0L);
             assertThat(loaded.producerCount()).isEqualTo(2);
             assertThat(loaded.duplicateOf(batch(PRODUCER, 0, 3, 4))).hasValueSatisfying(b -> assertThat(b.firstOffset()).isEqualTo(5));
             assertThat(loaded.duplicateOf(batch(PRODUCER + 1, 4, 10, 2))).isPresent();
@@ -119,7 +119,7 @@ class ProducerStateManagerTest {
                 bytes[9] ^= 0x40;
                 Files.write(snapshot, bytes);
             }
-            assertThat(ProducerStateManager.load(log).duplicateOf(batch(PRODUCER, 0, 0, 3))).isPresent();
+            assertThat(ProducerStateManager.load(log, 0L).duplicateOf(batch(PRODUCER, 0, 0, 3))).isPresent();
         }
     }
 
@@ -127,7 +127,7 @@ class ProducerStateManagerTest {
     void aRestartAfterAnUncleanStopReplaysOnlyFromTheSnapshotOfTheLastRoll(@TempDir Path root) throws Exception {
         LogFixture fixture = segmentsOfBatches(root, 3);
         PartitionLog log = fixture.open();
-        ProducerStateManager live = ProducerStateManager.load(log);
+        ProducerStateManager live = ProducerStateManager.load(log, 0L);
         for (int i = 0; i < 10; i++) { // 20 offsets, segments of 3 batches: rolls at 6, 12, 18
             appendToLog(log, live, batch(PRODUCER + i % 2, 0, i / 2 * 2, 2));
             fixture.scheduler.runDue();
@@ -136,7 +136,7 @@ class ProducerStateManagerTest {
                 .containsExactly(6L, 12L, 18L);
 
         PartitionLog recovered = fixture.recover(fixture.snapshotAsCrashed("crashed"), 0);
-        ProducerStateManager loaded = ProducerStateManager.load(recovered);
+        ProducerStateManager loaded = ProducerStateManager.load(recovered, 0L);
         assertThat(loaded.replayedFrom()).as("replays the active segment only").isEqualTo(18);
         assertThat(loaded.producerCount()).isEqualTo(2);
         assertThat(loaded.duplicateOf(batch(PRODUCER + 1, 0, 8, 2)))
@@ -152,14 +152,14 @@ class ProducerStateManagerTest {
     void theRollSnapshotLeavesOutBatchesAtOrAfterTheNewBaseOffset(@TempDir Path root) throws Exception {
         LogFixture fixture = segmentsOfBatches(root, 2);
         PartitionLog log = fixture.open();
-        ProducerStateManager live = ProducerStateManager.load(log);
+        ProducerStateManager live = ProducerStateManager.load(log, 0L);
         for (int i = 0; i < 4; i++) { // the snapshot task runs only after the batches after the roll at 4
             appendToLog(log, live, batch(PRODUCER, 0, i * 2, 2));
         }
         fixture.scheduler.runDue();
         assertThat(snapshotOffsets(log.dir())).containsExactly(4L);
         log.close();
-        ProducerStateManager loaded = ProducerStateManager.load(fixture.open());
+        ProducerStateManager loaded = ProducerStateManager.load(fixture.open(), 0L);
         assertThat(loaded.replayedFrom()).isEqualTo(4);
         for (int sequence = 0; sequence < 8; sequence += 2) {
             long offset = sequence;
@@ -173,7 +173,7 @@ class ProducerStateManagerTest {
             throws Exception {
         LogFixture fixture = segmentsOfBatches(root, 1);
         PartitionLog log = fixture.open();
-        ProducerStateManager live = ProducerStateManager.load(log);
+        ProducerStateManager live = ProducerStateManager.load(log, 0L);
         for (int i = 0; i < 3; i++) {
             appendToLog(log, live, batch(PRODUCER, 0, i * 2, 2));
         }
@@ -181,7 +181,7 @@ class ProducerStateManagerTest {
         fixture.scheduler.runDue();
         assertThat(snapshotOffsets(log.dir())).as("the truncation cancelled the pending snapshots").isEmpty();
         live.writeSnapshot(log.dir(), 6); // as if written before the truncation
-        ProducerStateManager loaded = ProducerStateManager.load(log);
+        ProducerStateManager loaded = ProducerStateManager.load(log, 0L);
         assertThat(snapshotOffsets(log.dir())).isEmpty();
         assertThat(loaded.replayedFrom()).isZero();
         assertThat(loaded.duplicateOf(batch(PRODUCER, 0, 2, 2))).as("offsets 2-3 were truncated").isEmpty();
@@ -191,14 +191,14 @@ class ProducerStateManagerTest {
     void aSnapshotBelowALogStartMovedByDeleteRecordsIsNotUsed(@TempDir Path root) throws Exception {
         LogFixture fixture = segmentsOfBatches(root, 2);
         PartitionLog log = fixture.open();
-        ProducerStateManager live = ProducerStateManager.load(log);
+        ProducerStateManager live = ProducerStateManager.load(log, 0L);
         for (int i = 0; i < 6; i++) { // offsets 0-11, rolls at 4 and 8
             appendToLog(log, live, batch(PRODUCER, 0, i * 2, 2));
             fixture.scheduler.runDue();
         }
         assertThat(snapshotOffsets(log.dir())).containsExactly(4L, 8L);
         log.advanceLogStartOffset(12); // DeleteRecords up to the high watermark
-        ProducerStateManager loaded = ProducerStateManager.load(log);
+        ProducerStateManager loaded = ProducerStateManager.load(log, 0L);
         assertThat(loaded.replayedFrom()).isEqualTo(12);
         assertThat(loaded.producerCount()).as("no state from before the batches that are gone").isZero();
         loaded.checkSequence(batch(PRODUCER, 0, 12, 2)); // the producer goes on where it was
@@ -223,7 +223,7 @@ class ProducerStateManagerTest {
     private static void appendToLog(PartitionLog log, ProducerStateManager state, RecordBatch batch) {
         state.checkSequence(batch);
         LogAppendInfo info = log.appendAsLeader(idempotentRecords(batch), 0);
-        state.update(batch, info.firstOffset(), info.lastOffset());
+        state.update(batch, info.firstOffset(), info.lastOffset(), 0L);
     }
 
     private static MemoryRecords idempotentRecords(RecordBatch batch) {
@@ -237,5 +237,31 @@ class ProducerStateManagerTest {
             records[i] = new SimpleRecord(new byte[] {(byte) i});
         }
         return records;
+    }
+
+    @Test
+    void producersIdleForTheExpirationTimeAreForgottenAndTheirWriteTimesSurviveASnapshot(@TempDir Path dir) throws Exception {
+        state.update(batch(1, 0, 0, 1), 0, 0, 1_000);
+        state.update(batch(2, 0, 0, 1), 1, 1, 1_000);
+        state.update(batch(2, 0, 1, 1), 2, 2, 5_000);
+        state.writeSnapshot(dir, 3);
+        assertThat(state.removeExpired(10_999, 10_000)).isZero();
+        assertThat(state.removeExpired(11_000, 10_000)).isEqualTo(1);
+        assertThat(state.producerCount()).isEqualTo(1);
+        state.checkSequence(batch(1, 0, 99, 1)); // forgotten: any sequence is accepted again
+
+        LogFixture fixture = new LogFixture(dir.resolve("log"), Map.of());
+        Files.createDirectories(fixture.partitionDir());
+        Files.copy(dir.resolve(String.format("%020d", 3) + ProducerStateManager.SNAPSHOT_SUFFIX),
+                fixture.partitionDir().resolve(String.format("%020d", 0) + ProducerStateManager.SNAPSHOT_SUFFIX));
+        PartitionLog log = fixture.open();
+        try {
+            ProducerStateManager loaded = ProducerStateManager.load(log, 1_000_000);
+            assertThat(loaded.producerCount()).isEqualTo(2);
+            assertThat(loaded.removeExpired(14_999, 10_000)).isEqualTo(1);
+            assertThat(loaded.removeExpired(15_000, 10_000)).isEqualTo(1);
+        } finally {
+            log.close();
+        }
     }
 }

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 
 class FrameReaderTest {
     private final ReceiveBuffers buffers = new ReceiveBuffers();
+    private final MemoryPool pool = new MemoryPool(1 << 20, () -> { });
 
     /** A socket that delivers its bytes at most {@code chunk} at a time, then nothing until more arrive, then EOF when closed. */
     private static final class TricklingChannel implements ReadableByteChannel {
@@ -71,7 +72,7 @@ class FrameReaderTest {
     @Test
     void assemblesFramesThatArriveInPiecesOneFrameAtATime() throws Exception {
         TricklingChannel socket = new TricklingChannel(frames(3, 20_000, 0), 3);
-        FrameReader reader = new FrameReader(1 << 20, buffers);
+        FrameReader reader = new FrameReader(1 << 20, buffers, pool);
         int[] expected = {3, 20_000, 0};
         for (int size : expected) {
             int reads = 0;
@@ -80,7 +81,7 @@ class FrameReaderTest {
                 reads++;
             }
             assertThat(reads).isGreaterThan(1);
-            ByteBuffer frame = reader.takeFrame();
+            ByteBuffer frame = reader.takeFrame().payload();
             assertFrameContent(frame, size);
             assertThat(frame.isDirect()).isEqualTo(size >= ReceiveBuffers.MIN_POOLED_BYTES);
         }
@@ -90,21 +91,21 @@ class FrameReaderTest {
     @Test
     void neverReadsBeyondTheCurrentFrame() throws Exception {
         ByteBuffer bytes = frames(10, 10);
-        FrameReader reader = new FrameReader(1 << 20, buffers);
+        FrameReader reader = new FrameReader(1 << 20, buffers, pool);
         TricklingChannel socket = new TricklingChannel(bytes, Integer.MAX_VALUE);
         while (!reader.complete()) {
             reader.readFrom(socket);
         }
-        assertFrameContent(reader.takeFrame(), 10);
+        assertFrameContent(reader.takeFrame().payload(), 10);
         assertThat(bytes.remaining()).isEqualTo(14);
     }
 
     @Test
     void rejectsSizesAboveTheLimitOrNegativeBeforeTakingABuffer() {
-        FrameReader reader = new FrameReader(100, buffers);
+        FrameReader reader = new FrameReader(100, buffers, pool);
         assertThatThrownBy(() -> reader.readFrom(new TricklingChannel(frames(101), 1000)))
                 .isInstanceOf(InvalidReceiveException.class).hasMessageContaining("101 larger than 100");
-        FrameReader another = new FrameReader(100, buffers);
+        FrameReader another = new FrameReader(100, buffers, pool);
         ByteBuffer negative = ByteBuffer.allocate(4).putInt(-1).flip();
         assertThatThrownBy(() -> another.readFrom(new TricklingChannel(negative, 4)))
                 .isInstanceOf(InvalidReceiveException.class).hasMessageContaining("size = -1");
@@ -114,7 +115,7 @@ class FrameReaderTest {
     void aClosedPeerEndsTheConnectionEvenMidFrame() throws Exception {
         ByteBuffer half = frames(50).limit(30);
         TricklingChannel socket = new TricklingChannel(half, 1000);
-        FrameReader reader = new FrameReader(1 << 20, buffers);
+        FrameReader reader = new FrameReader(1 << 20, buffers, pool);
         reader.readFrom(socket);
         socket.close();
         assertThatThrownBy(() -> reader.readFrom(socket)).isInstanceOf(EOFException.class);
@@ -123,10 +124,49 @@ class FrameReaderTest {
     @Test
     void anAbandonedFrameHandsItsBufferBack() throws Exception {
         TricklingChannel socket = new TricklingChannel(frames(30_000).limit(1000), 1000);
-        FrameReader reader = new FrameReader(1 << 20, buffers);
+        FrameReader reader = new FrameReader(1 << 20, buffers, pool);
         reader.readFrom(socket);
         assertThat(reader.complete()).isFalse();
         reader.abandon();
         assertThat(buffers.freeCount()).isEqualTo(1);
+    }
+
+    @Test
+    void anAnnouncedSizeCostsOnlyTheBytesThatArrive() throws Exception {
+        ByteBuffer prefixAndSome = ByteBuffer.allocate(4 + 1024).putInt(100_000_000);
+        FrameReader reader = new FrameReader(100 * 1024 * 1024, buffers, pool);
+        reader.readFrom(new TricklingChannel(prefixAndSome.position(0), 10_000));
+        assertThat(reader.complete()).isFalse();
+        assertThat(pool.used()).isEqualTo(FrameReader.FIRST_STEP_BYTES);
+        reader.abandon();
+        assertThat(pool.used()).isZero();
+    }
+
+    @Test
+    void growsInStepsAndWaitsForMemoryWhenThePoolIsShort() throws Exception {
+        int size = 1_000_000;
+        MemoryPool small = new MemoryPool(300_000, () -> { });
+        MemoryPool.Reservation other = small.reserve();
+        assertThat(other.grow(1)).isTrue(); // someone else holds memory, so this frame gets no overdraft
+        MemoryPool.Reservation overdraftHolder = small.reserve();
+        assertThat(overdraftHolder.grow(299_999)).isTrue();
+        assertThat(overdraftHolder.grow(1)).isTrue();
+
+        FrameReader reader = new FrameReader(1 << 20, buffers, small);
+        TricklingChannel socket = new TricklingChannel(frames(size), 50_000);
+        reader.readFrom(socket);
+        assertThat(reader.waitingForMemory()).isTrue();
+        assertThat(socket.bytes.position()).isEqualTo(4);
+
+        overdraftHolder.release();
+        while (!reader.complete()) {
+            reader.readFrom(socket);
+            assertThat(reader.waitingForMemory()).isFalse();
+        }
+        FrameReader.Frame frame = reader.takeFrame();
+        assertFrameContent(frame.payload(), size);
+        assertThat(small.used()).isEqualTo(1 + size);
+        frame.release(buffers);
+        assertThat(small.used()).isEqualTo(1);
     }
 }

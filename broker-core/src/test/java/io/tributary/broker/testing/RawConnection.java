@@ -26,7 +26,15 @@ public final class RawConnection implements AutoCloseable {
     private int nextCorrelationId = 1;
 
     public RawConnection(String host, int port) throws IOException {
+        this(null, host, port);
+    }
+
+    /** Connects from {@code localHost} (any loopback address 127.x.y.z works on Linux), or the default if null. */
+    public RawConnection(String localHost, String host, int port) throws IOException {
         socket = new Socket();
+        if (localHost != null) {
+            socket.bind(new InetSocketAddress(localHost, 0));
+        }
         socket.connect(new InetSocketAddress(host, port), 5_000);
         socket.setSoTimeout(10_000);
         in = new DataInputStream(socket.getInputStream());

@@ -1,19 +1,18 @@
-package io.tributary.broker.api;
+package io.tributary.broker.log;
 
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.WeakHashMap;
-import io.tributary.broker.log.LogAppendInfo;
-import io.tributary.broker.log.PartitionLog;
-import io.tributary.broker.log.ProducerStateManager;
 import io.tributary.broker.log.ProducerStateManager.BatchMetadata;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
 import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,13 +21,49 @@ import org.slf4j.LoggerFactory;
  * happen under one lock per partition, and an exact retry of a recent batch is answered with the
  * offsets it got the first time instead of being appended again. Followers keep the same state
  * from what they replicate, so a new leader recognises retries of batches its predecessor wrote.
- * Producer state is loaded lazily per partition and snapshotted by {@link #snapshotAll()}. Thread-safe.
+ * Producer state is loaded lazily per partition, under that partition's own lock (a long replay of one
+ * log holds up that partition only), snapshotted by {@link #snapshotAll()} and rid of producers idle for
+ * producer.id.expiration.ms by {@link #removeExpiredProducers()}. Thread-safe.
  */
 public final class IdempotentAppender {
     private static final Logger log = LoggerFactory.getLogger(IdempotentAppender.class);
+    public static final long DEFAULT_PRODUCER_ID_EXPIRATION_MS = 24L * 60 * 60 * 1000;
 
     // Keyed by log instance: a topic deleted and created again gets a new log and fresh state.
-    private final Map<PartitionLog, ProducerStateManager> states = Collections.synchronizedMap(new WeakHashMap<>());
+    private final Map<PartitionLog, LazyState> states = Collections.synchronizedMap(new WeakHashMap<>());
+    private final Time time;
+    private final long producerIdExpirationMs;
+
+    /** One partition's producer state, loaded on first use under this holder's lock, not the map's. */
+    private static final class LazyState {
+        private ProducerStateManager state;
+
+        synchronized ProducerStateManager get(PartitionLog partitionLog, long nowMs) {
+            if (state == null) {
+                state = ProducerStateManager.load(partitionLog, nowMs);
+            }
+            return state;
+        }
+
+        /** The state if it has been loaded, else null. */
+        synchronized ProducerStateManager ifLoaded() {
+            return state;
+        }
+    }
+
+    /** Kafka's defaults: the system clock, and producer ids expire after a day without writes. */
+    public IdempotentAppender() {
+        this(Time.SYSTEM, DEFAULT_PRODUCER_ID_EXPIRATION_MS);
+    }
+
+    public IdempotentAppender(Time time, long producerIdExpirationMs) {
+        this.time = time;
+        this.producerIdExpirationMs = producerIdExpirationMs;
+    }
+
+    private ProducerStateManager stateOf(PartitionLog partitionLog) {
+        return states.computeIfAbsent(partitionLog, log -> new LazyState()).get(partitionLog, time.milliseconds());
+    }
 
     public LogAppendInfo append(PartitionLog partitionLog, MemoryRecords records, int leaderEpoch) {
         List<MutableRecordBatch> batches = new ArrayList<>();
@@ -36,8 +71,9 @@ public final class IdempotentAppender {
         if (batches.stream().noneMatch(b -> b.producerId() != RecordBatch.NO_PRODUCER_ID)) {
             return partitionLog.appendAsLeader(records, leaderEpoch);
         }
-        ProducerStateManager state = states.computeIfAbsent(partitionLog, ProducerStateManager::load);
+        ProducerStateManager state = stateOf(partitionLog);
         synchronized (state) {
+            long now = time.milliseconds();
             if (batches.size() == 1) {
                 Optional<BatchMetadata> duplicate = state.duplicateOf(batches.get(0));
                 if (duplicate.isPresent()) {
@@ -54,7 +90,7 @@ public final class IdempotentAppender {
             for (MutableRecordBatch batch : batches) {
                 long count = batch.lastOffset() - batch.baseOffset() + 1;
                 if (batch.producerId() != RecordBatch.NO_PRODUCER_ID) {
-                    state.update(batch, next, next + count - 1);
+                    state.update(batch, next, next + count - 1, now);
                 }
                 next += count;
             }
@@ -64,12 +100,13 @@ public final class IdempotentAppender {
 
     /** Appends batches replicated from the leader and records their producers' sequences. */
     public LogAppendInfo appendAsFollower(PartitionLog partitionLog, MemoryRecords records) {
-        ProducerStateManager state = states.computeIfAbsent(partitionLog, ProducerStateManager::load);
+        ProducerStateManager state = stateOf(partitionLog);
         synchronized (state) {
             LogAppendInfo info = partitionLog.appendAsFollower(records);
+            long now = time.milliseconds();
             for (MutableRecordBatch batch : records.batches()) {
                 if (batch.producerId() != RecordBatch.NO_PRODUCER_ID) {
-                    state.update(batch, batch.baseOffset(), batch.lastOffset());
+                    state.update(batch, batch.baseOffset(), batch.lastOffset(), now);
                 }
             }
             return info;
@@ -83,19 +120,46 @@ public final class IdempotentAppender {
 
     /** Writes a producer-state snapshot of every partition that has idempotent producers. */
     public void snapshotAll() {
-        List<Map.Entry<PartitionLog, ProducerStateManager>> entries;
-        synchronized (states) {
-            entries = new ArrayList<>(states.entrySet());
-        }
-        for (Map.Entry<PartitionLog, ProducerStateManager> entry : entries) {
-            PartitionLog partitionLog = entry.getKey();
-            synchronized (entry.getValue()) {
+        loadedStates().forEach((partitionLog, state) -> {
+            synchronized (state) {
                 try {
-                    entry.getValue().writeSnapshot(partitionLog.dir(), partitionLog.logEndOffset());
+                    state.writeSnapshot(partitionLog.dir(), partitionLog.logEndOffset());
                 } catch (IOException | RuntimeException e) {
                     log.warn("could not snapshot producer state of {}: {}", partitionLog.topicPartition(), e.getMessage());
                 }
             }
+        });
+    }
+
+    /**
+     * Forgets, in every partition, the producers that have not written for producer.id.expiration.ms.
+     *
+     * @return how many (partition, producer) entries were forgotten
+     */
+    public int removeExpiredProducers() {
+        int[] removed = {0};
+        long now = time.milliseconds();
+        loadedStates().forEach((partitionLog, state) -> {
+            synchronized (state) {
+                removed[0] += state.removeExpired(now, producerIdExpirationMs);
+            }
+        });
+        if (removed[0] > 0) {
+            log.info("forgot {} producer id(s) idle for more than {} ms", removed[0], producerIdExpirationMs);
         }
+        return removed[0];
+    }
+
+    private Map<PartitionLog, ProducerStateManager> loadedStates() {
+        Map<PartitionLog, ProducerStateManager> loaded = new IdentityHashMap<>();
+        synchronized (states) {
+            states.forEach((partitionLog, lazy) -> {
+                ProducerStateManager state = lazy.ifLoaded();
+                if (state != null) {
+                    loaded.put(partitionLog, state);
+                }
+            });
+        }
+        return loaded;
     }
 }

@@ -1,0 +1,103 @@
+package io.tributary.broker.network;
+
+/**
+ * The bytes of request frames being read or waiting to be handled, bounded by {@code queued.max.request.bytes}
+ * and shared by every processor. A frame's memory is reserved as its bytes arrive ({@link FrameReader} grows
+ * its buffer in steps), so a size prefix alone costs nothing; a connection whose next step does not fit stops
+ * reading until memory is released, as Kafka's memory pool mutes it.
+ *
+ * <p>One frame at a time may go beyond the capacity (the overdraft), so that a frame larger than the pool, or
+ * two large frames read at once, can always complete instead of waiting for each other forever. The bytes in
+ * use therefore stay below the capacity plus one {@code socket.request.max.bytes}. Thread-safe.
+ */
+final class MemoryPool {
+    /** {@code queued.max.request.bytes} of -1: no bound. */
+    static final long UNBOUNDED = -1;
+
+    private final long capacity;
+    private final Runnable onFreed;
+    private long used;
+    private long peakUsed;
+    private Reservation overdraft;
+    private boolean starved;
+
+    /** @param onFreed called (on the releasing thread) when memory frees after a reservation was refused */
+    MemoryPool(long capacity, Runnable onFreed) {
+        this.capacity = capacity;
+        this.onFreed = onFreed;
+    }
+
+    /** A new, empty reservation for one frame. */
+    Reservation reserve() {
+        return new Reservation();
+    }
+
+    synchronized long used() {
+        return used;
+    }
+
+    /** The most bytes ever in use at once. */
+    synchronized long peakUsed() {
+        return peakUsed;
+    }
+
+    private synchronized boolean grow(Reservation reservation, long bytes) {
+        boolean fits = capacity == UNBOUNDED || used + bytes <= capacity;
+        if (!fits && (overdraft == null || overdraft == reservation)) {
+            overdraft = reservation;
+            fits = true;
+        }
+        if (!fits) {
+            starved = true;
+            return false;
+        }
+        used += bytes;
+        peakUsed = Math.max(peakUsed, used);
+        return true;
+    }
+
+    private void release(Reservation reservation, long bytes) {
+        boolean wake;
+        synchronized (this) {
+            used -= bytes;
+            if (overdraft == reservation) {
+                overdraft = null;
+            }
+            wake = starved;
+            starved = false;
+        }
+        if (wake) {
+            onFreed.run();
+        }
+    }
+
+    /** The memory of one frame; confined to one processor thread at a time. */
+    final class Reservation {
+        private long bytes;
+
+        private Reservation() {
+        }
+
+        /** @return false (reserving nothing) if the pool cannot spare {@code more} bytes now */
+        boolean grow(long more) {
+            if (!MemoryPool.this.grow(this, more)) {
+                return false;
+            }
+            bytes += more;
+            return true;
+        }
+
+        long bytes() {
+            return bytes;
+        }
+
+        /** Gives all of it back; a second call does nothing. */
+        void release() {
+            if (bytes > 0) {
+                long released = bytes;
+                bytes = 0;
+                MemoryPool.this.release(this, released);
+            }
+        }
+    }
+}
