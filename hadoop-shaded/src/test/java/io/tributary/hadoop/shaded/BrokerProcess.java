@@ -8,10 +8,13 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A Tributary broker as {@code bin/tributary-server} runs it, in a process of its own, so that
@@ -50,21 +53,23 @@ final class BrokerProcess implements AutoCloseable {
     }
 
     private void awaitReady(Duration timeout, Path log) throws Exception {
-        Instant deadline = Instant.now().plus(timeout);
-        while (Instant.now().isBefore(deadline)) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("the broker exited " + process.exitValue() + ":\n" + Files.readString(log));
-            }
-            try (Admin admin = admin()) {
-                if (!admin.describeCluster().nodes().get(2, TimeUnit.SECONDS).isEmpty()) {
-                    return;
-                }
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-                Thread.sleep(200);
-            }
+        try {
+            Awaitility.await("the broker answers DescribeCluster").atMost(timeout).pollInterval(Duration.ofMillis(200))
+                    .ignoreExceptionsInstanceOf(ExecutionException.class)
+                    .until(() -> {
+                        if (!process.isAlive()) {
+                            throw new IllegalStateException("the broker exited " + process.exitValue() + ":\n" + Files.readString(log));
+                        }
+                        try (Admin admin = admin()) {
+                            return !admin.describeCluster().nodes().get(2, TimeUnit.SECONDS).isEmpty();
+                        } catch (TimeoutException e) {
+                            return false;
+                        }
+                    });
+        } catch (ConditionTimeoutException e) {
+            close();
+            throw new IllegalStateException("the broker was not ready in " + timeout + ":\n" + Files.readString(log), e);
         }
-        close();
-        throw new IllegalStateException("the broker was not ready in " + timeout + ":\n" + Files.readString(log));
     }
 
     private static int freePort() throws IOException {
