@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The sink's commit protocol under a power cut at every step of two commits (the temp files'
@@ -62,12 +63,33 @@ class CommitPowerCutTest {
         assertThat(cutAt).as("steps of two commits").isGreaterThan(10);
     }
 
+    @Test
+    @Timeout(60)
+    void aStorageThatFailedWhileFilesWereOpenFailsTheCommitWithAnIOException() throws Exception {
+        Configuration conf = new Configuration();
+        PowerCutFileSystem.Run power = PowerCutFileSystem.register(conf, "between", 0);
+        try {
+            Path root = new Path("powercut://between" + dir.toAbsolutePath());
+            RecordConverter converter = RecordConverter.raw();
+            PartitionFiles files = SinkFactory.dataset(config(root), conf, converter.schema()).newFiles(TP, 0);
+            append(files, converter, 0, 150);
+            power.cutNow("an open file's write");
+            // Parquet flushes and then closes the stream, and both throw the same exception object.
+            assertThatThrownBy(files::closeForCommit).isInstanceOf(IOException.class).hasStackTraceContaining("power cut");
+        } finally {
+            PowerCutFileSystem.unregister("between");
+        }
+    }
+
+    private static SinkConfig config(Path root) {
+        return new SinkConfig(Map.of(SinkConfig.BOOTSTRAP_SERVERS, "127.0.0.1:9", SinkConfig.TOPICS, TP.topic(),
+            SinkConfig.GROUP_ID, "g", SinkConfig.OUTPUT_DIR, root.toString()));
+    }
+
     /** Offsets 0..149 in two hour buckets, committed; then 150..199, committed. */
     private static void commitTwice(Path root, Configuration conf) throws IOException {
-        SinkConfig config = new SinkConfig(Map.of(SinkConfig.BOOTSTRAP_SERVERS, "127.0.0.1:9", SinkConfig.TOPICS, TP.topic(),
-            SinkConfig.GROUP_ID, "g", SinkConfig.OUTPUT_DIR, root.toString()));
         RecordConverter converter = RecordConverter.raw();
-        DatasetTarget target = SinkFactory.dataset(config, conf, converter.schema());
+        DatasetTarget target = SinkFactory.dataset(config(root), conf, converter.schema());
         PartitionFiles first = target.newFiles(TP, 0);
         append(first, converter, 0, 150);
         target.protocol().publish(Map.of(TP, first.closeForCommit()));
@@ -89,9 +111,7 @@ class CommitPowerCutTest {
     // Reads the files back through the plain local filesystem: its listings need file: paths.
     private static void assertRecoveryKeepsExactlyTheLedger(Path root, Configuration conf, Path localRoot, int cutAt)
             throws IOException {
-        SinkConfig config = new SinkConfig(Map.of(SinkConfig.BOOTSTRAP_SERVERS, "127.0.0.1:9", SinkConfig.TOPICS, TP.topic(),
-            SinkConfig.GROUP_ID, "g", SinkConfig.OUTPUT_DIR, root.toString()));
-        DatasetTarget target = SinkFactory.dataset(config, conf, RecordConverter.raw().schema());
+        DatasetTarget target = SinkFactory.dataset(config(root), conf, RecordConverter.raw().schema());
         target.protocol().finishInterrupted(TP);
         long next = target.protocol().ledger(TP.topic()).read().nextOffset(TP.partition()).orElse(0);
         DatasetContents contents = DatasetContents.read(localRoot, TP.topic(), new Configuration());

@@ -48,16 +48,21 @@ public final class PowerCutFileSystem extends RawLocalFileSystem {
         private synchronized void step(String what) throws IOException {
             alive();
             if (++steps == cutAt) {
-                cut = new IOException("power cut at step " + cutAt + ": " + what);
-                for (Map.Entry<String, Long> file : synced.entrySet()) {
-                    java.io.File f = new java.io.File(file.getKey());
-                    if (f.exists()) {
-                        try (RandomAccessFile raf = new RandomAccessFile(f, "rw")) {
-                            raf.setLength(Math.min(raf.length(), file.getValue()));
-                        }
+                cutNow("step " + cutAt + ": " + what);
+                throw cut;
+            }
+        }
+
+        /** Cuts the power between two calls, as when an HDFS stream loses its pipeline on its own. */
+        synchronized void cutNow(String when) throws IOException {
+            cut = new IOException("power cut at " + when);
+            for (Map.Entry<String, Long> file : synced.entrySet()) {
+                java.io.File f = new java.io.File(file.getKey());
+                if (f.exists()) {
+                    try (RandomAccessFile raf = new RandomAccessFile(f, "rw")) {
+                        raf.setLength(Math.min(raf.length(), file.getValue()));
                     }
                 }
-                throw cut;
             }
         }
 
@@ -174,23 +179,34 @@ public final class PowerCutFileSystem extends RawLocalFileSystem {
             this.real = real;
         }
 
+        // Like HDFS's client, which buffers a packet, a write after the cut is lost without a word:
+        // the stream reports the failure when it flushes, syncs or closes.
         @Override
         public void write(int b) throws IOException {
-            run.alive();
-            real.write(b);
-            written++;
+            if (!run.wasCut()) {
+                real.write(b);
+                written++;
+            }
         }
 
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
+            if (!run.wasCut()) {
+                real.write(b, off, len);
+                written += len;
+            }
+        }
+
+        // Like HDFS's stream, one that has failed throws the same failure from every later call.
+        @Override
+        public void flush() throws IOException {
             run.alive();
-            real.write(b, off, len);
-            written += len;
+            real.flush();
         }
 
         @Override
         public void hflush() throws IOException {
-            real.flush();
+            flush();
         }
 
         @Override

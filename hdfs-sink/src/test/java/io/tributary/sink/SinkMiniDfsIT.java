@@ -130,10 +130,13 @@ class SinkMiniDfsIT extends BrokerTestBase {
              RunningSink sink = RunningSink.start(props)) {
             await().atMost(Duration.ofSeconds(60)).until(() -> SinkTests.ledger(root, topic, conf).size() == partitions);
             dfs.shutdownNameNode(0);
-            await().atMost(Duration.ofSeconds(60)).until(() -> sink.sink().status().stream()
-                .anyMatch(PartitionStatus::recovering));
-            dfs.restartNameNode(0);
-            dfs.waitActive();
+            try {
+                await().atMost(Duration.ofSeconds(60)).until(() -> sink.sink().status().stream()
+                    .anyMatch(PartitionStatus::recovering));
+            } finally {
+                dfs.restartNameNode(0);
+                dfs.waitActive();
+            }
             load.await(Duration.ofMinutes(2));
             Map<Integer, Long> ends = broker.endOffsets(topic, partitions);
             await().atMost(Duration.ofMinutes(2)).ignoreExceptions()

@@ -48,9 +48,16 @@ final class DurableOutputFile implements OutputFile {
                 return out.getPos();
             }
 
+            // Parquet flushes and closes in a try-with-resources. A failed HDFS stream throws one
+            // exception object from both, and adding it to itself as suppressed fails with an
+            // IllegalArgumentException that hides the storage failure: the close throws its own.
             @Override
             public void close() throws IOException {
-                DurableFiles.syncAndClose(fs, path, out);
+                try {
+                    DurableFiles.syncAndClose(fs, path, out);
+                } catch (IOException e) {
+                    throw new IOException("could not close " + path + ": " + e.getMessage(), e);
+                }
             }
         };
     }
