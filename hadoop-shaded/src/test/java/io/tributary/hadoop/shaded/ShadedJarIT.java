@@ -83,7 +83,8 @@ class ShadedJarIT {
             .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
             .config("spark.sql.shuffle.partitions", "2").config("spark.sql.session.timeZone", "UTC")
             .config("spark.sql.warehouse.dir", dir.resolve("warehouse").toString())
-            .config("spark.repl.class.outputDir", replClasses.toString()) // as spark-shell sets it: executors load the classes of typed code from there
+            // As spark-shell sets it: executors load the classes of typed Scala from there (without it, its closures fail to deserialize).
+            .config("spark.repl.class.outputDir", replClasses.toString())
             .config("spark.hadoop.javax.jdo.option.ConnectionURL", "jdbc:derby:;databaseName=" + dir.resolve("metastore") + ";create=true")
             .enableHiveSupport()
             .getOrCreate();
