@@ -10,20 +10,22 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * docs/hadoop.md as its tests read it: its fenced code blocks, and the regions of test code
- * marked {@code // docs/hadoop.md: <name>} ... {@code // end} that the document must show.
+ * docs/hadoop.md as its tests read it: its fenced code blocks, and the regions of test code (Java,
+ * and the Scala that ShadedJarIT types into spark-shell's interpreter) marked
+ * {@code // docs/hadoop.md: <name>} ... {@code // end} that the document must show.
  */
 final class HadoopDoc {
     static final Path HOME = Paths.get("").toAbsolutePath().getParent();
     static final Path DOC = HOME.resolve("docs/hadoop.md");
     static final Path TEST_SOURCE = Paths.get("src/test/java/io/tributary/hadoop/shaded/ShadedJarIT.java").toAbsolutePath();
+    static final Path SPARK_SHELL_SOURCE = Paths.get("src/test/resources/spark-shell/pageviews.scala").toAbsolutePath();
     private static final String REGION = "// docs/hadoop.md: ";
     private static final String END = "// end";
 
     private HadoopDoc() {
     }
 
-    /** The document's fenced blocks of one language ({@code java}, {@code sql}), each with its lines trimmed. */
+    /** The document's fenced blocks of one language ({@code java}, {@code scala}, {@code sql}), each with its lines trimmed. */
     static List<String> blocks(String language) throws IOException {
         List<String> blocks = new ArrayList<>();
         StringBuilder block = null;
@@ -40,12 +42,12 @@ final class HadoopDoc {
         return blocks;
     }
 
-    /** The marked regions of the test source, by name, each with its lines trimmed. */
-    static Map<String, String> testRegions() throws IOException {
+    /** The marked regions of a test source, by name, each with its lines trimmed. */
+    static Map<String, String> regions(Path source) throws IOException {
         Map<String, String> regions = new LinkedHashMap<>();
         String name = null;
         StringBuilder region = null;
-        for (String line : Files.readAllLines(TEST_SOURCE)) {
+        for (String line : Files.readAllLines(source)) {
             String trimmed = line.strip();
             if (trimmed.startsWith(REGION)) {
                 name = trimmed.substring(REGION.length());

@@ -11,11 +11,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 class HadoopDocTest {
     @Test
     void everyMarkedTestRegionIsAJavaBlockOfTheDocument() throws Exception {
-        Map<String, String> regions = HadoopDoc.testRegions();
+        Map<String, String> regions = HadoopDoc.regions(HadoopDoc.TEST_SOURCE);
         List<String> blocks = HadoopDoc.blocks("java");
 
         assertThat(regions).containsOnlyKeys("MapReduce", "MapReduce mapper", "Spark newAPIHadoopRDD", "Spark hadoopRDD", "Spark parquet");
         regions.forEach((name, code) -> assertThat(blocks).as("docs/hadoop.md shows the code of '" + name + "'").contains(code));
+    }
+
+    @Test
+    void theScalaRegionShadedJarITRunsInTheScalaShellIsTheDocumentsScalaBlock() throws Exception {
+        Map<String, String> regions = HadoopDoc.regions(HadoopDoc.SPARK_SHELL_SOURCE);
+
+        assertThat(regions).containsOnlyKeys("Spark Scala");
+        assertThat(HadoopDoc.blocks("scala")).containsExactly(regions.get("Spark Scala"));
     }
 
     @Test

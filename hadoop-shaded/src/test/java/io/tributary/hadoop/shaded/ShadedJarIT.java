@@ -36,6 +36,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import java.util.zip.ZipFile;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -58,6 +59,7 @@ class ShadedJarIT {
     private static SparkSession spark;
     private static Path dataset;
     private static Path work;
+    private static Path replClasses;
 
     @BeforeAll
     static void startBrokerLoadTheDatasetAndStartSpark(@TempDir Path dir) throws Exception {
@@ -76,10 +78,13 @@ class ShadedJarIT {
         dataset = dir.resolve("lake");
         load(dir, dataset);
         System.setProperty("derby.system.home", dir.resolve("derby").toString());
+        replClasses = Files.createDirectories(dir.resolve("repl-classes"));
         spark = SparkSession.builder().master("local[2]").appName("tributary-spark-it")
             .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
             .config("spark.sql.shuffle.partitions", "2").config("spark.sql.session.timeZone", "UTC")
             .config("spark.sql.warehouse.dir", dir.resolve("warehouse").toString())
+            // As spark-shell sets it: executors load the classes of typed Scala from there (without it, its closures fail to deserialize).
+            .config("spark.repl.class.outputDir", replClasses.toString())
             .config("spark.hadoop.javax.jdo.option.ConnectionURL", "jdbc:derby:;databaseName=" + dir.resolve("metastore") + ";create=true")
             .enableHiveSupport()
             .getOrCreate();
@@ -151,6 +156,27 @@ class ShadedJarIT {
         assertThat(rows.count()).isEqualTo(PARTITIONS * PER_PARTITION);
         assertThat(rows.select("partition", "offset").distinct().count()).isEqualTo(PARTITIONS * PER_PARTITION);
         assertThat(seventh.getString(0)).isEqualTo("view-7");
+    }
+
+    @Test
+    void aSparkShellUserReadsTheTopicAndTheDatasetInScala() throws Exception {
+        try (ScalaShell shell = new ScalaShell(testClassPath(), replClasses)) {
+            shell.bind("spark", "org.apache.spark.sql.SparkSession", spark);
+            // The user's own values, then docs/hadoop.md's scala block as written there: one input, one compile.
+            shell.run(ScalaShell.stringVal("bootstrapServers", broker.bootstrapServers()) + ScalaShell.stringVal("lake", dataset.toString())
+                + HadoopDoc.regions(HadoopDoc.SPARK_SHELL_SOURCE).get("Spark Scala"));
+
+            List<String> everyRecord = IntStream.range(0, PARTITIONS).boxed()
+                .flatMap(p -> IntStream.range(0, PER_PARTITION).mapToObj(offset -> p + "/" + offset + "/view-" + offset)).toList();
+            assertThat((String[]) shell.value("ids")).containsExactlyInAnyOrderElementsOf(everyRecord);
+            assertThat(((Dataset<?>) shell.value("rows")).count()).isEqualTo(PARTITIONS * PER_PARTITION);
+            assertThat(((Row) shell.value("seventh")).getString(0)).isEqualTo("view-7");
+        }
+    }
+
+    /** The class path of this test (failsafe starts it from a manifest-only jar): Spark's, the shaded jar and ours. */
+    private static String testClassPath() {
+        return System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     }
 
     @Test
