@@ -17,10 +17,12 @@ import java.util.stream.Collectors;
 import io.tributary.chaos.net.NetworkLab;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.CreateTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -92,7 +94,16 @@ public final class ChaosCluster implements AutoCloseable {
     private void createTopic() throws Exception {
         NewTopic topic = new NewTopic(settings.topic(), settings.partitions(), (short) settings.replicationFactor())
                 .configs(Map.of("min.insync.replicas", Integer.toString(settings.minInSyncReplicas())));
-        admin.createTopics(List.of(topic)).all().get(STEP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        CreateTopicsOptions options = new CreateTopicsOptions().timeoutMs((int) STEP_TIMEOUT.toMillis());
+        try {
+            admin.createTopics(List.of(topic), options).all().get(STEP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            // On a loaded machine an attempt can time out after the controller created the topic:
+            // the admin's retry then finds it.
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw e;
+            }
+        }
     }
 
     private int registeredBrokers() {
