@@ -179,7 +179,7 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
             return;
         }
         Partition partition = partitions.computeIfAbsent(tp, p -> new Partition(p, partitionLog.get(), appender,
-                states::update, id -> !view.shuttingDown().contains(id), config.brokerId(), highWatermarks.highWatermark(p), time));
+                this::writeIsr, id -> !view.shuttingDown().contains(id), config.brokerId(), highWatermarks.highWatermark(p), time));
         PartitionState current = state.get();
         boolean wasLeader = partition.isLeader();
         if (current.leader() == config.brokerId() && !mayLeadUnder(current)) {
@@ -207,6 +207,12 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         }
         produceWaiters.checkAndComplete(tp);
         fetchWaiters.checkAndComplete(tp);
+    }
+
+    /** A leader's ISR change: stored by compare-and-set, or, if someone changed the state first, what is stored now. */
+    private Partition.IsrWrite writeIsr(TopicPartition tp, PartitionState proposed) {
+        return states.update(tp, proposed).map(Partition.IsrWrite::stored)
+                .orElseGet(() -> Partition.IsrWrite.lost(states.read(tp)));
     }
 
     /**
