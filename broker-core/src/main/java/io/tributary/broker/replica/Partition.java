@@ -56,6 +56,12 @@ public final class Partition {
     private Role role = Role.NONE;
     private PartitionState state;
     private List<Integer> replicas = List.of();
+    /**
+     * The ISR the high watermark counts: the stored one plus any member whose addition may have been stored (a write
+     * that reached ZooKeeper but whose answer was lost). KIP-497's maximal ISR: never smaller than what the
+     * controller may elect from.
+     */
+    private List<Integer> maximalIsr = List.of();
     private volatile long highWatermark;
 
     enum Role { NONE, LEADER, FOLLOWER }
@@ -154,6 +160,7 @@ public final class Partition {
         boolean newEpoch = role != Role.LEADER || state == null || newState.leaderEpoch() != state.leaderEpoch();
         replicas = List.copyOf(assignedReplicas);
         state = newState;
+        maximalIsr = newState.isr();
         if (!newEpoch) {
             // An ISR change at this epoch, usually the controller's (a dead follower removed): it counts at once.
             maybeIncrementHighWatermark();
@@ -185,6 +192,7 @@ public final class Partition {
                 || newState.leader() != state.leader();
         replicas = List.copyOf(assignedReplicas);
         state = newState;
+        maximalIsr = newState.isr();
         if (changed) {
             role = Role.FOLLOWER;
             followers.clear();
@@ -347,8 +355,8 @@ public final class Partition {
             FollowerState follower = followers.get(id);
             return id == localId || follower != null && now - follower.lastCaughtUpMs <= lagTimeMaxMs;
         }).toList();
-        List<Integer> lagging = new ArrayList<>(state.isr());
-        lagging.removeAll(withoutLaggards.apply(state.isr()));
+        List<Integer> lagging = new ArrayList<>(maximalIsr);
+        lagging.removeAll(withoutLaggards.apply(maximalIsr));
         if (lagging.isEmpty()) {
             return false;
         }
@@ -361,12 +369,14 @@ public final class Partition {
      * the controller changed the state first at this same leadership (it removed a dead follower, say), the
      * stored state is adopted at once and the change, if still needed, tried once more on top of it; the watch
      * that reports the controller's write may come much later. A state of another leader or epoch is left to
-     * that watch ({@code ReplicaManager.apply}). A write that cannot reach ZooKeeper changes nothing here.
+     * that watch ({@code ReplicaManager.apply}). A write whose outcome is unknown (ZooKeeper unreachable) leaves
+     * the stored ISR as it was, except that members it would add count for the high watermark from then on: it
+     * may have been stored. The change starts from that maximal ISR, so the next write settles the question.
      */
     private void changeIsr(UnaryOperator<List<Integer>> change, String why) {
         for (int attempt = 0; attempt < 2; attempt++) {
-            List<Integer> newIsr = change.apply(state.isr());
-            if (newIsr.equals(state.isr())) {
+            List<Integer> newIsr = change.apply(maximalIsr);
+            if (newIsr.equals(state.isr()) && maximalIsr.equals(state.isr())) {
                 return;
             }
             IsrWrite result;
@@ -374,10 +384,14 @@ public final class Partition {
                 result = isrWriter.write(topicPartition, state.withIsr(newIsr));
             } catch (RuntimeException e) {
                 log.warn("{}: could not write ISR {} ({}): {}", topicPartition, newIsr, why, e.getMessage());
+                List<Integer> maybeStored = new ArrayList<>(maximalIsr);
+                newIsr.stream().filter(id -> !maybeStored.contains(id)).forEach(maybeStored::add);
+                maximalIsr = List.copyOf(maybeStored);
                 return;
             }
             if (result.written()) {
                 state = result.stored().orElseThrow();
+                maximalIsr = state.isr();
                 log.info("{}: ISR now {} ({})", topicPartition, newIsr, why);
                 return;
             }
@@ -387,6 +401,7 @@ public final class Partition {
                 return;
             }
             state = stored.get();
+            maximalIsr = state.isr();
             log.info("{}: ISR change to {} lost a race with the controller; adopted the stored ISR {}", topicPartition, newIsr,
                     state.isr());
         }
@@ -400,7 +415,7 @@ public final class Partition {
 
     private boolean maybeIncrementHighWatermark() {
         long candidate = partitionLog.logEndOffset();
-        for (int id : state.isr()) {
+        for (int id : maximalIsr) {
             if (id == localId) {
                 continue;
             }

@@ -164,6 +164,24 @@ class PartitionTest {
     }
 
     @Test
+    void anIsrExpansionWhoseWriteMayHaveBeenStoredCountsTheNewMemberAtOnce() {
+        followerTwoDiesWhileOneKeepsUp();
+        partition.maybeShrinkIsr(LAG_MS);
+        assertThat(partition.isrSize()).isEqualTo(2);
+        // Broker 2 catches up; the write of ISR [0, 1, 2] reaches ZooKeeper, but its answer is lost with the connection.
+        zooKeeper = proposed -> {
+            throw new org.apache.kafka.common.errors.TimeoutException("ZooKeeper unavailable: connection loss");
+        };
+        partition.recordFollowerFetch(2, 5, 4);
+        append(5, (short) -1);
+        partition.recordFollowerFetch(1, 10, 4);
+        assertThat(partition.highWatermark()).as("KIP-497: broker 2 may be in the stored ISR, and elected, without records 5-9")
+                .isEqualTo(5);
+        partition.recordFollowerFetch(2, 10, 4);
+        assertThat(partition.highWatermark()).isEqualTo(10);
+    }
+
+    @Test
     void acksAllNeedsMinInsyncReplicasButAcksOneDoesNot() {
         partition.makeLeader(new PartitionState(0, 4, PartitionState.UNKNOWN_BROKER_EPOCH, List.of(0), 1, 1, 0), REPLICAS);
         assertThatThrownBy(() -> append(1, (short) -1)).isInstanceOf(NotEnoughReplicasException.class);
