@@ -146,6 +146,14 @@ public final class Partition {
         return state == null ? 0 : state.isr().size();
     }
 
+    /**
+     * Could the controller elect another replica in this leader's place from the ISR: does the maximal ISR hold a
+     * broker besides this one?
+     */
+    synchronized boolean othersInSync() {
+        return maximalIsr.stream().anyMatch(id -> id != localId);
+    }
+
     /** The topic's min.insync.replicas (its override, else the broker default), as the log's config has it now. */
     int minInSyncReplicas() {
         return partitionLog.config().minInSyncReplicas();

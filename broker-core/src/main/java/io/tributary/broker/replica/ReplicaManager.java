@@ -127,8 +127,10 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
     /**
      * Follows this broker's ZooKeeper connection (Curator's connection states). A lost session — expired, or given
      * up by Curator once the session timeout passed without a connection — may already have let the controller
-     * elect other leaders, and no watch can say so while ZooKeeper is out of reach: every leadership ends at once,
-     * so this broker acknowledges nothing more as a zombie, acks=1 included, and its groups move too. When the
+     * elect other leaders, and no watch can say so while ZooKeeper is out of reach: every leadership another
+     * broker could be elected to ends at once, so this broker acknowledges nothing more as a zombie, acks=1
+     * included, and its groups move too. A partition whose ISR is this broker alone keeps its leader (without
+     * unclean election nobody else may lead it), so a broker on its own goes on serving while ZooKeeper is away. When the
      * connection is back, every partition's state is applied again (on the cluster event thread, after the changes
      * the watches deliver): with a new session only once this broker has registered anew and the controller has
      * elected for that registration ({@link #mayLeadUnder}). A merely suspended connection changes nothing: the ISR
@@ -144,7 +146,7 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
 
     private synchronized void resignAll() {
         partitions.forEach((tp, partition) -> {
-            if (partition.isLeader()) {
+            if (partition.isLeader() && (partition.othersInSync() || config.uncleanLeaderElection())) {
                 log.warn("{}: resigning: the ZooKeeper session under which this broker led at epoch {} is lost", tp,
                         partition.leaderEpoch());
                 partition.makeNone();
