@@ -340,15 +340,8 @@ public final class ZkClient implements AutoCloseable {
 
     /** A fenced write was refused: the fence's node changed (or is gone) since the writer read it. */
     public static final class FenceFailedException extends RuntimeException {
-        private final Fence fence;
-
         FenceFailedException(Fence fence) {
             super(fence.path() + " is no longer at version " + fence.version());
-            this.fence = fence;
-        }
-
-        public Fence fence() {
-            return fence;
         }
     }
 
