@@ -116,6 +116,7 @@ public final class Server implements AutoCloseable {
         topics.addListener(replicas);
         cluster.addListener(path -> TopicPaths.topicOf(path).or(() -> TopicPaths.configuredTopicOf(path)).ifPresent(topics::refresh));
         cluster.addListener(replicas::onClusterChange);
+        zk.curator().getConnectionStateListenable().addListener((client, state) -> replicas.zooKeeperConnectionChanged(state));
         topics.load();
 
         RequestChannel channel = new RequestChannel(config.queuedMaxRequests());

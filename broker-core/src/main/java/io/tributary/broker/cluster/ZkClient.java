@@ -11,10 +11,12 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -112,6 +114,20 @@ public final class ZkClient implements AutoCloseable {
      * @return false if the node already existed or {@code ancestor} does not exist
      */
     public boolean createIfAbsentUnder(String ancestor, String path, byte[] data) {
+        return createIfAbsentUnder(ancestor, path, data, Optional.empty());
+    }
+
+    /**
+     * {@link #createIfAbsentUnder(String, String, byte[])} made only while {@code fence} holds: the node itself is
+     * created in one transaction with the fence's check (empty parents on the way may be created regardless).
+     *
+     * @throws FenceFailedException if the fenced node is gone or at another version
+     */
+    public boolean createIfAbsentUnder(String ancestor, String path, byte[] data, Fence fence) {
+        return createIfAbsentUnder(ancestor, path, data, Optional.of(fence));
+    }
+
+    private boolean createIfAbsentUnder(String ancestor, String path, byte[] data, Optional<Fence> fence) {
         requireBelow(ancestor, path);
         String[] parts = path.substring(ancestor.length() + 1).split("/");
         StringBuilder current = new StringBuilder(ancestor);
@@ -120,7 +136,11 @@ public final class ZkClient implements AutoCloseable {
                 current.append('/').append(parts[i]);
                 boolean last = i == parts.length - 1;
                 try {
-                    curator.create().withMode(CreateMode.PERSISTENT).forPath(current.toString(), last ? data : new byte[0]);
+                    if (last && fence.isPresent()) {
+                        fenced(fence.get(), curator.transactionOp().create().withMode(CreateMode.PERSISTENT).forPath(path, data));
+                    } else {
+                        curator.create().withMode(CreateMode.PERSISTENT).forPath(current.toString(), last ? data : new byte[0]);
+                    }
                 } catch (KeeperException.NodeExistsException e) {
                     if (last) {
                         return false;
@@ -130,6 +150,8 @@ public final class ZkClient implements AutoCloseable {
             return true;
         } catch (KeeperException.NoNodeException e) {
             return false;
+        } catch (FenceFailedException e) {
+            throw e;
         } catch (Exception e) {
             throw unavailable("create " + path, e);
         }
@@ -186,6 +208,46 @@ public final class ZkClient implements AutoCloseable {
             return OptionalLong.empty();
         } catch (Exception e) {
             throw unavailable("write " + path, e);
+        }
+    }
+
+    /**
+     * {@link #compareAndSet} made only while {@code fence} holds, in one transaction with the fence's check.
+     *
+     * @throws FenceFailedException if the fenced node is gone or at another version
+     */
+    public OptionalLong compareAndSet(String path, byte[] data, int expectedVersion, Fence fence) {
+        try {
+            List<CuratorTransactionResult> results = fenced(fence,
+                    curator.transactionOp().setData().withVersion(expectedVersion).forPath(path, data));
+            return OptionalLong.of(results.get(1).getResultStat().getMzxid());
+        } catch (KeeperException.BadVersionException e) {
+            return OptionalLong.empty();
+        } catch (FenceFailedException e) {
+            throw e;
+        } catch (Exception e) {
+            throw unavailable("write " + path, e);
+        }
+    }
+
+    /**
+     * Runs {@code write} in one transaction after the check of {@code fence}.
+     *
+     * @throws FenceFailedException if the check fails; any other failure of the transaction is {@code write}'s own
+     *                              KeeperException, as if it had run alone
+     */
+    private List<CuratorTransactionResult> fenced(Fence fence, CuratorOp write) throws Exception {
+        CuratorOp check = curator.transactionOp().check().withVersion(fence.version()).forPath(fence.path());
+        try {
+            return curator.transaction().forOperations(check, write);
+        } catch (KeeperException e) {
+            List<OpResult> results = e.getResults();
+            boolean checkFailed = results == null || results.isEmpty()
+                    || results.get(0) instanceof OpResult.ErrorResult error && error.getErr() != KeeperException.Code.OK.intValue();
+            if (checkFailed) {
+                throw new FenceFailedException(fence);
+            }
+            throw KeeperException.create(KeeperException.Code.get(((OpResult.ErrorResult) results.get(1)).getErr()), e.getPath());
         }
     }
 
@@ -267,6 +329,20 @@ public final class ZkClient implements AutoCloseable {
     @Override
     public void close() {
         curator.close();
+    }
+
+    /**
+     * A condition for a write: {@code path} is still at {@code version}. The controller's writes are fenced by the
+     * version of {@code /controller_epoch} it was elected at, so a deposed controller's writes fail (as in Kafka).
+     */
+    public record Fence(String path, int version) {
+    }
+
+    /** A fenced write was refused: the fence's node changed (or is gone) since the writer read it. */
+    public static final class FenceFailedException extends RuntimeException {
+        FenceFailedException(Fence fence) {
+            super(fence.path() + " is no longer at version " + fence.version());
+        }
     }
 
     /**

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import io.tributary.broker.cluster.ZkClient;
 import io.tributary.broker.replica.ReplicationConfig;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.ControllerMovedException;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,38 +63,44 @@ public final class Controller implements AutoCloseable {
         if (closed) {
             return;
         }
-        Optional<Integer> epoch = election.maybeElect();
-        if (epoch.isEmpty()) {
-            return;
-        }
-        reconcile(epoch.get());
+        election.maybeElect().ifPresent(this::reconcile);
     }
 
-    private void reconcile(int controllerEpoch) {
+    private void reconcile(ControllerElection.ControllerEpoch controller) {
         Map<Integer, Long> registrations = new HashMap<>();
         view.liveBrokers().values().forEach(broker -> registrations.put(broker.id(), broker.registrationZxid()));
         long now = time.milliseconds();
         boolean preferred = config.autoLeaderRebalance() && now - lastPreferredElectionMs >= config.leaderImbalanceCheckMs();
         LeaderElection.Brokers brokers = new LeaderElection.Brokers(registrations, view.shuttingDown(), config.uncleanLeaderElection());
-        for (String topic : view.topics()) {
-            for (Map.Entry<Integer, List<Integer>> partition : view.replicas(topic).entrySet()) {
-                TopicPartition tp = new TopicPartition(topic, partition.getKey());
-                Optional<PartitionState> stored = view.partitionState(tp);
-                LeaderElection.decide(partition.getValue(), stored, brokers, preferred, controllerEpoch)
-                        .ifPresent(decided -> write(tp, stored, decided));
+        try {
+            for (String topic : view.topics()) {
+                for (Map.Entry<Integer, List<Integer>> partition : view.replicas(topic).entrySet()) {
+                    TopicPartition tp = new TopicPartition(topic, partition.getKey());
+                    Optional<PartitionState> stored = view.partitionState(tp);
+                    LeaderElection.decide(partition.getValue(), stored, brokers, preferred, controller.epoch())
+                            .ifPresent(decided -> write(tp, stored, decided, controller));
+                }
             }
+        } catch (ControllerMovedException e) {
+            election.deposed();
+            return;
         }
         if (preferred) {
             lastPreferredElectionMs = now;
         }
     }
 
-    private void write(TopicPartition partition, Optional<PartitionState> stored, PartitionState decided) {
+    /** @throws ControllerMovedException if another controller was elected since {@code controller}: nothing was written */
+    private void write(TopicPartition partition, Optional<PartitionState> stored, PartitionState decided,
+                       ControllerElection.ControllerEpoch controller) {
         try {
-            boolean written = stored.isEmpty() ? states.createIfAbsent(partition, decided) : states.update(partition, decided).isPresent();
+            boolean written = stored.isEmpty() ? states.createIfAbsentAsController(partition, decided, controller)
+                    : states.updateAsController(partition, decided, controller).isPresent();
             if (written) {
                 log.info("{}: leader {} epoch {} isr {}", partition, decided.leader(), decided.leaderEpoch(), decided.isr());
             }
+        } catch (ControllerMovedException e) {
+            throw e;
         } catch (RuntimeException e) {
             log.warn("could not write the state of {}: {}", partition, e.getMessage());
         }

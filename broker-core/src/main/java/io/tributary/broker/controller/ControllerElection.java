@@ -12,8 +12,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Who controls the cluster: the broker whose ephemeral {@code /controller} node exists. Winning
  * bumps {@code /controller_epoch} (compare-and-set), and the epoch is written into every
- * partition state the controller changes. The node vanishes with its owner's ZooKeeper session,
- * and every broker then tries again. Not thread-safe: used from the cluster event thread.
+ * partition state the controller changes; each of those writes is also conditioned on
+ * {@code /controller_epoch} still being at the version this election left it at
+ * ({@link ControllerEpoch#fence()}), so a controller deposed while it was paused cannot write.
+ * The node vanishes with its owner's ZooKeeper session, and every broker then tries again.
+ * Not thread-safe: used from the cluster event thread.
  */
 final class ControllerElection {
     static final String EPOCH_PATH = "/controller_epoch";
@@ -22,7 +25,7 @@ final class ControllerElection {
     private final ZkClient zk;
     private final int brokerId;
     private final Time time;
-    private int epoch = -1;
+    private Optional<ControllerEpoch> epoch = Optional.empty();
 
     ControllerElection(ZkClient zk, int brokerId, Time time) {
         this.zk = zk;
@@ -35,16 +38,16 @@ final class ControllerElection {
      *
      * @return this broker's controller epoch if it is the controller
      */
-    Optional<Integer> maybeElect() {
+    Optional<ControllerEpoch> maybeElect() {
         Optional<Integer> owner = zk.read(ClusterView.CONTROLLER_PATH).map(node -> ownerOf(node.data()));
         if (owner.isPresent()) {
-            if (owner.get() != brokerId && epoch >= 0) {
+            if (owner.get() != brokerId && epoch.isPresent()) {
                 log.info("broker {} is no longer the controller (broker {} is)", brokerId, owner.get());
-                epoch = -1;
+                epoch = Optional.empty();
             }
-            return owner.get() == brokerId && epoch >= 0 ? Optional.of(epoch) : Optional.empty();
+            return owner.get() == brokerId ? epoch : Optional.empty();
         }
-        epoch = -1;
+        epoch = Optional.empty();
         String json = "{\"version\":1,\"brokerid\":" + brokerId + ",\"timestamp\":\"" + time.milliseconds() + "\"}";
         try {
             zk.curator().create().withMode(CreateMode.EPHEMERAL).forPath(ClusterView.CONTROLLER_PATH, json.getBytes(StandardCharsets.UTF_8));
@@ -54,24 +57,41 @@ final class ControllerElection {
             log.warn("controller election failed: {}", e.getMessage());
             return Optional.empty();
         }
-        epoch = bumpEpoch();
-        log.info("broker {} is the controller, epoch {}", brokerId, epoch);
-        return Optional.of(epoch);
+        epoch = Optional.of(bumpEpoch());
+        log.info("broker {} is the controller, epoch {}", brokerId, epoch.get().epoch());
+        return epoch;
     }
 
-    private int bumpEpoch() {
+    /** Forgets the controllership at once: a write found the epoch moved on (another controller was elected). */
+    void deposed() {
+        epoch.ifPresent(lost -> log.info("broker {} is no longer the controller: epoch {} was superseded", brokerId, lost.epoch()));
+        epoch = Optional.empty();
+    }
+
+    private ControllerEpoch bumpEpoch() {
         while (true) {
             var current = zk.read(EPOCH_PATH);
             if (current.isEmpty()) {
                 if (zk.createIfAbsent(EPOCH_PATH, "1".getBytes(StandardCharsets.UTF_8))) {
-                    return 1;
+                    return new ControllerEpoch(1, 0);
                 }
                 continue;
             }
             int next = Integer.parseInt(new String(current.get().data(), StandardCharsets.UTF_8).trim()) + 1;
-            if (zk.compareAndSet(EPOCH_PATH, Integer.toString(next).getBytes(StandardCharsets.UTF_8), current.get().version()).isPresent()) {
-                return next;
+            int version = current.get().version();
+            if (zk.compareAndSet(EPOCH_PATH, Integer.toString(next).getBytes(StandardCharsets.UTF_8), version).isPresent()) {
+                return new ControllerEpoch(next, version + 1);
             }
+        }
+    }
+
+    /**
+     * A controller's epoch, and the version of {@code /controller_epoch} its election wrote: while that node is
+     * still at this version, no later controller has been elected.
+     */
+    record ControllerEpoch(int epoch, int zkVersion) {
+        ZkClient.Fence fence() {
+            return new ZkClient.Fence(EPOCH_PATH, zkVersion);
         }
     }
 

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.IntPredicate;
+import java.util.function.UnaryOperator;
 import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.controller.PartitionState;
 import io.tributary.broker.log.LogAppendInfo;
@@ -55,13 +56,37 @@ public final class Partition {
     private Role role = Role.NONE;
     private PartitionState state;
     private List<Integer> replicas = List.of();
+    /**
+     * The ISR the high watermark counts: the stored one plus any member whose addition may have been stored (a write
+     * that reached ZooKeeper but whose answer was lost). KIP-497's maximal ISR: never smaller than what the
+     * controller may elect from.
+     */
+    private List<Integer> maximalIsr = List.of();
     private volatile long highWatermark;
 
     enum Role { NONE, LEADER, FOLLOWER }
 
-    /** Writes an ISR change to ZooKeeper: the stored state, or empty if someone else changed it first. */
+    /** Writes an ISR change to ZooKeeper (compare-and-set on the version the proposal was read at). */
     public interface IsrWriter {
-        Optional<PartitionState> write(TopicPartition partition, PartitionState proposed);
+        /** @throws RuntimeException if ZooKeeper could not be asked (the write may or may not have been stored) */
+        IsrWrite write(TopicPartition partition, PartitionState proposed);
+    }
+
+    /**
+     * What came of an ISR write.
+     *
+     * @param written whether the proposal was stored
+     * @param stored  the state stored now: the proposal with its new version, or, when someone else (the controller)
+     *                changed the state first, what ZooKeeper holds instead (empty if the state is gone)
+     */
+    public record IsrWrite(boolean written, Optional<PartitionState> stored) {
+        public static IsrWrite stored(PartitionState state) {
+            return new IsrWrite(true, Optional.of(state));
+        }
+
+        public static IsrWrite lost(Optional<PartitionState> storedInstead) {
+            return new IsrWrite(false, storedInstead);
+        }
     }
 
     /** What the leader knows of one follower. */
@@ -121,6 +146,14 @@ public final class Partition {
         return state == null ? 0 : state.isr().size();
     }
 
+    /**
+     * Could the controller elect another replica in this leader's place from the ISR: does the maximal ISR hold a
+     * broker besides this one?
+     */
+    synchronized boolean othersInSync() {
+        return maximalIsr.stream().anyMatch(id -> id != localId);
+    }
+
     /** The topic's min.insync.replicas (its override, else the broker default), as the log's config has it now. */
     int minInSyncReplicas() {
         return partitionLog.config().minInSyncReplicas();
@@ -135,7 +168,10 @@ public final class Partition {
         boolean newEpoch = role != Role.LEADER || state == null || newState.leaderEpoch() != state.leaderEpoch();
         replicas = List.copyOf(assignedReplicas);
         state = newState;
+        maximalIsr = newState.isr();
         if (!newEpoch) {
+            // An ISR change at this epoch, usually the controller's (a dead follower removed): it counts at once.
+            maybeIncrementHighWatermark();
             return false;
         }
         role = Role.LEADER;
@@ -164,6 +200,7 @@ public final class Partition {
                 || newState.leader() != state.leader();
         replicas = List.copyOf(assignedReplicas);
         state = newState;
+        maximalIsr = newState.isr();
         if (changed) {
             role = Role.FOLLOWER;
             followers.clear();
@@ -301,9 +338,13 @@ public final class Partition {
         follower.lastFetchMs = now;
         if (!state.isr().contains(replicaId) && fetchOffset >= highWatermark && mayJoinIsr.test(replicaId)
                 && fetchOffset >= epochs.endOffsetFor(state.leaderEpoch() - 1, leaderEnd).endOffset()) {
-            List<Integer> grown = new ArrayList<>(state.isr());
-            grown.add(replicaId);
-            changeIsr(grown, "broker " + replicaId + " caught up");
+            changeIsr(isr -> {
+                List<Integer> grown = new ArrayList<>(isr);
+                if (!grown.contains(replicaId)) {
+                    grown.add(replicaId);
+                }
+                return grown;
+            }, "broker " + replicaId + " caught up");
         }
         return maybeIncrementHighWatermark();
     }
@@ -318,38 +359,71 @@ public final class Partition {
             return false;
         }
         long now = time.milliseconds();
-        List<Integer> lagging = state.isr().stream().filter(id -> id != localId).filter(id -> {
+        UnaryOperator<List<Integer>> withoutLaggards = isr -> isr.stream().filter(id -> {
             FollowerState follower = followers.get(id);
-            return follower == null || now - follower.lastCaughtUpMs > lagTimeMaxMs;
+            return id == localId || follower != null && now - follower.lastCaughtUpMs <= lagTimeMaxMs;
         }).toList();
+        List<Integer> lagging = new ArrayList<>(maximalIsr);
+        lagging.removeAll(withoutLaggards.apply(maximalIsr));
         if (lagging.isEmpty()) {
             return false;
         }
-        List<Integer> shrunk = new ArrayList<>(state.isr());
-        shrunk.removeAll(lagging);
-        changeIsr(shrunk, "out of sync for more than " + lagTimeMaxMs + " ms: " + lagging);
+        changeIsr(withoutLaggards, "out of sync for more than " + lagTimeMaxMs + " ms: " + lagging);
         return maybeIncrementHighWatermark();
     }
 
-    private void changeIsr(List<Integer> newIsr, String why) {
-        Optional<PartitionState> written;
-        try {
-            written = isrWriter.write(topicPartition, state.withIsr(newIsr));
-        } catch (RuntimeException e) {
-            log.warn("{}: could not write ISR {} ({}): {}", topicPartition, newIsr, why, e.getMessage());
-            return;
+    /**
+     * Applies {@code change} to the ISR and stores the result by compare-and-set; only a stored ISR counts. When
+     * the controller changed the state first at this same leadership (it removed a dead follower, say), the
+     * stored state is adopted at once and the change, if still needed, tried once more on top of it; the watch
+     * that reports the controller's write may come much later. A state of another leader or epoch is left to
+     * that watch ({@code ReplicaManager.apply}). A write whose outcome is unknown (ZooKeeper unreachable) leaves
+     * the stored ISR as it was, except that members it would add count for the high watermark from then on: it
+     * may have been stored. The change starts from that maximal ISR, so the next write settles the question.
+     */
+    private void changeIsr(UnaryOperator<List<Integer>> change, String why) {
+        for (int attempt = 0; attempt < 2; attempt++) {
+            List<Integer> newIsr = change.apply(maximalIsr);
+            if (newIsr.equals(state.isr()) && maximalIsr.equals(state.isr())) {
+                return;
+            }
+            IsrWrite result;
+            try {
+                result = isrWriter.write(topicPartition, state.withIsr(newIsr));
+            } catch (RuntimeException e) {
+                log.warn("{}: could not write ISR {} ({}): {}", topicPartition, newIsr, why, e.getMessage());
+                List<Integer> maybeStored = new ArrayList<>(maximalIsr);
+                newIsr.stream().filter(id -> !maybeStored.contains(id)).forEach(maybeStored::add);
+                maximalIsr = List.copyOf(maybeStored);
+                return;
+            }
+            if (result.written()) {
+                state = result.stored().orElseThrow();
+                maximalIsr = state.isr();
+                log.info("{}: ISR now {} ({})", topicPartition, newIsr, why);
+                return;
+            }
+            Optional<PartitionState> stored = result.stored().filter(this::sameLeadership);
+            if (stored.isEmpty()) {
+                log.info("{}: ISR change to {} lost to a new leadership; waiting for the new state", topicPartition, newIsr);
+                return;
+            }
+            state = stored.get();
+            maximalIsr = state.isr();
+            log.info("{}: ISR change to {} lost a race with the controller; adopted the stored ISR {}", topicPartition, newIsr,
+                    state.isr());
         }
-        if (written.isPresent()) {
-            state = written.get();
-            log.info("{}: ISR now {} ({})", topicPartition, newIsr, why);
-        } else {
-            log.info("{}: ISR change to {} lost a race with the controller; waiting for the new state", topicPartition, newIsr);
-        }
+    }
+
+    /** Is {@code stored} a state of this leadership: this broker, elected at the same epoch for the same registration? */
+    private boolean sameLeadership(PartitionState stored) {
+        return stored.leader() == localId && stored.leaderEpoch() == state.leaderEpoch()
+                && stored.leaderBrokerEpoch() == state.leaderBrokerEpoch();
     }
 
     private boolean maybeIncrementHighWatermark() {
         long candidate = partitionLog.logEndOffset();
-        for (int id : state.isr()) {
+        for (int id : maximalIsr) {
             if (id == localId) {
                 continue;
             }

@@ -25,6 +25,7 @@ import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.log.LogAppendInfo;
 import io.tributary.broker.log.PartitionLog;
 import io.tributary.broker.purgatory.Purgatory;
+import org.apache.curator.framework.state.ConnectionState;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -123,6 +124,39 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         }
     }
 
+    /**
+     * Follows this broker's ZooKeeper connection (Curator's connection states). A lost session — expired, or given
+     * up by Curator once the session timeout passed without a connection — may already have let the controller
+     * elect other leaders, and no watch can say so while ZooKeeper is out of reach: every leadership another
+     * broker could be elected to ends at once, so this broker acknowledges nothing more as a zombie, acks=1
+     * included, and its groups move too. A partition whose ISR is this broker alone keeps its leader (without
+     * unclean election nobody else may lead it), so a broker on its own goes on serving while ZooKeeper is away. When the
+     * connection is back, every partition's state is applied again (on the cluster event thread, after the changes
+     * the watches deliver): with a new session only once this broker has registered anew and the controller has
+     * elected for that registration ({@link #mayLeadUnder}). A merely suspended connection changes nothing: the ISR
+     * cannot shrink without ZooKeeper, so acks=all writes still need every replica the controller may elect.
+     */
+    public void zooKeeperConnectionChanged(ConnectionState state) {
+        if (state == ConnectionState.LOST) {
+            resignAll();
+        } else if (state == ConnectionState.RECONNECTED) {
+            view.submit(() -> partitions.keySet().forEach(this::apply));
+        }
+    }
+
+    private synchronized void resignAll() {
+        partitions.forEach((tp, partition) -> {
+            if (partition.isLeader() && (partition.othersInSync() || config.uncleanLeaderElection())) {
+                log.warn("{}: resigning: the ZooKeeper session under which this broker led at epoch {} is lost", tp,
+                        partition.leaderEpoch());
+                partition.makeNone();
+                leadershipListeners.forEach(listener -> listener.resigned(tp));
+                produceWaiters.checkAndComplete(tp);
+                fetchWaiters.checkAndComplete(tp);
+            }
+        });
+    }
+
     @Override
     public void topicChanged(TopicState topic) {
         writeFirstStatesIfMissing(topic);
@@ -179,7 +213,7 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
             return;
         }
         Partition partition = partitions.computeIfAbsent(tp, p -> new Partition(p, partitionLog.get(), appender,
-                states::update, id -> !view.shuttingDown().contains(id), config.brokerId(), highWatermarks.highWatermark(p), time));
+                this::writeIsr, this::mayJoinIsr, config.brokerId(), highWatermarks.highWatermark(p), time));
         PartitionState current = state.get();
         boolean wasLeader = partition.isLeader();
         if (current.leader() == config.brokerId() && !mayLeadUnder(current)) {
@@ -207,6 +241,21 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         }
         produceWaiters.checkAndComplete(tp);
         fetchWaiters.checkAndComplete(tp);
+    }
+
+    /**
+     * Only a registered broker that is not shutting down may be added to an ISR (as KIP-841 has it). One whose session
+     * expired while it still fetches — cut off from ZooKeeper only — would otherwise be added back as soon as the
+     * controller removed it, and the two would overwrite each other's ISR for as long as the cut lasts.
+     */
+    private boolean mayJoinIsr(int id) {
+        return view.broker(id).isPresent() && !view.shuttingDown().contains(id);
+    }
+
+    /** A leader's ISR change: stored by compare-and-set, or, if someone changed the state first, what is stored now. */
+    private Partition.IsrWrite writeIsr(TopicPartition tp, PartitionState proposed) {
+        return states.update(tp, proposed).map(Partition.IsrWrite::stored)
+                .orElseGet(() -> Partition.IsrWrite.lost(states.read(tp)));
     }
 
     /**

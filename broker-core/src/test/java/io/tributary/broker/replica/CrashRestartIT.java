@@ -8,16 +8,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import io.tributary.broker.BrokerConfig;
 import io.tributary.broker.testing.AckedWriter;
 import io.tributary.broker.testing.BrokerProcess;
 import io.tributary.broker.testing.Clients;
-import io.tributary.broker.testing.Records;
 import io.tributary.broker.testing.TestCluster;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -88,19 +84,7 @@ class CrashRestartIT {
             }
             assertThat(writer.failure.get()).as("producer failure").isNull();
 
-            Map<Integer, List<Long>> stored = new HashMap<>();
-            for (ConsumerRecord<byte[], byte[]> record : Records.readAll(cluster.bootstrapServers(), TOPIC, TIMEOUT)) {
-                long sequence = AckedWriter.sequence(record.value());
-                if (sequence >= 0) { // not a probe
-                    stored.computeIfAbsent(record.partition(), p -> new ArrayList<>()).add(sequence);
-                }
-            }
-            for (List<Long> sequences : stored.values()) {
-                assertThat(sequences).as("each partition in send order, nothing twice").isSorted().doesNotHaveDuplicates();
-            }
-            Set<Long> missing = new HashSet<>(writer.acknowledged);
-            stored.values().forEach(missing::removeAll);
-            assertThat(missing).as("acknowledged records missing from the log (of " + writer.acknowledged.size() + ")").isEmpty();
+            writer.assertEveryAcknowledgedRecordStoredOnceInOrder(cluster.bootstrapServers(), TIMEOUT);
         }
     }
 

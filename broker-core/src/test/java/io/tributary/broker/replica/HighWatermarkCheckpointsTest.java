@@ -58,8 +58,8 @@ class HighWatermarkCheckpointsTest {
 
     /** A leader alone in its ISR: its high watermark is its log end. */
     private Partition leaderWithHighWatermark(PartitionLog log, int records) {
-        Partition partition = new Partition(log.topicPartition(), log, new IdempotentAppender(), (tp, proposed) -> Optional.empty(),
-                id -> true, 0, 0, time);
+        Partition partition = new Partition(log.topicPartition(), log, new IdempotentAppender(),
+                (tp, proposed) -> Partition.IsrWrite.lost(Optional.empty()), id -> true, 0, 0, time);
         partition.makeLeader(new PartitionState(0, 0, PartitionState.UNKNOWN_BROKER_EPOCH, List.of(0), 0, 0, 0), List.of(0));
         SimpleRecord[] batch = new SimpleRecord[records];
         for (int i = 0; i < records; i++) {

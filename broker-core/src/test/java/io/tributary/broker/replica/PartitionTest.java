@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.controller.PartitionState;
 import io.tributary.broker.log.LogConfig;
@@ -37,6 +38,8 @@ class PartitionTest {
     Path dir;
     private final FakeTime time = new FakeTime();
     private final List<List<Integer>> isrWrites = new ArrayList<>();
+    /** What ZooKeeper does with the next ISR write: by default it stores it. */
+    private Function<PartitionState, Partition.IsrWrite> zooKeeper = PartitionTest::stored;
     private LogManager logs;
     private Partition partition;
 
@@ -46,10 +49,14 @@ class PartitionTest {
         logs = LogManager.open(List.of(dir), config, time);
         partition = new Partition(TP, logs.getOrCreate(TP, config), new IdempotentAppender(), (tp, proposed) -> {
             isrWrites.add(proposed.isr());
-            return Optional.of(new PartitionState(proposed.leader(), proposed.leaderEpoch(), proposed.leaderBrokerEpoch(), proposed.isr(),
-                    proposed.controllerEpoch(), proposed.zkVersion() + 1, proposed.modifiedZxid() + 1));
+            return zooKeeper.apply(proposed);
         }, id -> id != 3, 0, 0, time);
         partition.makeLeader(new PartitionState(0, 4, PartitionState.UNKNOWN_BROKER_EPOCH, REPLICAS, 1, 0, 0), REPLICAS);
+    }
+
+    private static Partition.IsrWrite stored(PartitionState proposed) {
+        return Partition.IsrWrite.stored(new PartitionState(proposed.leader(), proposed.leaderEpoch(), proposed.leaderBrokerEpoch(),
+                proposed.isr(), proposed.controllerEpoch(), proposed.zkVersion() + 1, proposed.modifiedZxid() + 1));
     }
 
     @AfterEach
@@ -114,6 +121,66 @@ class PartitionTest {
         assertThat(partition.isrSize()).isEqualTo(3);
     }
 
+    /** Follower 1 has all 5 records, follower 2 none and has been silent for longer than the lag limit. */
+    private void followerTwoDiesWhileOneKeepsUp() {
+        append(5, (short) -1);
+        partition.recordFollowerFetch(1, 5, 4);
+        partition.recordFollowerFetch(2, 0, 4);
+        time.sleep(LAG_MS + 1);
+        partition.recordFollowerFetch(1, 5, 4);
+        assertThat(partition.highWatermark()).as("follower 2 holds it back").isZero();
+    }
+
+    @Test
+    void anIsrShrinkThatCannotBeStoredDoesNotCountForTheHighWatermark() {
+        followerTwoDiesWhileOneKeepsUp();
+        zooKeeper = proposed -> {
+            throw new org.apache.kafka.common.errors.TimeoutException("ZooKeeper unavailable");
+        };
+        assertThat(partition.maybeShrinkIsr(LAG_MS)).isFalse();
+        assertThat(partition.highWatermark()).as("KIP-497: the ISR the controller may elect from still has broker 2").isZero();
+        assertThat(partition.isrSize()).isEqualTo(3);
+    }
+
+    @Test
+    void theControllersIsrChangeAtTheSameEpochMovesTheHighWatermarkAtOnce() {
+        followerTwoDiesWhileOneKeepsUp();
+        boolean newLeadership = partition.makeLeader(new PartitionState(0, 4, PartitionState.UNKNOWN_BROKER_EPOCH, List.of(0, 1), 2, 1, 7),
+                REPLICAS);
+        assertThat(newLeadership).as("the same epoch: an ISR update only").isFalse();
+        assertThat(partition.isrSize()).isEqualTo(2);
+        assertThat(partition.highWatermark()).as("without waiting for another fetch of follower 1").isEqualTo(5);
+    }
+
+    @Test
+    void anIsrShrinkThatLosesToTheControllerAdoptsWhatIsStoredWithoutWaitingForAWatch() {
+        followerTwoDiesWhileOneKeepsUp();
+        // The controller removed broker 2 first, at the same leader epoch: the leader's compare-and-set fails.
+        zooKeeper = proposed -> Partition.IsrWrite.lost(Optional.of(new PartitionState(0, 4, PartitionState.UNKNOWN_BROKER_EPOCH,
+                List.of(0, 1), 2, proposed.zkVersion() + 1, 9)));
+        assertThat(partition.maybeShrinkIsr(LAG_MS)).as("the high watermark moved").isTrue();
+        assertThat(partition.isrSize()).isEqualTo(2);
+        assertThat(partition.highWatermark()).isEqualTo(5);
+    }
+
+    @Test
+    void anIsrExpansionWhoseWriteMayHaveBeenStoredCountsTheNewMemberAtOnce() {
+        followerTwoDiesWhileOneKeepsUp();
+        partition.maybeShrinkIsr(LAG_MS);
+        assertThat(partition.isrSize()).isEqualTo(2);
+        // Broker 2 catches up; the write of ISR [0, 1, 2] reaches ZooKeeper, but its answer is lost with the connection.
+        zooKeeper = proposed -> {
+            throw new org.apache.kafka.common.errors.TimeoutException("ZooKeeper unavailable: connection loss");
+        };
+        partition.recordFollowerFetch(2, 5, 4);
+        append(5, (short) -1);
+        partition.recordFollowerFetch(1, 10, 4);
+        assertThat(partition.highWatermark()).as("KIP-497: broker 2 may be in the stored ISR, and elected, without records 5-9")
+                .isEqualTo(5);
+        partition.recordFollowerFetch(2, 10, 4);
+        assertThat(partition.highWatermark()).isEqualTo(10);
+    }
+
     @Test
     void acksAllNeedsMinInsyncReplicasButAcksOneDoesNot() {
         partition.makeLeader(new PartitionState(0, 4, PartitionState.UNKNOWN_BROKER_EPOCH, List.of(0), 1, 1, 0), REPLICAS);
@@ -146,8 +213,8 @@ class PartitionTest {
     }
 
     private Partition reopened(long checkpointedHighWatermark) {
-        return new Partition(TP, partition.log(), new IdempotentAppender(), (tp, proposed) -> Optional.empty(), id -> true, 0,
-                checkpointedHighWatermark, time);
+        return new Partition(TP, partition.log(), new IdempotentAppender(), (tp, proposed) -> Partition.IsrWrite.lost(Optional.empty()),
+                id -> true, 0, checkpointedHighWatermark, time);
     }
 
     @Test

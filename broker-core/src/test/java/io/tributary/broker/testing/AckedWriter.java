@@ -1,13 +1,20 @@
 package io.tributary.broker.testing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -60,6 +67,27 @@ public final class AckedWriter extends Thread {
         } catch (InterruptedException | KafkaException e) {
             failure.compareAndSet(null, e);
         }
+    }
+
+    /**
+     * Reads the whole topic back and checks what this writer's records promise: every acknowledged one is there,
+     * each partition holds them in send order and none twice. Records that are not this writer's (negative
+     * sequence numbers: a test's probes) are skipped.
+     */
+    public void assertEveryAcknowledgedRecordStoredOnceInOrder(String bootstrap, Duration timeout) {
+        Map<Integer, List<Long>> stored = new HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> record : Records.readAll(bootstrap, topic, timeout)) {
+            long sequence = sequence(record.value());
+            if (sequence >= 0) {
+                stored.computeIfAbsent(record.partition(), p -> new ArrayList<>()).add(sequence);
+            }
+        }
+        for (List<Long> sequences : stored.values()) {
+            assertThat(sequences).as("each partition in send order, nothing twice").isSorted().doesNotHaveDuplicates();
+        }
+        Set<Long> missing = new HashSet<>(acknowledged);
+        stored.values().forEach(missing::removeAll);
+        assertThat(missing).as("acknowledged records missing from the log (of " + acknowledged.size() + ")").isEmpty();
     }
 
     /** Stops sending and waits for every record in flight to be acknowledged or to fail. */

@@ -11,9 +11,14 @@ public final class Requests {
 
     /** A produce of {@code records} to partition 0 of {@code topic}, addressed by name. */
     public static ProduceRequestData produce(String topic, short acks, MemoryRecords records) {
+        return produce(topic, 0, acks, records);
+    }
+
+    /** A produce of {@code records} to one partition of {@code topic}, addressed by name. */
+    public static ProduceRequestData produce(String topic, int partition, short acks, MemoryRecords records) {
         ProduceRequestData.TopicProduceDataCollection topics = new ProduceRequestData.TopicProduceDataCollection();
         topics.add(new ProduceRequestData.TopicProduceData().setName(topic).setPartitionData(List.of(
-                new ProduceRequestData.PartitionProduceData().setIndex(0).setRecords(records))));
+                new ProduceRequestData.PartitionProduceData().setIndex(partition).setRecords(records))));
         return new ProduceRequestData().setAcks(acks).setTimeoutMs(10_000).setTopicData(topics);
     }
 }

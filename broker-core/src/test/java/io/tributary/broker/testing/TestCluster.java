@@ -33,6 +33,17 @@ public final class TestCluster implements AutoCloseable {
 
     /** Starts ZooKeeper and {@code size} brokers with {@code overrides} on top of quick test settings. */
     public static TestCluster start(Path dir, int size, Map<String, String> overrides) throws IOException, InterruptedException {
+        return start(dir, size, overrides, (id, zookeeper) -> zookeeper);
+    }
+
+    /** How a broker reaches ZooKeeper: the connect string broker {@code id} gets, given the server's own. */
+    public interface ZooKeeperRoute {
+        String connectString(int id, String zookeeper) throws IOException;
+    }
+
+    /** {@link #start(Path, int, Map)} with each broker's ZooKeeper connect string chosen by {@code route} (through a proxy, say). */
+    public static TestCluster start(Path dir, int size, Map<String, String> overrides, ZooKeeperRoute route)
+            throws IOException, InterruptedException {
         ExternalZooKeeper zookeeper = ExternalZooKeeper.start(dir);
         List<BrokerProcess> brokers = new ArrayList<>();
         TestCluster cluster = new TestCluster(zookeeper, brokers);
@@ -40,7 +51,7 @@ public final class TestCluster implements AutoCloseable {
             for (int id = 0; id < size; id++) {
                 Map<String, String> settings = new HashMap<>();
                 settings.put(BrokerConfig.BROKER_ID, Integer.toString(id));
-                settings.put(BrokerConfig.ZOOKEEPER_CONNECT, zookeeper.connectString());
+                settings.put(BrokerConfig.ZOOKEEPER_CONNECT, route.connectString(id, zookeeper.connectString()));
                 settings.put(BrokerConfig.ZOOKEEPER_SESSION_TIMEOUT_MS, "3000");
                 settings.put(BrokerConfig.DEFAULT_REPLICATION_FACTOR, Integer.toString(size));
                 settings.put(BrokerConfig.OFFSETS_TOPIC_REPLICATION_FACTOR, Integer.toString(size));
@@ -56,6 +67,11 @@ public final class TestCluster implements AutoCloseable {
             cluster.close();
             throw e;
         }
+    }
+
+    /** The ZooKeeper server's own address (brokers may reach it otherwise, see {@link ZooKeeperRoute}). */
+    public String zookeeperConnectString() {
+        return zookeeper.connectString();
     }
 
     public BrokerProcess broker(int id) {

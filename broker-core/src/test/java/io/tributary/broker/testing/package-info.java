@@ -6,7 +6,8 @@
  * standalone ZooKeeper JVM), {@link io.tributary.broker.testing.Clients} (kafka-clients with test
  * timeouts), {@link io.tributary.broker.testing.Records} (read a topic back to its end),
  * {@link io.tributary.broker.testing.RawConnection} and {@link io.tributary.broker.testing.Requests}
- * (exact bytes on the wire) and {@link io.tributary.broker.testing.ExternalCommand} (kcat, node).
+ * (exact bytes on the wire), {@link io.tributary.broker.testing.TcpProxy} (a link a test can cut) and
+ * {@link io.tributary.broker.testing.ExternalCommand} (kcat, node).
  * Everything a test starts here it must close.
  */
 package io.tributary.broker.testing;
