@@ -110,6 +110,11 @@ public final class TopicLoader extends Configured implements Tool {
         if (!new JobMonitor(out, config.progressIntervalMs()).run(job, plan.span())) {
             err.println("tributary-loader: job " + job.getJobID() + " failed: " + job.getStatus().getFailureInfo());
             printTaskFailures(job);
+            try {
+                JobCommit.ledgerTarget(plan, OffsetLedger.open(layout, topic, conf).read());
+            } catch (IOException overtaken) { // its commit lost the ledger's compare-and-set
+                err.println("tributary-loader: " + overtaken.getMessage());
+            }
             err.println("the dataset is unchanged; the ledger was not advanced");
             return 1;
         }
