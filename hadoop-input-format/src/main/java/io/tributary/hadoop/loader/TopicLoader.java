@@ -19,6 +19,7 @@ import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.TaskCompletionEvent;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
+import org.apache.kafka.common.config.ConfigException;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -77,6 +78,12 @@ public final class TopicLoader extends Configured implements Tool {
         }
         Configuration conf = new Configuration(getConf());
         options.applyTo(conf);
+        try {
+            InputConfig.validate(LoaderConfig.DEFINITION, conf);
+        } catch (ConfigException e) {
+            err.println("tributary-loader: " + e.getMessage());
+            return 2;
+        }
         if (options.valueSchemaFile() != null) {
             conf.set(LoaderConfig.VALUE_SCHEMA, readSchema(options.valueSchemaFile(), conf));
         }
