@@ -5,25 +5,35 @@ import org.apache.hadoop.fs.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
- * What one partition commit is about to do: rename each temp file to its final path, then move
- * the ledger to {@code nextOffset}. Written to the partition's temp directory before the first
- * rename and deleted after the ledger write, so a crash in between is finished by the next
- * owner instead of leaving some files of a commit visible and others lost.
+ * What one partition commit is about to do: move the ledger from what the sink read
+ * ({@code read}, of version {@code basisVersion}) to {@code nextOffset} by compare-and-set, as
+ * commit {@code writer}, then rename each temp file to its final path. Written to the
+ * partition's temp directory before the ledger advance and deleted after the renames, so the
+ * next owner can finish a commit a crash cut short (if the ledger names {@code writer}) or drop
+ * its files (if not), instead of leaving some files of a commit visible and others lost.
  *
  * <p>Text format, one entry per line, complete only with the {@code end} line:
  * <pre>
  * next=&lt;offset&gt;
+ * writer=&lt;commit id&gt;
+ * basis=&lt;ledger version read&gt;
+ * read=&lt;next offset read, empty if the ledger had none&gt;
  * rename=&lt;temp path&gt;\t&lt;final path&gt;
  * end
  * </pre>
  */
-record CommitIntent(long nextOffset, List<Rename> renames) {
+record CommitIntent(long nextOffset, String writer, long basisVersion, OptionalLong read, List<Rename> renames) {
     static final String FILE_NAME = "commit.intent";
     private static final String NEXT = "next=";
+    private static final String WRITER = "writer=";
+    private static final String BASIS = "basis=";
+    private static final String READ = "read=";
     private static final String RENAME = "rename=";
     private static final String END = "end";
+    private static final int HEADER_LINES = 4;
 
     record Rename(Path temp, Path target) {
     }
@@ -32,30 +42,42 @@ record CommitIntent(long nextOffset, List<Rename> renames) {
         renames = List.copyOf(renames);
     }
 
+    /** This intent as the commit {@code id}'s. */
+    CommitIntent by(String id) {
+        return new CommitIntent(nextOffset, id, basisVersion, read, renames);
+    }
+
     String encode() {
-        StringBuilder text = new StringBuilder(NEXT).append(nextOffset).append('\n');
+        StringBuilder text = new StringBuilder(NEXT).append(nextOffset).append('\n')
+            .append(WRITER).append(writer).append('\n')
+            .append(BASIS).append(basisVersion).append('\n')
+            .append(READ).append(read.isPresent() ? Long.toString(read.getAsLong()) : "").append('\n');
         for (Rename r : renames) {
             text.append(RENAME).append(r.temp()).append('\t').append(r.target()).append('\n');
         }
         return text.append(END).append('\n').toString();
     }
 
-    /** The intent in {@code text}, empty if it is incomplete (the crash came before any rename). */
+    /** The intent in {@code text}, empty if it is incomplete (the crash came before the ledger advance). */
     static Optional<CommitIntent> decode(String text) {
         String[] lines = text.split("\n");
-        if (lines.length < 2 || !lines[0].startsWith(NEXT) || !lines[lines.length - 1].equals(END)) {
+        if (lines.length < HEADER_LINES + 1 || !lines[0].startsWith(NEXT) || !lines[1].startsWith(WRITER)
+                || !lines[2].startsWith(BASIS) || !lines[3].startsWith(READ) || !lines[lines.length - 1].equals(END)) {
             return Optional.empty();
         }
         List<Rename> renames = new ArrayList<>();
-        for (int i = 1; i < lines.length - 1; i++) {
-            String[] parts = lines[i].substring(RENAME.length()).split("\t");
+        for (int i = HEADER_LINES; i < lines.length - 1; i++) {
+            String[] parts = lines[i].substring(Math.min(RENAME.length(), lines[i].length())).split("\t");
             if (!lines[i].startsWith(RENAME) || parts.length != 2) {
                 return Optional.empty();
             }
             renames.add(new Rename(new Path(parts[0]), new Path(parts[1])));
         }
         try {
-            return Optional.of(new CommitIntent(Long.parseLong(lines[0].substring(NEXT.length())), renames));
+            String read = lines[3].substring(READ.length());
+            return Optional.of(new CommitIntent(Long.parseLong(lines[0].substring(NEXT.length())),
+                lines[1].substring(WRITER.length()), Long.parseLong(lines[2].substring(BASIS.length())),
+                read.isEmpty() ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(read)), renames));
         } catch (NumberFormatException e) {
             return Optional.empty();
         }

@@ -1,7 +1,10 @@
 package io.tributary.sink;
 
+import io.tributary.hadoop.dataset.CommitPoint;
 import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.dataset.DurableFiles;
+import io.tributary.hadoop.dataset.LedgerConflictException;
+import io.tributary.hadoop.dataset.LedgerVersion;
 import io.tributary.hadoop.dataset.OffsetLedger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -14,22 +17,32 @@ import org.slf4j.LoggerFactory;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.UUID;
 
 /**
  * The storage half of a commit, for files already closed and partitions already fenced:
- * record the {@link CommitIntent}, rename every temp file to its final name, advance the shared
- * ledger, drop the intent. {@link #finishInterrupted} completes a commit that a crash cut short,
- * and removes everything else an earlier writer of the partition left in its temp directory.
- * Every step is idempotent. Not thread-safe (one per poll thread).
+ * record the {@link CommitIntent}, advance the shared ledger by compare-and-set (the commit
+ * point), rename every temp file to its final name, drop the intent. A partition whose ledger
+ * entry another writer (a loader, or a sink of another group) moved since this sink read it
+ * loses: its intent and temp files are deleted, none of them was visible, and the sink re-plans
+ * from the ledger. {@link #finishInterrupted} completes a commit that a crash cut short after
+ * its ledger advance, drops one cut short before it, and removes everything else an earlier
+ * writer of the partition left in its temp directory. Every step is idempotent. Not
+ * thread-safe (one per poll thread).
  */
 final class CommitProtocol {
     private static final Logger log = LoggerFactory.getLogger(CommitProtocol.class);
+    /** How the sink names itself to {@link CommitPoint}. */
+    static final String WRITER = "sink";
 
     private final FileSystem fs;
     private final DatasetLayout layout;
@@ -42,40 +55,89 @@ final class CommitProtocol {
         this.conf = conf;
     }
 
-    /** Makes the intents' files visible and moves the ledger; on failure the intents stay for recovery. */
-    void publish(Map<TopicPartition, CommitIntent> intents) throws IOException {
+    /** What a {@link #publish} did: the ledger version each committed partition is now at, and the partitions that lost. */
+    record Outcome(Map<TopicPartition, Long> committed, Map<TopicPartition, LedgerConflictException.Moved> lost) {
+    }
+
+    /**
+     * Commits the intents' partitions whose ledger entries are still what the sink read; the
+     * others lose (see the class comment). On an I/O failure the intents stay for recovery.
+     */
+    Outcome publish(Map<TopicPartition, CommitIntent> planned) throws IOException {
+        CommitPoint.AFTER_TEMP_FILES.reached(WRITER);
+        String writer = UUID.randomUUID().toString();
+        Map<TopicPartition, CommitIntent> intents = new LinkedHashMap<>();
+        planned.forEach((tp, intent) -> intents.put(tp, intent.by(writer)));
         for (Map.Entry<TopicPartition, CommitIntent> e : intents.entrySet()) {
             writeIntent(e.getKey(), e.getValue());
         }
-        for (CommitIntent intent : intents.values()) {
-            rename(intent);
+        CommitPoint.AFTER_INTENT.reached(WRITER);
+        Map<TopicPartition, Long> committed = new LinkedHashMap<>();
+        Map<TopicPartition, LedgerConflictException.Moved> lost = new LinkedHashMap<>();
+        Map<String, List<TopicPartition>> byTopic = new TreeMap<>();
+        intents.keySet().forEach(tp -> byTopic.computeIfAbsent(tp.topic(), t -> new ArrayList<>()).add(tp));
+        for (Map.Entry<String, List<TopicPartition>> e : byTopic.entrySet()) {
+            advance(e.getKey(), e.getValue(), intents, writer, committed, lost);
         }
-        Map<String, Map<Integer, Long>> byTopic = new TreeMap<>();
-        intents.forEach((tp, intent) ->
-            byTopic.computeIfAbsent(tp.topic(), t -> new TreeMap<>()).put(tp.partition(), intent.nextOffset()));
-        for (Map.Entry<String, Map<Integer, Long>> e : byTopic.entrySet()) {
-            ledger(e.getKey()).advance(e.getValue());
-        }
-        for (TopicPartition tp : intents.keySet()) {
+        CommitPoint.AFTER_LEDGER.reached(WRITER);
+        List<CommitIntent.Rename> renames = new ArrayList<>();
+        committed.keySet().forEach(tp -> renames.addAll(intents.get(tp).renames()));
+        rename(renames);
+        CommitPoint.AFTER_RENAMES.reached(WRITER);
+        for (TopicPartition tp : committed.keySet()) {
             fs.delete(intentFile(tp), false);
+        }
+        return new Outcome(committed, lost);
+    }
+
+    // One compare-and-set for the topic's partitions; those another writer moved are dropped and the rest tried again.
+    private void advance(String topic, List<TopicPartition> partitions, Map<TopicPartition, CommitIntent> intents, String writer,
+                         Map<TopicPartition, Long> committed, Map<TopicPartition, LedgerConflictException.Moved> lost)
+            throws IOException {
+        List<TopicPartition> remaining = new ArrayList<>(partitions);
+        while (!remaining.isEmpty()) {
+            Map<Integer, Long> read = new TreeMap<>();
+            Map<Integer, Long> next = new TreeMap<>();
+            for (TopicPartition tp : remaining) {
+                CommitIntent intent = intents.get(tp);
+                intent.read().ifPresent(o -> read.put(tp.partition(), o));
+                next.put(tp.partition(), intent.nextOffset());
+            }
+            try {
+                LedgerVersion version = ledger(topic).advance(read, next, writer);
+                remaining.forEach(tp -> committed.put(tp, version.number()));
+                return;
+            } catch (LedgerConflictException conflict) {
+                for (Map.Entry<Integer, LedgerConflictException.Moved> m : conflict.moved().entrySet()) {
+                    TopicPartition tp = new TopicPartition(topic, m.getKey());
+                    fs.delete(layout.tempDir(tp.topic(), tp.partition()), true); // its intent and files: never visible
+                    lost.put(tp, m.getValue());
+                    remaining.remove(tp);
+                }
+            }
         }
     }
 
     /**
-     * Finishes the commit of {@code tp} that a crash interrupted, if any, then deletes the temp
-     * files of earlier incarnations.
+     * Finishes the commit of {@code tp} that a crash interrupted, if its ledger advance
+     * happened, then deletes the temp files of earlier incarnations.
      *
      * @return the intent that was finished, if there was one
      */
     Optional<CommitIntent> finishInterrupted(TopicPartition tp) throws IOException {
         Optional<CommitIntent> intent = readIntent(tp);
         if (intent.isPresent()) {
-            log.warn("finishing the commit of {} that an earlier writer left half done: {} file(s), ledger to {}",
-                tp, intent.get().renames().size(), intent.get().nextOffset());
-            rename(intent.get());
-            OffsetLedger ledger = ledger(tp.topic());
-            if (ledger.read().nextOffset(tp.partition()).orElse(0) < intent.get().nextOffset()) {
-                ledger.advance(Map.of(tp.partition(), intent.get().nextOffset()));
+            CommitIntent i = intent.get();
+            Map<Integer, Long> read = new TreeMap<>();
+            i.read().ifPresent(o -> read.put(tp.partition(), o));
+            if (ledger(tp.topic()).isCommitted(i.writer(), i.basisVersion(), read, Map.of(tp.partition(), i.nextOffset()))) {
+                log.warn("finishing the commit of {} that an earlier writer left half done: {} file(s), ledger at {}",
+                    tp, i.renames().size(), i.nextOffset());
+                rename(i.renames());
+            } else {
+                log.warn("dropping the commit of {} that an earlier writer left before its ledger advance: {} file(s) up to "
+                    + "offset {}; their records are read again", tp, i.renames().size(), i.nextOffset());
+                intent = Optional.empty();
             }
         }
         fs.delete(layout.tempDir(tp.topic(), tp.partition()), true);
@@ -92,7 +154,7 @@ final class CommitProtocol {
     }
 
     // Rewritten in place, but complete only with its end line: a torn intent reads as none, and
-    // nothing is renamed before this returns.
+    // the ledger does not move before this returns.
     private void writeIntent(TopicPartition tp, CommitIntent intent) throws IOException {
         DurableFiles.write(fs, intentFile(tp), intent.encode().getBytes(StandardCharsets.UTF_8), true);
         DurableFiles.syncDirectory(fs, intentFile(tp).getParent());
@@ -107,10 +169,11 @@ final class CommitProtocol {
     }
 
     // Idempotent: a file already at its target (renamed before a crash) is left alone. The renames
-    // are durable when this returns, before the ledger names their offsets.
-    private void rename(CommitIntent intent) throws IOException {
+    // are durable when this returns, before the intent that names them goes.
+    private void rename(List<CommitIntent.Rename> renames) throws IOException {
         Set<Path> directories = new LinkedHashSet<>();
-        for (CommitIntent.Rename r : intent.renames()) {
+        int renamed = 0;
+        for (CommitIntent.Rename r : renames) {
             directories.add(r.temp().getParent());
             directories.add(r.target().getParent());
             if (fs.exists(r.temp())) {
@@ -121,6 +184,9 @@ final class CommitProtocol {
                 }
             } else if (!fs.exists(r.target())) {
                 throw new IOException("commit intent names " + r.temp() + " but neither it nor " + r.target() + " exists");
+            }
+            if (++renamed == 1 && renames.size() > 1) {
+                CommitPoint.BETWEEN_RENAMES.reached(WRITER);
             }
         }
         for (Path directory : directories) {

@@ -12,8 +12,8 @@ import org.apache.kafka.common.TopicPartition;
  */
 record DatasetTarget(DatasetLayout layout, Schema schema, ParquetWriterFactory writers, OpenFileCost openFileCost,
                      CommitProtocol protocol, ResumePositions resume) {
-    /** Fresh, empty files for {@code tp}, starting at {@code nextOffset}. */
-    PartitionFiles newFiles(TopicPartition tp, long nextOffset) {
-        return new PartitionFiles(tp, layout, writers, schema, openFileCost, nextOffset);
+    /** Fresh, empty files for {@code tp}, starting where it resumed. */
+    PartitionFiles newFiles(TopicPartition tp, ResumePoint resume) {
+        return new PartitionFiles(tp, layout, writers, schema, openFileCost, resume);
     }
 }

@@ -39,7 +39,8 @@ import java.util.concurrent.TimeUnit;
  * rebalance or state change. {@link #stop()} may be called from any thread.
  *
  * <p>Commit of a set of partitions: close their temp files, commit their offsets to the group
- * (the {@link OwnershipFence}), then {@link CommitProtocol#publish} (intent, rename, ledger).
+ * (the {@link OwnershipFence}), then {@link CommitProtocol#publish} (intent, ledger compare-and-set, rename); a
+ * partition another writer advanced meanwhile drops its files and resumes at the ledger.
  * A storage failure at any step pauses the partitions concerned; they are retried with backoff
  * by {@link ResumePositions#recover}, which re-reads the records from the last commit: nothing is
  * lost and nothing is written twice.
@@ -329,7 +330,7 @@ public final class HdfsSink implements Runnable {
         }
     }
 
-    /** Commits the non-empty files of {@code states}: close, fence, intent, rename, ledger. */
+    /** Commits the non-empty files of {@code states}: close, fence, intent, ledger, rename. */
     private void commit(Collection<PartitionState> states, String reason) {
         Map<TopicPartition, CommitIntent> intents = new LinkedHashMap<>();
         Map<TopicPartition, PartitionFiles> committing = new LinkedHashMap<>();
@@ -363,21 +364,32 @@ public final class HdfsSink implements Runnable {
             fail(intents.keySet(), "committing offsets to the group", e);
             return;
         }
+        CommitProtocol.Outcome outcome;
         try {
-            dataset.protocol().publish(intents);
+            outcome = dataset.protocol().publish(intents);
         } catch (IOException e) {
             fail(intents.keySet(), "publishing", e);
             return;
         }
         long now = time.milliseconds();
-        intents.forEach((tp, intent) -> {
+        outcome.committed().forEach((tp, version) -> {
             PartitionFiles files = committing.get(tp);
+            CommitIntent intent = intents.get(tp);
             long visibleDelay = files.oldestTimestampMs() == Long.MAX_VALUE ? 0 : now - files.oldestTimestampMs();
             partitions.get(tp).committed(files.records(), intent.renames().size(), visibleDelay);
             log.debug("committed {} ({}): {} records in {} file(s), ledger at {}", tp, reason,
                 files.records(), intent.renames().size(), intent.nextOffset());
-            files.reset();
+            files.committed(version);
         });
+        outcome.lost().forEach((tp, moved) -> {
+            log.warn("another writer (a loader, or a sink of another group) advanced the ledger of {} from {} while this "
+                + "sink wrote offsets up to {}: dropping those files unpublished and resuming at the ledger; run one writer "
+                + "per partition at a time", tp, moved, intents.get(tp).nextOffset() - 1);
+            partitions.get(tp).replan(now);
+        });
+        if (!outcome.lost().isEmpty()) {
+            consumer.pause(outcome.lost().keySet());
+        }
     }
 
     private void fail(Collection<TopicPartition> failed, String step, Exception cause) {
@@ -408,7 +420,7 @@ public final class HdfsSink implements Runnable {
         if (due.isEmpty()) {
             return;
         }
-        Map<TopicPartition, OptionalLong> resume;
+        Map<TopicPartition, ResumePoint> resume;
         try {
             resume = dataset.resume().recover(due);
         } catch (IOException | RuntimeException e) {
@@ -423,7 +435,8 @@ public final class HdfsSink implements Runnable {
         Map<TopicPartition, String> starts = new LinkedHashMap<>();
         boolean recovered = false;
         for (TopicPartition tp : due) {
-            OptionalLong next = resume.get(tp);
+            ResumePoint point = resume.get(tp);
+            OptionalLong next = point.position();
             if (next.isPresent()) {
                 consumer.seek(tp, next.getAsLong());
             } else {
@@ -432,7 +445,7 @@ public final class HdfsSink implements Runnable {
             PartitionState state = partitions.get(tp);
             recovered |= state.hadFailures();
             state.clearFailures();
-            state.start(dataset.newFiles(tp, next.orElse(0)));
+            state.start(dataset.newFiles(tp, point));
             starts.put(tp, next.isPresent() ? Long.toString(next.getAsLong()) : "earliest");
         }
         consumer.resume(due);

@@ -13,6 +13,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /**
  * The open files of one partition since its last commit, one per time bucket, and the offset
@@ -34,17 +35,21 @@ final class PartitionFiles {
     private long firstAppendMs = -1;
     private long oldestTimestampMs = Long.MAX_VALUE;
     private long nextOffset;
+    private long basisVersion;
+    private OptionalLong ledgerEntry;
 
-    /** @param nextOffset where the partition resumed: the first offset these files may hold */
+    /** @param resume where the partition resumed (the first offset these files may hold) and the ledger it read */
     PartitionFiles(TopicPartition partition, DatasetLayout layout, ParquetWriterFactory writers, Schema schema,
-                   OpenFileCost cost, long nextOffset) {
+                   OpenFileCost cost, ResumePoint resume) {
         this.partition = partition;
         this.layout = layout;
         this.writers = writers;
         this.schema = schema;
         this.cost = cost;
         this.buckets = new HourBuckets(layout);
-        this.nextOffset = nextOffset;
+        this.nextOffset = resume.position().orElse(0);
+        this.basisVersion = resume.basisVersion();
+        this.ledgerEntry = resume.ledgerEntry();
     }
 
     /** Appends a converted record to the file of its time bucket, opening that file if needed. */
@@ -139,7 +144,14 @@ final class PartitionFiles {
             file.close();
             renames.add(new CommitIntent.Rename(file.temp(), file.finalPath(layout, partition.topic(), partition.partition())));
         }
-        return new CommitIntent(nextOffset, renames);
+        return new CommitIntent(nextOffset, "", basisVersion, ledgerEntry, renames);
+    }
+
+    /** The files committed and the ledger is at {@link #nextOffset()} in version {@code version}: the next commit's basis. */
+    void committed(long version) {
+        basisVersion = version;
+        ledgerEntry = OptionalLong.of(nextOffset);
+        reset();
     }
 
     Collection<BucketFile> files() {

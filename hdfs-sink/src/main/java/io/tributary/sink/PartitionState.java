@@ -61,6 +61,15 @@ final class PartitionState {
         retryAtMs = nowMs + backoff.delayMs(failures);
     }
 
+    /** Drops the open files (another writer moved the ledger) and resumes at the ledger on the next loop. */
+    void replan(long nowMs) {
+        if (files != null) {
+            files.abandon();
+            files = null;
+        }
+        retryAtMs = nowMs;
+    }
+
     /** Schedules the next try after a recovery attempt failed; returns the delay. */
     long retryLater(long nowMs, Backoff backoff) {
         failures++;

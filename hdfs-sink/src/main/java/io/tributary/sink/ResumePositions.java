@@ -1,6 +1,6 @@
 package io.tributary.sink;
 
-import io.tributary.hadoop.dataset.LedgerState;
+import io.tributary.hadoop.dataset.LedgerVersion;
 import io.tributary.hadoop.dataset.NewestCommittedFiles;
 import org.apache.kafka.common.TopicPartition;
 
@@ -28,22 +28,23 @@ final class ResumePositions {
         this.newestFiles = newestFiles;
     }
 
-    Map<TopicPartition, OptionalLong> recover(Collection<TopicPartition> partitions) throws IOException {
+    Map<TopicPartition, ResumePoint> recover(Collection<TopicPartition> partitions) throws IOException {
         Map<String, Set<Integer>> byTopic = new TreeMap<>();
         for (TopicPartition tp : partitions) {
             byTopic.computeIfAbsent(tp.topic(), t -> new TreeSet<>()).add(tp.partition());
         }
-        Map<TopicPartition, OptionalLong> resume = new HashMap<>();
+        Map<TopicPartition, ResumePoint> resume = new HashMap<>();
         for (Map.Entry<String, Set<Integer>> e : byTopic.entrySet()) {
             String topic = e.getKey();
             for (int p : e.getValue()) {
                 protocol.finishInterrupted(new TopicPartition(topic, p));
             }
-            LedgerState ledger = protocol.ledger(topic).read();
-            Map<Integer, Long> offsets = ledger.resumeOffsets(newestFiles.lastOffsets(topic));
+            LedgerVersion ledger = protocol.ledger(topic).readVersion();
+            Map<Integer, Long> offsets = ledger.state().resumeOffsets(newestFiles.lastOffsets(topic));
             for (int p : e.getValue()) {
                 Long next = offsets.get(p);
-                resume.put(new TopicPartition(topic, p), next == null ? OptionalLong.empty() : OptionalLong.of(next));
+                resume.put(new TopicPartition(topic, p), new ResumePoint(
+                    next == null ? OptionalLong.empty() : OptionalLong.of(next), ledger.number(), ledger.state().nextOffset(p)));
             }
         }
         return resume;

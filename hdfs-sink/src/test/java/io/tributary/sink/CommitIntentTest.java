@@ -4,11 +4,12 @@ import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.OptionalLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class CommitIntentTest {
-    private final CommitIntent intent = new CommitIntent(1500, List.of(
+    private final CommitIntent intent = new CommitIntent(1500, "c0ffee", 4, OptionalLong.of(1000), List.of(
         new CommitIntent.Rename(new Path("hdfs://nn:8020/d/_tributary/tmp/t/0/a.parquet.tmp"),
             new Path("hdfs://nn:8020/d/t/dt=2026-11-30/hr=07/t+0+1000+1499.parquet")),
         new CommitIntent.Rename(new Path("file:/d/_tributary/tmp/t/0/b.parquet.tmp"),
@@ -21,7 +22,7 @@ class CommitIntentTest {
 
     @Test
     void anIntentWithoutRenamesStillMovesTheLedger() {
-        CommitIntent skipsOnly = new CommitIntent(7, List.of());
+        CommitIntent skipsOnly = new CommitIntent(7, "c0ffee", 0, OptionalLong.empty(), List.of());
         assertThat(CommitIntent.decode(skipsOnly.encode())).contains(skipsOnly);
     }
 
@@ -36,7 +37,8 @@ class CommitIntentTest {
     @Test
     void garbageIsNoIntent() {
         assertThat(CommitIntent.decode("next=x\nend\n")).isEmpty();
-        assertThat(CommitIntent.decode("next=1\nrename=only-one-path\nend\n")).isEmpty();
+        assertThat(CommitIntent.decode("next=1\nwriter=w\nbasis=0\nread=\nrename=only-one-path\nend\n")).isEmpty();
+        assertThat(CommitIntent.decode("next=1\nrename=a\tb\nend\n")).as("an intent of the earlier format").isEmpty();
         assertThat(CommitIntent.decode("hello\nend\n")).isEmpty();
     }
 }

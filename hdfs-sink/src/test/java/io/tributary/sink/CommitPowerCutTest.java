@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.BitSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -71,7 +72,7 @@ class CommitPowerCutTest {
         try {
             Path root = new Path("powercut://between" + dir.toAbsolutePath());
             RecordConverter converter = RecordConverter.raw();
-            PartitionFiles files = SinkFactory.dataset(config(root), conf, converter.schema()).newFiles(TP, 0);
+            PartitionFiles files = SinkFactory.dataset(config(root), conf, converter.schema()).newFiles(TP, SinkTests.NEVER_WRITTEN);
             append(files, converter, 0, 150);
             power.cutNow("an open file's write");
             // Parquet flushes and then closes the stream, and both throw the same exception object.
@@ -90,10 +91,10 @@ class CommitPowerCutTest {
     private static void commitTwice(Path root, Configuration conf) throws IOException {
         RecordConverter converter = RecordConverter.raw();
         DatasetTarget target = SinkFactory.dataset(config(root), conf, converter.schema());
-        PartitionFiles first = target.newFiles(TP, 0);
+        PartitionFiles first = target.newFiles(TP, SinkTests.NEVER_WRITTEN);
         append(first, converter, 0, 150);
-        target.protocol().publish(Map.of(TP, first.closeForCommit()));
-        PartitionFiles second = target.newFiles(TP, 150);
+        long version = target.protocol().publish(Map.of(TP, first.closeForCommit())).committed().get(TP);
+        PartitionFiles second = target.newFiles(TP, new ResumePoint(OptionalLong.of(150), version, OptionalLong.of(150)));
         append(second, converter, 150, 200);
         target.protocol().publish(Map.of(TP, second.closeForCommit()));
     }

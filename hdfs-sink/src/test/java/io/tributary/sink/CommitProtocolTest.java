@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -50,10 +51,14 @@ class CommitProtocolTest {
             TP.topic(), TP.partition(), first, last)));
     }
 
+    private static CommitIntent planned(long next, OptionalLong read, CommitIntent.Rename... renames) {
+        return new CommitIntent(next, "", 0, read, List.of(renames));
+    }
+
     @Test
     void publishRenamesEveryFileAdvancesTheLedgerAndDropsTheIntent() throws IOException {
-        CommitIntent intent = new CommitIntent(200, List.of(tempFile(100, 199, HOUR_8), tempFile(150, 180, HOUR_8 - 3_600_000L)));
-        protocol.publish(Map.of(TP, intent));
+        CommitIntent intent = planned(200, OptionalLong.empty(), tempFile(100, 199, HOUR_8), tempFile(150, 180, HOUR_8 - 3_600_000L));
+        assertThat(protocol.publish(Map.of(TP, intent)).committed()).containsOnlyKeys(TP);
         for (CommitIntent.Rename r : intent.renames()) {
             assertThat(fs.exists(r.target())).isTrue();
             assertThat(fs.exists(r.temp())).isFalse();
@@ -64,14 +69,30 @@ class CommitProtocolTest {
     }
 
     @Test
+    void aPartitionAnotherWriterAdvancedLosesAndNoneOfItsFilesBecomesVisible() throws IOException {
+        CommitIntent.Rename file = tempFile(100, 199, HOUR_8);
+        anotherWriterAdvances(Map.of(3, 150L)); // e.g. a loader, since the sink read the ledger at 100
+
+        CommitProtocol.Outcome outcome = protocol.publish(Map.of(TP, planned(200, OptionalLong.of(100), file)));
+
+        assertThat(outcome.committed()).isEmpty();
+        assertThat(outcome.lost()).containsOnlyKeys(TP);
+        assertThat(outcome.lost().get(TP)).hasToString("100 -> 150");
+        assertThat(fs.exists(file.target())).isFalse();
+        assertThat(fs.exists(layout.tempDir("t", 3))).as("its temp files and intent").isFalse();
+        assertThat(protocol.ledger("t").read().nextOffsets()).isEqualTo(Map.of(3, 150L));
+    }
+
+    @Test
     void finishesACommitCutShortAfterTheFirstRename() throws IOException {
         CommitIntent.Rename renamed = tempFile(100, 199, HOUR_8);
         CommitIntent.Rename pending = tempFile(150, 180, HOUR_8 - 3_600_000L);
-        CommitIntent intent = new CommitIntent(200, List.of(renamed, pending));
-        // The crash: intent written, one file renamed, ledger untouched.
+        CommitIntent intent = new CommitIntent(200, "crashed-commit", 0, OptionalLong.empty(), List.of(renamed, pending));
+        // The crash: intent written, ledger advanced by that commit, one file renamed.
         try (var out = fs.create(new Path(layout.tempDir("t", 3), CommitIntent.FILE_NAME))) {
             out.write(intent.encode().getBytes(StandardCharsets.UTF_8));
         }
+        protocol.ledger("t").advance(Map.of(), Map.of(3, 200L), "crashed-commit");
         fs.mkdirs(renamed.target().getParent());
         fs.rename(renamed.temp(), renamed.target());
         Path strayTemp = layout.newTempFile("t", 3);
@@ -87,9 +108,22 @@ class CommitProtocolTest {
     }
 
     @Test
+    void aCommitCutShortBeforeItsLedgerAdvanceIsDropped() throws IOException {
+        CommitIntent.Rename file = tempFile(0, 9, HOUR_8);
+        try (var out = fs.create(new Path(layout.tempDir("t", 3), CommitIntent.FILE_NAME))) {
+            out.write(new CommitIntent(10, "crashed-commit", 0, OptionalLong.empty(), List.of(file)).encode()
+                .getBytes(StandardCharsets.UTF_8));
+        }
+        assertThat(protocol.finishInterrupted(TP)).isEmpty();
+        assertThat(fs.exists(file.target())).isFalse();
+        assertThat(fs.exists(layout.tempDir("t", 3))).isFalse();
+        assertThat(protocol.ledger("t").read().nextOffsets()).isEmpty();
+    }
+
+    @Test
     void anIncompleteIntentMeansNothingWasRenamed() throws IOException {
         CommitIntent.Rename file = tempFile(0, 9, HOUR_8);
-        String text = new CommitIntent(10, List.of(file)).encode();
+        String text = planned(10, OptionalLong.empty(), file).encode();
         try (var out = fs.create(new Path(layout.tempDir("t", 3), CommitIntent.FILE_NAME))) {
             out.write(text.substring(0, text.length() - 4).getBytes(StandardCharsets.UTF_8));
         }
@@ -100,9 +134,10 @@ class CommitProtocolTest {
 
     @Test
     void aLedgerAlreadyPastTheIntentStaysWhereItIs() throws IOException {
-        protocol.ledger("t").advance(Map.of(3, 500L));
+        anotherWriterAdvances(Map.of(3, 500L));
         try (var out = fs.create(new Path(layout.tempDir("t", 3), CommitIntent.FILE_NAME))) {
-            out.write(new CommitIntent(200, List.of()).encode().getBytes(StandardCharsets.UTF_8));
+            out.write(new CommitIntent(200, "crashed-commit", 0, OptionalLong.empty(), List.of()).encode()
+                .getBytes(StandardCharsets.UTF_8));
         }
         protocol.finishInterrupted(TP);
         assertThat(protocol.ledger("t").read().nextOffsets()).isEqualTo(Map.of(3, 500L));
@@ -125,14 +160,14 @@ class CommitProtocolTest {
             Future<?> theirCommits = secondSink.submit(() -> {
                 for (int round = 1; round <= rounds; round++) {
                     together.await(10, TimeUnit.SECONDS);
-                    other.publish(Map.of(theirs, new CommitIntent(round * 10L, List.of())));
+                    other.publish(Map.of(theirs, planned(round * 10L, previous(round, 10))));
                     together.await(10, TimeUnit.SECONDS);
                 }
                 return null;
             });
             for (int round = 1; round <= rounds; round++) {
                 together.await(10, TimeUnit.SECONDS);
-                protocol.publish(Map.of(mine, new CommitIntent(round * 100L, List.of())));
+                protocol.publish(Map.of(mine, planned(round * 100L, previous(round, 100))));
                 together.await(10, TimeUnit.SECONDS);
                 assertThat(protocol.ledger("t").read().nextOffsets()).as("ledger after round %d", round)
                     .isEqualTo(Map.of(0, round * 100L, 1, round * 10L));
@@ -142,5 +177,15 @@ class CommitProtocolTest {
             secondSink.shutdownNow();
             otherFs.close();
         }
+    }
+
+    private void anotherWriterAdvances(Map<Integer, Long> next) throws IOException {
+        var ledger = protocol.ledger("t");
+        ledger.advance(ledger.readVersion().entriesOf(next.keySet()), next, "another-writer");
+    }
+
+    // What the ledger of a partition that moves by step each round held before round.
+    private static OptionalLong previous(int round, long step) {
+        return round == 1 ? OptionalLong.empty() : OptionalLong.of((round - 1) * step);
     }
 }

@@ -39,12 +39,12 @@ class OpenFileMemoryTest {
         RecordConverter converter = RecordConverter.raw();
         DatasetTarget target = SinkFactory.dataset(config, new Configuration(), converter.schema());
         // Loads the classes and their jars first, so the measurement holds the files alone.
-        fill(target.newFiles(new TopicPartition("t", FILES), 0), converter, 10).abandon();
+        fill(target.newFiles(new TopicPartition("t", FILES), SinkTests.NEVER_WRITTEN), converter, 10).abandon();
 
         long before = heapAfterFullGc();
         List<PartitionFiles> open = new ArrayList<>();
         for (int p = 0; p < FILES; p++) {
-            open.add(fill(target.newFiles(new TopicPartition("t", p), 0), converter, RECORDS_PER_FILE));
+            open.add(fill(target.newFiles(new TopicPartition("t", p), SinkTests.NEVER_WRITTEN), converter, RECORDS_PER_FILE));
         }
         long held = heapAfterFullGc() - before;
         long counted = open.stream().mapToLong(PartitionFiles::memoryBytes).sum();

@@ -32,7 +32,7 @@ class RotationPolicyTest {
         Configuration conf = new Configuration();
         files = new PartitionFiles(new TopicPartition("t", 0), DatasetLayout.utc(new Path(dir.toUri())),
             new ParquetWriterFactory(conf, ParquetWriterFactory.DEFAULT_CODEC, 1 << 20, 8 * 1024), converter.schema(),
-            OpenFileCost.forPageBytes(8 * 1024), 0);
+            OpenFileCost.forPageBytes(8 * 1024), SinkTests.NEVER_WRITTEN);
     }
 
     @AfterEach

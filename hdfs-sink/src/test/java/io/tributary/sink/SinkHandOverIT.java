@@ -65,12 +65,7 @@ class SinkHandOverIT extends BrokerTestBase {
     }
 
     private Configuration localJobs() {
-        Configuration conf = new Configuration();
-        conf.set("mapreduce.framework.name", "local");
-        conf.set("hadoop.tmp.dir", dir.resolve("hadoop-tmp").toString());
-        conf.set("mapreduce.jobtracker.staging.root.dir", dir.resolve("staging").toString());
-        conf.set("mapreduce.client.completion.pollinterval", "100");
-        return conf;
+        return SinkTests.localJobs(dir);
     }
 
     private void runLoader(Configuration conf, String topic, Path root) throws Exception {

@@ -16,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@link SinkMain} in a child JVM with the test JVM's class path, as {@code bin/tributary-sink}
- * runs it. Its output goes to {@code <name>.log} in the work directory.
+ * runs it, or the loader's main as {@code bin/tributary-loader} runs it without a cluster. Its
+ * output goes to {@code <name>.log} in the work directory.
  */
 final class SinkProcess implements AutoCloseable {
     private final Process process;
@@ -34,16 +35,26 @@ final class SinkProcess implements AutoCloseable {
         try (Writer out = Files.newBufferedWriter(config, StandardCharsets.UTF_8)) {
             p.store(out, "test sink " + name);
         }
+        return launch(workDir, name, List.of(jvmOptions), SinkMain.class.getName(), List.of(config.toString()));
+    }
+
+    /** {@code TopicLoader} with {@code args}, with the local job runner in the child JVM. */
+    static SinkProcess startLoader(Path workDir, String name, List<String> args, String... jvmOptions) throws IOException {
+        return launch(workDir, name, List.of(jvmOptions), io.tributary.hadoop.loader.TopicLoader.class.getName(), args);
+    }
+
+    private static SinkProcess launch(Path workDir, String name, List<String> jvmOptions, String mainClass, List<String> args)
+            throws IOException {
         Path log = workDir.resolve(name + ".log");
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(List.of(jvmOptions));
+        command.addAll(jvmOptions);
         command.add("-Djava.io.tmpdir=" + workDir);
         command.add("-Dlog4j.configuration=" + SinkProcess.class.getResource("/child-log4j.properties"));
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
-        command.add(SinkMain.class.getName());
-        command.add(config.toString());
+        command.add(mainClass);
+        command.addAll(args);
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         return new SinkProcess(process, log);

@@ -8,9 +8,13 @@ import org.apache.hadoop.fs.Path;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /** Settings and look-ups shared by the sink's integration tests. */
 final class SinkTests {
+    /** Where a partition the dataset has never seen resumes. */
+    static final ResumePoint NEVER_WRITTEN = new ResumePoint(OptionalLong.empty(), 0, OptionalLong.empty());
+
     private SinkTests() {
     }
 
@@ -30,6 +34,16 @@ final class SinkTests {
         props.put(SinkConfig.CONSUMER_PREFIX + "session.timeout.ms", "6000");
         props.put(SinkConfig.CONSUMER_PREFIX + "heartbeat.interval.ms", "500");
         return props;
+    }
+
+    /** The local job runner, polling fast, with its scratch directories under {@code dir}. */
+    static Configuration localJobs(java.nio.file.Path dir) {
+        Configuration conf = new Configuration();
+        conf.set("mapreduce.framework.name", "local");
+        conf.set("hadoop.tmp.dir", dir.resolve("hadoop-tmp").toString());
+        conf.set("mapreduce.jobtracker.staging.root.dir", dir.resolve("staging").toString());
+        conf.set("mapreduce.client.completion.pollinterval", "100");
+        return conf;
     }
 
     /** The ledger's next offsets of {@code topic}. */

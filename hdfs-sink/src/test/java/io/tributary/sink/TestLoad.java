@@ -17,7 +17,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Produces {@code count} records round-robin over the partitions of a topic, on a background
  * thread, at most {@code ratePerSecond} (0: as fast as possible). Values are 100 random bytes, keys
- * {@code k<i>}, timestamps the time of sending. Bounded in count; {@link #await} bounds the time.
+ * {@code k<i>}, timestamps the time of sending (or, from {@link #produceOverTwoHours}, alternately
+ * an hour earlier). Bounded in count; {@link #await} bounds the time.
  */
 final class TestLoad implements AutoCloseable {
     static final int VALUE_BYTES = 100;
@@ -25,8 +26,10 @@ final class TestLoad implements AutoCloseable {
     private final KafkaProducer<byte[], byte[]> producer;
     private final AtomicLong sent = new AtomicLong();
     private final CompletableFuture<Void> done;
+    private final long everyOtherShiftMs;
 
-    private TestLoad(String bootstrap, String topic, int partitions, long count, long ratePerSecond) {
+    private TestLoad(String bootstrap, String topic, int partitions, long count, long ratePerSecond, long everyOtherShiftMs) {
+        this.everyOtherShiftMs = everyOtherShiftMs;
         producer = new KafkaProducer<>(Map.of(
             ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
             ProducerConfig.LINGER_MS_CONFIG, 5,
@@ -36,7 +39,14 @@ final class TestLoad implements AutoCloseable {
     }
 
     static TestLoad start(String bootstrap, String topic, int partitions, long count, long ratePerSecond) {
-        return new TestLoad(bootstrap, topic, partitions, count, ratePerSecond);
+        return new TestLoad(bootstrap, topic, partitions, count, ratePerSecond, 0);
+    }
+
+    /** As {@link #produce}, with every other record of a partition an hour older: each commit writes two files per partition. */
+    static void produceOverTwoHours(String bootstrap, String topic, int partitions, long count) throws Exception {
+        try (TestLoad load = new TestLoad(bootstrap, topic, partitions, count, 0, 3_600_000L)) {
+            load.await(Duration.ofMinutes(2));
+        }
     }
 
     /** Produces synchronously; returns when every record is acknowledged. */
@@ -63,7 +73,8 @@ final class TestLoad implements AutoCloseable {
                     LockSupport.parkNanos(wait);
                 }
             }
-            producer.send(new ProducerRecord<>(topic, (int) (i % partitions), System.currentTimeMillis(),
+            long shift = (i / partitions) % 2 == 1 ? everyOtherShiftMs : 0;
+            producer.send(new ProducerRecord<>(topic, (int) (i % partitions), System.currentTimeMillis() - shift,
                 ("k" + i).getBytes(StandardCharsets.UTF_8), value()));
             sent.incrementAndGet();
         }

@@ -2,6 +2,7 @@ package io.tributary.examples.docs;
 
 import io.tributary.broker.BrokerConfig;
 import io.tributary.broker.log.LogConfig;
+import io.tributary.hadoop.loader.LoaderConfig;
 import io.tributary.sink.SinkConfig;
 import org.apache.kafka.common.config.ConfigDef;
 
@@ -14,7 +15,7 @@ import java.util.List;
 
 /**
  * Renders the configuration reference of docs/operations.md from the {@link ConfigDef} schemas
- * (the broker's, the topic overrides', the sink's), so the docs cannot drift from the code. The
+ * (the broker's, the topic overrides', the sink's, the loader's), so the docs cannot drift from the code. The
  * generated part sits between {@link #BEGIN} and {@link #END}; everything else is hand-written.
  *
  * <pre>examples/run config-reference docs/operations.md            rewrite the generated part
@@ -39,7 +40,11 @@ public final class ConfigReference {
             new Section("Sink (`config/sink.properties`)",
                 "Read by `bin/tributary-sink`. Keys starting with `consumer.`, `producer.` or `hadoop.` are passed, "
                     + "prefix removed, to the Kafka consumer, the dead-letter producer and the Hadoop `Configuration`.",
-                SinkConfig.DEFINITION));
+                SinkConfig.DEFINITION),
+            new Section("Loader and InputFormats (`-D tributary.*`)",
+                "Job settings of `bin/tributary-loader` (given as `-D key=value`; its options set the common ones) and of "
+                    + "`TopicInputFormat` in jobs of your own. Keys starting with `tributary.consumer.` are passed, prefix "
+                    + "removed, to the Kafka consumers.", LoaderConfig.DEFINITION));
     }
 
     public static void main(String[] args) throws IOException {

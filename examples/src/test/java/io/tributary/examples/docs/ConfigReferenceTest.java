@@ -40,7 +40,9 @@ class ConfigReferenceTest {
             }
         }
         assertThat(reference).contains("| `broker.id` |", "| `log.retention.hours` |", "| `retention.ms` |",
-            "| `rotate.interval.ms` |", "| `bootstrap.servers` | list | *(required)* |");
+            "| `rotate.interval.ms` |", "| `bootstrap.servers` | list | *(required)* |",
+            "| `tributary.topic` | string | *(required)* |", "| `tributary.split.max.records` | long | `1000000` |",
+            "| `tributary.timezone` | string | `UTC` |");
     }
 
     @Test

@@ -61,6 +61,22 @@ final class LedgerFiles {
 
     /** The entries of a ledger file, empty if there is no such file (any more). */
     Optional<Map<Integer, Long>> read(Path file) throws IOException {
+        Optional<String> text = readText(file);
+        return text.isEmpty() ? Optional.empty() : Optional.of(LedgerText.parse(topic, file, text.get()));
+    }
+
+    /** The commit that created a version file: empty if there is no such file (any more); "" if it names none. */
+    Optional<String> writer(Path file) throws IOException {
+        Optional<String> text = readText(file);
+        return text.isEmpty() ? Optional.empty() : Optional.of(LedgerText.writer(text.get()).orElse(""));
+    }
+
+    /** The lowest version in a directory listing; empty if there is none. */
+    OptionalLong oldestListed() throws IOException {
+        return versions().keySet().stream().mapToLong(Long::longValue).min();
+    }
+
+    private Optional<String> readText(Path file) throws IOException {
         byte[] bytes;
         try (FSDataInputStream in = fs.open(file)) {
             bytes = in.readAllBytes();
@@ -73,7 +89,7 @@ final class LedgerFiles {
             }
             throw e;
         }
-        return Optional.of(LedgerText.parse(topic, file, new String(bytes, StandardCharsets.UTF_8)));
+        return Optional.of(new String(bytes, StandardCharsets.UTF_8));
     }
 
     boolean exists(Path file) throws IOException {
@@ -81,17 +97,18 @@ final class LedgerFiles {
     }
 
     /**
-     * Creates version {@code version} with {@code nextOffsets}, unless it exists.
+     * Creates version {@code version} with {@code nextOffsets}, written by the commit
+     * {@code writer}, unless it exists.
      *
      * @return false if another writer created that version first
      */
-    boolean publish(long version, Map<Integer, Long> nextOffsets) throws IOException {
+    boolean publish(long version, Map<Integer, Long> nextOffsets, String writer) throws IOException {
         Path target = version(version);
         Path temp = new Path(dir, TEMP_PREFIX + String.format(Locale.ROOT, "%020d", version) + "." + UUID.randomUUID()
             + DatasetLayout.TEMP_SUFFIX);
         boolean created;
         try {
-            DurableFiles.write(fs, temp, LedgerText.encode(topic, nextOffsets).getBytes(StandardCharsets.UTF_8), false);
+            DurableFiles.write(fs, temp, LedgerText.encode(topic, nextOffsets, writer).getBytes(StandardCharsets.UTF_8), false);
             created = createExclusively(temp, target);
             if (created) {
                 DurableFiles.syncDirectory(fs, dir); // the new name, before anyone acts on it

@@ -17,11 +17,13 @@ import java.util.TreeMap;
  * any number of concurrent writers (sinks committing different partitions, a loader and a sink)
  * on HDFS and on the local filesystem, by optimistic concurrency instead of a lock:
  * <ul>
+ *   <li>Every advance is a compare-and-set against the entries the writer read: a partition
+ *       another writer moved since is a {@link LedgerConflictException}, never a merge.</li>
  *   <li>The state lives in numbered version files {@code <root>/_tributary/ledger/<topic>/v<n>.ledger},
  *       each complete, never changed once created (see {@link LedgerFiles}).</li>
- *   <li>A writer reads the newest version {@code n}, merges its entries and creates version
- *       {@code n + 1} if absent. If another writer created it first, it reads again and retries,
- *       so no writer can lose another's entries.</li>
+ *   <li>A writer reads the newest version {@code n}, checks its partitions, sets their entries
+ *       and creates version {@code n + 1} if absent. If another writer created it first, it
+ *       reads and compares again, so no writer can lose another's entries.</li>
  *   <li>A reader takes the newest listed version as a starting point and then opens
  *       {@code n + 1, n + 2, ...} until one is absent, so it never depends on a listing being
  *       atomic; then it checks that {@code n} still exists (it is not so far behind that newer
@@ -76,34 +78,89 @@ public final class OffsetLedger {
         return snapshot().state();
     }
 
+    /** The current state and the number of the version it came from. */
+    public LedgerVersion readVersion() throws IOException {
+        Snapshot current = snapshot();
+        return new LedgerVersion(current.version(), current.state());
+    }
+
     /**
-     * Moves the given partitions to their new next offsets, keeping the others (including those
-     * a concurrent writer moves meanwhile).
+     * Compare-and-set: moves the partitions of {@code nextOffsets} to their new next offsets if
+     * each still holds what the writer read ({@code read}: the entries it planned from; a
+     * partition without an entry there must still have none). Other partitions are kept,
+     * including those a concurrent writer moves meanwhile: losing the race for the next version
+     * file to a writer of other partitions only means trying again on top of its version.
      *
-     * @return the state this update created (or found, if it changes nothing)
+     * @param writer the commit's id, recorded in the version file (see {@link #isCommitted})
+     * @return the version this advance created, or the current one if it changes nothing
+     * @throws LedgerConflictException if another writer moved any of the partitions; nothing is written
      * @throws LedgerRegressionException if a partition would move backward; nothing is written
      */
-    public LedgerState advance(Map<Integer, Long> nextOffsets) throws IOException {
+    public LedgerVersion advance(Map<Integer, Long> read, Map<Integer, Long> nextOffsets, String writer) throws IOException {
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
             Snapshot current = snapshot();
+            Map<Integer, LedgerConflictException.Moved> moved = new TreeMap<>();
+            for (int p : nextOffsets.keySet()) {
+                OptionalLong expected = read.containsKey(p) ? OptionalLong.of(read.get(p)) : OptionalLong.empty();
+                OptionalLong now = current.state().nextOffset(p);
+                if (!expected.equals(now)) {
+                    moved.put(p, new LedgerConflictException.Moved(expected, now));
+                }
+            }
+            if (!moved.isEmpty()) {
+                throw new LedgerConflictException(topic, moved);
+            }
             LedgerState next = current.state().advancedBy(nextOffsets);
             if (next.equals(current.state()) && !current.hasLegacyFile()) {
-                return next;
+                return new LedgerVersion(current.version(), next);
             }
             long version = current.version() + 1;
-            if (files.publish(version, next.nextOffsets())) {
+            if (files.publish(version, next.nextOffsets(), writer)) {
                 if (stillInTheChain(current.version())) {
                     newestSeen = new Version(version, next.nextOffsets());
                     cleanUp(version, current.hasLegacyFile());
-                    return next;
+                    return new LedgerVersion(version, next);
                 }
                 // Others wrote and pruned so much meanwhile that this name was free again: an orphan.
                 files.delete(files.version(version));
                 newestSeen = Version.NONE;
             }
-            // Otherwise another writer created that version first: merge into the newer state.
+            // Otherwise another writer created that version first: compare again against the newer state.
         }
         throw new IOException(this + ": " + MAX_ATTEMPTS + " writers in a row created the next version first; try again");
+    }
+
+    /**
+     * Whether the advance of commit {@code writer}, planned from version {@code basisVersion}
+     * with {@code read} and {@code nextOffsets} as in {@link #advance}, happened: asked by a
+     * writer finishing a commit that a crash interrupted. Found by the version file that names
+     * the writer. If versions after {@code basisVersion} were pruned meanwhile (more than
+     * {@value #KEPT_VERSIONS} newer ones), the answer is whether every partition is at or past
+     * its target: true for a commit whose advance happened, and wrong only if another writer
+     * advanced the same partitions while this commit was interrupted.
+     */
+    public boolean isCommitted(String writer, long basisVersion, Map<Integer, Long> read, Map<Integer, Long> nextOffsets)
+            throws IOException {
+        if (read.equals(nextOffsets)) {
+            return true; // an advance that moves nothing writes no version
+        }
+        Snapshot current = snapshot();
+        long from = basisVersion + 1;
+        long oldest = files.oldestListed().orElse(from);
+        boolean complete = oldest <= from;
+        for (long v = Math.max(from, oldest); v <= current.version(); v++) {
+            Optional<String> author = files.writer(files.version(v));
+            if (author.isEmpty()) {
+                complete = false; // pruned since the listing
+            } else if (author.get().equals(writer)) {
+                return true;
+            }
+        }
+        if (complete) {
+            return false;
+        }
+        return nextOffsets.entrySet().stream()
+            .allMatch(e -> current.state().nextOffset(e.getKey()).orElse(-1) >= e.getValue());
     }
 
     /**

@@ -16,7 +16,8 @@
  *   <li>{@link io.tributary.hadoop.dataset.RecordSchema} and
  *       {@link io.tributary.hadoop.dataset.RecordConverter}: the Avro/Parquet columns.</li>
  *   <li>{@link io.tributary.hadoop.dataset.OffsetLedger}: the loaded-offset ledger, only ever
- *       moved forward; each update is a new immutable file, so concurrent writers need no lock.</li>
+ *       moved forward, each advance a compare-and-set; each update is a new immutable file, so
+ *       concurrent writers need no lock.</li>
  *   <li>{@link io.tributary.hadoop.dataset.NewestCommittedFiles}: a bounded look at the newest
  *       buckets, so a writer resumes at max(ledger, newest committed end + 1).</li>
  *   <li>{@link io.tributary.hadoop.dataset.ParquetWriterFactory}: one way to open writers, of
@@ -24,8 +25,11 @@
  *       thread ({@link io.tributary.hadoop.dataset.ShreddedRow}; the same file either way).</li>
  * </ul>
  *
- * Commit order for every writer: write a temp file, close it, rename it to its final name,
- * then advance the ledger. A file is visible to readers only under its final name; everything
+ * Commit order for every writer ({@link io.tributary.hadoop.dataset.CommitPoint} names the
+ * steps): write temp files and sync them, write an intent, advance the ledger by compare-and-set
+ * against what the writer read (the commit point: a writer that loses has made nothing visible),
+ * rename the files to their final names, remove the intent. A file is visible to readers only
+ * under its final name; everything
  * under {@code _tributary} is hidden from Hadoop/Spark/Hive readers by its leading underscore.
  * Classes here are immutable or stateless and thread-safe unless their comment says otherwise.
  */

@@ -3,6 +3,10 @@ package io.tributary.hadoop.input;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.ReflectionUtils;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 import java.time.Duration;
@@ -64,6 +68,40 @@ public final class InputConfig {
     public static final long DEFAULT_SPLIT_PACK_RECORDS = 10_000;
     public static final long DEFAULT_STALL_TIMEOUT_MS = 120_000;
     public static final int DEFAULT_RESUME_CHECK_BUCKETS = 48;
+
+    /**
+     * Every key above but {@link #CONSUMER_PREFIX}, with its type, default and meaning: checked
+     * before a load and rendered into the configuration reference of docs/operations.md.
+     */
+    public static final ConfigDef DEFINITION = new ConfigDef()
+        .define(BOOTSTRAP_SERVERS, Type.LIST, ConfigDef.NO_DEFAULT_VALUE, Importance.HIGH, "Brokers to read from")
+        .define(TOPIC, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH, "The topic to read")
+        .define(START, Type.STRING, "ledger", Importance.HIGH, "Where reading starts: ledger (where the dataset ends; needs "
+            + DATASET + "), earliest, latest, group:<id>, timestamp:<ms or ISO-8601>, offsets:<p>=<o>,...")
+        .define(DATASET, Type.STRING, null, Importance.HIGH, "The dataset root (the loader's --output)")
+        .define(ON_MISSING, Type.STRING, "fail", Importance.MEDIUM,
+            "Records lost to retention before they were read: fail naming the range, or skip them and count them")
+        .define(SPLIT_MAX_RECORDS, Type.LONG, DEFAULT_SPLIT_MAX_RECORDS, ConfigDef.Range.atLeast(1), Importance.MEDIUM,
+            "Most offsets in one split (map task)")
+        .define(SPLIT_MAX_BYTES, Type.LONG, 0L, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
+            "Most estimated bytes in one split, from record sizes sampled at planning; 0 turns the limit off")
+        .define(SPLIT_PACK_RECORDS, Type.LONG, DEFAULT_SPLIT_PACK_RECORDS, ConfigDef.Range.atLeast(0), Importance.LOW,
+            "Ranges under this many offsets are packed together into splits of up to this many; 0 never packs")
+        .define(SPLIT_MIN_MAPS, Type.INT, 0, ConfigDef.Range.atLeast(0), Importance.LOW,
+            "At least this many splits, halving the largest; 0 sets no minimum")
+        .define(SPLIT_MAX_MAPS, Type.INT, 0, ConfigDef.Range.atLeast(0), Importance.LOW,
+            "At most this many splits, dealing the ranges out onto that many; 0 sets no maximum")
+        .define(STALL_TIMEOUT_MS, Type.LONG, DEFAULT_STALL_TIMEOUT_MS, ConfigDef.Range.atLeast(1), Importance.LOW,
+            "A reader that makes no progress this long fails")
+        .define(READER_PREFETCH, Type.BOOLEAN, true, Importance.LOW,
+            "Read Kafka on a fetch thread per map, ahead of the map thread")
+        .define(PARTITION_COUNTERS, Type.BOOLEAN, true, Importance.LOW,
+            "A records counter per partition (the loader turns it off above 50 partitions: Hadoop caps a job's counters)")
+        .define(RESUME_CHECK_BUCKETS, Type.INT, DEFAULT_RESUME_CHECK_BUCKETS, ConfigDef.Range.atLeast(1), Importance.LOW,
+            "Newest hour buckets the ledger start cross-checks against the file names")
+        .define(RECORD_PREPARER, Type.STRING, null, Importance.LOW,
+            "A RecordPreparer.Factory class run on every record on the fetch thread (the loader's row builder)")
+        .define(PLAN, Type.STRING, null, Importance.LOW, "Set by planning: the job's fixed ranges; do not set it yourself");
 
     private final Configuration conf;
 
@@ -135,6 +173,22 @@ public final class InputConfig {
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         props.putAll(conf.getPropsWithPrefix(CONSUMER_PREFIX));
         return props;
+    }
+
+    /**
+     * Checks every declared key {@code conf} sets against {@code definition}.
+     *
+     * @throws ConfigException naming the key and its value
+     */
+    public static void validate(ConfigDef definition, Configuration conf) {
+        Map<String, String> declared = new HashMap<>();
+        for (String name : definition.names()) {
+            String value = conf.get(name);
+            if (value != null) {
+                declared.put(name, value);
+            }
+        }
+        definition.parse(declared);
     }
 
     private String required(String key) {

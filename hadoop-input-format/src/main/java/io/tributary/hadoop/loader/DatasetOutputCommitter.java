@@ -24,9 +24,10 @@ import java.io.IOException;
  *       attempt per task commit, so a retried or speculative attempt can never add a second
  *       copy), and abort deletes it;</li>
  *   <li>job commit ({@link JobCommit}) checks the ledger still matches the plan, records its
- *       intent, renames every committed file into the dataset, and writes the ledger last;</li>
- *   <li>job abort deletes the staging area, leaving the dataset as it was, unless the commit had
- *       already begun moving files: then it finishes the commit instead.</li>
+ *       intent, advances the ledger by compare-and-set (refusing if another writer moved it),
+ *       then renames every committed file into the dataset;</li>
+ *   <li>job abort deletes the staging area, leaving the dataset as it was, unless the commit's
+ *       ledger advance had already happened: then it finishes the commit instead.</li>
  * </ul>
  */
 public class DatasetOutputCommitter extends OutputCommitter {
@@ -94,8 +95,10 @@ public class DatasetOutputCommitter extends OutputCommitter {
         JobStaging staging = staging(context);
         FileSystem fs = fs(staging, conf);
         if (fs.exists(staging.committingMarker())) {
-            log.warn("job {} failed while committing; finishing its commit so the dataset stays whole", staging.jobId());
-            JobCommit.open(staging, conf).finish();
+            boolean committed = JobCommit.open(staging, conf).finishOrDiscard();
+            log.warn("job {} failed while committing; {}", staging.jobId(), committed
+                ? "its ledger advance had happened, so its commit was finished and the dataset is whole"
+                : "its ledger advance had not happened, so its files were deleted and the dataset is unchanged");
             return;
         }
         fs.delete(staging.jobDir(), true);

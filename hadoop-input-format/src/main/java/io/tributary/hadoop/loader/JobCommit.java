@@ -1,8 +1,11 @@
 package io.tributary.hadoop.loader;
 
+import io.tributary.hadoop.dataset.CommitPoint;
 import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.dataset.DurableFiles;
+import io.tributary.hadoop.dataset.LedgerConflictException;
 import io.tributary.hadoop.dataset.LedgerState;
+import io.tributary.hadoop.dataset.LedgerVersion;
 import io.tributary.hadoop.dataset.OffsetLedger;
 import io.tributary.hadoop.input.LoadPlan;
 import io.tributary.hadoop.input.OffsetRange;
@@ -32,22 +35,27 @@ import java.util.TreeMap;
 /**
  * The job commit of one loader job, in an order that survives a crash at any step:
  * <ol>
- *   <li>check the ledger has not moved past the plan's starts since planning (another writer
- *       loaded those offsets: committing would duplicate them) — nothing changed yet if not;</li>
- *   <li>write the {@code COMMITTING} marker with the ledger target, complete only with its
- *       {@code end} line (a torn marker reads as none: nothing was renamed yet);</li>
+ *   <li>read the ledger and check it has not moved past the plan's starts since planning
+ *       (another writer loaded those offsets: committing would duplicate them);</li>
+ *   <li>write the {@code COMMITTING} marker ({@link CommitMarker}: the ledger entries read and
+ *       the ledger target), complete only with its {@code end} line;</li>
+ *   <li>advance the ledger by compare-and-set against the entries read: this is the commit
+ *       point. If a sink or another loader advanced any of the partitions in between, the job
+ *       refuses, naming them, and deletes its staging area: none of its files was visible;</li>
  *   <li>rename every committed task file to its final place in the dataset;</li>
- *   <li>advance the ledger;</li>
  *   <li>delete the staging directory.</li>
  * </ol>
- * Steps 3–5 are idempotent: {@link #finish()} redoes them from the marker, and
- * {@link #recoverPending} does so for a commit that a crash interrupted. Durable before recorded:
- * the task files are synced when their writers close, the task directories before the marker
- * (which names no files, so a lost entry would be a lost file), and the renames before the ledger.
+ * A crash before step 3 leaves hidden staging files only; after it, {@link #recoverPending}
+ * (or the job's own abort) finishes steps 4–5, which are idempotent. Whether step 3 happened is
+ * asked of the ledger ({@link OffsetLedger#isCommitted}). Durable before recorded: the task
+ * files are synced when their writers close, the task directories before the marker (which
+ * names no files, so a lost entry would be a lost file), the marker before the ledger, and the
+ * renames before the staging area goes.
  */
 final class JobCommit {
     private static final Logger log = LoggerFactory.getLogger(JobCommit.class);
-    private static final String MARKER_END = "end";
+    /** How the loader names itself to {@link CommitPoint}. */
+    static final String WRITER = "loader";
 
     private final FileSystem fs;
     private final JobStaging staging;
@@ -64,7 +72,11 @@ final class JobCommit {
             OffsetLedger.open(staging.layout(), staging.topic(), conf));
     }
 
-    /** Finishes every commit of {@code staging.topic()} that a crash interrupted; returns how many. */
+    /**
+     * Finishes every commit of {@code topic} whose ledger advance happened before a crash, and
+     * deletes the staging areas of commits that lost their compare-and-set; returns how many it
+     * finished. A commit still before its ledger advance may be running: it is left alone.
+     */
     static int recoverPending(DatasetLayout layout, String topic, Configuration conf) throws IOException {
         FileSystem fs = layout.root().getFileSystem(conf);
         FileStatus[] jobs;
@@ -77,12 +89,17 @@ final class JobCommit {
         for (FileStatus job : jobs) {
             JobStaging staging = new JobStaging(layout, topic, job.getPath().getName());
             JobCommit commit = open(staging, conf);
-            if (commit.readMarker().isPresent()) {
+            Optional<CommitMarker> marker = commit.readMarker();
+            if (marker.isPresent() && commit.isCommitted(marker.get())) {
                 log.warn("finishing the interrupted commit of loader job {}", staging.jobId());
-                commit.finish();
+                commit.publishFiles(marker.get());
                 recovered++;
+            } else if (marker.isPresent() && commit.ledgerMovedUnder(marker.get())) {
+                log.warn("deleting the staging files of loader job {}: another writer advanced the ledger before it "
+                    + "could commit, so they would duplicate records", staging.jobId());
+                fs.delete(staging.jobDir(), true);
             } else {
-                log.warn("loader job {} left staging files in {} (still running, or its client died); "
+                log.warn("loader job {} left staging files in {} (still running, or its client died before its commit); "
                     + "they are not part of the dataset", staging.jobId(), job.getPath());
             }
         }
@@ -90,55 +107,90 @@ final class JobCommit {
     }
 
     void commit(LoadPlan plan) throws IOException {
-        Map<Integer, Long> target = ledgerTarget(plan, ledger.read());
-        StringBuilder marker = new StringBuilder();
-        target.forEach((p, o) -> marker.append(p).append('=').append(o).append('\n'));
-        marker.append(MARKER_END).append('\n');
+        CommitPoint.AFTER_TEMP_FILES.reached(WRITER);
+        LedgerVersion basis = ledger.readVersion();
+        Map<Integer, Long> target = ledgerTarget(plan, basis.state());
+        CommitMarker marker = new CommitMarker(staging.jobId(), basis.number(), basis.entriesOf(target.keySet()), target);
         syncDirectoriesUnder(staging.tasksDir());
-        DurableFiles.write(fs, staging.committingMarker(), marker.toString().getBytes(StandardCharsets.UTF_8), true);
+        DurableFiles.write(fs, staging.committingMarker(), marker.encode().getBytes(StandardCharsets.UTF_8), true);
         DurableFiles.syncDirectory(fs, staging.committingMarker().getParent());
-        finish();
+        CommitPoint.AFTER_INTENT.reached(WRITER);
+        try {
+            ledger.advance(marker.read(), marker.next(), marker.writer());
+        } catch (LedgerConflictException e) {
+            fs.delete(staging.jobDir(), true);
+            throw new IOException(e.getMessage() + ": this load's offsets of those partitions are already in the dataset; "
+                + "committing would duplicate them, so nothing was committed", e);
+        }
+        CommitPoint.AFTER_LEDGER.reached(WRITER);
+        publishFiles(marker);
     }
 
-    /** Moves the remaining files into place, advances the ledger to the marker's target and cleans up. */
-    void finish() throws IOException {
-        Map<Integer, Long> target = readMarker().orElseThrow(
-            () -> new IOException("the commit marker " + staging.committingMarker() + " is missing or incomplete"));
-        int moved = moveCommittedFiles();
-        LedgerState current = ledger.read();
-        Map<Integer, Long> forward = new TreeMap<>();
-        target.forEach((p, o) -> {
-            OptionalLong now = current.nextOffset(p);
-            if (now.isEmpty() || now.getAsLong() < o) {
-                forward.put(p, o);
-            }
-        });
-        LedgerState state = ledger.advance(forward);
+    /**
+     * For a job whose commit failed: finishes it if its ledger advance happened, otherwise
+     * deletes its staging area, leaving the dataset as it was.
+     *
+     * @return whether the job's load is in the dataset
+     */
+    boolean finishOrDiscard() throws IOException {
+        Optional<CommitMarker> marker = readMarker();
+        if (marker.isPresent() && isCommitted(marker.get())) {
+            publishFiles(marker.get());
+            return true;
+        }
         fs.delete(staging.jobDir(), true);
-        log.info("job {} committed {} files; ledger of {} now {}", staging.jobId(), moved, staging.topic(), state.nextOffsets());
+        return false;
     }
 
     /**
      * Where the ledger goes once {@code plan} is committed.
      *
-     * @throws IOException if the ledger is already past a planned start: those offsets are in the dataset
+     * @throws IOException naming every partition whose ledger is already past a planned start:
+     *     those offsets are in the dataset
      */
     static Map<Integer, Long> ledgerTarget(LoadPlan plan, LedgerState current) throws IOException {
         Map<Integer, Long> target = new TreeMap<>();
+        List<String> loaded = new ArrayList<>();
         for (OffsetRange r : plan.ranges()) {
             OptionalLong now = current.nextOffset(r.partition());
             if (now.isPresent() && now.getAsLong() > r.start()) {
-                if (r.isEmpty()) {
-                    continue; // nothing loaded here; never move the ledger back
+                if (!r.isEmpty()) {
+                    loaded.add(plan.topic() + "-" + r.partition() + " [" + r.start() + ", " + now.getAsLong() + ")");
                 }
-                throw new IOException("the ledger of " + plan.topic() + "-" + r.partition() + " is at " + now.getAsLong()
-                    + ", past the start " + r.start() + " of this load: offsets [" + r.start() + ", " + now.getAsLong()
-                    + ") are already in the dataset (another writer loaded them, or the start position is below the ledger); "
-                    + "loading them again would duplicate them, so nothing was committed");
+                continue; // nothing loaded here: never move the ledger back
             }
             target.put(r.partition(), r.end());
         }
+        if (!loaded.isEmpty()) {
+            throw new IOException("the ledger is past the start of this load: offsets " + String.join(", ", loaded)
+                + " are already in the dataset (another writer loaded them, or the start position is below the ledger); "
+                + "loading them again would duplicate them, so nothing was committed");
+        }
         return target;
+    }
+
+    private boolean isCommitted(CommitMarker marker) throws IOException {
+        return ledger.isCommitted(marker.writer(), marker.basisVersion(), marker.read(), marker.next());
+    }
+
+    /** Whether another writer moved a partition of the marker since the job read the ledger: it can never commit. */
+    private boolean ledgerMovedUnder(CommitMarker marker) throws IOException {
+        LedgerState now = ledger.read();
+        for (int p : marker.next().keySet()) {
+            OptionalLong read = marker.read().containsKey(p) ? OptionalLong.of(marker.read().get(p)) : OptionalLong.empty();
+            if (!read.equals(now.nextOffset(p))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Moves the committed files into place and deletes the staging area: the ledger already counts them. */
+    private void publishFiles(CommitMarker marker) throws IOException {
+        int moved = moveCommittedFiles();
+        CommitPoint.AFTER_RENAMES.reached(WRITER);
+        fs.delete(staging.jobDir(), true);
+        log.info("job {} committed {} files; ledger of {} now at {}", staging.jobId(), moved, staging.topic(), marker.next());
     }
 
     private int moveCommittedFiles() throws IOException {
@@ -153,6 +205,7 @@ final class JobCommit {
             files.add(listing.next().getPath());
         }
         Set<Path> directories = new LinkedHashSet<>();
+        int renamed = 0;
         for (Path file : files) {
             URI relativeToTasks = tasks.relativize(file.toUri());
             String relative = relativeToTasks.getPath();
@@ -163,10 +216,13 @@ final class JobCommit {
                 throw new IOException("refusing to overwrite " + target + " with " + source + ": a data file of that name already exists");
             }
             fs.mkdirs(target.getParent());
-            if (!fs.rename(source, target)) {
+            if (!fs.rename(source, target) && (fs.exists(source) || !fs.exists(target))) {
                 throw new IOException("could not rename " + source + " to " + target);
-            }
+            } // else a concurrent recovery of this commit moved it
             directories.add(target.getParent());
+            if (++renamed == 1 && files.size() > 1) {
+                CommitPoint.BETWEEN_RENAMES.reached(WRITER);
+            }
         }
         for (Path directory : directories) {
             DurableFiles.syncDirectory(fs, directory);
@@ -174,24 +230,13 @@ final class JobCommit {
         return files.size();
     }
 
-    /** The marker's ledger target; empty if there is no marker or it lacks its end line (torn by a crash). */
-    private Optional<Map<Integer, Long>> readMarker() throws IOException {
-        String text;
+    /** The marker; empty if there is none or it lacks its end line (torn by a crash). */
+    private Optional<CommitMarker> readMarker() throws IOException {
         try (FSDataInputStream in = fs.open(staging.committingMarker())) {
-            text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            return CommitMarker.decode(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         } catch (FileNotFoundException none) {
             return Optional.empty();
         }
-        List<String> lines = text.lines().toList();
-        if (lines.isEmpty() || !lines.get(lines.size() - 1).equals(MARKER_END)) {
-            return Optional.empty();
-        }
-        Map<Integer, Long> target = new TreeMap<>();
-        for (String line : lines.subList(0, lines.size() - 1)) {
-            String[] kv = line.split("=");
-            target.put(Integer.parseInt(kv[0]), Long.parseLong(kv[1]));
-        }
-        return Optional.of(target);
     }
 
     // The task commits renamed attempt files into these directories; the marker names none of them.

@@ -8,6 +8,9 @@ import io.tributary.hadoop.input.InputConfig;
 import org.apache.avro.Schema;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
 
 import java.time.DateTimeException;
 import java.time.ZoneId;
@@ -32,6 +35,20 @@ public final class LoaderConfig {
     public static final long DEFAULT_PROGRESS_INTERVAL_MS = 10_000;
     public static final long DEFAULT_ROW_GROUP_BYTES = 64L * 1024 * 1024;
     public static final int DEFAULT_MAX_OPEN_FILES = 8;
+
+    /** The input keys ({@link InputConfig#DEFINITION}) and the loader's own. */
+    public static final ConfigDef DEFINITION = new ConfigDef(InputConfig.DEFINITION)
+        .define(TIMEZONE, Type.STRING, "UTC", Importance.MEDIUM, "Time zone of the dt=/hr= buckets (--timezone)")
+        .define(PARQUET_CODEC, Type.STRING, "snappy", Importance.LOW, "Parquet compression codec (--codec)")
+        .define(ROW_GROUP_BYTES, Type.LONG, DEFAULT_ROW_GROUP_BYTES, ConfigDef.Range.atLeast(1), Importance.LOW,
+            "Parquet row group size")
+        .define(VALUE_SCHEMA, Type.STRING, null, Importance.MEDIUM,
+            "An Avro record schema (JSON text; the loader's --value-schema reads it from a file) to decode values into typed columns")
+        .define(VALUE_FORMAT, Type.STRING, "avro", Importance.MEDIUM, "Value encoding with a value schema: avro (binary) or json")
+        .define(MAX_OPEN_FILES, Type.INT, DEFAULT_MAX_OPEN_FILES, ConfigDef.Range.atLeast(1), Importance.LOW,
+            "Parquet files one task keeps open at once (one per partition and hour bucket); the least recently written closes first")
+        .define(PROGRESS_INTERVAL_MS, Type.LONG, DEFAULT_PROGRESS_INTERVAL_MS, ConfigDef.Range.atLeast(1), Importance.LOW,
+            "How often the loader prints a progress line while its job runs");
 
     private final Configuration conf;
 

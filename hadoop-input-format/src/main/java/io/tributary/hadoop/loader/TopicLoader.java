@@ -19,6 +19,7 @@ import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.TaskCompletionEvent;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
+import org.apache.kafka.common.config.ConfigException;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -77,6 +78,12 @@ public final class TopicLoader extends Configured implements Tool {
         }
         Configuration conf = new Configuration(getConf());
         options.applyTo(conf);
+        try {
+            InputConfig.validate(LoaderConfig.DEFINITION, conf);
+        } catch (ConfigException e) {
+            err.println("tributary-loader: " + e.getMessage());
+            return 2;
+        }
         if (options.valueSchemaFile() != null) {
             conf.set(LoaderConfig.VALUE_SCHEMA, readSchema(options.valueSchemaFile(), conf));
         }
@@ -110,6 +117,11 @@ public final class TopicLoader extends Configured implements Tool {
         if (!new JobMonitor(out, config.progressIntervalMs()).run(job, plan.span())) {
             err.println("tributary-loader: job " + job.getJobID() + " failed: " + job.getStatus().getFailureInfo());
             printTaskFailures(job);
+            try {
+                JobCommit.ledgerTarget(plan, OffsetLedger.open(layout, topic, conf).read());
+            } catch (IOException overtaken) { // its commit lost the ledger's compare-and-set
+                err.println("tributary-loader: " + overtaken.getMessage());
+            }
             err.println("the dataset is unchanged; the ledger was not advanced");
             return 1;
         }

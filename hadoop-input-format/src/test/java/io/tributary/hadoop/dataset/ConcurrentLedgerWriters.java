@@ -80,6 +80,44 @@ final class ConcurrentLedgerWriters {
         return OffsetLedger.open(layout, TOPIC, conf).read().nextOffsets();
     }
 
+    /**
+     * {@code writers} threads, each with its own ledger, read partition 0 and then all advance it
+     * from what they read at the same moment, round after round, as a loader and a sink on the same
+     * partition would. Asserts that exactly one wins each round and the others are refused.
+     */
+    static void raceForOnePartition(DatasetLayout layout, Configuration conf, int writers, int rounds) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(writers);
+        java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(writers);
+        try {
+            for (int round = 1; round <= rounds; round++) {
+                List<Future<Boolean>> attempts = new ArrayList<>();
+                for (int w = 0; w < writers; w++) {
+                    OffsetLedger own = OffsetLedger.open(layout, TOPIC, conf);
+                    long target = round * 100L + w;
+                    attempts.add(pool.submit(() -> {
+                        LedgerVersion read = own.readVersion();
+                        together.await(TIMEOUT_S, TimeUnit.SECONDS);
+                        try {
+                            own.advance(read.entriesOf(List.of(0)), Map.of(0, target), "writer-" + target);
+                            return true;
+                        } catch (LedgerConflictException lost) {
+                            return false;
+                        }
+                    }));
+                }
+                int winners = 0;
+                for (Future<Boolean> f : attempts) {
+                    winners += f.get(TIMEOUT_S, TimeUnit.SECONDS) ? 1 : 0;
+                }
+                assertThat(winners).as("writers whose advance of round %d succeeded", round).isEqualTo(1);
+                assertThat(OffsetLedger.open(layout, TOPIC, conf).read().nextOffset(0).orElseThrow() / 100)
+                    .as("round of the ledger's entry").isEqualTo(round);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     /** Reads the ledger over and over while {@code writing}, failing if a partition ever moves back. */
     private static void readWhile(DatasetLayout layout, Configuration conf, java.util.function.BooleanSupplier writing) throws IOException {
         OffsetLedger reader = OffsetLedger.open(layout, TOPIC, conf);
@@ -95,7 +133,7 @@ final class ConcurrentLedgerWriters {
 
     private static void advanceOneByOne(OffsetLedger ledger, int partition, int updates) throws IOException {
         for (long next = 1; next <= updates; next++) {
-            ledger.advance(Map.of(partition, next));
+            Ledgers.advanceNow(ledger, Map.of(partition, next));
         }
     }
 

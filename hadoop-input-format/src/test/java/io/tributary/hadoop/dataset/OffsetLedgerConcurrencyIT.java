@@ -45,6 +45,11 @@ class OffsetLedgerConcurrencyIT {
     }
 
     @Test
+    void writersOfTheSamePartitionOnHdfsAdvanceItOneAtATime() throws Exception {
+        ConcurrentLedgerWriters.raceForOnePartition(hdfs("race"), conf, 3, 10);
+    }
+
+    @Test
     void writerProcessesOnTheLocalFilesystemKeepEveryEntry() throws Exception {
         DatasetLayout layout = DatasetLayout.utc(new Path(dir.toUri()));
         Map<Integer, Long> last = ConcurrentLedgerWriters.inProcesses(layout, new Configuration(), 2, UPDATES);

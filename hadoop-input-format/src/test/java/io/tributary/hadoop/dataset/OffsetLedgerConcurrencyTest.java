@@ -20,4 +20,9 @@ class OffsetLedgerConcurrencyTest {
         Map<Integer, Long> last = ConcurrentLedgerWriters.inThreads(DatasetLayout.utc(new Path(dir.toUri())), new Configuration(), 3, updates);
         assertThat(last).isEqualTo(Map.of(0, (long) updates, 1, (long) updates, 2, (long) updates));
     }
+
+    @Test
+    void writersOfTheSamePartitionAdvanceItOneAtATime() throws Exception {
+        ConcurrentLedgerWriters.raceForOnePartition(DatasetLayout.utc(new Path(dir.toUri())), new Configuration(), 3, 10);
+    }
 }

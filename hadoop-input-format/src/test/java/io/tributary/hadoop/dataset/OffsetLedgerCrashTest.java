@@ -46,7 +46,7 @@ class OffsetLedgerCrashTest {
             CrashingFileSystem crashing = new CrashingFileSystem(local, crashAt);
             OffsetLedger dying = OffsetLedger.open(crashing, layout, "t", Time.SYSTEM);
             try {
-                dying.advance(Map.of(CRASHING_PARTITION, CRASHING_TARGET));
+                Ledgers.advanceNow(dying, Map.of(CRASHING_PARTITION, CRASHING_TARGET));
             } catch (IOException e) {
                 assertThat(crashing.crashed()).as("failed without a crash: %s", e).isTrue();
             }
@@ -65,19 +65,19 @@ class OffsetLedgerCrashTest {
     private void prepare(String scenario, DatasetLayout layout) throws IOException {
         OffsetLedger healthy = OffsetLedger.open(local, layout, "t", Time.SYSTEM);
         switch (scenario) {
-            case "update" -> healthy.advance(BEFORE);
+            case "update" -> Ledgers.advanceNow(healthy, BEFORE);
             case "prune" -> {
                 // The dying writer creates version 3 * KEPT / 2, whose clean-up prunes the versions below KEPT / 2.
                 int versionsBefore = 3 * OffsetLedger.KEPT_VERSIONS / 2 - 1;
                 for (long i = 1; i < versionsBefore; i++) {
-                    healthy.advance(Map.of(0, BEFORE.get(0) - versionsBefore + i));
+                    Ledgers.advanceNow(healthy, Map.of(0, BEFORE.get(0) - versionsBefore + i));
                 }
-                healthy.advance(BEFORE);
+                Ledgers.advanceNow(healthy, BEFORE);
             }
             case "migration" -> {
                 java.nio.file.Path legacy = java.nio.file.Path.of(layout.legacyLedgerFile("t").toUri());
                 Files.createDirectories(legacy.getParent());
-                Files.writeString(legacy, LedgerText.encode("t", BEFORE), StandardCharsets.UTF_8);
+                Files.writeString(legacy, LedgerText.encode("t", BEFORE, ""), StandardCharsets.UTF_8);
             }
             default -> throw new IllegalArgumentException(scenario);
         }
@@ -92,14 +92,14 @@ class OffsetLedgerCrashTest {
 
         OffsetLedger next = OffsetLedger.open(local, layout, "t", Time.SYSTEM);
         Map<Integer, Long> expected = new HashMap<>(Map.of(0, 70L, CRASHING_PARTITION, 200L));
-        next.advance(expected);
+        Ledgers.advanceNow(next, expected);
         assertThat(next.read().nextOffsets()).as(what).isEqualTo(expected);
 
         // Much later, a prune clears every leftover of the dead writer.
         OffsetLedger later = OffsetLedger.open(local, layout, "t",
             new ShiftedTime(OffsetLedger.ABANDONED_TEMP_AGE.plus(Duration.ofMinutes(1))));
         for (int i = 0; i <= OffsetLedger.KEPT_VERSIONS / 2; i++) {
-            later.advance(Map.of(0, 71L + i));
+            Ledgers.advanceNow(later, Map.of(0, 71L + i));
         }
         expected.put(0, 71L + OffsetLedger.KEPT_VERSIONS / 2);
         assertThat(OffsetLedger.open(local, layout, "t", Time.SYSTEM).read().nextOffsets()).as(what).isEqualTo(expected);
@@ -115,7 +115,7 @@ class OffsetLedgerCrashTest {
         // The create crashes after the file exists but before anything is written: it stays a hidden temp.
         DatasetLayout layout = DatasetLayout.utc(new Path(dir.resolve("torn").toUri()));
         CrashingFileSystem crashing = new CrashingFileSystem(local, 1);
-        assertThatThrownBy(() -> OffsetLedger.open(crashing, layout, "t", Time.SYSTEM).advance(Map.of(0, 5L)))
+        assertThatThrownBy(() -> Ledgers.advanceNow(OffsetLedger.open(crashing, layout, "t", Time.SYSTEM), Map.of(0, 5L)))
             .hasMessageContaining("crash at change 1: create");
         assertThat(OffsetLedger.open(local, layout, "t", Time.SYSTEM).read()).isEqualTo(LedgerState.empty("t"));
     }

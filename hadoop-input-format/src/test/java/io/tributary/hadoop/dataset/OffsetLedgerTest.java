@@ -37,18 +37,52 @@ class OffsetLedgerTest {
     }
 
     @Test
+    void anAdvanceFromAnEntryAnotherWriterMovedIsRefusedAndWritesNothing() throws IOException {
+        Ledgers.advanceNow(ledger, Map.of(0, 10L, 1, 20L));
+        LedgerVersion read = ledger.readVersion();
+        Ledgers.advanceNow(OffsetLedger.open(layout, "t", new Configuration()), Map.of(1, 25L, 2, 5L));
+
+        assertThat(ledger.advance(read.entriesOf(List.of(0)), Map.of(0, 15L), "mine").state().nextOffsets())
+            .as("a partition nobody else moved").isEqualTo(Map.of(0, 15L, 1, 25L, 2, 5L));
+        assertThatThrownBy(() -> ledger.advance(read.entriesOf(List.of(1, 2)), Map.of(1, 30L, 2, 9L), "mine"))
+            .isInstanceOfSatisfying(LedgerConflictException.class, e -> assertThat(e.moved()).hasToString("{1=20 -> 25, 2=none -> 5}"))
+            .hasMessageContaining("t-1 (next offset 20 -> 25) t-2 (next offset none -> 5)");
+        assertThat(ledger.read().nextOffsets()).isEqualTo(Map.of(0, 15L, 1, 25L, 2, 5L));
+    }
+
+    @Test
+    void tellsWhetherACommitsAdvanceHappened() throws IOException {
+        LedgerVersion read = ledger.readVersion();
+        ledger.advance(Map.of(), Map.of(0, 10L), "first");
+        Ledgers.advanceNow(ledger, Map.of(1, 5L));
+        assertThat(ledger.isCommitted("first", read.number(), Map.of(), Map.of(0, 10L))).isTrue();
+        assertThat(ledger.isCommitted("never-advanced", read.number(), Map.of(), Map.of(0, 10L))).isFalse();
+        assertThat(ledger.isCommitted("a-no-op", read.number(), Map.of(0, 10L), Map.of(0, 10L))).isTrue();
+    }
+
+    @Test
+    void afterItsVersionWasPrunedACommitCountsAsDoneIfTheLedgerReachedItsTarget() throws IOException {
+        ledger.advance(Map.of(), Map.of(0, 10L), "old");
+        for (long i = 1; i <= OffsetLedger.KEPT_VERSIONS + 5; i++) {
+            Ledgers.advanceNow(ledger, Map.of(1, i));
+        }
+        assertThat(ledger.isCommitted("old", 0, Map.of(), Map.of(0, 10L))).isTrue();
+        assertThat(ledger.isCommitted("other", 0, Map.of(), Map.of(0, 11L))).isFalse();
+    }
+
+    @Test
     void advancesAndKeepsOtherPartitions() throws IOException {
-        ledger.advance(Map.of(0, 10L, 1, 20L));
-        LedgerState state = ledger.advance(Map.of(1, 25L, 2, 5L));
+        Ledgers.advanceNow(ledger, Map.of(0, 10L, 1, 20L));
+        LedgerState state = Ledgers.advanceNow(ledger, Map.of(1, 25L, 2, 5L));
         assertThat(state.nextOffsets()).containsExactly(Map.entry(0, 10L), Map.entry(1, 25L), Map.entry(2, 5L));
         assertThat(OffsetLedger.open(layout, "t", new Configuration()).read()).isEqualTo(state);
     }
 
     @Test
     void refusesToMoveBackwardAndWritesNothing() throws IOException {
-        ledger.advance(Map.of(0, 10L));
+        Ledgers.advanceNow(ledger, Map.of(0, 10L));
         List<String> before = ledgerFiles();
-        assertThatThrownBy(() -> ledger.advance(Map.of(0, 9L)))
+        assertThatThrownBy(() -> Ledgers.advanceNow(ledger, Map.of(0, 9L)))
             .isInstanceOf(LedgerRegressionException.class)
             .hasMessageContaining("t-0 backward from 10 to 9");
         assertThat(ledger.read().nextOffset(0)).hasValue(10);
@@ -57,10 +91,10 @@ class OffsetLedgerTest {
 
     @Test
     void anUpdateThatChangesNothingWritesNothing() throws IOException {
-        ledger.advance(Map.of(0, 10L));
+        Ledgers.advanceNow(ledger, Map.of(0, 10L));
         List<String> before = ledgerFiles();
-        ledger.advance(Map.of(0, 10L));
-        ledger.advance(Map.of());
+        Ledgers.advanceNow(ledger, Map.of(0, 10L));
+        Ledgers.advanceNow(ledger, Map.of());
         assertThat(ledgerFiles()).isEqualTo(before);
     }
 
@@ -68,7 +102,7 @@ class OffsetLedgerTest {
     void everyUpdateIsANewCompleteVersionAndOldVersionsArePruned() throws IOException {
         int updates = 3 * OffsetLedger.KEPT_VERSIONS;
         for (long i = 1; i <= updates; i++) {
-            ledger.advance(Map.of((int) i % 3, i));
+            Ledgers.advanceNow(ledger, Map.of((int) i % 3, i));
         }
         List<String> files = ledgerFiles();
         assertThat(files).allMatch(n -> n.matches("v\\d{20}\\.ledger"))
@@ -82,13 +116,13 @@ class OffsetLedgerTest {
     @Test
     void aReaderFarBehindStartsOverFromAListing() throws IOException {
         OffsetLedger behind = OffsetLedger.open(layout, "t", new Configuration());
-        ledger.advance(Map.of(0, 1L));
+        Ledgers.advanceNow(ledger, Map.of(0, 1L));
         assertThat(behind.read().nextOffsets()).isEqualTo(Map.of(0, 1L));
         for (long i = 2; i <= 3 * OffsetLedger.KEPT_VERSIONS; i++) {
-            ledger.advance(Map.of(0, i)); // prunes the version behind last saw, and the ones after it
+            Ledgers.advanceNow(ledger, Map.of(0, i)); // prunes the version behind last saw, and the ones after it
         }
         assertThat(behind.read().nextOffsets()).isEqualTo(Map.of(0, 3L * OffsetLedger.KEPT_VERSIONS));
-        assertThat(behind.advance(Map.of(1, 5L)).nextOffsets()).isEqualTo(Map.of(0, 3L * OffsetLedger.KEPT_VERSIONS, 1, 5L));
+        assertThat(Ledgers.advanceNow(behind, Map.of(1, 5L)).nextOffsets()).isEqualTo(Map.of(0, 3L * OffsetLedger.KEPT_VERSIONS, 1, 5L));
     }
 
     @Test
@@ -97,7 +131,7 @@ class OffsetLedgerTest {
         Files.writeString(dir.resolve("_tributary/t.ledger"), "# old\ntopic=t\npartition.0=10\npartition.1=20\n", StandardCharsets.UTF_8);
         assertThat(ledger.read().nextOffsets()).containsExactly(Map.entry(0, 10L), Map.entry(1, 20L));
 
-        ledger.advance(Map.of(1, 30L));
+        Ledgers.advanceNow(ledger, Map.of(1, 30L));
 
         assertThat(dir.resolve("_tributary/t.ledger")).doesNotExist();
         assertThat(ledgerFiles()).hasSize(1);
@@ -107,7 +141,7 @@ class OffsetLedgerTest {
 
     @Test
     void abandonedTempFilesAreIgnoredAndRemovedByALaterPrune() throws IOException {
-        ledger.advance(Map.of(0, 1L));
+        Ledgers.advanceNow(ledger, Map.of(0, 1L));
         java.nio.file.Path abandoned = dir.resolve("_tributary/ledger/t/.v00000000000000000002.dead.tmp");
         Files.writeString(abandoned, "topic=t\npartition.0=99", StandardCharsets.UTF_8); // never published
         assertThat(ledger.read().nextOffsets()).isEqualTo(Map.of(0, 1L));
@@ -155,7 +189,7 @@ class OffsetLedgerTest {
     private static void pruneOnce(OffsetLedger writer) throws IOException {
         long next = writer.read().nextOffset(9).orElse(0);
         for (int i = 0; i <= OffsetLedger.KEPT_VERSIONS / 2; i++) {
-            writer.advance(Map.of(9, ++next));
+            Ledgers.advanceNow(writer, Map.of(9, ++next));
         }
     }
 

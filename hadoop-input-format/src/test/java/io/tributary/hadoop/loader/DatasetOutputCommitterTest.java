@@ -1,6 +1,8 @@
 package io.tributary.hadoop.loader;
 
+import io.tributary.hadoop.dataset.CommitPoint;
 import io.tributary.hadoop.dataset.DatasetLayout;
+import io.tributary.hadoop.dataset.Ledgers;
 import io.tributary.hadoop.dataset.OffsetLedger;
 import io.tributary.hadoop.dataset.RecordConverter;
 import io.tributary.hadoop.input.InputConfig;
@@ -115,11 +117,13 @@ class DatasetOutputCommitterTest {
             write(task, p, 0, 100);
             commit(task);
         }
-        // The commit wrote its marker and moved one file, then the process died.
+        // The commit wrote its marker, advanced the ledger and moved one file, then the process died.
         JobStaging staging = staging();
+        CommitMarker written = new CommitMarker(JOB.toString(), 0, Map.of(), Map.of(0, 100L, 1, 100L));
         try (var marker = fs.create(staging.committingMarker())) {
-            marker.writeBytes("0=100\n1=100\nend\n");
+            marker.writeBytes(written.encode());
         }
+        OffsetLedger.open(DatasetLayout.utc(root), "t", conf).advance(Map.of(), written.next(), written.writer());
         Path oneFile = fs.listFiles(staging.tasksDir(), true).next().getPath();
         Path moved = new Path(root, oneFile.toUri().getPath().substring(fs.makeQualified(staging.tasksDir()).toUri().getPath().length() + 1)
             .replaceFirst("^[^/]+/", ""));
@@ -130,6 +134,58 @@ class DatasetOutputCommitterTest {
         assertThat(Datasets.offsetsByPartition(root, "t", conf)).allSatisfy((p, offsets) -> assertThat(offsets.cardinality()).isEqualTo(100));
         assertThat(ledger()).isEqualTo(Map.of(0, 100L, 1, 100L));
         assertThat(fs.exists(staging.jobDir())).isFalse();
+    }
+
+    @Test
+    void aCommitCutShortBeforeItsLedgerAdvanceIsLeftAloneUntilAnotherWriterOvertakesIt() throws Exception {
+        JobContext job = new JobContextImpl(conf, JOB);
+        committer.setupJob(job);
+        TaskAttemptContext task = attempt(0, 0);
+        write(task, 0, 0, 100);
+        commit(task);
+        JobStaging staging = staging();
+        try (var marker = fs.create(staging.committingMarker())) {
+            marker.writeBytes(new CommitMarker(JOB.toString(), 0, Map.of(), Map.of(0, 100L)).encode());
+        }
+        // It may still be running: nothing is moved, nothing deleted.
+        assertThat(JobCommit.recoverPending(DatasetLayout.utc(root), "t", conf)).isZero();
+        assertThat(fs.exists(staging.tasksDir())).isTrue();
+        // Once another writer advanced its partition, it can never commit: its files go.
+        Ledgers.advanceNow(OffsetLedger.open(DatasetLayout.utc(root), "t", conf), Map.of(0, 60L));
+        assertThat(JobCommit.recoverPending(DatasetLayout.utc(root), "t", conf)).isZero();
+        assertThat(fs.exists(staging.jobDir())).isFalse();
+        assertThat(Datasets.dataFiles(root, "t", conf)).isEmpty();
+        assertThat(ledger()).isEqualTo(Map.of(0, 60L));
+    }
+
+    @Test
+    void aCommitWhoseLedgerAdvanceLosesLeavesNothingVisibleAndNamesThePartitions() throws Exception {
+        JobContext job = new JobContextImpl(conf, JOB);
+        committer.setupJob(job);
+        for (int p = 0; p < 2; p++) {
+            TaskAttemptContext task = attempt(p, 0);
+            write(task, p, 0, 100);
+            commit(task);
+        }
+        OffsetLedger other = OffsetLedger.open(DatasetLayout.utc(root), "t", conf);
+        CommitPoint.listen((writer, point) -> {
+            if (point == CommitPoint.AFTER_INTENT) {
+                try { // after the loader's ledger check, before its compare-and-set
+                    Ledgers.advanceNow(other, Map.of(1, 70L));
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+        });
+        try {
+            assertThatThrownBy(() -> committer.commitJob(job)).hasMessageContaining("t-1 (next offset none -> 70)")
+                .hasMessageContaining("nothing was committed");
+        } finally {
+            CommitPoint.listen(null);
+        }
+        assertThat(Datasets.dataFiles(root, "t", conf)).isEmpty();
+        assertThat(fs.exists(staging().jobDir())).isFalse();
+        assertThat(ledger()).isEqualTo(Map.of(1, 70L));
     }
 
     @Test
@@ -159,9 +215,9 @@ class DatasetOutputCommitterTest {
         TaskAttemptContext task = attempt(0, 0);
         write(task, 0, 0, 100);
         commit(task);
-        OffsetLedger.open(DatasetLayout.utc(root), "t", conf).advance(Map.of(0, 40L)); // e.g. the sink, meanwhile
+        Ledgers.advanceNow(OffsetLedger.open(DatasetLayout.utc(root), "t", conf), Map.of(0, 40L)); // e.g. the sink, meanwhile
 
-        assertThatThrownBy(() -> committer.commitJob(job)).hasMessageContaining("offsets [0, 40) are already in the dataset");
+        assertThatThrownBy(() -> committer.commitJob(job)).hasMessageContaining("t-0 [0, 40) are already in the dataset");
         assertThat(Datasets.dataFiles(root, "t", conf)).isEmpty();
         committer.abortJob(job, JobStatus.State.FAILED);
         assertThat(ledger()).isEqualTo(Map.of(0, 40L));

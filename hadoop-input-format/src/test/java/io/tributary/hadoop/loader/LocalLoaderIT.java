@@ -114,7 +114,7 @@ class LocalLoaderIT {
         Run again = load(conf, "--bootstrap-server", BROKER.broker().bootstrapServers(), "--topic", "orders", "--output", output.toString(),
             "--start", "earliest");
         assertThat(again.exitCode).isEqualTo(1);
-        assertThat(again.err).contains("offsets [0, 11000) are already in the dataset");
+        assertThat(again.err).contains("offsets orders-0 [0, 11000), orders-1 [0, 11000), orders-2 [0, 11000) are already in the dataset");
         Datasets.assertEveryOffsetOnce(output, "orders", 3, 11_000, conf);
     }
 
