@@ -27,9 +27,18 @@ final class MemoryPool {
         this.onFreed = onFreed;
     }
 
-    /** A new, empty reservation for one frame. */
+    /** A new, empty reservation for one frame, refused when the pool cannot spare what it asks for. */
     Reservation reserve() {
-        return new Reservation();
+        return new Reservation(true);
+    }
+
+    /**
+     * A new, empty reservation that is counted but never refused, for frames too small to be worth muting for
+     * ({@link FrameReader#SMALL_FRAME_BYTES}): follower fetches, heartbeats and metadata requests then keep flowing
+     * while large frames fill the pool.
+     */
+    Reservation reserveUnrefused() {
+        return new Reservation(false);
     }
 
     synchronized long used() {
@@ -42,7 +51,7 @@ final class MemoryPool {
     }
 
     private synchronized boolean grow(Reservation reservation, long bytes) {
-        boolean fits = capacity == UNBOUNDED || used + bytes <= capacity;
+        boolean fits = capacity == UNBOUNDED || used + bytes <= capacity || !reservation.refusable;
         if (!fits && (overdraft == null || overdraft == reservation)) {
             overdraft = reservation;
             fits = true;
@@ -60,7 +69,7 @@ final class MemoryPool {
         boolean wake;
         synchronized (this) {
             used -= bytes;
-            if (overdraft == reservation) {
+            if (overdraft == reservation && (reservation.bytes == 0 || used <= capacity)) {
                 overdraft = null;
             }
             wake = starved;
@@ -71,11 +80,16 @@ final class MemoryPool {
         }
     }
 
-    /** The memory of one frame; confined to one processor thread at a time. */
+    /**
+     * The memory of one frame; confined to one thread at a time (the processor while the frame is read, then the
+     * request handler that releases it).
+     */
     final class Reservation {
+        private final boolean refusable;
         private long bytes;
 
-        private Reservation() {
+        private Reservation(boolean refusable) {
+            this.refusable = refusable;
         }
 
         /** @return false (reserving nothing) if the pool cannot spare {@code more} bytes now */
@@ -89,6 +103,15 @@ final class MemoryPool {
 
         long bytes() {
             return bytes;
+        }
+
+        /** Gives back all but {@code keep} bytes (if it holds more). */
+        void shrinkTo(long keep) {
+            if (bytes > keep) {
+                long released = bytes - keep;
+                bytes = keep;
+                MemoryPool.this.release(this, released);
+            }
         }
 
         /** Gives all of it back; a second call does nothing. */

@@ -50,13 +50,15 @@ public final class Processor implements Runnable {
     private final Queue<NewConnection> newConnections = new ConcurrentLinkedQueue<>();
     private final Queue<Response> responses = new ConcurrentLinkedQueue<>();
     private final Map<String, Connection> connections = new HashMap<>();
-    /** Closed connections whose request the handlers still have: its memory is released with the answer. */
-    private final Map<String, Connection> closedWithHandlers = new HashMap<>();
+    /** Frame buffers the request handlers are done with, for {@link #receiveBuffers} to reuse. */
+    private final Queue<ByteBuffer> returnedBuffers = new ConcurrentLinkedQueue<>();
     private final Set<Connection> mutedForMemory = new HashSet<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean reading = true;
     private volatile boolean running = true;
     private volatile boolean memoryFreed;
+    /** Set when the thread ends: sockets handed over from then on would never be registered. */
+    private volatile boolean finished;
     private boolean readingPaused;
     private long nextConnectionIndex;
     private long lastStallCheckMs;
@@ -82,10 +84,19 @@ public final class Processor implements Runnable {
         return id;
     }
 
-    /** Called by the acceptor; the socket is registered on this processor's own thread. */
-    void accept(SocketChannel socket, InetAddress client) {
-        newConnections.add(new NewConnection(socket, client));
+    /**
+     * Called by the acceptor; the socket is registered on this processor's own thread.
+     *
+     * @return false if this processor's thread has ended (the socket is then still the caller's)
+     */
+    boolean accept(SocketChannel socket, InetAddress client) {
+        NewConnection pending = new NewConnection(socket, client);
+        newConnections.add(pending);
+        if (finished && newConnections.remove(pending)) {
+            return false;
+        }
         selector.wakeup();
+        return true;
     }
 
     /** Called (on any thread) when pool memory was freed: connections muted for memory try again. */
@@ -122,16 +133,20 @@ public final class Processor implements Runnable {
         } catch (ClosedSelectorException e) {
             log.debug("processor {} selector closed", id);
         } finally {
-            connections.values().forEach(this::forget);
+            finished = true;
+            // Closing gives back the memory of the frames being read; requests with the handlers give back their own.
+            for (Connection connection : connections.values()) {
+                try {
+                    forget(connection);
+                } catch (Throwable e) {
+                    log.warn("processor {} could not close connection {}", id, connection.id(), e);
+                }
+            }
             connections.clear();
             NewConnection pending;
             while ((pending = newConnections.poll()) != null) {
                 closeNew(pending);
             }
-            // Their answers would go to this processor's replacement, which does not know them: give the memory
-            // back now (the buffers go to this processor's free list, which nothing uses again).
-            closedWithHandlers.values().forEach(Connection::requestAnswered);
-            closedWithHandlers.clear();
             try {
                 selector.close();
             } catch (IOException e) {
@@ -144,6 +159,7 @@ public final class Processor implements Runnable {
     private void pollOnce() {
         try {
             registerNewSockets();
+            reuseReturnedBuffers();
             maybePauseReading();
             processResponses();
             unmuteIfMemoryFreed();
@@ -181,6 +197,13 @@ public final class Processor implements Runnable {
         }
     }
 
+    private void reuseReturnedBuffers() {
+        ByteBuffer buffer;
+        while ((buffer = returnedBuffers.poll()) != null) {
+            receiveBuffers.release(buffer);
+        }
+    }
+
     private void closeNew(NewConnection pending) {
         try {
             pending.socket().close();
@@ -214,17 +237,12 @@ public final class Processor implements Runnable {
     private void processResponses() {
         Response response;
         while ((response = responses.poll()) != null) {
+            response.request().releaseFrame(); // normally done by the handler already
             Connection connection = connections.get(response.request().connectionId());
             if (connection == null) {
-                // The client went away while its request was being handled: only the frame's memory is left.
-                Connection closed = closedWithHandlers.remove(response.request().connectionId());
-                if (closed != null) {
-                    closed.requestAnswered();
-                }
-                continue;
+                continue; // the client went away while its request was being handled
             }
             try {
-                connection.requestAnswered();
                 if (response.closesConnection()) {
                     close(connection);
                 } else if (response.send().isPresent()) {
@@ -293,18 +311,19 @@ public final class Processor implements Runnable {
         try {
             parsed = parser.parse(frame.payload());
         } catch (RuntimeException e) {
-            frame.release(receiveBuffers);
+            frame.release(receiveBuffers::release);
             throw e;
         }
-        connection.awaitResponse(frame);
+        connection.awaitResponse();
         if (parsed instanceof RequestParser.Parsed.Unknown unknown) {
             log.debug("connection {} sent unknown api key {} v{}", connection.id(), unknown.apiKey(), unknown.apiVersion());
-            connection.requestAnswered();
+            frame.release(receiveBuffers::release);
             send(connection, bareErrorResponse(unknown.correlationId()));
             return;
         }
         RequestParser.Parsed.Ok ok = (RequestParser.Parsed.Ok) parsed;
-        Request request = new Request(id, connection.id(), ok.header(), ok.body(), SIZE_PREFIX_BYTES + frame.payload().limit());
+        Request request = new Request(id, connection.id(), ok.header(), ok.body(), SIZE_PREFIX_BYTES + frame.payload().limit(),
+                () -> frame.release(returnedBuffers::add));
         try {
             requestChannel.sendRequest(request);
         } catch (InterruptedException e) {
@@ -374,14 +393,11 @@ public final class Processor implements Runnable {
         forget(connection);
     }
 
-    /** Closes a connection already out of {@link #connections}, keeping what the handlers still read. */
+    /** Closes a connection already out of {@link #connections}. */
     private void forget(Connection connection) {
         if (connection.close()) {
             quotas.closed(connection.client());
         }
         mutedForMemory.remove(connection);
-        if (connection.withHandlers()) {
-            closedWithHandlers.put(connection.id(), connection);
-        }
     }
 }
