@@ -21,6 +21,7 @@ final class Connection {
     private Send send;
     private boolean awaitingResponse;
     private boolean mutedForMemory;
+    private long throttledUntilMs;
     private long lastActiveMs;
     private long requestStartedMs;
     private boolean closed;
@@ -115,6 +116,16 @@ final class Connection {
 
     boolean sending() {
         return send != null;
+    }
+
+    /** The client is over a quota: once the response being sent is out, read nothing until {@code untilMs}. */
+    void throttleUntil(long untilMs) {
+        throttledUntilMs = untilMs;
+    }
+
+    /** When reading may resume after a throttled response; 0 or past if it may now. */
+    long throttledUntilMs() {
+        return throttledUntilMs;
     }
 
     /** Reads the next request: the previous one has been answered (or needed no answer). */

@@ -53,6 +53,8 @@ public final class Processor implements Runnable {
     /** Frame buffers the request handlers are done with, for {@link #receiveBuffers} to reuse. */
     private final Queue<ByteBuffer> returnedBuffers = new ConcurrentLinkedQueue<>();
     private final Set<Connection> mutedForMemory = new HashSet<>();
+    /** Connections muted after a response that carried a throttle time, until their throttle ends. */
+    private final Set<Connection> throttled = new HashSet<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean reading = true;
     private volatile boolean running = true;
@@ -163,7 +165,7 @@ public final class Processor implements Runnable {
             maybePauseReading();
             processResponses();
             unmuteIfMemoryFreed();
-            selector.select(POLL_MS);
+            selector.select(unmuteThrottledAndGetPollMs());
             handleReadyKeys();
             closeStalledConnections();
         } catch (ClosedSelectorException e) {
@@ -243,6 +245,9 @@ public final class Processor implements Runnable {
                 continue; // the client went away while its request was being handled
             }
             try {
+                if (response.throttleTimeMs() > 0) {
+                    connection.throttleUntil(time.milliseconds() + response.throttleTimeMs());
+                }
                 if (response.closesConnection()) {
                     close(connection);
                 } else if (response.send().isPresent()) {
@@ -354,11 +359,36 @@ public final class Processor implements Runnable {
     }
 
     private void resumeReading(Connection connection) {
-        if (reading) {
-            connection.resumeReading(time.milliseconds());
+        long now = time.milliseconds();
+        if (reading && connection.throttledUntilMs() > now) {
+            connection.stopSelecting(); // KIP-219: the response went out at once, the next request waits
+            throttled.add(connection);
+        } else if (reading) {
+            connection.resumeReading(now);
         } else {
             connection.stopSelecting(); // shutting down: no more requests, and nothing left to write
         }
+    }
+
+    /** Resumes reading on connections whose throttle has ended; @return how long the next select may wait */
+    private long unmuteThrottledAndGetPollMs() {
+        if (throttled.isEmpty()) {
+            return POLL_MS;
+        }
+        long now = time.milliseconds();
+        long nextEnd = now + POLL_MS;
+        Iterator<Connection> waiting = throttled.iterator();
+        while (waiting.hasNext()) {
+            Connection connection = waiting.next();
+            long until = connection.throttledUntilMs();
+            if (until <= now) {
+                waiting.remove();
+                resumeReading(connection);
+            } else {
+                nextEnd = Math.min(nextEnd, until);
+            }
+        }
+        return Math.max(1, nextEnd - now);
     }
 
     /**
@@ -399,5 +429,6 @@ public final class Processor implements Runnable {
             quotas.closed(connection.client());
         }
         mutedForMemory.remove(connection);
+        throttled.remove(connection);
     }
 }
