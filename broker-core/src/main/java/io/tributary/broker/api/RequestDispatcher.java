@@ -145,13 +145,11 @@ public final class RequestDispatcher {
             if (error != null) {
                 return failed(request, error);
             }
-            if (body == null) {
-                return Response.none(request);
-            }
             QuotaThrottle.Throttled charged = throttle.charge(request, body, version, handlerNanos);
-            return charged.throttleTimeMs() > 0
-                    ? Response.throttled(request, send(request, charged.body(), version), charged.throttleTimeMs())
-                    : respond(request, body, version);
+            if (charged.throttleTimeMs() == 0) {
+                return body == null ? Response.none(request) : respond(request, body, version);
+            }
+            return Response.throttled(request, body == null ? null : send(request, charged.body(), version), charged.throttleTimeMs());
         });
     }
 

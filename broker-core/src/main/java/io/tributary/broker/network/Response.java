@@ -27,7 +27,7 @@ public final class Response {
 
     /**
      * A response to a client over its quota: written at once (it carries the throttle time), after which the
-     * connection reads nothing for {@code throttleTimeMs} (KIP-219).
+     * connection reads nothing for {@code throttleTimeMs} (KIP-219). A null {@code send} (acks=0 produce) only mutes.
      */
     public static Response throttled(Request request, Send send, long throttleTimeMs) {
         return new Response(request, send, false, throttleTimeMs);

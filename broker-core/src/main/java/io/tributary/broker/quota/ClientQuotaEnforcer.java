@@ -49,6 +49,11 @@ public final class ClientQuotaEnforcer implements AutoCloseable {
         return managers.get(type).recordAndGetThrottleTimeMs(user, clientId, bytes, time.milliseconds());
     }
 
+    /** Takes back bytes recorded by {@link #recordBytes} that were not sent after all (a throttled fetch's). */
+    public void unrecordBytes(QuotaType type, String user, String clientId, long bytes) {
+        managers.get(type).unrecord(user, clientId, bytes, time.milliseconds());
+    }
+
     /** Records handler time spent on one request; @return the throttle time in ms, or 0 */
     public long recordHandlerTime(String user, String clientId, long nanos) {
         return managers.get(QuotaType.REQUEST).recordAndGetThrottleTimeMs(user, clientId, nanos * PERCENT_PER_NANO,

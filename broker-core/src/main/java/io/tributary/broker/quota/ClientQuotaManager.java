@@ -69,6 +69,11 @@ final class ClientQuotaManager {
         }
     }
 
+    /** Takes back a value recorded for the client (never throttles). */
+    void unrecord(String user, String clientId, double value, long nowMs) {
+        quotas.find(user, clientId, type).ifPresent(applied -> sensor(applied).record(-value, nowMs, false));
+    }
+
     private long throttleTimeMs(QuotaViolationException e, long nowMs) {
         KafkaMetric metric = e.metric();
         long windowMs = ((Rate) metric.measurable()).windowSize(metric.config(), nowMs);
