@@ -36,7 +36,7 @@ final class QuotaThrottle {
      * @return the response body to send (may be another one) and its throttle time
      */
     Throttled charge(Request request, ApiMessage body, short version, long handlerNanos) {
-        if (isFollowerFetch(request)) {
+        if (!quotas.anyQuota() || isFollowerFetch(request)) {
             return new Throttled(body, 0);
         }
         String user = ClientQuotaEnforcer.ANONYMOUS_USER;

@@ -24,6 +24,7 @@ public final class ClientQuotaEnforcer implements AutoCloseable {
     private final Metrics metrics;
     private final Time time;
     private final Map<QuotaType, ClientQuotaManager> managers = new EnumMap<>(QuotaType.class);
+    private volatile boolean anyQuota;
 
     /** @param windowSamples {@code quota.window.num}; @param windowSeconds {@code quota.window.size.seconds} */
     public ClientQuotaEnforcer(int windowSamples, int windowSeconds, Time time) {
@@ -39,6 +40,12 @@ public final class ClientQuotaEnforcer implements AutoCloseable {
     public void update(Map<ClientQuotaEntity, Map<String, Double>> configured) {
         ClientQuotas quotas = new ClientQuotas(configured);
         managers.values().forEach(manager -> manager.update(quotas));
+        anyQuota = !configured.isEmpty();
+    }
+
+    /** False while no quota is configured at all: nothing needs recording then. */
+    public boolean anyQuota() {
+        return anyQuota;
     }
 
     /** Records {@code bytes} of a produce request or fetch response; @return the throttle time in ms, or 0 */
