@@ -7,8 +7,9 @@ package io.tributary.broker.network;
  * reading until memory is released, as Kafka's memory pool mutes it.
  *
  * <p>One frame at a time may go beyond the capacity (the overdraft), so that a frame larger than the pool, or
- * two large frames read at once, can always complete instead of waiting for each other forever. The bytes in
- * use therefore stay below the capacity plus one {@code socket.request.max.bytes}. Thread-safe.
+ * two large frames read at once, can always complete instead of waiting for each other forever. Small frames
+ * ({@link #reserveUnrefused()}) are counted but never refused. The bytes in use therefore stay below the capacity
+ * plus one {@code socket.request.max.bytes} plus one small frame per connection. Thread-safe.
  */
 final class MemoryPool {
     /** {@code queued.max.request.bytes} of -1: no bound. */
