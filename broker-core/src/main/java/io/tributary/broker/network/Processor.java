@@ -333,6 +333,7 @@ public final class Processor implements Runnable {
             requestChannel.sendRequest(request);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            request.releaseFrame(); // no handler will
             close(connection);
         }
     }

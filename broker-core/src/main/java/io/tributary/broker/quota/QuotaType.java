@@ -1,5 +1,7 @@
 package io.tributary.broker.quota;
 
+import java.util.Optional;
+
 /** The three client quotas, by their config keys; each is measured per second. */
 public enum QuotaType {
     /** Bytes of produce requests per second. */
@@ -33,12 +35,12 @@ public enum QuotaType {
     }
 
     /** The type of a config key, if it is one of these. */
-    public static java.util.Optional<QuotaType> forKey(String key) {
+    public static Optional<QuotaType> forKey(String key) {
         for (QuotaType type : values()) {
             if (type.configKey.equals(key)) {
-                return java.util.Optional.of(type);
+                return Optional.of(type);
             }
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 }
