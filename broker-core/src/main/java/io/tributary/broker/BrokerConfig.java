@@ -43,6 +43,8 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String MAX_CONNECTIONS_PER_IP_OVERRIDES = "max.connections.per.ip.overrides";
     public static final String QUEUED_MAX_REQUESTS = "queued.max.requests";
     public static final String QUEUED_MAX_REQUEST_BYTES = "queued.max.request.bytes";
+    public static final String QUOTA_WINDOW_NUM = "quota.window.num";
+    public static final String QUOTA_WINDOW_SIZE_SECONDS = "quota.window.size.seconds";
     public static final String AUTO_CREATE_TOPICS_ENABLE = "auto.create.topics.enable";
     public static final String NUM_PARTITIONS = "num.partitions";
     public static final String DEFAULT_REPLICATION_FACTOR = "default.replication.factor";
@@ -119,10 +121,17 @@ public final class BrokerConfig extends AbstractConfig {
             .define(QUEUED_MAX_REQUEST_BYTES, Type.LONG, 100L * 1024 * 1024, ConfigDef.LambdaValidator.with(BrokerConfig::validateQueuedMaxRequestBytes, () -> "-1 or [1,...]"),
                     Importance.MEDIUM,
                     "Heap for request bytes being read or waiting for a handler, shared by all connections. A frame's "
-                            + "memory is taken as its bytes arrive, never from the size prefix alone; a connection whose "
-                            + "next bytes do not fit stops reading until memory frees. One frame at a time may go beyond "
-                            + "this (so a frame larger than it can be read), so request memory stays below this plus "
-                            + SOCKET_REQUEST_MAX_BYTES + ". -1: no bound (Kafka's default).")
+                            + "memory is taken as its bytes arrive (at most four times what arrived), never from the size "
+                            + "prefix alone, and given back when its handler returns; a connection whose next bytes do not "
+                            + "fit stops reading until memory frees. One frame at a time may go beyond this (so a frame "
+                            + "larger than it can be read), and frames of at most 16 KiB are never refused (so follower "
+                            + "fetches and heartbeats always get through): request memory stays below this plus "
+                            + SOCKET_REQUEST_MAX_BYTES + " plus 16 KiB per connection. -1: no bound (Kafka's default).")
+            .define(QUOTA_WINDOW_NUM, Type.INT, 11, Range.atLeast(1), Importance.LOW,
+                    "Samples kept of each client's produce, fetch and request-time rate (client quotas).")
+            .define(QUOTA_WINDOW_SIZE_SECONDS, Type.INT, 1, Range.atLeast(1), Importance.LOW,
+                    "Length of one sample of a client's quota rates; a throttle lasts at most "
+                            + QUOTA_WINDOW_NUM + " times this.")
             .define(AUTO_CREATE_TOPICS_ENABLE, Type.BOOLEAN, true, Importance.HIGH,
                     "Create a topic when a client asks for metadata of a topic that does not exist.")
             .define(NUM_PARTITIONS, Type.INT, 1, Range.atLeast(1), Importance.MEDIUM,
@@ -303,6 +312,14 @@ public final class BrokerConfig extends AbstractConfig {
     /** Broker-wide log defaults (topic overrides are applied on top per topic). */
     public LogConfig logDefaults() {
         return LogConfig.fromBroker(originals());
+    }
+
+    public int quotaWindowNum() {
+        return getInt(QUOTA_WINDOW_NUM);
+    }
+
+    public int quotaWindowSizeSeconds() {
+        return getInt(QUOTA_WINDOW_SIZE_SECONDS);
     }
 
     public SocketServerConfig socketServerConfig() {

@@ -21,6 +21,9 @@ import io.tributary.broker.cluster.ProducerIdManager;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.cluster.TopicStore;
 import io.tributary.broker.cluster.ZkClient;
+import io.tributary.broker.cluster.ClientQuotaStore;
+import io.tributary.broker.quota.ClientQuotaEnforcer;
+import io.tributary.broker.quota.QuotaConfigWatcher;
 import io.tributary.broker.controller.ClusterView;
 import io.tributary.broker.controller.ControlledShutdown;
 import io.tributary.broker.controller.Controller;
@@ -58,6 +61,8 @@ public final class Server implements AutoCloseable {
 
     private EmbeddedZooKeeper embeddedZooKeeper;
     private ZkClient zk;
+    private ClientQuotaEnforcer quotas;
+    private QuotaConfigWatcher quotaWatcher;
     private LogManager logs;
     private LogCleaner cleaner;
     private BrokerRegistry registry;
@@ -144,8 +149,10 @@ public final class Server implements AutoCloseable {
                 }
             }
         });
+        quotas = new ClientQuotaEnforcer(config.quotaWindowNum(), config.quotaWindowSizeSeconds(), time);
+        quotaWatcher = QuotaConfigWatcher.start(zk, quotas, config.zookeeperConnectionTimeoutMs());
         RequestDispatcher dispatcher = RequestDispatcher.create(identity, topics, new ProducerIdManager(zk, config.brokerId()),
-                replicas, cluster, fetchWaiters, groups, apiSettings(config));
+                replicas, cluster, fetchWaiters, groups, apiSettings(config), new ClientQuotaStore(zk), quotas);
         handlers = new RequestHandlerPool(config.ioThreads(), channel, dispatcher::dispatch);
         producerStateTasks = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "tributary-producer-state");
@@ -247,6 +254,8 @@ public final class Server implements AutoCloseable {
         log.info("logs flushed and marked clean");
         quietly("broker registration", registry);
         quietly("cluster watches", cluster);
+        quietly("client quota watches", quotaWatcher);
+        quietly("client quotas", quotas);
         quietly("ZooKeeper client", zk);
         quietly("embedded ZooKeeper", embeddedZooKeeper);
         log.info("Tributary broker stopped");

@@ -1,6 +1,7 @@
 package io.tributary.broker.api;
 
 import java.util.concurrent.CompletableFuture;
+import io.tributary.broker.cluster.ClientQuotaStore;
 import io.tributary.broker.cluster.ProducerIdManager;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.controller.ClusterView;
@@ -8,14 +9,17 @@ import io.tributary.broker.group.GroupServices;
 import io.tributary.broker.network.Request;
 import io.tributary.broker.network.Response;
 import io.tributary.broker.purgatory.Purgatory;
+import io.tributary.broker.quota.ClientQuotaEnforcer;
 import io.tributary.broker.replica.ReplicaManager;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
+import org.apache.kafka.common.message.AlterClientQuotasRequestData;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.DeleteGroupsRequestData;
 import org.apache.kafka.common.message.DeleteTopicsRequestData;
+import org.apache.kafka.common.message.DescribeClientQuotasRequestData;
 import org.apache.kafka.common.message.DescribeClusterRequestData;
 import org.apache.kafka.common.message.DescribeConfigsRequestData;
 import org.apache.kafka.common.message.DescribeGroupsRequestData;
@@ -40,6 +44,7 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.protocol.SendBuilder;
+import org.apache.kafka.common.network.Send;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,6 +67,8 @@ public final class RequestDispatcher {
     private final ProducerIdHandler producerIds;
     private final OffsetForLeaderEpochHandler leaderEpochs;
     private final GroupApis groups;
+    private final ClientQuotasHandler clientQuotas;
+    private final QuotaThrottle throttle;
 
     /** The handlers of the consumer-group APIs. */
     private record GroupApis(CoordinatorHandler coordinator, GroupMembershipHandler membership, GroupAdminHandler admin,
@@ -70,7 +77,8 @@ public final class RequestDispatcher {
 
     private RequestDispatcher(MetadataHandler metadata, ProduceHandler produce, FetchHandler fetch, ListOffsetsHandler listOffsets,
                       DeleteRecordsHandler deleteRecords, TopicAdminHandler topicAdmin, ConfigHandler configs, ProducerIdHandler producerIds,
-                      OffsetForLeaderEpochHandler leaderEpochs, GroupApis groups) {
+                      OffsetForLeaderEpochHandler leaderEpochs, GroupApis groups, ClientQuotasHandler clientQuotas,
+                      QuotaThrottle throttle) {
         this.metadata = metadata;
         this.produce = produce;
         this.fetch = fetch;
@@ -81,12 +89,15 @@ public final class RequestDispatcher {
         this.producerIds = producerIds;
         this.leaderEpochs = leaderEpochs;
         this.groups = groups;
+        this.clientQuotas = clientQuotas;
+        this.throttle = throttle;
     }
 
     /** Wires one handler per API family over the broker's services. */
     public static RequestDispatcher create(BrokerIdentity broker, TopicManager topics, ProducerIdManager producerIds,
                                            ReplicaManager replicas, ClusterView cluster, Purgatory<TopicPartition> fetchWaiters,
-                                           GroupServices groupServices, ApiSettings settings) {
+                                           GroupServices groupServices, ApiSettings settings, ClientQuotaStore quotaStore,
+                                           ClientQuotaEnforcer quotas) {
         ConfigHandler configs = new ConfigHandler(topics, settings.brokerDef(), settings.brokerProps(), broker.nodeId());
         return new RequestDispatcher(
                 new MetadataHandler(broker, topics, new MetadataHandler.TopicDefaults(settings.autoCreateTopics(),
@@ -103,7 +114,9 @@ public final class RequestDispatcher {
                 new GroupApis(new CoordinatorHandler(broker, groupServices, cluster, replicas),
                         new GroupMembershipHandler(groupServices.coordinator()),
                         new GroupAdminHandler(groupServices.coordinator(), groupServices.offsets()),
-                        new OffsetsHandler(topics, groupServices.offsets())));
+                        new OffsetsHandler(topics, groupServices.offsets())),
+                new ClientQuotasHandler(quotaStore),
+                new QuotaThrottle(quotas));
     }
 
     /** The response to send, completed later for requests that wait (fetch long-polls). */
@@ -120,17 +133,23 @@ public final class RequestDispatcher {
             return CompletableFuture.completedFuture(failed(request, new UnsupportedVersionException(
                     key + " v" + version + " is not supported; supported: " + SupportedApis.range(key).map(Object::toString).orElse("none"))));
         }
+        long started = System.nanoTime();
         CompletableFuture<? extends ApiMessage> result;
         try {
             result = handle(request, key, version);
         } catch (RuntimeException e) {
             result = CompletableFuture.failedFuture(e);
         }
+        long handlerNanos = System.nanoTime() - started; // the thread's time: a wait in a purgatory is not counted
         return result.handle((body, error) -> {
             if (error != null) {
                 return failed(request, error);
             }
-            return body == null ? Response.none(request) : respond(request, body, version);
+            QuotaThrottle.Throttled charged = throttle.charge(request, body, version, handlerNanos);
+            if (charged.throttleTimeMs() == 0) {
+                return body == null ? Response.none(request) : respond(request, body, version);
+            }
+            return Response.throttled(request, body == null ? null : send(request, charged.body(), version), charged.throttleTimeMs());
         });
     }
 
@@ -161,6 +180,8 @@ public final class RequestDispatcher {
             case OFFSET_COMMIT -> groups.offsets().commit((OffsetCommitRequestData) data, version);
             case OFFSET_FETCH -> done(groups.offsets().fetch((OffsetFetchRequestData) data, version));
             case OFFSET_DELETE -> done(groups.offsets().delete((OffsetDeleteRequestData) data));
+            case DESCRIBE_CLIENT_QUOTAS -> done(clientQuotas.describe((DescribeClientQuotasRequestData) data));
+            case ALTER_CLIENT_QUOTAS -> done(clientQuotas.alter((AlterClientQuotasRequestData) data));
             default -> CompletableFuture.failedFuture(new UnsupportedVersionException(key + " is not implemented"));
         };
     }
@@ -170,7 +191,11 @@ public final class RequestDispatcher {
     }
 
     private static Response respond(Request request, ApiMessage body, short version) {
-        return Response.of(request, SendBuilder.buildResponseSend(request.header().toResponseHeader(), body, version));
+        return Response.of(request, send(request, body, version));
+    }
+
+    private static Send send(Request request, ApiMessage body, short version) {
+        return SendBuilder.buildResponseSend(request.header().toResponseHeader(), body, version);
     }
 
     private static Response failed(Request request, Throwable error) {

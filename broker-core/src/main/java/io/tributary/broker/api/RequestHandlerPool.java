@@ -57,21 +57,29 @@ public final class RequestHandlerPool implements AutoCloseable {
     }
 
     private void handle(Request request) {
+        CompletableFuture<Response> answer;
         try {
-            handler.handle(request).whenComplete((response, error) -> {
-                if (error != null) {
-                    log.error("{} failed without a response; closing its connection", request, error);
-                    channel.sendResponse(Response.closeConnection(request));
-                } else {
-                    channel.sendResponse(response);
-                }
-            });
+            answer = handler.handle(request);
         } catch (Throwable e) {
             // One bad request costs its connection, never a handler thread: a dead thread would
             // silently shrink the pool until the broker stops answering.
             log.error("{} failed outside its handler; closing its connection", request, e);
             channel.sendResponse(Response.closeConnection(request));
+            return;
+        } finally {
+            // The handler has read the request's bytes (produce records are in the log now): their memory goes back
+            // at once, not when the response leaves, so requests waiting for replication cannot hold the pool
+            // while the follower fetches that would complete them wait for memory.
+            request.releaseFrame();
         }
+        answer.whenComplete((response, error) -> {
+            if (error != null) {
+                log.error("{} failed without a response; closing its connection", request, error);
+                channel.sendResponse(Response.closeConnection(request));
+            } else {
+                channel.sendResponse(response);
+            }
+        });
     }
 
     /** Stops taking requests; call after the channel has drained. */

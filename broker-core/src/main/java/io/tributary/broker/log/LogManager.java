@@ -199,7 +199,7 @@ public final class LogManager implements AutoCloseable {
     }
 
     /**
-     * Closes the logs, renames each folder {@code <name>.<uuid>-delete} and deletes it in the
+     * Closes the logs, renames each folder {@code <name>.<uuid>-delete} (see {@link PartitionFolderNames}) and deletes it in the
      * background. Nothing is synced to disk for a log on its way out; the recovery points are
      * checkpointed once for all of them.
      */
@@ -220,7 +220,7 @@ public final class LogManager implements AutoCloseable {
             return false;
         }
         log.closeForDeletion();
-        Path renamed = log.dir().resolveSibling(PartitionFolderNames.deletionName(log.dir().getFileName().toString()));
+        Path renamed = log.dir().resolveSibling(PartitionFolderNames.deletionName(tp));
         try {
             Files.move(log.dir(), renamed);
         } catch (IOException e) {

@@ -57,8 +57,10 @@ final class Acceptor implements Runnable {
                 }
                 client = address;
                 configure(socket);
-                processors.get(next).accept(socket, client);
-                next = (next + 1) % processors.size();
+                if (!handOver(socket, client)) {
+                    log.warn("no network thread is running to take a connection from {}; closing it", address.getHostAddress());
+                    closeUncounted(socket, client);
+                }
             } catch (ClosedChannelException e) {
                 return; // close() was called: stop accepting
             } catch (IOException e) {
@@ -70,6 +72,18 @@ final class Acceptor implements Runnable {
                 closeUncounted(socket, client);
             }
         }
+    }
+
+    /** Gives the socket to the next processor whose thread is running (one that died is skipped until replaced). */
+    private boolean handOver(SocketChannel socket, InetAddress client) {
+        for (int tries = 0; tries < processors.size(); tries++) {
+            Processor processor = processors.get(next);
+            next = (next + 1) % processors.size();
+            if (processor.accept(socket, client)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void refuse(SocketChannel socket, InetAddress address) {

@@ -7,10 +7,9 @@ import java.nio.channels.SocketChannel;
 import org.apache.kafka.common.network.Send;
 
 /**
- * One client connection as its processor sees it: the frame being read, the response being
- * written, and the request out with the handlers (whose frame buffer goes back to the processor's
- * {@link ReceiveBuffers}, and whose memory goes back to the {@link MemoryPool}, once it is answered).
- * Confined to the processor thread.
+ * One client connection as its processor sees it: the frame being read and the response being
+ * written (a request out with the handlers gives its frame's memory back itself, see
+ * {@link Request#releaseFrame()}). Confined to the processor thread.
  */
 final class Connection {
     private final String id;
@@ -19,11 +18,10 @@ final class Connection {
     private final SelectionKey key;
     private final SocketChannelTransfer transfer;
     private final FrameReader frames;
-    private final ReceiveBuffers buffers;
     private Send send;
-    private FrameReader.Frame inFlightFrame;
     private boolean awaitingResponse;
     private boolean mutedForMemory;
+    private long throttledUntilMs;
     private long lastActiveMs;
     private long requestStartedMs;
     private boolean closed;
@@ -36,7 +34,6 @@ final class Connection {
         this.key = key;
         this.transfer = new SocketChannelTransfer(socket);
         this.frames = new FrameReader(maxRequestBytes, buffers, pool);
-        this.buffers = buffers;
         this.lastActiveMs = nowMs;
     }
 
@@ -84,19 +81,10 @@ final class Connection {
         }
     }
 
-    /** Stops reading until the response to the request in {@code frame} has gone out. */
-    void awaitResponse(FrameReader.Frame frame) {
-        inFlightFrame = frame;
+    /** Stops reading until the response to the request just read has gone out. */
+    void awaitResponse() {
         awaitingResponse = true;
         key.interestOps(0);
-    }
-
-    /** The request out with the handlers has its response: nothing reads its frame any more. */
-    void requestAnswered() {
-        if (inFlightFrame != null) {
-            inFlightFrame.release(buffers);
-            inFlightFrame = null;
-        }
     }
 
     /**
@@ -130,6 +118,16 @@ final class Connection {
         return send != null;
     }
 
+    /** The client is over a quota: once the response being sent is out, read nothing until {@code untilMs}. */
+    void throttleUntil(long untilMs) {
+        throttledUntilMs = untilMs;
+    }
+
+    /** When reading may resume after a throttled response; 0 or past if it may now. */
+    long throttledUntilMs() {
+        return throttledUntilMs;
+    }
+
     /** Reads the next request: the previous one has been answered (or needed no answer). */
     void resumeReading(long nowMs) {
         awaitingResponse = false;
@@ -155,14 +153,9 @@ final class Connection {
         return !awaitingResponse && send == null && lastActiveMs < cutoffMs;
     }
 
-    /** True while the handlers have a request of this connection (whose frame they may still read). */
-    boolean withHandlers() {
-        return inFlightFrame != null;
-    }
-
     /**
-     * Closes the socket. A frame still with the handlers keeps its buffer and memory until
-     * {@link #requestAnswered()}: the pool must not hand them out again.
+     * Closes the socket and gives back the memory of a frame being read (a request with the handlers gives
+     * back its own).
      *
      * @return false if it was closed already
      */

@@ -4,25 +4,35 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
+import java.util.function.Consumer;
 import org.apache.kafka.common.network.InvalidReceiveException;
 
 /**
  * Reads one connection's size-prefixed frames: the 4-byte size, checked against {@code socket.request.max.bytes},
- * then the payload. The size is a limit, not an allocation: the payload buffer starts at {@link #FIRST_STEP_BYTES}
- * (or the frame's size, if smaller) and grows by {@link #GROWTH} as bytes arrive, each step reserved from the
- * {@link MemoryPool} first and its buffer taken from the processor's {@link ReceiveBuffers}. A size prefix with
- * a few bytes behind it therefore holds a few kilobytes, whatever it announced. Confined to the processor thread.
+ * then the payload. The size is a limit, not an allocation, and memory is held only for bytes that have arrived:
+ * the first bytes of a payload (up to {@link #FIRST_STEP_BYTES}) are read into the processor's scratch buffer, the
+ * frame keeps a buffer of about their size, and the buffer grows by {@link #GROWTH} as it fills, each step
+ * reserved from the {@link MemoryPool} first and its buffer taken from the processor's {@link ReceiveBuffers}. A
+ * size prefix alone holds nothing, and a frame holds at most {@link #GROWTH} times the bytes it has received (at
+ * least {@link #MIN_BUFFER_BYTES}). Frames of at most {@link #SMALL_FRAME_BYTES} are counted in the pool but
+ * never refused, so a pool filled by large or half-sent requests never mutes follower fetches, heartbeats or
+ * metadata requests. Confined to the processor thread.
  */
 final class FrameReader {
     static final int FIRST_STEP_BYTES = 64 * 1024;
     static final int GROWTH = 4;
+    static final int MIN_BUFFER_BYTES = 1024;
+    static final int SMALL_FRAME_BYTES = 16 * 1024;
 
     /** A complete frame's payload (position 0, limit its size) and the pool memory it holds until released. */
     record Frame(ByteBuffer payload, MemoryPool.Reservation memory) {
-        /** Hands the buffer back for reuse and the memory back to the pool; call once nothing reads the payload. */
-        void release(ReceiveBuffers buffers) {
-            buffers.release(payload);
+        /**
+         * Gives the memory back to the pool and the buffer to {@code returnBuffer}, from any thread; call once
+         * nothing reads the payload.
+         */
+        void release(Consumer<ByteBuffer> returnBuffer) {
             memory.release();
+            returnBuffer.accept(payload);
         }
     }
 
@@ -63,10 +73,21 @@ final class FrameReader {
             if (frameBytes > maxFrameBytes) {
                 throw new InvalidReceiveException("Invalid receive (size = " + frameBytes + " larger than " + maxFrameBytes + ")");
             }
-            memory = pool.reserve();
+            memory = frameBytes <= SMALL_FRAME_BYTES ? pool.reserveUnrefused() : pool.reserve();
+        }
+        if (payload == null) {
+            int first = readFirstBytes(channel);
+            if (first < 0) {
+                waitingForMemory = true;
+                return read;
+            }
+            read += first;
+            if (payload == null) {
+                return read; // nothing has arrived behind the size: nothing is held
+            }
         }
         while (!complete()) {
-            if ((payload == null || !payload.hasRemaining()) && !grow()) {
+            if (!payload.hasRemaining() && !grow()) {
                 waitingForMemory = true;
                 return read;
             }
@@ -80,18 +101,40 @@ final class FrameReader {
         return read;
     }
 
+    /**
+     * Reads the payload's first bytes into the scratch buffer, with the memory for a full first step reserved
+     * while it reads, then keeps a buffer of about the size of what arrived and gives the rest back.
+     *
+     * @return bytes read, or -1 if the pool cannot spare the first step now (nothing is read or held then)
+     */
+    private int readFirstBytes(ReadableByteChannel channel) throws IOException {
+        int want = Math.min(frameBytes, FIRST_STEP_BYTES);
+        if (!memory.grow(want)) {
+            return -1;
+        }
+        ByteBuffer scratch = buffers.scratch(want);
+        int n = readOrThrow(channel, scratch);
+        if (n == 0 && want > 0) {
+            memory.release();
+            return 0;
+        }
+        int keep = n == frameBytes ? n : Math.min(want, (n + MIN_BUFFER_BYTES - 1) / MIN_BUFFER_BYTES * MIN_BUFFER_BYTES);
+        memory.shrinkTo(keep);
+        payload = buffers.take(keep);
+        payload.put(scratch.flip());
+        return n;
+    }
+
     /** Moves the payload into a buffer of the next step's size, if the pool spares the difference. */
     private boolean grow() {
-        int current = payload == null ? 0 : payload.limit();
-        int next = (int) Math.min(frameBytes, Math.max(FIRST_STEP_BYTES, (long) current * GROWTH));
+        int current = payload.limit();
+        int next = (int) Math.min(frameBytes, (long) current * GROWTH);
         if (!memory.grow(next - current)) {
             return false;
         }
         ByteBuffer grown = buffers.take(next);
-        if (payload != null) {
-            grown.put(payload.flip());
-            buffers.release(payload);
-        }
+        grown.put(payload.flip());
+        buffers.release(payload);
         payload = grown;
         waitingForMemory = false;
         return true;

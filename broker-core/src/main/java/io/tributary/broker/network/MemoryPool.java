@@ -7,8 +7,9 @@ package io.tributary.broker.network;
  * reading until memory is released, as Kafka's memory pool mutes it.
  *
  * <p>One frame at a time may go beyond the capacity (the overdraft), so that a frame larger than the pool, or
- * two large frames read at once, can always complete instead of waiting for each other forever. The bytes in
- * use therefore stay below the capacity plus one {@code socket.request.max.bytes}. Thread-safe.
+ * two large frames read at once, can always complete instead of waiting for each other forever. Small frames
+ * ({@link #reserveUnrefused()}) are counted but never refused. The bytes in use therefore stay below the capacity
+ * plus one {@code socket.request.max.bytes} plus one small frame per connection. Thread-safe.
  */
 final class MemoryPool {
     /** {@code queued.max.request.bytes} of -1: no bound. */
@@ -27,9 +28,18 @@ final class MemoryPool {
         this.onFreed = onFreed;
     }
 
-    /** A new, empty reservation for one frame. */
+    /** A new, empty reservation for one frame, refused when the pool cannot spare what it asks for. */
     Reservation reserve() {
-        return new Reservation();
+        return new Reservation(true);
+    }
+
+    /**
+     * A new, empty reservation that is counted but never refused, for frames too small to be worth muting for
+     * ({@link FrameReader#SMALL_FRAME_BYTES}): follower fetches, heartbeats and metadata requests then keep flowing
+     * while large frames fill the pool.
+     */
+    Reservation reserveUnrefused() {
+        return new Reservation(false);
     }
 
     synchronized long used() {
@@ -42,7 +52,7 @@ final class MemoryPool {
     }
 
     private synchronized boolean grow(Reservation reservation, long bytes) {
-        boolean fits = capacity == UNBOUNDED || used + bytes <= capacity;
+        boolean fits = capacity == UNBOUNDED || used + bytes <= capacity || !reservation.refusable;
         if (!fits && (overdraft == null || overdraft == reservation)) {
             overdraft = reservation;
             fits = true;
@@ -60,7 +70,7 @@ final class MemoryPool {
         boolean wake;
         synchronized (this) {
             used -= bytes;
-            if (overdraft == reservation) {
+            if (overdraft == reservation && (reservation.bytes == 0 || used <= capacity)) {
                 overdraft = null;
             }
             wake = starved;
@@ -71,11 +81,16 @@ final class MemoryPool {
         }
     }
 
-    /** The memory of one frame; confined to one processor thread at a time. */
+    /**
+     * The memory of one frame; confined to one thread at a time (the processor while the frame is read, then the
+     * request handler that releases it).
+     */
     final class Reservation {
+        private final boolean refusable;
         private long bytes;
 
-        private Reservation() {
+        private Reservation(boolean refusable) {
+            this.refusable = refusable;
         }
 
         /** @return false (reserving nothing) if the pool cannot spare {@code more} bytes now */
@@ -89,6 +104,15 @@ final class MemoryPool {
 
         long bytes() {
             return bytes;
+        }
+
+        /** Gives back all but {@code keep} bytes (if it holds more). */
+        void shrinkTo(long keep) {
+            if (bytes > keep) {
+                long released = bytes - keep;
+                bytes = keep;
+                MemoryPool.this.release(this, released);
+            }
         }
 
         /** Gives all of it back; a second call does nothing. */

@@ -50,13 +50,17 @@ public final class Processor implements Runnable {
     private final Queue<NewConnection> newConnections = new ConcurrentLinkedQueue<>();
     private final Queue<Response> responses = new ConcurrentLinkedQueue<>();
     private final Map<String, Connection> connections = new HashMap<>();
-    /** Closed connections whose request the handlers still have: its memory is released with the answer. */
-    private final Map<String, Connection> closedWithHandlers = new HashMap<>();
+    /** Frame buffers the request handlers are done with, for {@link #receiveBuffers} to reuse. */
+    private final Queue<ByteBuffer> returnedBuffers = new ConcurrentLinkedQueue<>();
     private final Set<Connection> mutedForMemory = new HashSet<>();
+    /** Connections muted after a response that carried a throttle time, until their throttle ends. */
+    private final Set<Connection> throttled = new HashSet<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean reading = true;
     private volatile boolean running = true;
     private volatile boolean memoryFreed;
+    /** Set when the thread ends: sockets handed over from then on would never be registered. */
+    private volatile boolean finished;
     private boolean readingPaused;
     private long nextConnectionIndex;
     private long lastStallCheckMs;
@@ -82,10 +86,19 @@ public final class Processor implements Runnable {
         return id;
     }
 
-    /** Called by the acceptor; the socket is registered on this processor's own thread. */
-    void accept(SocketChannel socket, InetAddress client) {
-        newConnections.add(new NewConnection(socket, client));
+    /**
+     * Called by the acceptor; the socket is registered on this processor's own thread.
+     *
+     * @return false if this processor's thread has ended (the socket is then still the caller's)
+     */
+    boolean accept(SocketChannel socket, InetAddress client) {
+        NewConnection pending = new NewConnection(socket, client);
+        newConnections.add(pending);
+        if (finished && newConnections.remove(pending)) {
+            return false;
+        }
         selector.wakeup();
+        return true;
     }
 
     /** Called (on any thread) when pool memory was freed: connections muted for memory try again. */
@@ -122,16 +135,20 @@ public final class Processor implements Runnable {
         } catch (ClosedSelectorException e) {
             log.debug("processor {} selector closed", id);
         } finally {
-            connections.values().forEach(this::forget);
+            finished = true;
+            // Closing gives back the memory of the frames being read; requests with the handlers give back their own.
+            for (Connection connection : connections.values()) {
+                try {
+                    forget(connection);
+                } catch (Throwable e) {
+                    log.warn("processor {} could not close connection {}", id, connection.id(), e);
+                }
+            }
             connections.clear();
             NewConnection pending;
             while ((pending = newConnections.poll()) != null) {
                 closeNew(pending);
             }
-            // Their answers would go to this processor's replacement, which does not know them: give the memory
-            // back now (the buffers go to this processor's free list, which nothing uses again).
-            closedWithHandlers.values().forEach(Connection::requestAnswered);
-            closedWithHandlers.clear();
             try {
                 selector.close();
             } catch (IOException e) {
@@ -144,10 +161,11 @@ public final class Processor implements Runnable {
     private void pollOnce() {
         try {
             registerNewSockets();
+            reuseReturnedBuffers();
             maybePauseReading();
             processResponses();
             unmuteIfMemoryFreed();
-            selector.select(POLL_MS);
+            selector.select(unmuteThrottledAndGetPollMs());
             handleReadyKeys();
             closeStalledConnections();
         } catch (ClosedSelectorException e) {
@@ -178,6 +196,13 @@ public final class Processor implements Runnable {
                 log.warn("processor {} could not register a new connection; closing it", id, e);
                 closeNew(pending);
             }
+        }
+    }
+
+    private void reuseReturnedBuffers() {
+        ByteBuffer buffer;
+        while ((buffer = returnedBuffers.poll()) != null) {
+            receiveBuffers.release(buffer);
         }
     }
 
@@ -214,17 +239,15 @@ public final class Processor implements Runnable {
     private void processResponses() {
         Response response;
         while ((response = responses.poll()) != null) {
+            response.request().releaseFrame(); // normally done by the handler already
             Connection connection = connections.get(response.request().connectionId());
             if (connection == null) {
-                // The client went away while its request was being handled: only the frame's memory is left.
-                Connection closed = closedWithHandlers.remove(response.request().connectionId());
-                if (closed != null) {
-                    closed.requestAnswered();
-                }
-                continue;
+                continue; // the client went away while its request was being handled
             }
             try {
-                connection.requestAnswered();
+                if (response.throttleTimeMs() > 0) {
+                    connection.throttleUntil(time.milliseconds() + response.throttleTimeMs());
+                }
                 if (response.closesConnection()) {
                     close(connection);
                 } else if (response.send().isPresent()) {
@@ -293,22 +316,24 @@ public final class Processor implements Runnable {
         try {
             parsed = parser.parse(frame.payload());
         } catch (RuntimeException e) {
-            frame.release(receiveBuffers);
+            frame.release(receiveBuffers::release);
             throw e;
         }
-        connection.awaitResponse(frame);
+        connection.awaitResponse();
         if (parsed instanceof RequestParser.Parsed.Unknown unknown) {
             log.debug("connection {} sent unknown api key {} v{}", connection.id(), unknown.apiKey(), unknown.apiVersion());
-            connection.requestAnswered();
+            frame.release(receiveBuffers::release);
             send(connection, bareErrorResponse(unknown.correlationId()));
             return;
         }
         RequestParser.Parsed.Ok ok = (RequestParser.Parsed.Ok) parsed;
-        Request request = new Request(id, connection.id(), ok.header(), ok.body(), SIZE_PREFIX_BYTES + frame.payload().limit());
+        Request request = new Request(id, connection.id(), ok.header(), ok.body(), SIZE_PREFIX_BYTES + frame.payload().limit(),
+                () -> frame.release(returnedBuffers::add));
         try {
             requestChannel.sendRequest(request);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            request.releaseFrame(); // no handler will
             close(connection);
         }
     }
@@ -335,11 +360,36 @@ public final class Processor implements Runnable {
     }
 
     private void resumeReading(Connection connection) {
-        if (reading) {
-            connection.resumeReading(time.milliseconds());
+        long now = time.milliseconds();
+        if (reading && connection.throttledUntilMs() > now) {
+            connection.stopSelecting(); // KIP-219: the response went out at once, the next request waits
+            throttled.add(connection);
+        } else if (reading) {
+            connection.resumeReading(now);
         } else {
             connection.stopSelecting(); // shutting down: no more requests, and nothing left to write
         }
+    }
+
+    /** Resumes reading on connections whose throttle has ended; @return how long the next select may wait */
+    private long unmuteThrottledAndGetPollMs() {
+        if (throttled.isEmpty()) {
+            return POLL_MS;
+        }
+        long now = time.milliseconds();
+        long nextEnd = now + POLL_MS;
+        Iterator<Connection> waiting = throttled.iterator();
+        while (waiting.hasNext()) {
+            Connection connection = waiting.next();
+            long until = connection.throttledUntilMs();
+            if (until <= now) {
+                waiting.remove();
+                resumeReading(connection);
+            } else {
+                nextEnd = Math.min(nextEnd, until);
+            }
+        }
+        return Math.max(1, nextEnd - now);
     }
 
     /**
@@ -374,14 +424,12 @@ public final class Processor implements Runnable {
         forget(connection);
     }
 
-    /** Closes a connection already out of {@link #connections}, keeping what the handlers still read. */
+    /** Closes a connection already out of {@link #connections}. */
     private void forget(Connection connection) {
         if (connection.close()) {
             quotas.closed(connection.client());
         }
         mutedForMemory.remove(connection);
-        if (connection.withHandlers()) {
-            closedWithHandlers.put(connection.id(), connection);
-        }
+        throttled.remove(connection);
     }
 }

@@ -19,6 +19,19 @@ final class ReceiveBuffers {
     private static final int MAX_FREE = 8;
 
     private final ArrayDeque<ByteBuffer> free = new ArrayDeque<>();
+    private ByteBuffer scratch;
+
+    /**
+     * The processor's one scratch buffer (direct, {@link FrameReader#FIRST_STEP_BYTES}), cleared and limited to
+     * {@code limit}: a frame's first bytes land here before the frame knows how much memory to keep for them.
+     * Its content is valid until the next call.
+     */
+    ByteBuffer scratch(int limit) {
+        if (scratch == null) {
+            scratch = ByteBuffer.allocateDirect(FrameReader.FIRST_STEP_BYTES);
+        }
+        return scratch.clear().limit(limit);
+    }
 
     /** A buffer with position 0 and limit {@code size}; give it back with {@link #release} once nothing reads it. */
     ByteBuffer take(int size) {

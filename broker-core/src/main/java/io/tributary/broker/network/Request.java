@@ -1,12 +1,15 @@
 package io.tributary.broker.network;
 
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.RequestHeader;
 
 /**
  * A parsed request on its way from a processor to a request handler, and the address its
- * response goes back to. Immutable.
+ * response goes back to. Its body may still read the frame it was parsed from (produce records
+ * do), whose memory counts in {@code queued.max.request.bytes} until {@link #releaseFrame()}.
+ * Thread-safe.
  */
 public final class Request {
     private final int processorId;
@@ -14,14 +17,29 @@ public final class Request {
     private final RequestHeader header;
     private final AbstractRequest body;
     private final int sizeInBytes;
+    private final AtomicReference<Runnable> frameRelease;
 
+    /** @param frameRelease gives the frame's memory back; run once, by {@link #releaseFrame()} */
     public Request(int processorId, String connectionId, RequestHeader header, AbstractRequest body,
-                   int sizeInBytes) {
+                   int sizeInBytes, Runnable frameRelease) {
         this.processorId = processorId;
         this.connectionId = connectionId;
         this.header = header;
         this.body = body;
         this.sizeInBytes = sizeInBytes;
+        this.frameRelease = new AtomicReference<>(frameRelease);
+    }
+
+    /**
+     * Gives the frame's memory back to the pool: call once nothing reads the body's bytes any more (after the
+     * handler has returned: produce records have been copied into the log by then, even when the response
+     * waits for replication). Later calls do nothing.
+     */
+    public void releaseFrame() {
+        Runnable release = frameRelease.getAndSet(null);
+        if (release != null) {
+            release.run();
+        }
     }
 
     public int processorId() {

@@ -65,6 +65,11 @@ public final class SocketServer implements AutoCloseable {
         }
     }
 
+    /** Bytes of request frames held in the {@code queued.max.request.bytes} pool now. */
+    long requestMemoryInUse() {
+        return memoryPool.used();
+    }
+
     public InetSocketAddress boundAddress() {
         try {
             return acceptor.boundAddress();

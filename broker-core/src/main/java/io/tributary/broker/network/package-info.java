@@ -6,12 +6,14 @@
  * processor owns its NIO selector and its connections outright, so nothing on the socket path
  * takes a lock. It reads one frame at a time per connection, parses it with kafka-clients'
  * generated classes and puts it on the {@link io.tributary.broker.network.RequestChannel}; the
- * connection then stops reading until the response to that request has been written. That
+ * connection then stops reading until the response to that request has been written (and, after a
+ * response carrying a quota's throttle time, until that time has passed). That
  * one-request-in-flight rule is what keeps responses in request order per connection.
  *
  * <p>Anything that cannot be parsed, and any Throwable while reading, handling or writing a request,
  * closes only the connection it came from. Frame memory is bounded by the
- * {@link io.tributary.broker.network.MemoryPool}. The acceptor's, processors' and handlers' threads run under
+ * {@link io.tributary.broker.network.MemoryPool} and given back by the request handler as soon as it
+ * has read the request ({@link io.tributary.broker.network.Request#releaseFrame()}). The acceptor's, processors' and handlers' threads run under
  * {@link io.tributary.broker.network.SupervisedThreads}: one that ends anyway is logged and replaced.
  */
 package io.tributary.broker.network;

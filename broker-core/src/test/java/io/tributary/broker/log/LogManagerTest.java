@@ -219,6 +219,27 @@ class LogManagerTest {
         assertThat(folderNames(dirs.get(0))).isEmpty();
     }
 
+    /** A topic created before the name rules, whose {@code <folder>.<32 hex>-delete} name would pass 255 bytes. */
+    @Test
+    void aPartitionWithALongTopicNameCanBeDeletedAndItsLeftoverIsRecognisedAtStartUp() throws Exception {
+        TopicPartition longName = new TopicPartition("t".repeat(240), 7);
+        open(dirs);
+        PartitionLog log = manager.getOrCreate(longName, defaults);
+        log.appendAsLeader(batch(5, 10, 1), 0);
+        Path dir = log.dir().getParent();
+        manager.delete(List.of(longName));
+        assertThat(manager.log(longName)).isEmpty();
+        String deletionName = folderNames(dir).get(0);
+        assertThat(deletionName.getBytes(java.nio.charset.StandardCharsets.UTF_8).length).isLessThanOrEqualTo(255);
+        assertThat(deletionName).startsWith("tttt").contains("-7.").endsWith("-delete");
+
+        manager.close(); // before the background delete ran: the next start-up must finish it
+        open(dirs);
+        assertThat(manager.logs()).isEmpty();
+        scheduler.runDue();
+        assertThat(folderNames(dir)).isEmpty();
+    }
+
     @Test
     void leftoversOfAnInterruptedDeleteAreRemovedAtStartUp() throws Exception {
         Files.createDirectories(dirs.get(1).resolve("alpha-0.abc-delete"));

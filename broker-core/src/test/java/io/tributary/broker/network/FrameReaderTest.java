@@ -123,7 +123,7 @@ class FrameReaderTest {
 
     @Test
     void anAbandonedFrameHandsItsBufferBack() throws Exception {
-        TricklingChannel socket = new TricklingChannel(frames(30_000).limit(1000), 1000);
+        TricklingChannel socket = new TricklingChannel(frames(30_000).limit(10_000), 10_000);
         FrameReader reader = new FrameReader(1 << 20, buffers, pool);
         reader.readFrom(socket);
         assertThat(reader.complete()).isFalse();
@@ -133,13 +133,51 @@ class FrameReaderTest {
 
     @Test
     void anAnnouncedSizeCostsOnlyTheBytesThatArrive() throws Exception {
-        ByteBuffer prefixAndSome = ByteBuffer.allocate(4 + 1024).putInt(100_000_000);
+        ByteBuffer prefixAndSome = ByteBuffer.allocate(4 + 1000).putInt(100_000_000).flip();
         FrameReader reader = new FrameReader(100 * 1024 * 1024, buffers, pool);
-        reader.readFrom(new TricklingChannel(prefixAndSome.position(0), 10_000));
+        TricklingChannel socket = new TricklingChannel(prefixAndSome, 10_000);
+        reader.readFrom(socket);
+        assertThat(reader.midFrame()).isTrue();
+        assertThat(pool.used()).as("a size prefix alone").isZero();
+
+        prefixAndSome.limit(prefixAndSome.capacity());
+        reader.readFrom(socket);
         assertThat(reader.complete()).isFalse();
-        assertThat(pool.used()).isEqualTo(FrameReader.FIRST_STEP_BYTES);
+        assertThat(pool.used()).isEqualTo(FrameReader.MIN_BUFFER_BYTES);
         reader.abandon();
         assertThat(pool.used()).isZero();
+    }
+
+    @Test
+    void aFrameHoldsAtMostFourTimesTheBytesItHasReceived() throws Exception {
+        int size = 1_000_000;
+        FrameReader reader = new FrameReader(1 << 20, buffers, pool);
+        ByteBuffer bytes = frames(size);
+        TricklingChannel socket = new TricklingChannel(bytes, 3_000);
+        while (!reader.complete()) {
+            reader.readFrom(socket);
+            long received = bytes.position() - 4;
+            assertThat(pool.used()).isLessThanOrEqualTo(Math.max(FrameReader.MIN_BUFFER_BYTES, FrameReader.GROWTH * received));
+        }
+        assertFrameContent(reader.takeFrame().payload(), size);
+    }
+
+    @Test
+    void smallFramesAreReadEvenWhenThePoolIsFull() throws Exception {
+        MemoryPool full = new MemoryPool(100_000, () -> { });
+        MemoryPool.Reservation other = full.reserve();
+        assertThat(other.grow(100_000)).isTrue();
+        assertThat(other.grow(1)).isTrue(); // and the overdraft is taken
+        FrameReader reader = new FrameReader(1 << 20, buffers, full);
+        reader.readFrom(new TricklingChannel(frames(FrameReader.SMALL_FRAME_BYTES), 1_000_000));
+        assertThat(reader.complete()).isTrue();
+        assertThat(full.used()).isEqualTo(100_001 + FrameReader.SMALL_FRAME_BYTES);
+
+        FrameReader large = new FrameReader(1 << 20, buffers, full);
+        TricklingChannel socket = new TricklingChannel(frames(FrameReader.SMALL_FRAME_BYTES + 1), 1_000_000);
+        large.readFrom(socket);
+        assertThat(large.waitingForMemory()).isTrue();
+        assertThat(socket.bytes.position()).isEqualTo(4);
     }
 
     @Test
@@ -166,7 +204,7 @@ class FrameReaderTest {
         FrameReader.Frame frame = reader.takeFrame();
         assertFrameContent(frame.payload(), size);
         assertThat(small.used()).isEqualTo(1 + size);
-        frame.release(buffers);
+        frame.release(buffers::release);
         assertThat(small.used()).isEqualTo(1);
     }
 }

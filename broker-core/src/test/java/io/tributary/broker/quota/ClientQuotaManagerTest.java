@@ -1,0 +1,57 @@
+package io.tributary.broker.quota;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import io.tributary.broker.testing.FakeTime;
+import org.apache.kafka.common.quota.ClientQuotaEntity;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class ClientQuotaManagerTest {
+    private final FakeTime time = new FakeTime();
+    private final ClientQuotaEnforcer quotas = new ClientQuotaEnforcer(11, 1, time);
+
+    @AfterEach
+    void close() {
+        quotas.close();
+    }
+
+    private static ClientQuotaEntity client(String clientId) {
+        java.util.HashMap<String, String> entries = new java.util.HashMap<>();
+        entries.put(ClientQuotaEntity.CLIENT_ID, clientId);
+        return new ClientQuotaEntity(entries);
+    }
+
+    @Test
+    void aClientOverItsRateIsThrottledForAsLongAsItsRateNeedsToComeBack() {
+        quotas.update(Map.of(client("slow"), Map.of(QuotaType.PRODUCE.configKey(), 1000.0)));
+        // A new rate is measured over the whole window (10 full samples of 1 s) from the start.
+        assertThat(quotas.recordBytes(QuotaType.PRODUCE, "ANONYMOUS", "slow", 10_000)).isZero();
+        long throttleMs = quotas.recordBytes(QuotaType.PRODUCE, "ANONYMOUS", "slow", 10_000);
+        assertThat(throttleMs).isEqualTo(10_000); // rate 2000/s against 1000/s: (2000 - 1000) / 1000 * 10 s
+        assertThat(quotas.recordBytes(QuotaType.PRODUCE, "ANONYMOUS", "fast", 1_000_000)).isZero();
+        assertThat(quotas.recordBytes(QuotaType.FETCH, "ANONYMOUS", "slow", 1_000_000)).isZero();
+
+        time.sleep(throttleMs + 1000); // and the samples of the burst are out of the 11 s window
+        assertThat(quotas.recordBytes(QuotaType.PRODUCE, "ANONYMOUS", "slow", 1)).isZero();
+    }
+
+    @Test
+    void throttlesLastAtMostTheWholeWindowAndNewQuotasApplyAtOnce() {
+        quotas.update(Map.of(client("slow"), Map.of(QuotaType.PRODUCE.configKey(), 1.0)));
+        assertThat(quotas.recordBytes(QuotaType.PRODUCE, "ANONYMOUS", "slow", 1_000_000)).isEqualTo(11_000);
+        quotas.update(Map.of(client("slow"), Map.of(QuotaType.PRODUCE.configKey(), 1_000_000.0)));
+        assertThat(quotas.recordBytes(QuotaType.PRODUCE, "ANONYMOUS", "slow", 1_000_000)).isZero();
+        quotas.update(Map.of());
+        assertThat(quotas.recordBytes(QuotaType.PRODUCE, "ANONYMOUS", "slow", 100_000_000)).isZero();
+    }
+
+    @Test
+    void handlerTimeCountsInPercentOfOneThread() {
+        quotas.update(Map.of(client("busy"), Map.of(QuotaType.REQUEST.configKey(), 10.0)));
+        // 1 s of handler time over a 10 s window is 10 %: at the bound, not over it.
+        assertThat(quotas.recordHandlerTime("ANONYMOUS", "busy", 1_000_000_000L)).isZero();
+        assertThat(quotas.recordHandlerTime("ANONYMOUS", "busy", 1_000_000_000L)).isEqualTo(10_000);
+    }
+}

@@ -1,0 +1,209 @@
+package io.tributary.broker.quota;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Future;
+import io.tributary.broker.BrokerConfig;
+import io.tributary.broker.testing.Clients;
+import io.tributary.broker.testing.TestBroker;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.quota.ClientQuotaAlteration;
+import org.apache.kafka.common.quota.ClientQuotaEntity;
+import org.apache.kafka.common.quota.ClientQuotaFilter;
+import org.apache.kafka.common.quota.ClientQuotaFilterComponent;
+import org.apache.kafka.common.utils.internals.Exit;
+import org.apache.kafka.tools.ConfigCommand;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Client quotas set with Apache Kafka's own {@code kafka-configs}, against real kafka-clients: a producer and a
+ * consumer over their byte rates slow down to them (every record acknowledged and read, none failed) and see
+ * throttle times, while clients without a quota see none. The broker measures rates over 2 windows of 1 s, so
+ * that a burst allowance of a window's worth keeps the test short.
+ */
+@Timeout(180)
+class ClientQuotasIT {
+    private static final String TOPIC = "quotas";
+    private static final int RECORDS = 1000;
+    private static final int RECORD_BYTES = 1000;
+    private static final long RATE = 200_000; // bytes per second: the records take at least 5 s at this rate
+
+    @TempDir
+    static Path dir;
+    private static TestBroker broker;
+    private static Admin admin;
+
+    @BeforeAll
+    static void start() throws Exception {
+        broker = TestBroker.start(dir, Map.of(BrokerConfig.QUOTA_WINDOW_NUM, "2", BrokerConfig.QUOTA_WINDOW_SIZE_SECONDS, "1"));
+        admin = Clients.admin(broker.bootstrapServers());
+        admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (admin != null) {
+            admin.close();
+        }
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    @BeforeEach
+    void failInsteadOfExiting() {
+        Exit.setExitProcedure((code, message) -> {
+            throw new AssertionError("kafka-configs exited with " + code + ": " + message);
+        });
+    }
+
+    @AfterEach
+    void restoreExit() {
+        Exit.resetExitProcedure();
+    }
+
+    /** Runs Kafka's {@code kafka-configs} against the broker and returns what it printed. */
+    private static String kafkaConfigs(String... args) {
+        List<String> all = new ArrayList<>(List.of("--bootstrap-server", broker.bootstrapServers()));
+        all.addAll(List.of(args));
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream original = System.out;
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            ConfigCommand.main(all.toArray(String[]::new));
+        } finally {
+            System.setOut(original);
+        }
+        return captured.toString(StandardCharsets.UTF_8);
+    }
+
+    private static Map<ClientQuotaEntity, Map<String, Double>> quotasOfClient(String clientId) throws Exception {
+        return admin.describeClientQuotas(ClientQuotaFilter.containsOnly(
+                List.of(ClientQuotaFilterComponent.ofEntity(ClientQuotaEntity.CLIENT_ID, clientId)))).entities().get();
+    }
+
+    private static double metric(Map<MetricName, ? extends Metric> metrics, String name) {
+        return metrics.entrySet().stream()
+                .filter(e -> e.getKey().name().equals(name) && e.getKey().tags().size() == 1) // the client-wide one
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue())
+                .findFirst().orElseThrow(() -> new AssertionError("no metric " + name));
+    }
+
+    private static long produceAll(String clientId, Map<String, Double> throttleMax) throws Exception {
+        Map<String, Object> overrides = Map.of(ProducerConfig.CLIENT_ID_CONFIG, clientId, ProducerConfig.ACKS_CONFIG, "1",
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 120_000, ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 60_000);
+        try (KafkaProducer<byte[], byte[]> producer = Clients.producer(broker.bootstrapServers(), overrides)) {
+            producer.partitionsFor(TOPIC);
+            long started = System.nanoTime();
+            List<Future<RecordMetadata>> sent = new ArrayList<>();
+            for (int i = 0; i < RECORDS; i++) {
+                sent.add(producer.send(new ProducerRecord<>(TOPIC, new byte[RECORD_BYTES])));
+            }
+            for (Future<RecordMetadata> ack : sent) {
+                assertThat(ack.get().offset()).isNotNegative(); // throws if any send failed
+            }
+            long elapsedMs = (System.nanoTime() - started) / 1_000_000;
+            throttleMax.put(clientId, metric(producer.metrics(), "produce-throttle-time-max"));
+            return elapsedMs;
+        }
+    }
+
+    private static long consumeAll(String clientId, long endOffset, Map<String, Double> throttleMax) {
+        // Fetches of 50 KB: a throttle lasts at most the 2 s window, so one fetch must be well below 2 s of the rate.
+        Map<String, Object> overrides = Map.of(ConsumerConfig.CLIENT_ID_CONFIG, clientId,
+                ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 50_000, ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 50_000);
+        try (KafkaConsumer<byte[], byte[]> consumer = Clients.consumer(broker.bootstrapServers(), overrides)) {
+            TopicPartition partition = new TopicPartition(TOPIC, 0);
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            long started = System.nanoTime();
+            long read = 0;
+            while (consumer.position(partition) < endOffset) {
+                read += consumer.poll(Duration.ofMillis(500)).count();
+            }
+            long elapsedMs = (System.nanoTime() - started) / 1_000_000;
+            assertThat(read).isEqualTo(endOffset);
+            throttleMax.put(clientId, metric(consumer.metrics(), "fetch-throttle-time-max"));
+            return elapsedMs;
+        }
+    }
+
+    @Test
+    void clientsOverTheirByteRatesSlowDownToThemAndOthersAreUnaffected() throws Exception {
+        kafkaConfigs("--alter", "--entity-type", "clients", "--entity-name", "slow-writer", "--add-config", "producer_byte_rate=" + RATE);
+        kafkaConfigs("--alter", "--entity-type", "clients", "--entity-name", "slow-reader", "--add-config", "consumer_byte_rate=" + RATE);
+        assertThat(kafkaConfigs("--describe", "--entity-type", "clients", "--entity-name", "slow-writer"))
+                .contains("producer_byte_rate=" + RATE + ".0");
+        assertThat(quotasOfClient("slow-reader")).containsValue(Map.of("consumer_byte_rate", (double) RATE));
+
+        Map<String, Double> throttleMax = new HashMap<>();
+        long fastWriteMs = produceAll("fast-writer", throttleMax);
+        long slowWriteMs = produceAll("slow-writer", throttleMax);
+        // At the rate, the bytes take 5 s; the rate window lets a burst of at most 2 s of them through at once.
+        assertThat(slowWriteMs).as("slow writer (fast one took %d ms)", fastWriteMs).isGreaterThanOrEqualTo(3_000);
+        assertThat(throttleMax.get("slow-writer")).isPositive();
+        assertThat(throttleMax.get("fast-writer")).isZero();
+
+        System.out.printf("QUOTA-REPORT produce %d bytes at %d B/s: fast-writer %d ms, slow-writer %d ms (throttle max %.0f ms)%n",
+                RECORDS * RECORD_BYTES, RATE, fastWriteMs, slowWriteMs, throttleMax.get("slow-writer"));
+        long endOffset = 2L * RECORDS;
+        long fastReadMs = consumeAll("fast-reader", endOffset, throttleMax);
+        long slowReadMs = consumeAll("slow-reader", endOffset, throttleMax);
+        assertThat(slowReadMs).as("slow reader (fast one took %d ms)", fastReadMs).isGreaterThanOrEqualTo(6_000);
+        System.out.printf("QUOTA-REPORT fetch %d bytes at %d B/s: fast-reader %d ms, slow-reader %d ms (throttle max %.0f ms)%n",
+                2 * RECORDS * RECORD_BYTES, RATE, fastReadMs, slowReadMs, throttleMax.get("slow-reader"));
+        assertThat(throttleMax.get("slow-reader")).isPositive();
+        assertThat(throttleMax.get("fast-reader")).isZero();
+    }
+
+    @Test
+    void kafkaConfigsSetsDescribesAndDeletesDefaultAndUserQuotas() throws Exception {
+        kafkaConfigs("--alter", "--entity-type", "clients", "--entity-default", "--add-config", "request_percentage=50.5");
+        kafkaConfigs("--alter", "--entity-type", "users", "--entity-name", ClientQuotaEnforcer.ANONYMOUS_USER,
+                "--entity-type", "clients", "--entity-name", "tool", "--add-config", "producer_byte_rate=1000,consumer_byte_rate=2000");
+        assertThat(kafkaConfigs("--describe", "--entity-type", "clients", "--entity-default")).contains("request_percentage=50.5");
+
+        Map<String, String> userAndClient = new HashMap<>();
+        userAndClient.put(ClientQuotaEntity.USER, ClientQuotaEnforcer.ANONYMOUS_USER);
+        userAndClient.put(ClientQuotaEntity.CLIENT_ID, "tool");
+        assertThat(admin.describeClientQuotas(ClientQuotaFilter.all()).entities().get())
+                .containsEntry(new ClientQuotaEntity(userAndClient), Map.of("producer_byte_rate", 1000.0, "consumer_byte_rate", 2000.0));
+
+        kafkaConfigs("--alter", "--entity-type", "clients", "--entity-default", "--delete-config", "request_percentage");
+        Map<String, String> defaultClient = new HashMap<>();
+        defaultClient.put(ClientQuotaEntity.CLIENT_ID, null);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(admin.describeClientQuotas(ClientQuotaFilter.all()).entities().get()).doesNotContainKey(new ClientQuotaEntity(defaultClient)));
+
+        Throwable refused = org.assertj.core.api.Assertions.catchThrowable(() -> admin.alterClientQuotas(List.of(new ClientQuotaAlteration(
+                new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, "x")),
+                List.of(new ClientQuotaAlteration.Op("no_such_quota", 1.0))))).all().get());
+        assertThat(refused).hasMessageContaining("Unknown quota key");
+    }
+}
