@@ -9,8 +9,11 @@ import io.tributary.broker.network.Request;
 import io.tributary.broker.network.Response;
 import io.tributary.broker.purgatory.Purgatory;
 import io.tributary.broker.replica.ReplicaManager;
+import io.tributary.broker.security.FollowerCheck;
+import io.tributary.broker.security.ScramUsers;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
+import org.apache.kafka.common.message.AlterUserScramCredentialsRequestData;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
@@ -19,6 +22,7 @@ import org.apache.kafka.common.message.DeleteTopicsRequestData;
 import org.apache.kafka.common.message.DescribeClusterRequestData;
 import org.apache.kafka.common.message.DescribeConfigsRequestData;
 import org.apache.kafka.common.message.DescribeGroupsRequestData;
+import org.apache.kafka.common.message.DescribeUserScramCredentialsRequestData;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.FindCoordinatorRequestData;
 import org.apache.kafka.common.message.HeartbeatRequestData;
@@ -35,6 +39,8 @@ import org.apache.kafka.common.message.OffsetDeleteRequestData;
 import org.apache.kafka.common.message.OffsetFetchRequestData;
 import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
+import org.apache.kafka.common.message.SaslAuthenticateResponseData;
+import org.apache.kafka.common.message.SaslHandshakeResponseData;
 import org.apache.kafka.common.message.SyncGroupRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
@@ -62,6 +68,7 @@ public final class RequestDispatcher {
     private final ProducerIdHandler producerIds;
     private final OffsetForLeaderEpochHandler leaderEpochs;
     private final GroupApis groups;
+    private final ScramCredentialsHandler scramCredentials;
 
     /** The handlers of the consumer-group APIs. */
     private record GroupApis(CoordinatorHandler coordinator, GroupMembershipHandler membership, GroupAdminHandler admin,
@@ -70,7 +77,7 @@ public final class RequestDispatcher {
 
     private RequestDispatcher(MetadataHandler metadata, ProduceHandler produce, FetchHandler fetch, ListOffsetsHandler listOffsets,
                       DeleteRecordsHandler deleteRecords, TopicAdminHandler topicAdmin, ConfigHandler configs, ProducerIdHandler producerIds,
-                      OffsetForLeaderEpochHandler leaderEpochs, GroupApis groups) {
+                      OffsetForLeaderEpochHandler leaderEpochs, GroupApis groups, ScramCredentialsHandler scramCredentials) {
         this.metadata = metadata;
         this.produce = produce;
         this.fetch = fetch;
@@ -81,18 +88,20 @@ public final class RequestDispatcher {
         this.producerIds = producerIds;
         this.leaderEpochs = leaderEpochs;
         this.groups = groups;
+        this.scramCredentials = scramCredentials;
     }
 
     /** Wires one handler per API family over the broker's services. */
     public static RequestDispatcher create(BrokerIdentity broker, TopicManager topics, ProducerIdManager producerIds,
                                            ReplicaManager replicas, ClusterView cluster, Purgatory<TopicPartition> fetchWaiters,
-                                           GroupServices groupServices, ApiSettings settings) {
+                                           GroupServices groupServices, ApiSettings settings, FollowerCheck followers,
+                                           ScramUsers scramUsers) {
         ConfigHandler configs = new ConfigHandler(topics, settings.brokerDef(), settings.brokerProps(), broker.nodeId());
         return new RequestDispatcher(
                 new MetadataHandler(broker, topics, new MetadataHandler.TopicDefaults(settings.autoCreateTopics(),
                         settings.defaultPartitions(), settings.defaultReplicationFactor()), cluster, replicas),
                 new ProduceHandler(topics, replicas),
-                new FetchHandler(topics, replicas, fetchWaiters),
+                new FetchHandler(topics, replicas, fetchWaiters, followers),
                 new ListOffsetsHandler(topics, replicas),
                 new DeleteRecordsHandler(topics, replicas),
                 new TopicAdminHandler(topics, configs.topicConfigs(), broker.nodeId(), new TopicAdminHandler.Defaults(
@@ -103,7 +112,8 @@ public final class RequestDispatcher {
                 new GroupApis(new CoordinatorHandler(broker, groupServices, cluster, replicas),
                         new GroupMembershipHandler(groupServices.coordinator()),
                         new GroupAdminHandler(groupServices.coordinator(), groupServices.offsets()),
-                        new OffsetsHandler(topics, groupServices.offsets())));
+                        new OffsetsHandler(topics, groupServices.offsets())),
+                new ScramCredentialsHandler(scramUsers));
     }
 
     /** The response to send, completed later for requests that wait (fetch long-polls). */
@@ -137,10 +147,10 @@ public final class RequestDispatcher {
     private CompletableFuture<? extends ApiMessage> handle(Request request, ApiKeys key, short version) {
         ApiMessage data = request.body().data();
         return switch (key) {
-            case METADATA -> done(metadata.handle((MetadataRequestData) data));
-            case DESCRIBE_CLUSTER -> done(metadata.describeCluster((DescribeClusterRequestData) data));
+            case METADATA -> done(metadata.handle((MetadataRequestData) data, request.session().listener()));
+            case DESCRIBE_CLUSTER -> done(metadata.describeCluster((DescribeClusterRequestData) data, request.session().listener()));
             case PRODUCE -> produce.handle((ProduceRequestData) data, version);
-            case FETCH -> fetch.handle((FetchRequestData) data, version);
+            case FETCH -> fetch.handle((FetchRequestData) data, version, request.session());
             case LIST_OFFSETS -> done(listOffsets.handle((ListOffsetsRequestData) data, version));
             case DELETE_RECORDS -> done(deleteRecords.handle((DeleteRecordsRequestData) data));
             case CREATE_TOPICS -> done(topicAdmin.createTopics((CreateTopicsRequestData) data));
@@ -150,7 +160,7 @@ public final class RequestDispatcher {
             case INCREMENTAL_ALTER_CONFIGS -> done(configs.alter((IncrementalAlterConfigsRequestData) data));
             case INIT_PRODUCER_ID -> done(producerIds.handle((InitProducerIdRequestData) data));
             case OFFSET_FOR_LEADER_EPOCH -> done(leaderEpochs.handle((OffsetForLeaderEpochRequestData) data));
-            case FIND_COORDINATOR -> done(groups.coordinator().handle((FindCoordinatorRequestData) data, version));
+            case FIND_COORDINATOR -> done(groups.coordinator().handle((FindCoordinatorRequestData) data, version, request.session().listener()));
             case JOIN_GROUP -> groups.membership().join((JoinGroupRequestData) data, request);
             case SYNC_GROUP -> groups.membership().sync((SyncGroupRequestData) data);
             case HEARTBEAT -> done(groups.membership().heartbeat((HeartbeatRequestData) data));
@@ -161,6 +171,12 @@ public final class RequestDispatcher {
             case OFFSET_COMMIT -> groups.offsets().commit((OffsetCommitRequestData) data, version);
             case OFFSET_FETCH -> done(groups.offsets().fetch((OffsetFetchRequestData) data, version));
             case OFFSET_DELETE -> done(groups.offsets().delete((OffsetDeleteRequestData) data));
+            case DESCRIBE_USER_SCRAM_CREDENTIALS -> done(scramCredentials.describe((DescribeUserScramCredentialsRequestData) data));
+            case ALTER_USER_SCRAM_CREDENTIALS -> done(scramCredentials.alter((AlterUserScramCredentialsRequestData) data));
+            // Authentication happens on the network thread; here the connection is past it (or never needed it).
+            case SASL_HANDSHAKE -> done(new SaslHandshakeResponseData().setErrorCode(Errors.ILLEGAL_SASL_STATE.code()));
+            case SASL_AUTHENTICATE -> done(new SaslAuthenticateResponseData().setErrorCode(Errors.ILLEGAL_SASL_STATE.code())
+                    .setErrorMessage("SaslAuthenticate request received after successful authentication"));
             default -> CompletableFuture.failedFuture(new UnsupportedVersionException(key + " is not implemented"));
         };
     }

@@ -3,20 +3,25 @@ package io.tributary.broker.network;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
+import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.network.ByteBufferSend;
 import org.apache.kafka.common.network.InvalidReceiveException;
@@ -45,6 +50,7 @@ public final class Processor implements Runnable {
     private final long maxIdleMs;
     private final long partialRequestTimeoutMs;
     private final ConnectionQuotas quotas;
+    private final ChannelSecurity security;
     private final Time time;
     private final Selector selector;
     private final Queue<NewConnection> newConnections = new ConcurrentLinkedQueue<>();
@@ -53,6 +59,8 @@ public final class Processor implements Runnable {
     /** Closed connections whose request the handlers still have: its memory is released with the answer. */
     private final Map<String, Connection> closedWithHandlers = new HashMap<>();
     private final Set<Connection> mutedForMemory = new HashSet<>();
+    /** Connections with decrypted bytes the selector cannot report: read on the next poll without waiting. */
+    private final Set<Connection> withBufferedInput = new HashSet<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean reading = true;
     private volatile boolean running = true;
@@ -74,6 +82,7 @@ public final class Processor implements Runnable {
         this.maxRequestBytes = config.maxRequestBytes();
         this.maxIdleMs = config.maxIdleMs();
         this.partialRequestTimeoutMs = config.partialRequestTimeoutMs();
+        this.security = config.security();
         this.time = time;
         this.selector = Selector.open();
     }
@@ -147,8 +156,9 @@ public final class Processor implements Runnable {
             maybePauseReading();
             processResponses();
             unmuteIfMemoryFreed();
-            selector.select(POLL_MS);
+            selector.select(withBufferedInput.isEmpty() ? POLL_MS : 1);
             handleReadyKeys();
+            readBufferedInput();
             closeStalledConnections();
         } catch (ClosedSelectorException e) {
             throw e;
@@ -192,11 +202,27 @@ public final class Processor implements Runnable {
 
     private void register(SocketChannel socket, InetAddress client) throws IOException {
         String connectionId = socket.getLocalAddress() + "-" + socket.getRemoteAddress() + "-" + id + "-" + nextConnectionIndex++;
+        InetSocketAddress peer = (InetSocketAddress) socket.getRemoteAddress();
+        Transport transport = security.newSslEngine(peer.getHostString(), peer.getPort())
+                .<Transport>map(engine -> newTlsTransport(socket, engine))
+                .orElseGet(() -> new SocketChannelTransfer(socket));
         SelectionKey key = socket.register(selector, SelectionKey.OP_READ);
-        Connection connection = new Connection(connectionId, client, socket, key, maxRequestBytes, receiveBuffers, memoryPool,
-                time.milliseconds());
+        Connection connection = new Connection(connectionId, client, key, transport, security.newAuthenticator(client),
+                maxRequestBytes, receiveBuffers, memoryPool, time.milliseconds());
+        if (!connection.handshaking()) {
+            connection.authenticator().transportReady(transport.sslSession());
+            connection.authenticationProgressed();
+        }
         key.attach(connection);
         connections.put(connectionId, connection);
+    }
+
+    private static Transport newTlsTransport(SocketChannel socket, javax.net.ssl.SSLEngine engine) {
+        try {
+            return new TlsTransport(socket, engine);
+        } catch (SSLException e) {
+            throw new IllegalStateException("could not start a TLS handshake", e);
+        }
     }
 
     private void maybePauseReading() {
@@ -246,6 +272,13 @@ public final class Processor implements Runnable {
             keys.remove();
             Connection connection = (Connection) key.attachment();
             try {
+                if (key.isValid() && connection.handshaking()) {
+                    connection.handshake(time.milliseconds());
+                    if (!connection.handshaking()) {
+                        noteBufferedInput(connection);
+                    }
+                    continue;
+                }
                 if (key.isValid() && key.isReadable()) {
                     read(connection);
                 }
@@ -255,14 +288,41 @@ public final class Processor implements Runnable {
                 }
             } catch (EOFException e) {
                 close(connection);
-            } catch (InvalidReceiveException | InvalidRequestException e) {
+            } catch (InvalidReceiveException | InvalidRequestException | AuthenticationException e) {
                 log.warn("closing connection {}: {}", connection.id(), e.getMessage());
+                close(connection);
+            } catch (SSLException e) {
+                log.warn("closing connection {} from {} on listener {}: TLS failed: {}", connection.id(),
+                        connection.client().getHostAddress(), security.listener().value(), e.getMessage());
                 close(connection);
             } catch (IOException e) {
                 log.debug("closing connection {} after I/O error: {}", connection.id(), e.getMessage());
                 close(connection);
             } catch (Throwable e) {
                 log.error("closing connection {}: reading or writing it failed", connection.id(), e);
+                close(connection);
+            }
+        }
+    }
+
+    /** Reads what TLS decrypted already for connections whose next request came with the previous one. */
+    private void readBufferedInput() {
+        if (withBufferedInput.isEmpty()) {
+            return;
+        }
+        List<Connection> ready = new ArrayList<>(withBufferedInput);
+        withBufferedInput.clear();
+        for (Connection connection : ready) {
+            if (connections.get(connection.id()) != connection || !connection.hasBufferedInput()) {
+                continue;
+            }
+            try {
+                read(connection);
+            } catch (InvalidReceiveException | InvalidRequestException | AuthenticationException e) {
+                log.warn("closing connection {}: {}", connection.id(), e.getMessage());
+                close(connection);
+            } catch (IOException e) {
+                log.debug("closing connection {} after I/O error: {}", connection.id(), e.getMessage());
                 close(connection);
             }
         }
@@ -275,7 +335,10 @@ public final class Processor implements Runnable {
     private void unmuteIfMemoryFreed() {
         if (memoryFreed && reading) {
             memoryFreed = false;
-            mutedForMemory.forEach(Connection::unmuteForMemory);
+            mutedForMemory.forEach(connection -> {
+                connection.unmuteForMemory();
+                noteBufferedInput(connection);
+            });
             mutedForMemory.clear();
         }
     }
@@ -297,6 +360,18 @@ public final class Processor implements Runnable {
             throw e;
         }
         connection.awaitResponse(frame);
+        if (parsed instanceof RequestParser.Parsed.Ok ok && !connection.authenticator().authenticated()) {
+            Authenticator.Step step = connection.authenticator().handle(ok.header(), ok.body());
+            if (!step.forward()) {
+                connection.requestAnswered();
+                connection.authenticationProgressed();
+                if (step.thenClose()) {
+                    connection.closeAfterSending();
+                }
+                send(connection, step.reply());
+                return;
+            }
+        }
         if (parsed instanceof RequestParser.Parsed.Unknown unknown) {
             log.debug("connection {} sent unknown api key {} v{}", connection.id(), unknown.apiKey(), unknown.apiVersion());
             connection.requestAnswered();
@@ -304,7 +379,10 @@ public final class Processor implements Runnable {
             return;
         }
         RequestParser.Parsed.Ok ok = (RequestParser.Parsed.Ok) parsed;
-        Request request = new Request(id, connection.id(), ok.header(), ok.body(), SIZE_PREFIX_BYTES + frame.payload().limit());
+        Session session = new Session(connection.authenticator().principal(), connection.client(), security.listener(),
+                security.protocol());
+        Request request = new Request(id, connection.id(), ok.header(), ok.body(), SIZE_PREFIX_BYTES + frame.payload().limit(),
+                session);
         try {
             requestChannel.sendRequest(request);
         } catch (InterruptedException e) {
@@ -335,10 +413,19 @@ public final class Processor implements Runnable {
     }
 
     private void resumeReading(Connection connection) {
-        if (reading) {
+        if (connection.closesAfterSending()) {
+            close(connection);
+        } else if (reading) {
             connection.resumeReading(time.milliseconds());
+            noteBufferedInput(connection);
         } else {
             connection.stopSelecting(); // shutting down: no more requests, and nothing left to write
+        }
+    }
+
+    private void noteBufferedInput(Connection connection) {
+        if (connection.hasBufferedInput()) {
+            withBufferedInput.add(connection);
         }
     }
 
@@ -380,6 +467,7 @@ public final class Processor implements Runnable {
             quotas.closed(connection.client());
         }
         mutedForMemory.remove(connection);
+        withBufferedInput.remove(connection);
         if (connection.withHandlers()) {
             closedWithHandlers.put(connection.id(), connection);
         }

@@ -14,14 +14,21 @@ public final class Request {
     private final RequestHeader header;
     private final AbstractRequest body;
     private final int sizeInBytes;
+    private final Session session;
 
     public Request(int processorId, String connectionId, RequestHeader header, AbstractRequest body,
-                   int sizeInBytes) {
+                   int sizeInBytes, Session session) {
         this.processorId = processorId;
         this.connectionId = connectionId;
         this.header = header;
         this.body = body;
         this.sizeInBytes = sizeInBytes;
+        this.session = session;
+    }
+
+    /** Who sent it, from where, on which listener. */
+    public Session session() {
+        return session;
     }
 
     public int processorId() {

@@ -10,7 +10,7 @@ import java.util.function.Predicate;
 import org.apache.kafka.common.utils.Time;
 
 /**
- * The acceptor and the processors of one listener. Starting binds the port (port 0 picks a free
+ * The acceptor and the processors of one listener (secured as its {@link ChannelSecurity} says). Starting binds the port (port 0 picks a free
  * one, see {@link #boundAddress()}); shutting down happens in two steps so that in-flight requests
  * are answered: {@link #stopAccepting()}, then {@link #close()}.
  */
@@ -49,9 +49,13 @@ public final class SocketServer implements AutoCloseable {
     public void start() {
         for (Processor processor : processors) {
             int id = processor.id();
-            threads.start("tributary-network-" + id, processor, () -> replaceProcessor(id));
+            threads.start("tributary-network-" + listenerName() + "-" + id, processor, () -> replaceProcessor(id));
         }
-        threads.start("tributary-acceptor", acceptor, () -> acceptor);
+        threads.start("tributary-acceptor-" + listenerName(), acceptor, () -> acceptor);
+    }
+
+    private String listenerName() {
+        return config.security().listener().value();
     }
 
     /** A fresh processor for a dead one: its connections were closed with it, new ones go to the replacement. */
