@@ -28,6 +28,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.SslAuthenticationException;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
+import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.SaslAuthenticateRequestData;
 import org.apache.kafka.common.message.SaslAuthenticateResponseData;
@@ -35,6 +36,7 @@ import org.apache.kafka.common.message.SaslHandshakeRequestData;
 import org.apache.kafka.common.message.SaslHandshakeResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.FetchResponse;
 import org.apache.kafka.common.requests.MetadataResponse;
 import org.apache.kafka.common.requests.SaslAuthenticateResponse;
 import org.apache.kafka.common.requests.SaslHandshakeResponse;
@@ -225,10 +227,10 @@ class SecureListenersIT {
     @Test
     void requestsBeforeAuthenticationGetIllegalSaslStateAndTheConnectionIsClosed() throws Exception {
         try (RawConnection raw = RawConnection.to(broker.bootstrapServers("SASL_PLAINTEXT"))) {
-            MetadataResponse metadata = (MetadataResponse) raw.request(ApiKeys.METADATA, (short) 12,
-                    new MetadataRequestData().setTopics(null));
-            assertThat(metadata.errorCounts()).containsKey(Errors.ILLEGAL_SASL_STATE);
-            assertThat(metadata.data().topics()).isEmpty();
+            MetadataResponse metadata = (MetadataResponse) raw.request(ApiKeys.METADATA, (short) 12, new MetadataRequestData()
+                    .setTopics(List.of(new MetadataRequestData.MetadataRequestTopic().setName("over-tls"))));
+            assertThat(metadata.errorCounts()).containsOnlyKeys(Errors.ILLEGAL_SASL_STATE);
+            assertThat(metadata.data().brokers()).isEmpty();
             assertThat(raw.closedByBroker(Duration.ofSeconds(10))).isTrue();
         }
         try (RawConnection raw = RawConnection.to(broker.bootstrapServers("SASL_PLAINTEXT"))) {
@@ -287,6 +289,24 @@ class SecureListenersIT {
                 carol.listTopics().names().get();
             }
         });
+    }
+
+    @Test
+    void anAuthenticatedClientClaimingToBeAReplicaIsRefused() throws Exception {
+        plaintextAdmin.createTopics(List.of(new NewTopic("replica-claim", 1, (short) 1))).all().get();
+        try (RawConnection raw = RawConnection.to(broker.bootstrapServers("SASL_PLAINTEXT"))) {
+            assertThat(Errors.forCode(handshake(raw, "PLAIN").errorCode())).isEqualTo(Errors.NONE);
+            raw.request(ApiKeys.SASL_AUTHENTICATE, (short) 2, new SaslAuthenticateRequestData().setAuthBytes(plainToken("bob", "bob-secret")));
+            FetchRequestData fetch = new FetchRequestData().setReplicaId(0).setMaxWaitMs(0).setMinBytes(1).setMaxBytes(1 << 20);
+            fetch.topics().add(new FetchRequestData.FetchTopic().setTopic("replica-claim").setPartitions(List.of(
+                    new FetchRequestData.FetchPartition().setPartition(0).setFetchOffset(0).setPartitionMaxBytes(1 << 20))));
+            FetchResponse response = (FetchResponse) raw.request(ApiKeys.FETCH, (short) 12, fetch);
+            assertThat(Errors.forCode(response.data().responses().get(0).partitions().get(0).errorCode()))
+                    .isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED);
+            fetch.setReplicaId(-1);
+            FetchResponse asConsumer = (FetchResponse) raw.request(ApiKeys.FETCH, (short) 12, fetch);
+            assertThat(Errors.forCode(asConsumer.data().responses().get(0).partitions().get(0).errorCode())).isEqualTo(Errors.NONE);
+        }
     }
 
     private static byte[] plainToken(String user, String password) {

@@ -58,6 +58,11 @@ public final class TestCluster implements AutoCloseable {
         }
     }
 
+    /** The ZooKeeper the brokers use, as zookeeper.connect names it. */
+    public String zookeeperConnect() {
+        return zookeeper.connectString();
+    }
+
     public BrokerProcess broker(int id) {
         return brokers.get(id);
     }
