@@ -136,16 +136,17 @@ final class SaslAuthenticator implements Authenticator {
             return Step.reply(respond(header, response.setErrorCode(Errors.NONE.code())
                     .setAuthBytes(challenge == null ? new byte[0] : challenge).setSessionLifetimeMs(0)));
         } catch (SaslAuthenticationException e) {
-            return failed(header, response, e.getMessage());
+            return failed(header, response, e.getMessage(), e);
         } catch (SaslException | RuntimeException e) {
+            // As Kafka does: the client learns that its credentials were refused, the log says why.
             return failed(header, response, "Authentication failed during authentication due to invalid credentials with SASL mechanism "
-                    + server.getMechanismName());
+                    + server.getMechanismName(), e);
         }
     }
 
-    private Step failed(RequestHeader header, SaslAuthenticateResponseData response, String message) {
+    private Step failed(RequestHeader header, SaslAuthenticateResponseData response, String message, Exception cause) {
         log.info("closing connection from {}: SASL {} authentication failed on listener {}: {}", client.getHostAddress(),
-                server.getMechanismName(), listener.value(), message);
+                server.getMechanismName(), listener.value(), cause.getMessage());
         state = State.FAILED;
         return Step.replyAndClose(respond(header, response.setErrorCode(Errors.SASL_AUTHENTICATION_FAILED.code())
                 .setErrorMessage(message).setAuthBytes(new byte[0])));
