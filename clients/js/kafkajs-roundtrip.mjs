@@ -1,6 +1,9 @@
 // Produces records with kafkajs, then reads them back with a kafkajs consumer group; prints a JSON
 // summary on stdout. Used by KafkajsIT.
 //   node kafkajs-roundtrip.mjs <bootstrap> <topic> <count> [gzip|none]
+// Security, if set: KAFKAJS_SSL_CA (a PEM file the broker's certificate is checked against), KAFKAJS_SASL_MECHANISM
+// (plain, scram-sha-256, scram-sha-512) with KAFKAJS_SASL_USERNAME and KAFKAJS_SASL_PASSWORD.
+import fs from 'node:fs';
 import kafkajs from 'kafkajs';
 
 const { Kafka, CompressionTypes, logLevel } = kafkajs;
@@ -8,7 +11,12 @@ const [bootstrap, topic, countArg, codec = 'none'] = process.argv.slice(2);
 const count = Number(countArg);
 const compression = codec === 'gzip' ? CompressionTypes.GZIP : CompressionTypes.None;
 
-const kafka = new Kafka({ clientId: 'kafkajs-it', brokers: [bootstrap], logLevel: logLevel.ERROR, retry: { retries: 5 } });
+const env = process.env;
+const ssl = env.KAFKAJS_SSL_CA ? { ca: [fs.readFileSync(env.KAFKAJS_SSL_CA, 'utf8')] } : undefined;
+const sasl = env.KAFKAJS_SASL_MECHANISM
+  ? { mechanism: env.KAFKAJS_SASL_MECHANISM, username: env.KAFKAJS_SASL_USERNAME, password: env.KAFKAJS_SASL_PASSWORD }
+  : undefined;
+const kafka = new Kafka({ clientId: 'kafkajs-it', brokers: [bootstrap], logLevel: logLevel.ERROR, retry: { retries: 5 }, ssl, sasl });
 
 async function produce() {
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: true });

@@ -10,15 +10,22 @@ import java.util.Map;
 import io.tributary.broker.group.GroupConfig;
 import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.log.LogConfig;
+import io.tributary.broker.network.ChannelSecurity;
 import io.tributary.broker.network.ConnectionLimits;
 import io.tributary.broker.network.SocketServerConfig;
+import io.tributary.broker.replica.BrokerConnector;
 import io.tributary.broker.replica.ReplicationConfig;
+import io.tributary.broker.security.Listener;
+import io.tributary.broker.security.Listeners;
+import io.tributary.broker.security.SecurityConfigs;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.common.config.types.Password;
 
 /**
  * The broker's settings ({@code server.properties}): the keys of the server itself declared here
@@ -26,7 +33,7 @@ import org.apache.kafka.common.config.ConfigException;
  */
 public final class BrokerConfig extends AbstractConfig {
     public static final String BROKER_ID = "broker.id";
-    public static final String LISTENERS = "listeners";
+    public static final String LISTENERS = Listeners.LISTENERS;
     public static final String ZOOKEEPER_CONNECT = "zookeeper.connect";
     public static final String ZOOKEEPER_EMBEDDED_PORT = "zookeeper.embedded.port";
     public static final String ZOOKEEPER_SESSION_TIMEOUT_MS = "zookeeper.session.timeout.ms";
@@ -74,12 +81,14 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String PRODUCER_ID_EXPIRATION_MS = "producer.id.expiration.ms";
     public static final String PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS = "producer.id.expiration.check.interval.ms";
 
-    private static final ConfigDef DEFINITION = LogConfig.brokerConfigDef()
+    private static final ConfigDef DEFINITION = SecurityConfigs.define(LogConfig.brokerConfigDef())
             .define(BROKER_ID, Type.INT, 0, Range.atLeast(0), Importance.HIGH,
                     "Id of this broker, unique in the cluster; its ZooKeeper registration is /brokers/ids/<id>.")
             .define(LISTENERS, Type.STRING, "PLAINTEXT://127.0.0.1:9092", Importance.HIGH,
-                    "Where clients connect: PLAINTEXT://host:port. Port 0 binds a free port, which the start-up "
-                            + "line reports and the broker registers.")
+                    "The listeners to bind, NAME://host:port,... (each name's security protocol from "
+                            + Listeners.LISTENER_SECURITY_PROTOCOL_MAP + "); only these are opened. An empty host binds "
+                            + "every interface. Port 0 binds a free port, which the start-up line reports and the "
+                            + "broker registers.")
             .define(ZOOKEEPER_CONNECT, Type.STRING, "", Importance.HIGH,
                     "ZooKeeper ensemble (host:port,...[/chroot]). Empty: the broker starts an embedded ZooKeeper "
                             + "server on 127.0.0.1:" + ZOOKEEPER_EMBEDDED_PORT + " with its data under the first log dir.")
@@ -197,7 +206,7 @@ public final class BrokerConfig extends AbstractConfig {
             .define(PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS, Type.INT, 600_000, Range.atLeast(1), Importance.LOW,
                     "How often expired producer ids are looked for.");
 
-    private final ListenerAddress listener;
+    private final Listeners listeners;
     private final ConnectionLimits connectionLimits;
 
     private static void validateQueuedMaxRequestBytes(String name, Object value) {
@@ -210,7 +219,9 @@ public final class BrokerConfig extends AbstractConfig {
     /** @throws ConfigException on an unknown type, an invalid value or a malformed listener */
     public BrokerConfig(Map<?, ?> props) {
         super(DEFINITION, props, false);
-        this.listener = ListenerAddress.parse(getString(LISTENERS));
+        this.listeners = Listeners.parse(getString(LISTENERS), getString(Listeners.ADVERTISED_LISTENERS),
+                getString(Listeners.LISTENER_SECURITY_PROTOCOL_MAP), getString(Listeners.INTER_BROKER_LISTENER_NAME));
+        SecurityConfigs.rejectUnknown(originalsStrings(), DEFINITION.names(), listeners);
         this.connectionLimits = new ConnectionLimits(getInt(MAX_CONNECTIONS), getInt(MAX_CONNECTIONS_PER_IP),
                 perIpOverrides(getString(MAX_CONNECTIONS_PER_IP_OVERRIDES)));
     }
@@ -224,8 +235,23 @@ public final class BrokerConfig extends AbstractConfig {
         return getInt(BROKER_ID);
     }
 
-    public ListenerAddress listener() {
-        return listener;
+    public Listeners listeners() {
+        return listeners;
+    }
+
+    /**
+     * The {@code ssl.*} and {@code sasl.*} settings of one listener, as kafka-clients' security classes take them:
+     * the broker-wide values, overridden by the {@code listener.name.<listener>.} ones, plus the listener's
+     * per-mechanism JAAS configurations ({@code <mechanism>.sasl.jaas.config}).
+     */
+    public Map<String, Object> securitySettings(Listener listener) {
+        Map<String, Object> settings = new HashMap<>(valuesWithPrefixOverride(listener.configPrefix()));
+        originalsWithPrefix(listener.configPrefix()).forEach((key, value) -> {
+            if (key.endsWith("." + SaslConfigs.SASL_JAAS_CONFIG)) {
+                settings.put(key, new Password(value.toString()));
+            }
+        });
+        return settings;
     }
 
     /** Empty when the broker should run its own embedded ZooKeeper. */
@@ -282,13 +308,13 @@ public final class BrokerConfig extends AbstractConfig {
     }
 
     /** The replication settings, as the replica and controller packages take them. */
-    public ReplicationConfig replicationConfig() {
+    public ReplicationConfig replicationConfig(BrokerConnector connector) {
         return new ReplicationConfig(brokerId(), getLong(REPLICA_LAG_TIME_MAX_MS),
                 getInt(REPLICA_FETCH_MAX_BYTES), getInt(REPLICA_FETCH_RESPONSE_MAX_BYTES), getInt(REPLICA_FETCH_WAIT_MAX_MS),
                 getInt(REPLICA_FETCH_BACKOFF_MS), getInt(NUM_REPLICA_FETCHERS), getBoolean(UNCLEAN_LEADER_ELECTION_ENABLE),
                 getBoolean(AUTO_LEADER_REBALANCE_ENABLE), 1000L * getLong(LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS),
                 getBoolean(CONTROLLED_SHUTDOWN_ENABLE), getLong(CONTROLLED_SHUTDOWN_TIMEOUT_MS),
-                getLong(REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS));
+                getLong(REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS), connector);
     }
 
     public long producerIdExpirationMs() {
@@ -322,11 +348,12 @@ public final class BrokerConfig extends AbstractConfig {
         return getInt(QUOTA_WINDOW_SIZE_SECONDS);
     }
 
-    public SocketServerConfig socketServerConfig() {
-        return new SocketServerConfig(new InetSocketAddress(listener.host(), listener.port()),
+    public SocketServerConfig socketServerConfig(Listener listener, ChannelSecurity security) {
+        String host = listener.host().isEmpty() ? "0.0.0.0" : listener.host();
+        return new SocketServerConfig(new InetSocketAddress(host, listener.port()),
                 getInt(NUM_NETWORK_THREADS), getInt(SOCKET_REQUEST_MAX_BYTES), getLong(CONNECTIONS_MAX_IDLE_MS),
                 getLong(CONNECTIONS_MAX_PARTIAL_REQUEST_MS), queuedMaxRequests(), getLong(QUEUED_MAX_REQUEST_BYTES),
-                connectionLimits, getInt(SOCKET_SEND_BUFFER_BYTES), getInt(SOCKET_RECEIVE_BUFFER_BYTES));
+                connectionLimits, getInt(SOCKET_SEND_BUFFER_BYTES), getInt(SOCKET_RECEIVE_BUFFER_BYTES), security);
     }
 
     /** The per-address overrides: {@code host:count,...}, host names resolved now. */
@@ -353,35 +380,5 @@ public final class BrokerConfig extends AbstractConfig {
             }
         }
         return overrides;
-    }
-
-    /** Host and port of the single PLAINTEXT listener. */
-    public record ListenerAddress(String host, int port) {
-        private static final String PREFIX = "PLAINTEXT://";
-
-        static ListenerAddress parse(String listeners) {
-            String value = listeners.trim();
-            if (value.contains(",")) {
-                throw new ConfigException(LISTENERS, listeners, "only one listener is supported");
-            }
-            if (!value.startsWith(PREFIX)) {
-                throw new ConfigException(LISTENERS, listeners, "expected PLAINTEXT://host:port");
-            }
-            String hostPort = value.substring(PREFIX.length());
-            int colon = hostPort.lastIndexOf(':');
-            if (colon < 0) {
-                throw new ConfigException(LISTENERS, listeners, "expected PLAINTEXT://host:port");
-            }
-            String host = hostPort.substring(0, colon);
-            try {
-                int port = Integer.parseInt(hostPort.substring(colon + 1));
-                if (port < 0 || port > 65535) {
-                    throw new ConfigException(LISTENERS, listeners, "port out of range");
-                }
-                return new ListenerAddress(host.isEmpty() ? "0.0.0.0" : host, port);
-            } catch (NumberFormatException e) {
-                throw new ConfigException(LISTENERS, listeners, "port is not a number");
-            }
-        }
     }
 }

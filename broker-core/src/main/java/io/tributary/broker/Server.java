@@ -5,7 +5,11 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -36,11 +40,20 @@ import io.tributary.broker.log.LogManager;
 import io.tributary.broker.log.cleaner.LogCleaner;
 import io.tributary.broker.network.RequestChannel;
 import io.tributary.broker.network.SocketServer;
+import io.tributary.broker.replica.BrokerConnector;
 import io.tributary.broker.purgatory.Purgatory;
 import io.tributary.broker.replica.HighWatermarkCheckpoints;
 import io.tributary.broker.replica.ReplicaManager;
 import io.tributary.broker.replica.ReplicationConfig;
+import io.tributary.broker.security.InterBrokerConnector;
+import io.tributary.broker.security.InterBrokerCredentials;
+import io.tributary.broker.security.Listener;
+import io.tributary.broker.security.ListenerSecurity;
+import io.tributary.broker.security.RegisteredBrokerFollowers;
+import io.tributary.broker.security.ScramCredentialCache;
+import io.tributary.broker.security.ScramUsers;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.utils.Time;
@@ -76,8 +89,12 @@ public final class Server implements AutoCloseable {
     private GroupServices groups;
     private ScheduledExecutorService producerStateTasks;
     private RequestHandlerPool handlers;
-    private SocketServer socketServer;
-    private InetSocketAddress boundAddress;
+    private ScramCredentialCache scramCredentials;
+    private final List<ListenerSecurity> listenerSecurity = new ArrayList<>();
+    private BrokerConnector interBrokerConnector;
+    /** One per listener, in the order of {@code listeners}. */
+    private final Map<ListenerName, SocketServer> socketServers = new LinkedHashMap<>();
+    private final Map<ListenerName, InetSocketAddress> boundAddresses = new LinkedHashMap<>();
     private boolean closed;
 
     private Server() {
@@ -106,7 +123,11 @@ public final class Server implements AutoCloseable {
             connect = embeddedZooKeeper.connectString();
         }
         zk = ZkClient.connect(connect, config.zookeeperSessionTimeoutMs(), config.zookeeperConnectionTimeoutMs());
-        replication = config.replicationConfig();
+        Listener interBroker = config.listeners().interBroker();
+        Map<String, Object> interBrokerSettings = config.securitySettings(interBroker);
+        Optional<InterBrokerCredentials> ownCredentials = InterBrokerCredentials.of(interBroker, interBrokerSettings);
+        interBrokerConnector = InterBrokerConnector.create(interBroker, interBrokerSettings, ownCredentials);
+        replication = config.replicationConfig(interBrokerConnector);
         cluster = ClusterView.start(zk, config.zookeeperConnectionTimeoutMs());
         controlledShutdown = new ControlledShutdown(zk, cluster, config.brokerId(), time);
         controlledShutdown.clearStale();
@@ -124,12 +145,21 @@ public final class Server implements AutoCloseable {
         zk.curator().getConnectionStateListenable().addListener((client, state) -> replicas.zooKeeperConnectionChanged(state));
         topics.load();
 
+        scramCredentials = ScramCredentialCache.start(zk, config.zookeeperConnectionTimeoutMs());
         RequestChannel channel = new RequestChannel(config.queuedMaxRequests());
-        socketServer = new SocketServer(config.socketServerConfig(), channel, this::isBrokerAddress, time);
-        boundAddress = socketServer.boundAddress();
-        String host = config.listener().host().equals("0.0.0.0") ? "127.0.0.1" : config.listener().host();
-        registry = new BrokerRegistry(zk, config.brokerId(), host, boundAddress.getPort(), time);
-        BrokerIdentity identity = new BrokerIdentity(config.brokerId(), host, boundAddress.getPort(), registry.clusterId());
+        for (Listener listener : config.listeners().bound()) {
+            ListenerSecurity security = ListenerSecurity.create(listener, config.securitySettings(listener), scramCredentials);
+            listenerSecurity.add(security);
+            SocketServer server = new SocketServer(config.socketServerConfig(listener, security), channel, this::isBrokerAddress, time);
+            socketServers.put(listener.name(), server);
+            boundAddresses.put(listener.name(), server.boundAddress());
+        }
+        Map<String, InetSocketAddress> advertised = advertisedAddresses(config);
+        InetSocketAddress ownInterBroker = advertised.get(interBroker.name().value());
+        registry = new BrokerRegistry(zk, config.brokerId(), ownInterBroker.getHostString(), ownInterBroker.getPort(),
+                advertised.entrySet().stream().map(e -> e.getKey() + "://" + e.getValue().getHostString() + ":" + e.getValue().getPort()).toList(),
+                protocolMap(config), time);
+        BrokerIdentity identity = new BrokerIdentity(config.brokerId(), registry.clusterId(), ownInterBroker, advertised);
 
         OffsetStore offsets = OffsetStore.open(topics, config.offsetsTopicPartitions(), config.offsetsTopicReplicationFactor(),
                 (partition, records) -> appendOffsets(partition, records, config.offsetsCommitTimeoutMs()), time);
@@ -152,7 +182,8 @@ public final class Server implements AutoCloseable {
         quotas = new ClientQuotaEnforcer(config.quotaWindowNum(), config.quotaWindowSizeSeconds(), time);
         quotaWatcher = QuotaConfigWatcher.start(zk, quotas, config.zookeeperConnectionTimeoutMs());
         RequestDispatcher dispatcher = RequestDispatcher.create(identity, topics, new ProducerIdManager(zk, config.brokerId()),
-                replicas, cluster, fetchWaiters, groups, apiSettings(config), new ClientQuotaStore(zk), quotas);
+                replicas, cluster, fetchWaiters, groups, apiSettings(config), new ClientQuotaStore(zk), quotas,
+                new RegisteredBrokerFollowers(cluster, ownCredentials.map(InterBrokerCredentials::principal)), new ScramUsers(zk));
         handlers = new RequestHandlerPool(config.ioThreads(), channel, dispatcher::dispatch);
         producerStateTasks = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "tributary-producer-state");
@@ -164,11 +195,33 @@ public final class Server implements AutoCloseable {
                 config.producerIdExpirationCheckIntervalMs(), TimeUnit.MILLISECONDS);
 
         handlers.start();
-        socketServer.start();
+        socketServers.values().forEach(SocketServer::start);
         registry.register(config.zookeeperConnectionTimeoutMs(), embeddedZooKeeper != null);
         controller = Controller.start(cluster, zk, replication, time);
-        log.info("Tributary broker {} listening on {}:{}, data in {}, ZooKeeper at {}{}", config.brokerId(), host,
-                boundAddress.getPort(), config.logDirs(), connect, embeddedZooKeeper != null ? " (embedded)" : "");
+        log.info("Tributary broker {} listening on {} (inter-broker: {}), data in {}, ZooKeeper at {}{}", config.brokerId(),
+                boundAddresses.entrySet().stream().map(e -> config.listeners().bound(e.getKey()).orElseThrow().protocol() + " "
+                        + e.getKey().value() + "://" + e.getValue().getHostString() + ":" + e.getValue().getPort()).toList(),
+                interBroker.name().value(), config.logDirs(), connect, embeddedZooKeeper != null ? " (embedded)" : "");
+    }
+
+    /**
+     * Each advertised listener's address as registered: port 0 becomes the port its listener bound, an empty or
+     * wildcard host the loopback address (as before there were several listeners).
+     */
+    private Map<String, InetSocketAddress> advertisedAddresses(BrokerConfig config) {
+        Map<String, InetSocketAddress> advertised = new LinkedHashMap<>();
+        config.listeners().advertised().forEach((name, listener) -> {
+            String host = listener.host().isEmpty() || listener.host().equals("0.0.0.0") ? "127.0.0.1" : listener.host();
+            int port = listener.port() == 0 ? boundAddresses.get(name).getPort() : listener.port();
+            advertised.put(name.value(), InetSocketAddress.createUnresolved(host, port));
+        });
+        return advertised;
+    }
+
+    private static Map<String, String> protocolMap(BrokerConfig config) {
+        Map<String, String> protocols = new LinkedHashMap<>();
+        config.listeners().advertised().forEach((name, listener) -> protocols.put(name.value(), listener.protocol().name));
+        return protocols;
     }
 
     private static ApiSettings apiSettings(BrokerConfig config) {
@@ -206,13 +259,22 @@ public final class Server implements AutoCloseable {
         return live;
     }
 
-    /** The address clients connect to (the real port when the listener asked for port 0). */
+    /** The address of the first listener (the real port when the listener asked for port 0). */
     public InetSocketAddress boundAddress() {
-        return boundAddress;
+        return boundAddresses.values().iterator().next();
+    }
+
+    /** The address the listener named {@code listener} bound. */
+    public InetSocketAddress boundAddress(String listener) {
+        InetSocketAddress address = boundAddresses.get(ListenerName.normalised(listener));
+        if (address == null) {
+            throw new IllegalArgumentException("no listener named " + listener);
+        }
+        return address;
     }
 
     public String bootstrapServers() {
-        return boundAddress.getHostString() + ":" + boundAddress.getPort();
+        return boundAddress().getHostString() + ":" + boundAddress().getPort();
     }
 
     /**
@@ -234,11 +296,9 @@ public final class Server implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        if (socketServer != null) {
-            socketServer.stopAccepting();
-        }
+        socketServers.values().forEach(SocketServer::stopAccepting);
         quietly("fetch purgatory", fetchWaiters);
-        quietly("socket server", socketServer);
+        socketServers.values().forEach(server -> quietly("socket server", server));
         quietly("request handlers", handlers);
         quietly("replica manager", replicas);
         quietly("controller", controller);
@@ -252,6 +312,11 @@ public final class Server implements AutoCloseable {
         quietly("log cleaner", cleaner);
         quietly("logs", logs);
         log.info("logs flushed and marked clean");
+        listenerSecurity.forEach(security -> quietly("listener security", security));
+        if (interBrokerConnector instanceof AutoCloseable closeable) {
+            quietly("inter-broker connector", closeable);
+        }
+        quietly("SCRAM credentials", scramCredentials);
         quietly("broker registration", registry);
         quietly("cluster watches", cluster);
         quietly("client quota watches", quotaWatcher);

@@ -2,10 +2,16 @@ package io.tributary.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.nio.file.Path;
 import java.util.Map;
+import io.tributary.broker.network.ChannelSecurity;
+import io.tributary.broker.network.SocketServerConfig;
+import io.tributary.broker.security.Listener;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.network.ListenerName;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -15,11 +21,15 @@ class BrokerConfigTest {
     void defaultsMatchTheDocumentedOnes() {
         BrokerConfig config = new BrokerConfig(Map.of());
         assertThat(config.brokerId()).isZero();
-        assertThat(config.listener()).isEqualTo(new BrokerConfig.ListenerAddress("127.0.0.1", 9092));
+        assertThat(config.listeners().bound()).containsExactly(
+                new Listener(ListenerName.normalised("PLAINTEXT"), SecurityProtocol.PLAINTEXT, "127.0.0.1", 9092));
+        assertThat(config.listeners().interBrokerName()).isEqualTo(ListenerName.normalised("PLAINTEXT"));
         assertThat(config.zookeeperConnect()).isEmpty();
         assertThat(config.zookeeperEmbeddedPort()).isEqualTo(2181);
-        assertThat(config.socketServerConfig().maxRequestBytes()).isEqualTo(100 * 1024 * 1024);
-        assertThat(config.socketServerConfig().maxIdleMs()).isEqualTo(600_000);
+        SocketServerConfig socket = config.socketServerConfig(config.listeners().bound().get(0),
+                ChannelSecurity.plaintext(ListenerName.normalised("PLAINTEXT")));
+        assertThat(socket.maxRequestBytes()).isEqualTo(100 * 1024 * 1024);
+        assertThat(socket.maxIdleMs()).isEqualTo(600_000);
         assertThat(config.autoCreateTopics()).isTrue();
         assertThat(config.defaultPartitions()).isEqualTo(1);
         assertThat(config.logDirs()).containsExactly(Path.of("/tmp/tributary-logs"));
@@ -28,15 +38,58 @@ class BrokerConfigTest {
 
     @Test
     void readsListenersWithAnyPortIncludingZero() {
-        assertThat(new BrokerConfig(Map.of("listeners", "PLAINTEXT://localhost:0")).listener())
-                .isEqualTo(new BrokerConfig.ListenerAddress("localhost", 0));
-        assertThat(new BrokerConfig(Map.of("listeners", "PLAINTEXT://:9093")).listener())
-                .isEqualTo(new BrokerConfig.ListenerAddress("0.0.0.0", 9093));
+        assertThat(new BrokerConfig(Map.of("listeners", "PLAINTEXT://localhost:0")).listeners().bound())
+                .extracting(Listener::host, Listener::port).containsExactly(tuple("localhost", 0));
+        assertThat(new BrokerConfig(Map.of("listeners", "PLAINTEXT://:9093")).listeners().bound())
+                .extracting(Listener::host, Listener::port).containsExactly(tuple("", 9093));
+    }
+
+    @Test
+    void readsNamedListenersWithTheirProtocolsAdvertisedAddressesAndTheInterBrokerOne() {
+        BrokerConfig config = new BrokerConfig(Map.of(
+                "listeners", "CLIENTS://0.0.0.0:9093,REPLICATION://10.0.0.1:9094,PLAINTEXT://127.0.0.1:9092",
+                "advertised.listeners", "CLIENTS://kafka.example.com:9093,REPLICATION://10.0.0.1:9094",
+                "listener.security.protocol.map", "CLIENTS:SASL_SSL,REPLICATION:SSL,PLAINTEXT:PLAINTEXT",
+                "inter.broker.listener.name", "REPLICATION",
+                "listener.name.clients.ssl.keystore.location", "/etc/tributary/clients.p12",
+                "listener.name.clients.scram-sha-512.sasl.jaas.config",
+                "org.apache.kafka.common.security.scram.ScramLoginModule required;"));
+        assertThat(config.listeners().bound()).extracting(l -> l.name().value(), Listener::protocol, Listener::port)
+                .containsExactly(tuple("CLIENTS", SecurityProtocol.SASL_SSL, 9093), tuple("REPLICATION", SecurityProtocol.SSL, 9094),
+                        tuple("PLAINTEXT", SecurityProtocol.PLAINTEXT, 9092));
+        assertThat(config.listeners().advertised(ListenerName.normalised("CLIENTS")).host()).isEqualTo("kafka.example.com");
+        assertThat(config.listeners().advertised()).doesNotContainKey(ListenerName.normalised("PLAINTEXT"));
+        assertThat(config.listeners().interBroker().protocol()).isEqualTo(SecurityProtocol.SSL);
+        Map<String, Object> clients = config.securitySettings(config.listeners().bound().get(0));
+        assertThat(clients.get("ssl.keystore.location")).isEqualTo("/etc/tributary/clients.p12");
+        assertThat(clients).containsKey("scram-sha-512.sasl.jaas.config");
+        assertThat(config.securitySettings(config.listeners().bound().get(1)).get("ssl.keystore.location")).isNull();
+    }
+
+    @Test
+    void aSingleSecuredListenerIsAlsoTheInterBrokerOne() {
+        BrokerConfig config = new BrokerConfig(Map.of("listeners", "SASL_SSL://127.0.0.1:9093"));
+        assertThat(config.listeners().interBroker().protocol()).isEqualTo(SecurityProtocol.SASL_SSL);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"127.0.0.1:9092", "SSL://host:9092", "PLAINTEXT://host", "PLAINTEXT://host:port",
-            "PLAINTEXT://host:70000", "PLAINTEXT://a:1,PLAINTEXT://b:2"})
+    @ValueSource(strings = {"ssl.keystore.locaton", "listener.name.plaintext.ssl.trustsore.type", "sasl.enabled.mechanism",
+            "listener.name.nosuch.ssl.keystore.location", "listener.name.plaintext.gssapi.sasl.jaas.config"})
+    void rejectsSecurityKeysTheBrokerWouldIgnore(String key) {
+        assertThatThrownBy(() -> new BrokerConfig(Map.of(key, "x"))).isInstanceOf(ConfigException.class).hasMessageContaining(key);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sasl.enabled.mechanisms=GSSAPI", "ssl.client.auth=sometimes",
+            "inter.broker.listener.name=OTHER", "listener.security.protocol.map=PLAINTEXT:TLS"})
+    void rejectsSecurityValuesItCannotServe(String setting) {
+        String[] kv = setting.split("=", 2);
+        assertThatThrownBy(() -> new BrokerConfig(Map.of(kv[0], kv[1]))).isInstanceOf(ConfigException.class);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"127.0.0.1:9092", "CLIENTS://host:9092", "PLAINTEXT://host", "PLAINTEXT://host:port",
+            "PLAINTEXT://host:70000", "PLAINTEXT://a:1,PLAINTEXT://b:2", "SSL://a:1,SASL_SSL://a:2", ""})
     void rejectsListenersItCannotServe(String listeners) {
         assertThatThrownBy(() -> new BrokerConfig(Map.of("listeners", listeners))).isInstanceOf(ConfigException.class);
     }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
+import io.tributary.broker.security.Listener;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,7 +41,7 @@ class TributaryServerTest {
         Path shipped = Path.of("..", "config", "server.properties");
         BrokerConfig config = new BrokerConfig(TributaryServer.properties(new String[] {shipped.toString()}));
         assertThat(config.brokerId()).isZero();
-        assertThat(config.listener().port()).isEqualTo(9092);
+        assertThat(config.listeners().bound()).extracting(Listener::port).containsExactly(9092);
         assertThat(config.zookeeperConnect()).isEmpty();
     }
 }

@@ -12,6 +12,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.FindCoordinatorRequestData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData.Coordinator;
+import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.FindCoordinatorRequest.CoordinatorType;
 
@@ -35,21 +36,22 @@ final class CoordinatorHandler {
         this.replicas = replicas;
     }
 
-    FindCoordinatorResponseData handle(FindCoordinatorRequestData request, short version) {
+    /** Coordinators are named by their address on {@code listener}, the one the client connected to. */
+    FindCoordinatorResponseData handle(FindCoordinatorRequestData request, short version, ListenerName listener) {
         FindCoordinatorResponseData response = new FindCoordinatorResponseData();
         if (version < FIRST_BATCHED_VERSION) {
-            Coordinator found = find(request.key(), request.keyType());
+            Coordinator found = find(request.key(), request.keyType(), listener);
             return response.setErrorCode(found.errorCode()).setErrorMessage(found.errorMessage())
                     .setNodeId(found.nodeId()).setHost(found.host()).setPort(found.port());
         }
         List<Coordinator> coordinators = new ArrayList<>();
         for (String key : request.coordinatorKeys()) {
-            coordinators.add(find(key, request.keyType()));
+            coordinators.add(find(key, request.keyType(), listener));
         }
         return response.setCoordinators(coordinators);
     }
 
-    private Coordinator find(String key, byte keyType) {
+    private Coordinator find(String key, byte keyType, ListenerName listener) {
         Coordinator coordinator = new Coordinator().setKey(key);
         Errors error = keyType == CoordinatorType.GROUP.id() ? Errors.NONE
                 : keyType == CoordinatorType.TRANSACTION.id() ? Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED
@@ -69,12 +71,11 @@ final class CoordinatorHandler {
                     .setNodeId(-1).setHost("").setPort(-1);
         }
         TopicPartition partition = new TopicPartition(OffsetStore.TOPIC, groups.partitionFor(key));
-        if (replicas.leaderEpoch(partition) >= 0) {
-            return coordinator.setNodeId(broker.nodeId()).setHost(broker.host()).setPort(broker.port());
-        }
-        Optional<ClusterView.Endpoint> leader = cluster.partitionState(partition)
-                .filter(PartitionState::hasLeader)
-                .flatMap(state -> cluster.broker(state.leader()));
+        Optional<ClusterView.Endpoint> leader = replicas.leaderEpoch(partition) >= 0 ? broker.on(listener)
+                : cluster.partitionState(partition)
+                        .filter(PartitionState::hasLeader)
+                        .flatMap(state -> cluster.broker(state.leader()))
+                        .flatMap(endpoint -> endpoint.on(listener));
         if (leader.isEmpty()) {
             return coordinator.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE.code())
                     .setErrorMessage(partition + " has no leader").setNodeId(-1).setHost("").setPort(-1);

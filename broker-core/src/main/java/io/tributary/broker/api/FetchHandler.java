@@ -9,10 +9,12 @@ import io.tributary.broker.api.TopicLookup.Found;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.log.FetchDataInfo;
 import io.tributary.broker.log.PartitionLog;
+import io.tributary.broker.network.Session;
 import io.tributary.broker.purgatory.DelayedFetch;
 import io.tributary.broker.purgatory.Purgatory;
 import io.tributary.broker.replica.ReplicaManager;
 import io.tributary.broker.replica.ReplicaManager.LeaderRead;
+import io.tributary.broker.security.FollowerCheck;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.FetchRequestData.FetchPartition;
@@ -23,6 +25,8 @@ import org.apache.kafka.common.message.FetchResponseData.PartitionData;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.requests.FetchRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Fetch for consumers and followers: reads each partition this broker leads as file slices, up to
@@ -33,21 +37,30 @@ import org.apache.kafka.common.requests.FetchRequest;
  * Fetch sessions are declined (session id 0), so every request is a full fetch.
  */
 final class FetchHandler {
+    private static final Logger log = LoggerFactory.getLogger(FetchHandler.class);
     private static final short FIRST_VERSION_BY_TOPIC_ID = 13;
     private static final byte READ_COMMITTED = 1;
 
     private final TopicLookup lookup;
     private final ReplicaManager replicas;
     private final Purgatory<TopicPartition> fetchWaiters;
+    private final FollowerCheck followers;
 
-    FetchHandler(TopicManager topics, ReplicaManager replicas, Purgatory<TopicPartition> fetchWaiters) {
+    FetchHandler(TopicManager topics, ReplicaManager replicas, Purgatory<TopicPartition> fetchWaiters, FollowerCheck followers) {
         this.lookup = new TopicLookup(topics);
+        this.followers = followers;
         this.replicas = replicas;
         this.fetchWaiters = fetchWaiters;
     }
 
-    CompletableFuture<FetchResponseData> handle(FetchRequestData request, short version) {
+    CompletableFuture<FetchResponseData> handle(FetchRequestData request, short version, Session session) {
         boolean byId = version >= FIRST_VERSION_BY_TOPIC_ID;
+        int replicaId = FetchRequest.replicaId(request);
+        if (FetchRequest.isValidBrokerId(replicaId) && !followers.mayFollow(replicaId, session)) {
+            log.warn("refused a replica fetch as broker {} from {} ({} on listener {}): not that broker",
+                    replicaId, session.clientAddress().getHostAddress(), session.principal(), session.listener().value());
+            return CompletableFuture.completedFuture(refused(request, byId));
+        }
         Read first = read(request, byId);
         if (first.complete(request)) {
             return CompletableFuture.completedFuture(first.response());
@@ -57,6 +70,20 @@ final class FetchHandler {
                 read -> read.complete(request), read -> result.complete(read.response()));
         fetchWaiters.tryCompleteElseWatch(delayed, partitions(request, byId));
         return result;
+    }
+
+    /** Kafka's answer to a follower fetch without the right to replicate: TOPIC_AUTHORIZATION_FAILED everywhere. */
+    private static FetchResponseData refused(FetchRequestData request, boolean byId) {
+        FetchResponseData response = new FetchResponseData().setSessionId(0);
+        for (FetchTopic fetchTopic : request.topics()) {
+            List<PartitionData> partitions = new ArrayList<>();
+            fetchTopic.partitions().forEach(p -> partitions.add(error(p.partition(), Errors.TOPIC_AUTHORIZATION_FAILED)));
+            response.responses().add(new FetchableTopicResponse()
+                    .setTopic(byId ? "" : fetchTopic.topic())
+                    .setTopicId(fetchTopic.topicId())
+                    .setPartitions(partitions));
+        }
+        return response;
     }
 
     /** One pass over the requested partitions. */

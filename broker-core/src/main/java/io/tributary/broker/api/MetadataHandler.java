@@ -25,6 +25,7 @@ import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponseBroker;
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponsePartition;
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponseTopic;
+import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,8 +61,16 @@ final class MetadataHandler {
     /** The live brokers, this one included even before its registration shows up. */
     private Map<Integer, ClusterView.Endpoint> liveBrokers() {
         Map<Integer, ClusterView.Endpoint> live = new TreeMap<>(cluster.liveBrokers());
-        live.putIfAbsent(broker.nodeId(), new ClusterView.Endpoint(broker.nodeId(), broker.host(), broker.port(), -1));
+        live.putIfAbsent(broker.nodeId(), broker.asEndpoint());
         return live;
+    }
+
+    /**
+     * The live brokers as clients of {@code listener} reach them (Kafka's rule: a client gets the endpoints of the
+     * listener it connected to); a broker that does not advertise that listener is left out.
+     */
+    private List<ClusterView.Endpoint> liveBrokersOn(ListenerName listener) {
+        return liveBrokers().values().stream().flatMap(live -> live.on(listener).stream()).toList();
     }
 
     private int controllerId() {
@@ -69,11 +78,11 @@ final class MetadataHandler {
         return id >= 0 ? id : broker.nodeId();
     }
 
-    MetadataResponseData handle(MetadataRequestData request) {
+    MetadataResponseData handle(MetadataRequestData request, ListenerName listener) {
         MetadataResponseData response = new MetadataResponseData()
                 .setClusterId(broker.clusterId())
                 .setControllerId(controllerId());
-        liveBrokers().values().forEach(live -> response.brokers().add(new MetadataResponseBroker()
+        liveBrokersOn(listener).forEach(live -> response.brokers().add(new MetadataResponseBroker()
                 .setNodeId(live.id()).setHost(live.host()).setPort(live.port())));
         if (request.topics() == null) {
             topics.topics().forEach(topic -> response.topics().add(describe(topic)));
@@ -148,7 +157,7 @@ final class MetadataHandler {
                 PartitionState.NOT_STORED));
     }
 
-    DescribeClusterResponseData describeCluster(DescribeClusterRequestData request) {
+    DescribeClusterResponseData describeCluster(DescribeClusterRequestData request, ListenerName listener) {
         DescribeClusterResponseData response = new DescribeClusterResponseData()
                 .setClusterId(broker.clusterId())
                 .setControllerId(controllerId())
@@ -157,7 +166,7 @@ final class MetadataHandler {
             return response.setErrorCode(Errors.UNSUPPORTED_ENDPOINT_TYPE.code())
                     .setErrorMessage("this broker only describes broker endpoints");
         }
-        liveBrokers().values().forEach(live -> response.brokers().add(new DescribeClusterBroker()
+        liveBrokersOn(listener).forEach(live -> response.brokers().add(new DescribeClusterBroker()
                 .setBrokerId(live.id()).setHost(live.host()).setPort(live.port())));
         return response;
     }

@@ -11,9 +11,12 @@ import io.tributary.broker.network.Response;
 import io.tributary.broker.purgatory.Purgatory;
 import io.tributary.broker.quota.ClientQuotaEnforcer;
 import io.tributary.broker.replica.ReplicaManager;
+import io.tributary.broker.security.FollowerCheck;
+import io.tributary.broker.security.ScramUsers;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.message.AlterClientQuotasRequestData;
+import org.apache.kafka.common.message.AlterUserScramCredentialsRequestData;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
@@ -23,6 +26,7 @@ import org.apache.kafka.common.message.DescribeClientQuotasRequestData;
 import org.apache.kafka.common.message.DescribeClusterRequestData;
 import org.apache.kafka.common.message.DescribeConfigsRequestData;
 import org.apache.kafka.common.message.DescribeGroupsRequestData;
+import org.apache.kafka.common.message.DescribeUserScramCredentialsRequestData;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.FindCoordinatorRequestData;
 import org.apache.kafka.common.message.HeartbeatRequestData;
@@ -39,6 +43,8 @@ import org.apache.kafka.common.message.OffsetDeleteRequestData;
 import org.apache.kafka.common.message.OffsetFetchRequestData;
 import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
+import org.apache.kafka.common.message.SaslAuthenticateResponseData;
+import org.apache.kafka.common.message.SaslHandshakeResponseData;
 import org.apache.kafka.common.message.SyncGroupRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
@@ -69,6 +75,7 @@ public final class RequestDispatcher {
     private final GroupApis groups;
     private final ClientQuotasHandler clientQuotas;
     private final QuotaThrottle throttle;
+    private final ScramCredentialsHandler scramCredentials;
 
     /** The handlers of the consumer-group APIs. */
     private record GroupApis(CoordinatorHandler coordinator, GroupMembershipHandler membership, GroupAdminHandler admin,
@@ -78,7 +85,7 @@ public final class RequestDispatcher {
     private RequestDispatcher(MetadataHandler metadata, ProduceHandler produce, FetchHandler fetch, ListOffsetsHandler listOffsets,
                       DeleteRecordsHandler deleteRecords, TopicAdminHandler topicAdmin, ConfigHandler configs, ProducerIdHandler producerIds,
                       OffsetForLeaderEpochHandler leaderEpochs, GroupApis groups, ClientQuotasHandler clientQuotas,
-                      QuotaThrottle throttle) {
+                      QuotaThrottle throttle, ScramCredentialsHandler scramCredentials) {
         this.metadata = metadata;
         this.produce = produce;
         this.fetch = fetch;
@@ -91,19 +98,20 @@ public final class RequestDispatcher {
         this.groups = groups;
         this.clientQuotas = clientQuotas;
         this.throttle = throttle;
+        this.scramCredentials = scramCredentials;
     }
 
     /** Wires one handler per API family over the broker's services. */
     public static RequestDispatcher create(BrokerIdentity broker, TopicManager topics, ProducerIdManager producerIds,
                                            ReplicaManager replicas, ClusterView cluster, Purgatory<TopicPartition> fetchWaiters,
                                            GroupServices groupServices, ApiSettings settings, ClientQuotaStore quotaStore,
-                                           ClientQuotaEnforcer quotas) {
+                                           ClientQuotaEnforcer quotas, FollowerCheck followers, ScramUsers scramUsers) {
         ConfigHandler configs = new ConfigHandler(topics, settings.brokerDef(), settings.brokerProps(), broker.nodeId());
         return new RequestDispatcher(
                 new MetadataHandler(broker, topics, new MetadataHandler.TopicDefaults(settings.autoCreateTopics(),
                         settings.defaultPartitions(), settings.defaultReplicationFactor()), cluster, replicas),
                 new ProduceHandler(topics, replicas),
-                new FetchHandler(topics, replicas, fetchWaiters),
+                new FetchHandler(topics, replicas, fetchWaiters, followers),
                 new ListOffsetsHandler(topics, replicas),
                 new DeleteRecordsHandler(topics, replicas),
                 new TopicAdminHandler(topics, configs.topicConfigs(), broker.nodeId(), new TopicAdminHandler.Defaults(
@@ -116,7 +124,8 @@ public final class RequestDispatcher {
                         new GroupAdminHandler(groupServices.coordinator(), groupServices.offsets()),
                         new OffsetsHandler(topics, groupServices.offsets())),
                 new ClientQuotasHandler(quotaStore),
-                new QuotaThrottle(quotas));
+                new QuotaThrottle(quotas),
+                new ScramCredentialsHandler(scramUsers));
     }
 
     /** The response to send, completed later for requests that wait (fetch long-polls). */
@@ -156,10 +165,10 @@ public final class RequestDispatcher {
     private CompletableFuture<? extends ApiMessage> handle(Request request, ApiKeys key, short version) {
         ApiMessage data = request.body().data();
         return switch (key) {
-            case METADATA -> done(metadata.handle((MetadataRequestData) data));
-            case DESCRIBE_CLUSTER -> done(metadata.describeCluster((DescribeClusterRequestData) data));
+            case METADATA -> done(metadata.handle((MetadataRequestData) data, request.session().listener()));
+            case DESCRIBE_CLUSTER -> done(metadata.describeCluster((DescribeClusterRequestData) data, request.session().listener()));
             case PRODUCE -> produce.handle((ProduceRequestData) data, version);
-            case FETCH -> fetch.handle((FetchRequestData) data, version);
+            case FETCH -> fetch.handle((FetchRequestData) data, version, request.session());
             case LIST_OFFSETS -> done(listOffsets.handle((ListOffsetsRequestData) data, version));
             case DELETE_RECORDS -> done(deleteRecords.handle((DeleteRecordsRequestData) data));
             case CREATE_TOPICS -> done(topicAdmin.createTopics((CreateTopicsRequestData) data));
@@ -169,7 +178,7 @@ public final class RequestDispatcher {
             case INCREMENTAL_ALTER_CONFIGS -> done(configs.alter((IncrementalAlterConfigsRequestData) data));
             case INIT_PRODUCER_ID -> done(producerIds.handle((InitProducerIdRequestData) data));
             case OFFSET_FOR_LEADER_EPOCH -> done(leaderEpochs.handle((OffsetForLeaderEpochRequestData) data));
-            case FIND_COORDINATOR -> done(groups.coordinator().handle((FindCoordinatorRequestData) data, version));
+            case FIND_COORDINATOR -> done(groups.coordinator().handle((FindCoordinatorRequestData) data, version, request.session().listener()));
             case JOIN_GROUP -> groups.membership().join((JoinGroupRequestData) data, request);
             case SYNC_GROUP -> groups.membership().sync((SyncGroupRequestData) data);
             case HEARTBEAT -> done(groups.membership().heartbeat((HeartbeatRequestData) data));
@@ -182,6 +191,12 @@ public final class RequestDispatcher {
             case OFFSET_DELETE -> done(groups.offsets().delete((OffsetDeleteRequestData) data));
             case DESCRIBE_CLIENT_QUOTAS -> done(clientQuotas.describe((DescribeClientQuotasRequestData) data));
             case ALTER_CLIENT_QUOTAS -> done(clientQuotas.alter((AlterClientQuotasRequestData) data));
+            case DESCRIBE_USER_SCRAM_CREDENTIALS -> done(scramCredentials.describe((DescribeUserScramCredentialsRequestData) data));
+            case ALTER_USER_SCRAM_CREDENTIALS -> done(scramCredentials.alter((AlterUserScramCredentialsRequestData) data));
+            // Authentication happens on the network thread; here the connection is past it (or never needed it).
+            case SASL_HANDSHAKE -> done(new SaslHandshakeResponseData().setErrorCode(Errors.ILLEGAL_SASL_STATE.code()));
+            case SASL_AUTHENTICATE -> done(new SaslAuthenticateResponseData().setErrorCode(Errors.ILLEGAL_SASL_STATE.code())
+                    .setErrorMessage("SaslAuthenticate request received after successful authentication"));
             default -> CompletableFuture.failedFuture(new UnsupportedVersionException(key + " is not implemented"));
         };
     }

@@ -45,6 +45,11 @@ public final class SupportedApis {
         ranges.put(ApiKeys.DESCRIBE_GROUPS, VersionRange.of(0, 6));
         ranges.put(ApiKeys.DELETE_GROUPS, VersionRange.of(0, 3));
         ranges.put(ApiKeys.OFFSET_DELETE, VersionRange.of(0, 0));
+        // v0 is advertised because librdkafka requires it before it uses v1; a v0 handshake itself is refused.
+        ranges.put(ApiKeys.SASL_HANDSHAKE, VersionRange.of(0, 1));
+        ranges.put(ApiKeys.SASL_AUTHENTICATE, VersionRange.of(0, 2));
+        ranges.put(ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, VersionRange.of(0, 0));
+        ranges.put(ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, VersionRange.of(0, 0));
         // Never advertise beyond what the codec in kafka-clients can read and write.
         ranges.replaceAll((key, range) -> range.clampTo(key.oldestVersion(), key.latestVersion(true)));
         RANGES = Collections.unmodifiableMap(ranges);

@@ -1,6 +1,8 @@
 package io.tributary.broker.cluster;
 
 import java.io.IOException;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.curator.framework.recipes.nodes.PersistentNode;
@@ -26,14 +28,24 @@ public final class BrokerRegistry implements AutoCloseable {
     private final int brokerId;
     private final String host;
     private final int port;
+    private final List<String> endpoints;
+    private final Map<String, String> protocols;
     private final Time time;
     private PersistentNode registration;
 
-    public BrokerRegistry(ZkClient zk, int brokerId, String host, int port, Time time) {
+    /**
+     * @param host      the inter-broker listener's advertised host (the registration's {@code host} and {@code port})
+     * @param endpoints every advertised listener, {@code NAME://host:port}
+     * @param protocols each listener name's security protocol
+     */
+    public BrokerRegistry(ZkClient zk, int brokerId, String host, int port, List<String> endpoints,
+                          Map<String, String> protocols, Time time) {
         this.zk = zk;
         this.brokerId = brokerId;
         this.host = host;
         this.port = port;
+        this.endpoints = List.copyOf(endpoints);
+        this.protocols = Map.copyOf(protocols);
         this.time = time;
     }
 
@@ -116,8 +128,9 @@ public final class BrokerRegistry implements AutoCloseable {
         node.put("version", 5);
         node.put("host", host);
         node.put("port", port);
-        node.putArray("endpoints").add("PLAINTEXT://" + host + ":" + port);
-        node.putObject("listener_security_protocol_map").put("PLAINTEXT", "PLAINTEXT");
+        endpoints.forEach(node.putArray("endpoints")::add);
+        ObjectNode protocolMap = node.putObject("listener_security_protocol_map");
+        protocols.forEach(protocolMap::put);
         node.put("jmx_port", -1);
         node.put("timestamp", Long.toString(time.milliseconds()));
         return Json.bytes(node);

@@ -1,6 +1,8 @@
 package io.tributary.broker.controller;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,6 +27,7 @@ import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.network.ListenerName;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,8 +55,17 @@ public final class ClusterView implements AutoCloseable {
     private final ExecutorService events;
     private final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
 
-    /** A live broker's address, and the ZooKeeper transaction that created its registration (new on every restart). */
-    public record Endpoint(int id, String host, int port, long registrationZxid) {
+    /**
+     * A live broker's inter-broker address, its address on every listener it advertises (by listener name), and the
+     * ZooKeeper transaction that created its registration (new on every restart).
+     */
+    public record Endpoint(int id, String host, int port, long registrationZxid, Map<String, InetSocketAddress> listeners) {
+        /** This broker as clients of {@code listener} reach it; empty if it does not advertise that listener. */
+        public Optional<Endpoint> on(ListenerName listener) {
+            InetSocketAddress address = listeners.get(listener.value());
+            return address == null ? Optional.empty()
+                    : Optional.of(new Endpoint(id, address.getHostString(), address.getPort(), registrationZxid, listeners));
+        }
     }
 
     private ClusterView(ZkClient zk) {
@@ -150,7 +162,20 @@ public final class ClusterView implements AutoCloseable {
         try {
             JsonNode json = MAPPER.readTree(node.getData());
             int id = Integer.parseInt(node.getPath().substring(BROKER_IDS_PATH.length() + 1));
-            return new Endpoint(id, json.path("host").asText(), json.path("port").asInt(), node.getStat().getCzxid());
+            String host = json.path("host").asText();
+            int port = json.path("port").asInt();
+            Map<String, InetSocketAddress> listeners = new LinkedHashMap<>();
+            json.path("endpoints").forEach(uri -> {
+                String value = uri.asText();
+                int scheme = value.indexOf("://");
+                int colon = value.lastIndexOf(':');
+                listeners.put(value.substring(0, scheme), InetSocketAddress.createUnresolved(value.substring(scheme + 3, colon),
+                        Integer.parseInt(value.substring(colon + 1))));
+            });
+            if (listeners.isEmpty()) {
+                listeners.put("PLAINTEXT", InetSocketAddress.createUnresolved(host, port));
+            }
+            return new Endpoint(id, host, port, node.getStat().getCzxid(), Map.copyOf(listeners));
         } catch (IOException | RuntimeException e) {
             log.warn("ignoring unreadable broker registration {}", node.getPath());
             return null;

@@ -3,20 +3,20 @@ package io.tributary.broker.network;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.channels.SelectionKey;
-import java.nio.channels.SocketChannel;
 import org.apache.kafka.common.network.Send;
 
 /**
- * One client connection as its processor sees it: the frame being read and the response being
- * written (a request out with the handlers gives its frame's memory back itself, see
+ * One client connection as its processor sees it: its transport (plaintext or TLS) and authenticator, the frame being
+ * read and the response being written (a request out with the handlers gives its frame's memory back itself, see
  * {@link Request#releaseFrame()}). Confined to the processor thread.
  */
 final class Connection {
     private final String id;
     private final InetAddress client;
-    private final SocketChannel socket;
     private final SelectionKey key;
-    private final SocketChannelTransfer transfer;
+    private final Transport transport;
+    private final Authenticator authenticator;
+    private final int maxRequestBytes;
     private final FrameReader frames;
     private Send send;
     private boolean awaitingResponse;
@@ -24,16 +24,18 @@ final class Connection {
     private long throttledUntilMs;
     private long lastActiveMs;
     private long requestStartedMs;
+    private boolean closeAfterSending;
     private boolean closed;
 
-    Connection(String id, InetAddress client, SocketChannel socket, SelectionKey key, int maxRequestBytes,
-               ReceiveBuffers buffers, MemoryPool pool, long nowMs) {
+    Connection(String id, InetAddress client, SelectionKey key, Transport transport,
+               Authenticator authenticator, int maxRequestBytes, ReceiveBuffers buffers, MemoryPool pool, long nowMs) {
         this.id = id;
         this.client = client;
-        this.socket = socket;
         this.key = key;
-        this.transfer = new SocketChannelTransfer(socket);
-        this.frames = new FrameReader(maxRequestBytes, buffers, pool);
+        this.transport = transport;
+        this.authenticator = authenticator;
+        this.maxRequestBytes = maxRequestBytes;
+        this.frames = new FrameReader(Math.min(maxRequestBytes, authenticator.maxUnauthenticatedFrameBytes()), buffers, pool);
         this.lastActiveMs = nowMs;
     }
 
@@ -46,6 +48,48 @@ final class Connection {
         return client;
     }
 
+    Authenticator authenticator() {
+        return authenticator;
+    }
+
+    /** True until the transport is ready (the TLS handshake is done). */
+    boolean handshaking() {
+        return !transport.ready();
+    }
+
+    /** Advances the TLS handshake; once it is done the authenticator sees the session and reading begins. */
+    void handshake(long nowMs) throws IOException {
+        int interest = transport.handshake();
+        lastActiveMs = nowMs;
+        if (interest == 0) {
+            authenticator.transportReady(transport.sslSession());
+            authenticationProgressed();
+            interest = SelectionKey.OP_READ;
+        }
+        key.interestOps(interest);
+    }
+
+    /** Lifts the pre-authentication frame limit once the client has authenticated. */
+    void authenticationProgressed() {
+        if (authenticator.authenticated()) {
+            frames.maxFrameBytes(maxRequestBytes);
+        }
+    }
+
+    /** True if bytes the selector cannot see (decrypted, or read from the socket already) wait to be read. */
+    boolean hasBufferedInput() {
+        return transport.hasBufferedInput() && !awaitingResponse && !mutedForMemory && send == null;
+    }
+
+    /** Closes the connection once the response being sent is out (a failed authentication). */
+    void closeAfterSending() {
+        closeAfterSending = true;
+    }
+
+    boolean closesAfterSending() {
+        return closeAfterSending;
+    }
+
     /**
      * Reads what is available of the current frame, as far as the memory pool allows; when it allows no more,
      * the connection stops reading until {@link #unmuteForMemory} (see {@link #mutedForMemory()}).
@@ -56,7 +100,7 @@ final class Connection {
      */
     FrameReader.Frame read(long nowMs) throws IOException {
         boolean started = frames.midFrame();
-        if (frames.readFrom(socket) > 0) {
+        if (frames.readFrom(transport) > 0) {
             lastActiveMs = nowMs;
         }
         if (!started && frames.midFrame()) {
@@ -104,7 +148,7 @@ final class Connection {
 
     /** @return true once the whole response has been written */
     boolean write(long nowMs) throws IOException {
-        if (send.writeTo(transfer) > 0) {
+        if (send.writeTo(transport) > 0) {
             lastActiveMs = nowMs;
         }
         if (!send.completed()) {
@@ -166,10 +210,11 @@ final class Connection {
         closed = true;
         key.cancel();
         try {
-            socket.close();
+            transport.close();
         } catch (IOException e) {
             // Closing is best effort; the descriptor is gone either way.
         }
+        authenticator.close();
         frames.abandon();
         return true;
     }

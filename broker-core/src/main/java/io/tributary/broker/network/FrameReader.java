@@ -37,7 +37,7 @@ final class FrameReader {
     }
 
     private final ByteBuffer size = ByteBuffer.allocate(4);
-    private final int maxFrameBytes;
+    private int maxFrameBytes;
     private final ReceiveBuffers buffers;
     private final MemoryPool pool;
     private int frameBytes;
@@ -49,6 +49,11 @@ final class FrameReader {
         this.maxFrameBytes = maxFrameBytes;
         this.buffers = buffers;
         this.pool = pool;
+    }
+
+    /** Changes the size limit for frames not started yet (lower until a connection has authenticated). */
+    void maxFrameBytes(int bytes) {
+        maxFrameBytes = bytes;
     }
 
     /**

@@ -3,20 +3,25 @@ package io.tributary.broker.network;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
+import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.network.ByteBufferSend;
 import org.apache.kafka.common.network.InvalidReceiveException;
@@ -45,6 +50,7 @@ public final class Processor implements Runnable {
     private final long maxIdleMs;
     private final long partialRequestTimeoutMs;
     private final ConnectionQuotas quotas;
+    private final ChannelSecurity security;
     private final Time time;
     private final Selector selector;
     private final Queue<NewConnection> newConnections = new ConcurrentLinkedQueue<>();
@@ -55,6 +61,8 @@ public final class Processor implements Runnable {
     private final Set<Connection> mutedForMemory = new HashSet<>();
     /** Connections muted after a response that carried a throttle time, until their throttle ends. */
     private final Set<Connection> throttled = new HashSet<>();
+    /** Connections with decrypted bytes the selector cannot report: read on the next poll without waiting. */
+    private final Set<Connection> withBufferedInput = new HashSet<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean reading = true;
     private volatile boolean running = true;
@@ -78,6 +86,7 @@ public final class Processor implements Runnable {
         this.maxRequestBytes = config.maxRequestBytes();
         this.maxIdleMs = config.maxIdleMs();
         this.partialRequestTimeoutMs = config.partialRequestTimeoutMs();
+        this.security = config.security();
         this.time = time;
         this.selector = Selector.open();
     }
@@ -165,8 +174,10 @@ public final class Processor implements Runnable {
             maybePauseReading();
             processResponses();
             unmuteIfMemoryFreed();
-            selector.select(unmuteThrottledAndGetPollMs());
+            long pollMs = unmuteThrottledAndGetPollMs(); // may find buffered input on a connection it unmutes
+            selector.select(withBufferedInput.isEmpty() ? pollMs : 1);
             handleReadyKeys();
+            readBufferedInput();
             closeStalledConnections();
         } catch (ClosedSelectorException e) {
             throw e;
@@ -217,11 +228,27 @@ public final class Processor implements Runnable {
 
     private void register(SocketChannel socket, InetAddress client) throws IOException {
         String connectionId = socket.getLocalAddress() + "-" + socket.getRemoteAddress() + "-" + id + "-" + nextConnectionIndex++;
+        InetSocketAddress peer = (InetSocketAddress) socket.getRemoteAddress();
+        Transport transport = security.newSslEngine(peer.getHostString(), peer.getPort())
+                .<Transport>map(engine -> newTlsTransport(socket, engine))
+                .orElseGet(() -> new SocketChannelTransfer(socket));
         SelectionKey key = socket.register(selector, SelectionKey.OP_READ);
-        Connection connection = new Connection(connectionId, client, socket, key, maxRequestBytes, receiveBuffers, memoryPool,
-                time.milliseconds());
+        Connection connection = new Connection(connectionId, client, key, transport, security.newAuthenticator(client),
+                maxRequestBytes, receiveBuffers, memoryPool, time.milliseconds());
+        if (!connection.handshaking()) {
+            connection.authenticator().transportReady(transport.sslSession());
+            connection.authenticationProgressed();
+        }
         key.attach(connection);
         connections.put(connectionId, connection);
+    }
+
+    private static Transport newTlsTransport(SocketChannel socket, javax.net.ssl.SSLEngine engine) {
+        try {
+            return new TlsTransport(socket, engine);
+        } catch (SSLException e) {
+            throw new IllegalStateException("could not start a TLS handshake", e);
+        }
     }
 
     private void maybePauseReading() {
@@ -269,6 +296,13 @@ public final class Processor implements Runnable {
             keys.remove();
             Connection connection = (Connection) key.attachment();
             try {
+                if (key.isValid() && connection.handshaking()) {
+                    connection.handshake(time.milliseconds());
+                    if (!connection.handshaking()) {
+                        noteBufferedInput(connection);
+                    }
+                    continue;
+                }
                 if (key.isValid() && key.isReadable()) {
                     read(connection);
                 }
@@ -278,14 +312,41 @@ public final class Processor implements Runnable {
                 }
             } catch (EOFException e) {
                 close(connection);
-            } catch (InvalidReceiveException | InvalidRequestException e) {
+            } catch (InvalidReceiveException | InvalidRequestException | AuthenticationException e) {
                 log.warn("closing connection {}: {}", connection.id(), e.getMessage());
+                close(connection);
+            } catch (SSLException e) {
+                log.warn("closing connection {} from {} on listener {}: TLS failed: {}", connection.id(),
+                        connection.client().getHostAddress(), security.listener().value(), e.getMessage());
                 close(connection);
             } catch (IOException e) {
                 log.debug("closing connection {} after I/O error: {}", connection.id(), e.getMessage());
                 close(connection);
             } catch (Throwable e) {
                 log.error("closing connection {}: reading or writing it failed", connection.id(), e);
+                close(connection);
+            }
+        }
+    }
+
+    /** Reads what TLS decrypted already for connections whose next request came with the previous one. */
+    private void readBufferedInput() {
+        if (withBufferedInput.isEmpty()) {
+            return;
+        }
+        List<Connection> ready = new ArrayList<>(withBufferedInput);
+        withBufferedInput.clear();
+        for (Connection connection : ready) {
+            if (connections.get(connection.id()) != connection || !connection.hasBufferedInput()) {
+                continue;
+            }
+            try {
+                read(connection);
+            } catch (InvalidReceiveException | InvalidRequestException | AuthenticationException e) {
+                log.warn("closing connection {}: {}", connection.id(), e.getMessage());
+                close(connection);
+            } catch (IOException e) {
+                log.debug("closing connection {} after I/O error: {}", connection.id(), e.getMessage());
                 close(connection);
             }
         }
@@ -298,7 +359,10 @@ public final class Processor implements Runnable {
     private void unmuteIfMemoryFreed() {
         if (memoryFreed && reading) {
             memoryFreed = false;
-            mutedForMemory.forEach(Connection::unmuteForMemory);
+            mutedForMemory.forEach(connection -> {
+                connection.unmuteForMemory();
+                noteBufferedInput(connection);
+            });
             mutedForMemory.clear();
         }
     }
@@ -320,6 +384,18 @@ public final class Processor implements Runnable {
             throw e;
         }
         connection.awaitResponse();
+        if (parsed instanceof RequestParser.Parsed.Ok ok && !connection.authenticator().authenticated()) {
+            Authenticator.Step step = connection.authenticator().handle(ok.header(), ok.body());
+            if (!step.forward()) {
+                frame.release(receiveBuffers::release);
+                connection.authenticationProgressed();
+                if (step.thenClose()) {
+                    connection.closeAfterSending();
+                }
+                send(connection, step.reply());
+                return;
+            }
+        }
         if (parsed instanceof RequestParser.Parsed.Unknown unknown) {
             log.debug("connection {} sent unknown api key {} v{}", connection.id(), unknown.apiKey(), unknown.apiVersion());
             frame.release(receiveBuffers::release);
@@ -327,8 +403,10 @@ public final class Processor implements Runnable {
             return;
         }
         RequestParser.Parsed.Ok ok = (RequestParser.Parsed.Ok) parsed;
+        Session session = new Session(connection.authenticator().principal(), connection.client(), security.listener(),
+                security.protocol());
         Request request = new Request(id, connection.id(), ok.header(), ok.body(), SIZE_PREFIX_BYTES + frame.payload().limit(),
-                () -> frame.release(returnedBuffers::add));
+                () -> frame.release(returnedBuffers::add), session);
         try {
             requestChannel.sendRequest(request);
         } catch (InterruptedException e) {
@@ -361,11 +439,14 @@ public final class Processor implements Runnable {
 
     private void resumeReading(Connection connection) {
         long now = time.milliseconds();
-        if (reading && connection.throttledUntilMs() > now) {
+        if (connection.closesAfterSending()) {
+            close(connection);
+        } else if (reading && connection.throttledUntilMs() > now) {
             connection.stopSelecting(); // KIP-219: the response went out at once, the next request waits
             throttled.add(connection);
         } else if (reading) {
             connection.resumeReading(now);
+            noteBufferedInput(connection);
         } else {
             connection.stopSelecting(); // shutting down: no more requests, and nothing left to write
         }
@@ -390,6 +471,12 @@ public final class Processor implements Runnable {
             }
         }
         return Math.max(1, nextEnd - now);
+    }
+
+    private void noteBufferedInput(Connection connection) {
+        if (connection.hasBufferedInput()) {
+            withBufferedInput.add(connection);
+        }
     }
 
     /**
@@ -431,5 +518,6 @@ public final class Processor implements Runnable {
         }
         mutedForMemory.remove(connection);
         throttled.remove(connection);
+        withBufferedInput.remove(connection);
     }
 }

@@ -18,16 +18,18 @@ public final class Request {
     private final AbstractRequest body;
     private final int sizeInBytes;
     private final AtomicReference<Runnable> frameRelease;
+    private final Session session;
 
     /** @param frameRelease gives the frame's memory back; run once, by {@link #releaseFrame()} */
     public Request(int processorId, String connectionId, RequestHeader header, AbstractRequest body,
-                   int sizeInBytes, Runnable frameRelease) {
+                   int sizeInBytes, Runnable frameRelease, Session session) {
         this.processorId = processorId;
         this.connectionId = connectionId;
         this.header = header;
         this.body = body;
         this.sizeInBytes = sizeInBytes;
         this.frameRelease = new AtomicReference<>(frameRelease);
+        this.session = session;
     }
 
     /**
@@ -40,6 +42,11 @@ public final class Request {
         if (release != null) {
             release.run();
         }
+    }
+
+    /** Who sent it, from where, on which listener. */
+    public Session session() {
+        return session;
     }
 
     public int processorId() {

@@ -15,10 +15,16 @@ public final class RequestChannel {
     private final BlockingQueue<Request> requests;
     private final Map<Integer, Processor> processors = new ConcurrentHashMap<>();
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger processorIds = new AtomicInteger();
     private final Object idle = new Object();
 
     public RequestChannel(int queuedMaxRequests) {
         this.requests = new ArrayBlockingQueue<>(queuedMaxRequests);
+    }
+
+    /** Reserves {@code count} processor ids for one listener: ids are unique over all the listeners sharing this channel. */
+    int reserveProcessorIds(int count) {
+        return processorIds.getAndAdd(count);
     }
 
     void addProcessor(Processor processor) {

@@ -4,17 +4,43 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
-import org.apache.kafka.common.network.TransferableChannel;
+import java.util.Optional;
+import javax.net.ssl.SSLSession;
 
 /**
- * Lets kafka-clients' {@code Send}s write to a plain socket. File-backed records go through
- * {@link FileChannel#transferTo}, i.e. sendfile: their bytes never enter the Java heap.
+ * The plaintext {@link Transport}: lets kafka-clients' {@code Send}s write to a plain socket. File-backed records go
+ * through {@link FileChannel#transferTo}, i.e. sendfile: their bytes never enter the Java heap.
  */
-final class SocketChannelTransfer implements TransferableChannel {
+final class SocketChannelTransfer implements Transport {
     private final SocketChannel socket;
 
     SocketChannelTransfer(SocketChannel socket) {
         this.socket = socket;
+    }
+
+    @Override
+    public boolean ready() {
+        return true;
+    }
+
+    @Override
+    public int handshake() {
+        return 0;
+    }
+
+    @Override
+    public boolean hasBufferedInput() {
+        return false;
+    }
+
+    @Override
+    public Optional<SSLSession> sslSession() {
+        return Optional.empty();
+    }
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        return socket.read(dst);
     }
 
     @Override

@@ -10,13 +10,13 @@ import java.util.function.Predicate;
 import org.apache.kafka.common.utils.Time;
 
 /**
- * The acceptor and the processors of one listener. Starting binds the port (port 0 picks a free
+ * The acceptor and the processors of one listener (secured as its {@link ChannelSecurity} says). Starting binds the port (port 0 picks a free
  * one, see {@link #boundAddress()}); shutting down happens in two steps so that in-flight requests
  * are answered: {@link #stopAccepting()}, then {@link #close()}.
  */
 public final class SocketServer implements AutoCloseable {
     private final RequestChannel requestChannel;
-    /** Indexed by processor id; a processor whose thread died is replaced in place. */
+    /** Indexed by processor id minus {@link #firstProcessorId}; a processor whose thread died is replaced in place. */
     private final List<Processor> processors = new CopyOnWriteArrayList<>();
     private final SocketServerConfig config;
     private final Time time;
@@ -24,6 +24,7 @@ public final class SocketServer implements AutoCloseable {
     private final ConnectionQuotas quotas;
     private final SupervisedThreads threads = new SupervisedThreads();
     private final Acceptor acceptor;
+    private final int firstProcessorId;
 
     /** @param isBroker whether a client address is one of the cluster's brokers (exempt from the connection limits) */
     public SocketServer(SocketServerConfig config, RequestChannel requestChannel, Predicate<InetAddress> isBroker,
@@ -33,8 +34,9 @@ public final class SocketServer implements AutoCloseable {
         this.config = config;
         this.time = time;
         this.memoryPool = new MemoryPool(config.queuedMaxRequestBytes(), () -> processors.forEach(Processor::memoryFreed));
+        this.firstProcessorId = requestChannel.reserveProcessorIds(config.networkThreads());
         for (int i = 0; i < config.networkThreads(); i++) {
-            processors.add(newProcessor(i));
+            processors.add(newProcessor(firstProcessorId + i));
         }
         this.acceptor = new Acceptor(config.listenAddress(), processors, quotas, config.sendBufferBytes(),
                 config.receiveBufferBytes());
@@ -49,16 +51,20 @@ public final class SocketServer implements AutoCloseable {
     public void start() {
         for (Processor processor : processors) {
             int id = processor.id();
-            threads.start("tributary-network-" + id, processor, () -> replaceProcessor(id));
+            threads.start("tributary-network-" + listenerName() + "-" + (id - firstProcessorId), processor, () -> replaceProcessor(id));
         }
-        threads.start("tributary-acceptor", acceptor, () -> acceptor);
+        threads.start("tributary-acceptor-" + listenerName(), acceptor, () -> acceptor);
+    }
+
+    private String listenerName() {
+        return config.security().listener().value();
     }
 
     /** A fresh processor for a dead one: its connections were closed with it, new ones go to the replacement. */
     private Processor replaceProcessor(int id) {
         try {
             Processor replacement = newProcessor(id);
-            processors.set(id, replacement);
+            processors.set(id - firstProcessorId, replacement);
             return replacement;
         } catch (IOException e) {
             throw new UncheckedIOException("could not open a selector for network thread " + id, e);

@@ -6,5 +6,5 @@ import java.net.InetSocketAddress;
 public record SocketServerConfig(InetSocketAddress listenAddress, int networkThreads, int maxRequestBytes,
                                  long maxIdleMs, long partialRequestTimeoutMs, int queuedMaxRequests,
                                  long queuedMaxRequestBytes, ConnectionLimits connectionLimits,
-                                 int sendBufferBytes, int receiveBufferBytes) {
+                                 int sendBufferBytes, int receiveBufferBytes, ChannelSecurity security) {
 }

@@ -1,5 +1,5 @@
 /**
- * The broker's socket layer: size-prefixed Kafka frames over plain TCP.
+ * The broker's socket layer: size-prefixed Kafka frames over plain TCP or TLS.
  *
  * <p>Threads: one {@link io.tributary.broker.network.Acceptor} accepts connections and hands each
  * to one of {@code num.network.threads} {@link io.tributary.broker.network.Processor}s. A
@@ -9,6 +9,11 @@
  * connection then stops reading until the response to that request has been written (and, after a
  * response carrying a quota's throttle time, until that time has passed). That
  * one-request-in-flight rule is what keeps responses in request order per connection.
+ *
+ * <p>Each listener's {@link io.tributary.broker.network.ChannelSecurity} gives a new connection its
+ * {@link io.tributary.broker.network.Transport} (plaintext, or {@link io.tributary.broker.network.TlsTransport}
+ * over an {@code SSLEngine}) and its {@link io.tributary.broker.network.Authenticator}, which answers the
+ * requests of a SASL exchange before any reach the handlers. The policy lives in {@code io.tributary.broker.security}.
  *
  * <p>Anything that cannot be parsed, and any Throwable while reading, handling or writing a request,
  * closes only the connection it came from. Frame memory is bounded by the

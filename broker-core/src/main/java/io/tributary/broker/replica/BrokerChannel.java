@@ -8,9 +8,16 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
+import java.util.Optional;
+import javax.security.sasl.SaslClient;
+import org.apache.kafka.common.message.SaslAuthenticateRequestData;
+import org.apache.kafka.common.message.SaslAuthenticateResponseData;
+import org.apache.kafka.common.message.SaslHandshakeRequestData;
+import org.apache.kafka.common.message.SaslHandshakeResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.RequestHeader;
 import org.apache.kafka.common.requests.RequestUtils;
@@ -18,7 +25,7 @@ import org.apache.kafka.common.requests.ResponseHeader;
 
 /**
  * A blocking connection from a follower to its leader: one request at a time, framed and encoded
- * with kafka-clients' generated classes. A read that takes longer than the timeout (a stopped or
+ * with kafka-clients' generated classes, authenticated first if the leader's inter-broker listener is SASL. A read that takes longer than the timeout (a stopped or
  * unreachable leader) fails with an IOException; the caller reconnects. Not thread-safe.
  */
 final class BrokerChannel implements AutoCloseable {
@@ -35,16 +42,49 @@ final class BrokerChannel implements AutoCloseable {
         this.clientId = clientId;
     }
 
-    static BrokerChannel connect(String host, int port, int timeoutMs, String clientId) throws IOException {
-        Socket socket = new Socket();
+    static BrokerChannel connect(String host, int port, int timeoutMs, String clientId, BrokerConnector connector) throws IOException {
+        Socket socket = connector.connect(new InetSocketAddress(host, port), timeoutMs);
         try {
-            socket.setTcpNoDelay(true);
-            socket.connect(new InetSocketAddress(host, port), timeoutMs);
             socket.setSoTimeout(timeoutMs);
-            return new BrokerChannel(socket, clientId);
-        } catch (IOException e) {
+            BrokerChannel channel = new BrokerChannel(socket, clientId);
+            Optional<SaslClient> sasl = connector.newSaslClient(host);
+            if (sasl.isPresent()) {
+                channel.authenticate(sasl.get());
+            }
+            return channel;
+        } catch (IOException | RuntimeException e) {
             socket.close();
             throw e;
+        }
+    }
+
+    /** KIP-152: SaslHandshake v1, then the mechanism's tokens in SaslAuthenticate requests until the client is done. */
+    private void authenticate(SaslClient client) throws IOException {
+        try {
+            SaslHandshakeResponseData handshake = (SaslHandshakeResponseData) send(ApiKeys.SASL_HANDSHAKE, (short) 1,
+                    new SaslHandshakeRequestData().setMechanism(client.getMechanismName()));
+            if (handshake.errorCode() != Errors.NONE.code()) {
+                throw new IOException("the leader refused SASL mechanism " + client.getMechanismName() + ": "
+                        + Errors.forCode(handshake.errorCode()) + " (it enables " + handshake.mechanisms() + ")");
+            }
+            byte[] token = client.hasInitialResponse() ? client.evaluateChallenge(new byte[0]) : new byte[0];
+            while (true) {
+                SaslAuthenticateResponseData response = (SaslAuthenticateResponseData) send(ApiKeys.SASL_AUTHENTICATE, (short) 2,
+                        new SaslAuthenticateRequestData().setAuthBytes(token));
+                if (response.errorCode() != Errors.NONE.code()) {
+                    throw new IOException("SASL " + client.getMechanismName() + " authentication to the leader failed: "
+                            + Errors.forCode(response.errorCode()) + ": " + response.errorMessage());
+                }
+                if (client.isComplete()) {
+                    return;
+                }
+                token = client.evaluateChallenge(response.authBytes());
+                if (client.isComplete() && (token == null || token.length == 0)) {
+                    return;
+                }
+            }
+        } finally {
+            client.dispose();
         }
     }
 

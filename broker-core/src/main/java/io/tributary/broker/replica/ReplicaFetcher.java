@@ -125,7 +125,7 @@ final class ReplicaFetcher extends Thread {
     private void connect() throws IOException {
         Endpoint leader = endpoints.apply(leaderId).orElseThrow(() -> new IOException("broker " + leaderId + " is not registered"));
         channel = BrokerChannel.connect(leader.host(), leader.port(), config.fetchWaitMaxMs() + 10_000,
-                "replica-fetcher-" + config.brokerId());
+                "replica-fetcher-" + config.brokerId(), config.connector());
     }
 
     private void truncate() throws IOException {

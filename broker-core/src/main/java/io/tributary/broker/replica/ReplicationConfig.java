@@ -17,10 +17,11 @@ package io.tributary.broker.replica;
  * @param controlledShutdown        move leadership away before a clean shutdown
  * @param controlledShutdownTimeoutMs how long a clean shutdown waits for that
  * @param highWatermarkCheckpointIntervalMs how often the high watermarks are checkpointed
+ * @param connector                 how followers connect and authenticate to the leaders' inter-broker listener
  */
 public record ReplicationConfig(int brokerId, long replicaLagTimeMaxMs, int fetchMaxBytes,
                                 int fetchResponseMaxBytes, int fetchWaitMaxMs, int fetchBackoffMs, int fetchers,
                                 boolean uncleanLeaderElection, boolean autoLeaderRebalance, long leaderImbalanceCheckMs,
                                 boolean controlledShutdown, long controlledShutdownTimeoutMs,
-                                long highWatermarkCheckpointIntervalMs) {
+                                long highWatermarkCheckpointIntervalMs, BrokerConnector connector) {
 }

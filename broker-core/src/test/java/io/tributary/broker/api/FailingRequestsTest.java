@@ -11,6 +11,7 @@ import io.tributary.broker.network.ConnectionLimits;
 import io.tributary.broker.network.Request;
 import io.tributary.broker.network.RequestChannel;
 import io.tributary.broker.network.Response;
+import io.tributary.broker.network.ChannelSecurity;
 import io.tributary.broker.network.SocketServer;
 import io.tributary.broker.network.SocketServerConfig;
 import io.tributary.broker.testing.RawConnection;
@@ -22,6 +23,7 @@ import org.apache.kafka.common.network.Send;
 import org.apache.kafka.common.network.TransferableChannel;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.requests.RequestHeader;
+import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.utils.Time;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -42,7 +44,8 @@ class FailingRequestsTest {
     void start() throws IOException {
         channel = new RequestChannel(10);
         socketServer = new SocketServer(new SocketServerConfig(new InetSocketAddress("127.0.0.1", 0), 1, 1 << 20,
-                60_000, 30_000, 10, 1 << 24, ConnectionLimits.NONE, -1, -1), channel, address -> false, Time.SYSTEM);
+                60_000, 30_000, 10, 1 << 24, ConnectionLimits.NONE, -1, -1,
+                ChannelSecurity.plaintext(ListenerName.normalised("PLAINTEXT"))), channel, address -> false, Time.SYSTEM);
         handlers = new RequestHandlerPool(1, channel, FailingRequestsTest::handle);
         handlers.start();
         socketServer.start();

@@ -21,6 +21,7 @@ import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.MetadataRequestData.MetadataRequestTopic;
 import org.apache.kafka.common.network.ByteBufferSend;
+import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.requests.MetadataRequest;
 import org.apache.kafka.common.requests.RequestHeader;
@@ -81,7 +82,8 @@ class RequestMemoryTest {
     private void start() throws IOException {
         channel = new RequestChannel(10);
         server = new SocketServer(new SocketServerConfig(new InetSocketAddress("127.0.0.1", 0), 1, 100 << 20,
-                600_000, 60_000, 10, POOL_BYTES, ConnectionLimits.NONE, -1, -1), channel, address -> false, time);
+                600_000, 60_000, 10, POOL_BYTES, ConnectionLimits.NONE, -1, -1,
+                ChannelSecurity.plaintext(ListenerName.normalised("PLAINTEXT"))), channel, address -> false, time);
         handlers = new RequestHandlerPool(2, channel, this::handle);
         handlers.start();
         server.start();

@@ -38,13 +38,18 @@ public final class BrokerProcess implements AutoCloseable {
         this.port = port;
     }
 
-    /** Starts a broker with fixed free ports (so a restart finds them again) and data under {@code dir}. */
+    /**
+     * Starts a broker with fixed free ports (so a restart finds them again) and data under {@code dir}. A
+     * {@code listeners} override adds listeners next to the PLAINTEXT one on the fixed port.
+     */
     public static BrokerProcess start(Path dir, Map<String, String> overrides) throws IOException {
         int port = FreePorts.next();
         Map<String, String> settings = new HashMap<>(TestBroker.properties(dir, overrides));
-        settings.put(BrokerConfig.LISTENERS, "PLAINTEXT://127.0.0.1:" + port);
         settings.putIfAbsent(BrokerConfig.ZOOKEEPER_EMBEDDED_PORT, Integer.toString(FreePorts.next()));
         settings.putAll(overrides);
+        String plaintext = "PLAINTEXT://127.0.0.1:" + port;
+        settings.put(BrokerConfig.LISTENERS, overrides.containsKey(BrokerConfig.LISTENERS)
+                ? plaintext + "," + overrides.get(BrokerConfig.LISTENERS) : plaintext);
         Properties props = new Properties();
         props.putAll(settings);
         Path propertiesFile = dir.resolve("server.properties");

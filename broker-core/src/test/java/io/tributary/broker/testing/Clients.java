@@ -51,8 +51,14 @@ public final class Clients {
     }
 
     public static Admin admin(String bootstrap) {
-        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+        return admin(bootstrap, Map.of());
+    }
+
+    public static Admin admin(String bootstrap, Map<String, Object> overrides) {
+        Map<String, Object> props = new java.util.HashMap<>(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 20_000));
+        props.putAll(overrides);
+        return Admin.create(props);
     }
 }

@@ -17,7 +17,15 @@ public final class Records {
 
     /** Every record of the topic from the beginning up to the end offsets as of now, partition by partition. */
     public static List<ConsumerRecord<byte[], byte[]>> readAll(String bootstrap, String topic, Duration timeout) {
-        try (KafkaConsumer<byte[], byte[]> consumer = Clients.consumer(bootstrap, Map.of("max.poll.records", 5000))) {
+        return readAll(bootstrap, topic, timeout, Map.of());
+    }
+
+    /** {@link #readAll(String, String, Duration)} with more consumer settings (security, for one). */
+    public static List<ConsumerRecord<byte[], byte[]>> readAll(String bootstrap, String topic, Duration timeout,
+                                                               Map<String, Object> settings) {
+        Map<String, Object> overrides = new java.util.HashMap<>(settings);
+        overrides.put("max.poll.records", 5000);
+        try (KafkaConsumer<byte[], byte[]> consumer = Clients.consumer(bootstrap, overrides)) {
             List<TopicPartition> partitions = new ArrayList<>();
             for (PartitionInfo info : consumer.partitionsFor(topic, Duration.ofSeconds(20))) {
                 partitions.add(new TopicPartition(topic, info.partition()));

@@ -1,5 +1,6 @@
 package io.tributary.broker.testing;
 
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -41,6 +42,16 @@ public final class TestBroker implements AutoCloseable {
 
     public String bootstrapServers() {
         return server.bootstrapServers();
+    }
+
+    /** host:port of the listener named {@code listener}. */
+    public String bootstrapServers(String listener) {
+        InetSocketAddress address = server.boundAddress(listener);
+        return address.getHostString() + ":" + address.getPort();
+    }
+
+    public int port(String listener) {
+        return server.boundAddress(listener).getPort();
     }
 
     public int port() {

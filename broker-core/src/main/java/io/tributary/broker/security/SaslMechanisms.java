@@ -1,0 +1,73 @@
+package io.tributary.broker.security;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import javax.security.sasl.SaslException;
+import javax.security.sasl.SaslServer;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.common.security.JaasContext;
+import org.apache.kafka.common.security.auth.AuthenticateCallbackHandler;
+import org.apache.kafka.common.security.plain.internals.PlainSaslServer;
+import org.apache.kafka.common.security.plain.internals.PlainServerCallbackHandler;
+import org.apache.kafka.common.security.scram.internals.ScramMechanism;
+import org.apache.kafka.common.security.scram.internals.ScramSaslServer;
+import org.apache.kafka.common.security.scram.internals.ScramServerCallbackHandler;
+import org.apache.kafka.common.security.token.delegation.internals.DelegationTokenCache;
+
+/**
+ * The SASL mechanisms of one listener and kafka-clients' server side of each: {@link PlainSaslServer} checking the
+ * listener's JAAS configuration ({@code listener.name.<listener>.plain.sasl.jaas.config}, options
+ * {@code user_<name>="<password>"}), {@link ScramSaslServer} checking the {@link ScramCredentialCache}. Thread-safe.
+ */
+final class SaslMechanisms {
+    private final List<String> enabled;
+    private final Map<String, AuthenticateCallbackHandler> handlers = new HashMap<>();
+
+    /** @throws ConfigException if PLAIN is enabled without a JAAS configuration to check passwords against */
+    SaslMechanisms(Listener listener, Map<String, Object> settings, ScramCredentialCache scram) {
+        @SuppressWarnings("unchecked")
+        List<String> mechanisms = (List<String>) settings.get(SecurityConfigs.SASL_ENABLED_MECHANISMS);
+        this.enabled = List.copyOf(mechanisms);
+        DelegationTokenCache noTokens = new DelegationTokenCache(ScramMechanism.mechanismNames());
+        for (String mechanism : enabled) {
+            if (mechanism.equals(PlainSaslServer.PLAIN_MECHANISM)) {
+                String key = jaasKey(listener, mechanism);
+                if (!settings.containsKey(key.substring(listener.configPrefix().length()))) {
+                    throw new ConfigException(key, "(missing)", "PLAIN is enabled on listener " + listener.name().value()
+                            + " but there is no JAAS configuration with its users (user_<name>=\"<password>\")");
+                }
+                PlainServerCallbackHandler plain = new PlainServerCallbackHandler();
+                plain.configure(settings, mechanism, JaasContext.loadServerContext(listener.name(), mechanism, settings).configurationEntries());
+                handlers.put(mechanism, plain);
+            } else {
+                ScramMechanism scramMechanism = ScramMechanism.forMechanismName(mechanism);
+                handlers.put(mechanism, new ScramServerCallbackHandler(scram.cache(scramMechanism), noTokens));
+            }
+        }
+    }
+
+    /** Kafka's key for a listener's JAAS configuration of one mechanism. */
+    static String jaasKey(Listener listener, String mechanism) {
+        return listener.configPrefix() + mechanism.toLowerCase(Locale.ROOT) + "." + SaslConfigs.SASL_JAAS_CONFIG;
+    }
+
+    List<String> enabled() {
+        return enabled;
+    }
+
+    /** A server for one exchange; {@code mechanism} must be {@link #enabled()}. */
+    SaslServer newServer(String mechanism) throws SaslException {
+        AuthenticateCallbackHandler handler = handlers.get(mechanism);
+        if (mechanism.equals(PlainSaslServer.PLAIN_MECHANISM)) {
+            return new PlainSaslServer(handler);
+        }
+        try {
+            return new ScramSaslServer(ScramMechanism.forMechanismName(mechanism), Map.of(), handler);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new SaslException(mechanism + " is not available in this JVM", e);
+        }
+    }
+}

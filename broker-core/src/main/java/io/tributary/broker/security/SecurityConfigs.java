@@ -1,0 +1,105 @@
+package io.tributary.broker.security;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.common.config.SslConfigs;
+import org.apache.kafka.common.config.internals.BrokerSecurityConfigs;
+import org.apache.kafka.common.security.plain.internals.PlainSaslServer;
+import org.apache.kafka.common.security.scram.internals.ScramMechanism;
+
+/**
+ * The broker's security keys, with Kafka's names and meaning: the listener keys, the {@code ssl.*} keys (defined by
+ * kafka-clients' {@link SslConfigs}, read by its {@code SslFactory}) and the SASL keys. Every {@code ssl.*} and
+ * {@code sasl.*} key may also be given per listener as {@code listener.name.<listener>.<key>}, and the JAAS
+ * configuration per listener and mechanism as {@code listener.name.<listener>.<mechanism>.sasl.jaas.config}.
+ * A misspelt security key is an error, not a silently insecure broker.
+ */
+public final class SecurityConfigs {
+    public static final String SASL_ENABLED_MECHANISMS = BrokerSecurityConfigs.SASL_ENABLED_MECHANISMS_CONFIG;
+    public static final String SASL_MECHANISM_INTER_BROKER_PROTOCOL = BrokerSecurityConfigs.SASL_MECHANISM_INTER_BROKER_PROTOCOL_CONFIG;
+    public static final String SASL_SERVER_MAX_RECEIVE_SIZE = BrokerSecurityConfigs.SASL_SERVER_MAX_RECEIVE_SIZE_CONFIG;
+    public static final String SSL_CLIENT_AUTH = BrokerSecurityConfigs.SSL_CLIENT_AUTH_CONFIG;
+    public static final String SSL_PRINCIPAL_MAPPING_RULES = BrokerSecurityConfigs.SSL_PRINCIPAL_MAPPING_RULES_CONFIG;
+    /** The mechanisms this broker implements. */
+    public static final List<String> SUPPORTED_MECHANISMS = List.of(PlainSaslServer.PLAIN_MECHANISM,
+            ScramMechanism.SCRAM_SHA_256.mechanismName(), ScramMechanism.SCRAM_SHA_512.mechanismName());
+
+    private static final Pattern LISTENER_PREFIX = Pattern.compile("^listener\\.name\\.([^.]+)\\.(.+)$");
+    private static final Pattern MECHANISM_JAAS = Pattern.compile("^([a-z0-9-]+)\\." + Pattern.quote(SaslConfigs.SASL_JAAS_CONFIG) + "$");
+
+    private SecurityConfigs() {
+    }
+
+    /** Adds the listener, SSL and SASL keys to {@code def}. */
+    public static ConfigDef define(ConfigDef def) {
+        SslConfigs.addClientSslSupport(def);
+        return def
+                .define(Listeners.ADVERTISED_LISTENERS, Type.STRING, "", Importance.HIGH,
+                        "Listeners registered for clients and other brokers to connect to, NAME://host:port,... (each "
+                                + "name one of listeners). Empty: the listeners themselves. Port 0 advertises the port "
+                                + "the listener bound.")
+                .define(Listeners.LISTENER_SECURITY_PROTOCOL_MAP, Type.STRING, Listeners.DEFAULT_PROTOCOL_MAP, Importance.HIGH,
+                        "Security protocol of each listener name, NAME:PROTOCOL,... with PLAINTEXT, SSL, SASL_PLAINTEXT "
+                                + "or SASL_SSL.")
+                .define(Listeners.INTER_BROKER_LISTENER_NAME, Type.STRING, "", Importance.HIGH,
+                        "The listener replication connects to on the other brokers. Empty: the listener named "
+                                + "PLAINTEXT, or the only listener there is.")
+                .define(SSL_CLIENT_AUTH, Type.STRING, BrokerSecurityConfigs.SSL_CLIENT_AUTH_DEFAULT,
+                        ConfigDef.ValidString.in("none", "requested", "required"), Importance.MEDIUM,
+                        "Whether TLS listeners ask clients for a certificate: none, requested (the DN of one given is "
+                                + "the principal) or required (mutual TLS).")
+                .define(SSL_PRINCIPAL_MAPPING_RULES, Type.STRING, BrokerSecurityConfigs.DEFAULT_SSL_PRINCIPAL_MAPPING_RULES,
+                        Importance.LOW, "Rules that map a client certificate's distinguished name to a principal name "
+                                + "(Kafka's syntax); DEFAULT keeps the whole DN.")
+                .define(SASL_ENABLED_MECHANISMS, Type.LIST, String.join(",", SUPPORTED_MECHANISMS.subList(1, 3)),
+                        ConfigDef.ValidList.in(SUPPORTED_MECHANISMS.toArray(String[]::new)), Importance.MEDIUM,
+                        "SASL mechanisms SASL listeners accept. PLAIN checks the user_<name>=\"<password>\" options of "
+                                + "the listener's JAAS configuration; SCRAM the credentials in ZooKeeper (/config/users).")
+                .define(SASL_MECHANISM_INTER_BROKER_PROTOCOL, Type.STRING, ScramMechanism.SCRAM_SHA_512.mechanismName(),
+                        ConfigDef.ValidString.in(SUPPORTED_MECHANISMS.toArray(String[]::new)), Importance.MEDIUM,
+                        "SASL mechanism brokers replicate with when the inter-broker listener is SASL; its "
+                                + "credentials are the username and password of that listener's JAAS configuration.")
+                .define(SASL_SERVER_MAX_RECEIVE_SIZE, Type.INT, BrokerSecurityConfigs.DEFAULT_SASL_SERVER_MAX_RECEIVE_SIZE,
+                        ConfigDef.Range.atLeast(1), Importance.LOW,
+                        "Largest frame a connection may send before it has authenticated; a larger one closes it.");
+    }
+
+    /**
+     * Rejects {@code ssl.*} and {@code sasl.*} keys (plain or per listener) that the broker does not know, and
+     * per-listener keys of listeners that do not exist.
+     */
+    public static void rejectUnknown(Map<String, ?> originals, Set<String> defined, Listeners listeners) {
+        for (String key : originals.keySet()) {
+            String name = key;
+            Matcher perListener = LISTENER_PREFIX.matcher(key);
+            if (perListener.matches()) {
+                String listener = perListener.group(1);
+                if (listeners.bound().stream().noneMatch(l -> l.name().value().toLowerCase(Locale.ROOT).equals(listener))) {
+                    throw new ConfigException(key, "(hidden)", "there is no listener named " + listener);
+                }
+                name = perListener.group(2);
+                Matcher jaas = MECHANISM_JAAS.matcher(name);
+                if (jaas.matches()) {
+                    String mechanism = jaas.group(1).toUpperCase(Locale.ROOT);
+                    if (!SUPPORTED_MECHANISMS.contains(mechanism)) {
+                        throw new ConfigException(key, "(hidden)", "unsupported SASL mechanism " + mechanism
+                                + "; supported: " + SUPPORTED_MECHANISMS);
+                    }
+                    continue;
+                }
+            }
+            if ((name.startsWith("ssl.") || name.startsWith("sasl.")) && !defined.contains(name)) {
+                throw new ConfigException(key, "(hidden)", "unknown security key: the broker would ignore it");
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package io.tributary.broker.security;
+
+import java.net.InetAddress;
+import java.util.Optional;
+import javax.net.ssl.SSLSession;
+import io.tributary.broker.network.Authenticator;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.RequestHeader;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
+import org.apache.kafka.common.security.auth.KafkaPrincipalBuilder;
+import org.apache.kafka.common.security.auth.SslAuthenticationContext;
+
+/**
+ * An SSL listener's: the TLS handshake authenticates. The principal is the client certificate's distinguished name
+ * (mapped by {@code ssl.principal.mapping.rules}), or {@code User:ANONYMOUS} without one, as Kafka's
+ * {@code DefaultKafkaPrincipalBuilder} decides.
+ */
+final class SslAuthenticator implements Authenticator {
+    private final KafkaPrincipalBuilder principals;
+    private final InetAddress client;
+    private final String listener;
+    private KafkaPrincipal principal;
+
+    SslAuthenticator(KafkaPrincipalBuilder principals, InetAddress client, String listener) {
+        this.principals = principals;
+        this.client = client;
+        this.listener = listener;
+    }
+
+    @Override
+    public void transportReady(Optional<SSLSession> session) {
+        principal = principals.build(new SslAuthenticationContext(session.orElseThrow(), client, listener));
+    }
+
+    @Override
+    public boolean authenticated() {
+        return principal != null;
+    }
+
+    @Override
+    public KafkaPrincipal principal() {
+        return principal;
+    }
+
+    @Override
+    public int maxUnauthenticatedFrameBytes() {
+        return Integer.MAX_VALUE;
+    }
+
+    @Override
+    public Step handle(RequestHeader header, AbstractRequest request) {
+        return Step.FORWARD;
+    }
+
+    @Override
+    public void close() {
+    }
+}

@@ -1,0 +1,315 @@
+package io.tributary.broker.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import io.tributary.broker.testing.Clients;
+import io.tributary.broker.testing.RawConnection;
+import io.tributary.broker.testing.Records;
+import io.tributary.broker.testing.TestBroker;
+import io.tributary.broker.testing.TestCertificates;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.errors.SslAuthenticationException;
+import org.apache.kafka.common.message.ApiVersionsRequestData;
+import org.apache.kafka.common.message.FetchRequestData;
+import org.apache.kafka.common.message.MetadataRequestData;
+import org.apache.kafka.common.message.SaslAuthenticateRequestData;
+import org.apache.kafka.common.message.SaslAuthenticateResponseData;
+import org.apache.kafka.common.message.SaslHandshakeRequestData;
+import org.apache.kafka.common.message.SaslHandshakeResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.FetchResponse;
+import org.apache.kafka.common.requests.MetadataResponse;
+import org.apache.kafka.common.requests.SaslAuthenticateResponse;
+import org.apache.kafka.common.requests.SaslHandshakeResponse;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * One broker with a listener of every kind (PLAINTEXT, SSL, mutual TLS, SASL_SSL, SASL_PLAINTEXT), with Java
+ * kafka-clients and raw frames: each listener serves what it should, advertises its own endpoints, and refuses what
+ * it should with Kafka's errors, closing only the offending connection.
+ */
+@Timeout(180)
+class SecureListenersIT {
+    private static final String PLAIN_JAAS = "org.apache.kafka.common.security.plain.PlainLoginModule required "
+            + "user_bob=\"bob-secret\";";
+
+    private static TestCertificates certificates;
+    private static TestBroker broker;
+    private static Admin plaintextAdmin;
+
+    @BeforeAll
+    static void start(@TempDir Path dir) throws Exception {
+        certificates = TestCertificates.create(dir.resolve("certs"));
+        Map<String, String> settings = new HashMap<>(certificates.brokerSettings(""));
+        settings.put("listeners", "PLAINTEXT://127.0.0.1:0,SSL://127.0.0.1:0,MTLS://127.0.0.1:0,SASL_SSL://127.0.0.1:0,"
+                + "SASL_PLAINTEXT://127.0.0.1:0");
+        settings.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,SSL:SSL,MTLS:SSL,SASL_SSL:SASL_SSL,"
+                + "SASL_PLAINTEXT:SASL_PLAINTEXT");
+        settings.put("listener.name.mtls.ssl.client.auth", "required");
+        settings.put("sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512");
+        settings.put("listener.name.sasl_ssl.plain.sasl.jaas.config", PLAIN_JAAS);
+        settings.put("listener.name.sasl_plaintext.plain.sasl.jaas.config", PLAIN_JAAS);
+        settings.put("listener.name.sasl_plaintext.sasl.enabled.mechanisms", "PLAIN");
+        broker = TestBroker.start(dir, settings);
+        plaintextAdmin = Clients.admin(broker.bootstrapServers("PLAINTEXT"));
+        plaintextAdmin.alterUserScramCredentials(List.of(
+                new UserScramCredentialUpsertion("alice", new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 4096), "alice-secret"),
+                new UserScramCredentialUpsertion("alice", new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 8192), "alice-secret")))
+                .all().get();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (plaintextAdmin != null) {
+            plaintextAdmin.close();
+        }
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    private static Map<String, Object> sasl(String protocol, String mechanism, String user, String password) {
+        Map<String, Object> settings = new HashMap<>(certificates.clientSettings(protocol, false));
+        String module = mechanism.equals("PLAIN") ? "org.apache.kafka.common.security.plain.PlainLoginModule"
+                : "org.apache.kafka.common.security.scram.ScramLoginModule";
+        settings.put("sasl.mechanism", mechanism);
+        settings.put("sasl.jaas.config", module + " required username=\"" + user + "\" password=\"" + password + "\";");
+        return settings;
+    }
+
+    /** Produces {@code count} records through {@code listener} with {@code settings} and reads them back the same way. */
+    private static void roundTrip(String listener, Map<String, Object> settings, String topic) throws Exception {
+        try (KafkaProducer<byte[], byte[]> producer = Clients.producer(broker.bootstrapServers(listener), settings)) {
+            for (int i = 0; i < 100; i++) {
+                producer.send(new ProducerRecord<>(topic, ("k" + i).getBytes(StandardCharsets.UTF_8),
+                        ("value-" + i).getBytes(StandardCharsets.UTF_8))).get();
+            }
+        }
+        var read = Records.readAll(broker.bootstrapServers(listener), topic, Duration.ofSeconds(30), settings);
+        assertThat(read).hasSize(100);
+        assertThat(new String(read.get(99).value(), StandardCharsets.UTF_8)).isEqualTo("value-99");
+    }
+
+    private static long endOffset(String topic) throws Exception {
+        try (var consumer = Clients.consumer(broker.bootstrapServers("PLAINTEXT"))) {
+            TopicPartition partition = new TopicPartition(topic, 0);
+            return consumer.endOffsets(List.of(partition), Duration.ofSeconds(10)).get(partition);
+        }
+    }
+
+    @Test
+    void producesAndConsumesOverTls() throws Exception {
+        roundTrip("SSL", certificates.clientSettings("SSL", false), "over-tls");
+    }
+
+    @Test
+    void mutualTlsAcceptsAClientCertificateAndRefusesAClientWithout() throws Exception {
+        roundTrip("MTLS", certificates.clientSettings("SSL", true), "over-mtls");
+        try (Admin anonymous = Clients.admin(broker.bootstrapServers("MTLS"), certificates.clientSettings("SSL", false))) {
+            assertThatThrownBy(() -> anonymous.listTopics().names().get())
+                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(SslAuthenticationException.class);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"SCRAM-SHA-256", "SCRAM-SHA-512"})
+    void producesAndConsumesWithScramOverTls(String mechanism) throws Exception {
+        roundTrip("SASL_SSL", sasl("SASL_SSL", mechanism, "alice", "alice-secret"), "scram-" + mechanism.toLowerCase());
+    }
+
+    @Test
+    void producesAndConsumesWithPlainOverTls() throws Exception {
+        roundTrip("SASL_SSL", sasl("SASL_SSL", "PLAIN", "bob", "bob-secret"), "plain-over-tls");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"SCRAM-SHA-256:alice:wrong-password", "SCRAM-SHA-512:mallory:alice-secret",
+            "PLAIN:bob:wrong-password", "PLAIN:mallory:bob-secret"})
+    void wrongPasswordsAndUnknownUsersAreRefusedAndAppendNothingWhileOthersCarryOn(String attempt) throws Exception {
+        String[] parts = attempt.split(":");
+        String topic = "refused-" + parts[0].toLowerCase() + "-" + parts[1];
+        plaintextAdmin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
+        Map<String, Object> good = sasl("SASL_SSL", "SCRAM-SHA-256", "alice", "alice-secret");
+        try (KafkaProducer<byte[], byte[]> honest = Clients.producer(broker.bootstrapServers("SASL_SSL"), good);
+             KafkaProducer<byte[], byte[]> intruder = Clients.producer(broker.bootstrapServers("SASL_SSL"),
+                     sasl("SASL_SSL", parts[0], parts[1], parts[2]))) {
+            honest.send(new ProducerRecord<>(topic, "before".getBytes(StandardCharsets.UTF_8))).get();
+            assertThatThrownBy(() -> intruder.send(new ProducerRecord<>(topic, "forged".getBytes(StandardCharsets.UTF_8))).get())
+                    .satisfiesAnyOf(e -> assertThat(e).hasCauseInstanceOf(SaslAuthenticationException.class),
+                            e -> assertThat(e).isInstanceOf(SaslAuthenticationException.class));
+            honest.send(new ProducerRecord<>(topic, "after".getBytes(StandardCharsets.UTF_8))).get();
+        }
+        assertThat(endOffset(topic)).isEqualTo(2);
+    }
+
+    @Test
+    void metadataNamesTheEndpointsOfTheListenerTheClientConnectedTo() throws Exception {
+        for (String listener : List.of("PLAINTEXT", "SSL", "SASL_SSL")) {
+            Map<String, Object> settings = listener.equals("SASL_SSL") ? sasl(listener, "SCRAM-SHA-256", "alice", "alice-secret")
+                    : listener.equals("SSL") ? certificates.clientSettings("SSL", false) : Map.of();
+            try (Admin admin = Clients.admin(broker.bootstrapServers(listener), settings)) {
+                assertThat(admin.describeCluster().nodes().get()).extracting(Node::port).containsExactly(broker.port(listener));
+            }
+        }
+        try (RawConnection raw = RawConnection.to(broker.bootstrapServers("PLAINTEXT"))) {
+            MetadataResponse metadata = (MetadataResponse) raw.request(ApiKeys.METADATA, (short) 12,
+                    new MetadataRequestData().setTopics(List.of()));
+            assertThat(metadata.data().brokers()).singleElement()
+                    .satisfies(b -> assertThat(b.port()).isEqualTo(broker.port("PLAINTEXT")));
+        }
+    }
+
+    @Test
+    void plaintextSentToATlsPortClosesOnlyThatConnection() throws Exception {
+        for (String listener : List.of("SSL", "SASL_SSL")) {
+            try (RawConnection raw = RawConnection.to(broker.bootstrapServers(listener))) {
+                raw.send(ApiKeys.API_VERSIONS, (short) 3, new ApiVersionsRequestData()
+                        .setClientSoftwareName("plaintext-client").setClientSoftwareVersion("1"));
+                assertThat(raw.closedByBroker(Duration.ofSeconds(10))).isTrue();
+            }
+        }
+        roundTrip("SSL", certificates.clientSettings("SSL", false), "after-plaintext-to-tls");
+    }
+
+    @Test
+    void aClientThatDoesNotTrustTheBrokerFailsItsHandshakeAndTheBrokerCarriesOn() throws Exception {
+        Map<String, Object> untrusting = new HashMap<>(certificates.clientSettings("SSL", false));
+        untrusting.remove("ssl.truststore.location");
+        untrusting.remove("ssl.truststore.password");
+        try (Admin admin = Clients.admin(broker.bootstrapServers("SSL"), untrusting)) {
+            assertThatThrownBy(() -> admin.listTopics().names().get())
+                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(SslAuthenticationException.class);
+        }
+        roundTrip("SSL", certificates.clientSettings("SSL", false), "after-untrusted");
+    }
+
+    private static SaslHandshakeResponseData handshake(RawConnection raw, String mechanism) throws Exception {
+        return ((SaslHandshakeResponse) raw.request(ApiKeys.SASL_HANDSHAKE, (short) 1,
+                new SaslHandshakeRequestData().setMechanism(mechanism))).data();
+    }
+
+    @Test
+    void anUnknownMechanismGetsUnsupportedSaslMechanismAndTheConnectionIsClosed() throws Exception {
+        try (RawConnection raw = RawConnection.to(broker.bootstrapServers("SASL_PLAINTEXT"))) {
+            SaslHandshakeResponseData response = handshake(raw, "GSSAPI");
+            assertThat(Errors.forCode(response.errorCode())).isEqualTo(Errors.UNSUPPORTED_SASL_MECHANISM);
+            assertThat(response.mechanisms()).containsExactly("PLAIN");
+            assertThat(raw.closedByBroker(Duration.ofSeconds(10))).isTrue();
+        }
+    }
+
+    @Test
+    void requestsBeforeAuthenticationGetIllegalSaslStateAndTheConnectionIsClosed() throws Exception {
+        try (RawConnection raw = RawConnection.to(broker.bootstrapServers("SASL_PLAINTEXT"))) {
+            MetadataResponse metadata = (MetadataResponse) raw.request(ApiKeys.METADATA, (short) 12, new MetadataRequestData()
+                    .setTopics(List.of(new MetadataRequestData.MetadataRequestTopic().setName("over-tls"))));
+            assertThat(metadata.errorCounts()).containsOnlyKeys(Errors.ILLEGAL_SASL_STATE);
+            assertThat(metadata.data().brokers()).isEmpty();
+            assertThat(raw.closedByBroker(Duration.ofSeconds(10))).isTrue();
+        }
+        try (RawConnection raw = RawConnection.to(broker.bootstrapServers("SASL_PLAINTEXT"))) {
+            SaslAuthenticateResponseData early = ((SaslAuthenticateResponse) raw.request(ApiKeys.SASL_AUTHENTICATE, (short) 2,
+                    new SaslAuthenticateRequestData().setAuthBytes(plainToken("bob", "bob-secret")))).data();
+            assertThat(Errors.forCode(early.errorCode())).isEqualTo(Errors.ILLEGAL_SASL_STATE);
+            assertThat(raw.closedByBroker(Duration.ofSeconds(10))).isTrue();
+        }
+    }
+
+    @Test
+    void anExchangeCutMidwayOrAHugeTokenCostsOnlyItsConnection() throws Exception {
+        try (RawConnection cut = RawConnection.to(broker.bootstrapServers("SASL_PLAINTEXT"))) {
+            assertThat(Errors.forCode(handshake(cut, "PLAIN").errorCode())).isEqualTo(Errors.NONE);
+        }
+        try (RawConnection huge = RawConnection.to(broker.bootstrapServers("SASL_PLAINTEXT"))) {
+            assertThat(Errors.forCode(handshake(huge, "PLAIN").errorCode())).isEqualTo(Errors.NONE);
+            ByteBuffer prefix = ByteBuffer.allocate(4).putInt(2 * 1024 * 1024).flip();
+            huge.write(prefix.array()); // above sasl.server.max.receive.size before any byte of it arrives
+            assertThat(huge.closedByBroker(Duration.ofSeconds(10))).isTrue();
+        }
+        try (RawConnection honest = RawConnection.to(broker.bootstrapServers("SASL_PLAINTEXT"))) {
+            assertThat(Errors.forCode(handshake(honest, "PLAIN").errorCode())).isEqualTo(Errors.NONE);
+            SaslAuthenticateResponseData done = ((SaslAuthenticateResponse) honest.request(ApiKeys.SASL_AUTHENTICATE, (short) 2,
+                    new SaslAuthenticateRequestData().setAuthBytes(plainToken("bob", "bob-secret")))).data();
+            assertThat(Errors.forCode(done.errorCode())).isEqualTo(Errors.NONE);
+            MetadataResponse metadata = (MetadataResponse) honest.request(ApiKeys.METADATA, (short) 12,
+                    new MetadataRequestData().setTopics(List.of()));
+            assertThat(metadata.errorCounts()).doesNotContainKey(Errors.ILLEGAL_SASL_STATE);
+            assertThat(metadata.data().brokers()).singleElement()
+                    .satisfies(b -> assertThat(b.port()).isEqualTo(broker.port("SASL_PLAINTEXT")));
+        }
+    }
+
+    @Test
+    void aWrongPlainPasswordGetsSaslAuthenticationFailedOnTheWire() throws Exception {
+        try (RawConnection raw = RawConnection.to(broker.bootstrapServers("SASL_PLAINTEXT"))) {
+            assertThat(Errors.forCode(handshake(raw, "PLAIN").errorCode())).isEqualTo(Errors.NONE);
+            SaslAuthenticateResponseData refused = ((SaslAuthenticateResponse) raw.request(ApiKeys.SASL_AUTHENTICATE, (short) 2,
+                    new SaslAuthenticateRequestData().setAuthBytes(plainToken("bob", "guess")))).data();
+            assertThat(Errors.forCode(refused.errorCode())).isEqualTo(Errors.SASL_AUTHENTICATION_FAILED);
+            assertThat(refused.errorMessage()).isNotBlank();
+            assertThat(raw.closedByBroker(Duration.ofSeconds(10))).isTrue();
+        }
+    }
+
+    @Test
+    void aUserAddedLaterCanLogInOnceItsCredentialIsStored() throws Exception {
+        plaintextAdmin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion("carol",
+                new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096), "carol-secret"))).all().get();
+        assertThat(plaintextAdmin.describeUserScramCredentials(List.of("carol")).all().get().get("carol").credentialInfos())
+                .extracting(ScramCredentialInfo::mechanism, ScramCredentialInfo::iterations)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(ScramMechanism.SCRAM_SHA_512, 4096));
+        Awaitility.await("carol can log in").atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> {
+            try (Admin carol = Clients.admin(broker.bootstrapServers("SASL_SSL"), sasl("SASL_SSL", "SCRAM-SHA-512", "carol", "carol-secret"))) {
+                carol.listTopics().names().get();
+            }
+        });
+    }
+
+    @Test
+    void anAuthenticatedClientClaimingToBeAReplicaIsRefused() throws Exception {
+        plaintextAdmin.createTopics(List.of(new NewTopic("replica-claim", 1, (short) 1))).all().get();
+        try (RawConnection raw = RawConnection.to(broker.bootstrapServers("SASL_PLAINTEXT"))) {
+            assertThat(Errors.forCode(handshake(raw, "PLAIN").errorCode())).isEqualTo(Errors.NONE);
+            raw.request(ApiKeys.SASL_AUTHENTICATE, (short) 2, new SaslAuthenticateRequestData().setAuthBytes(plainToken("bob", "bob-secret")));
+            FetchRequestData fetch = new FetchRequestData().setReplicaId(0).setMaxWaitMs(0).setMinBytes(1).setMaxBytes(1 << 20);
+            fetch.topics().add(new FetchRequestData.FetchTopic().setTopic("replica-claim").setPartitions(List.of(
+                    new FetchRequestData.FetchPartition().setPartition(0).setFetchOffset(0).setPartitionMaxBytes(1 << 20))));
+            FetchResponse response = (FetchResponse) raw.request(ApiKeys.FETCH, (short) 12, fetch);
+            assertThat(Errors.forCode(response.data().responses().get(0).partitions().get(0).errorCode()))
+                    .isEqualTo(Errors.TOPIC_AUTHORIZATION_FAILED);
+            fetch.setReplicaId(-1);
+            FetchResponse asConsumer = (FetchResponse) raw.request(ApiKeys.FETCH, (short) 12, fetch);
+            assertThat(Errors.forCode(asConsumer.data().responses().get(0).partitions().get(0).errorCode())).isEqualTo(Errors.NONE);
+        }
+    }
+
+    private static byte[] plainToken(String user, String password) {
+        return ("\0" + user + "\0" + password).getBytes(StandardCharsets.UTF_8);
+    }
+}

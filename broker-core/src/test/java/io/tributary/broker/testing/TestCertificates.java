@@ -1,0 +1,97 @@
+package io.tributary.broker.testing;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Certificates made at test time with the JDK's keytool (none are committed): a broker key pair whose certificate
+ * names 127.0.0.1 and localhost, a client key pair for mutual TLS, and one PKCS12 truststore trusting both, plus the
+ * broker certificate as PEM for librdkafka and Node clients. All self-signed, valid for two days.
+ */
+public final class TestCertificates {
+    public static final String PASSWORD = "test-store-password";
+
+    private final Path dir;
+
+    private TestCertificates(Path dir) {
+        this.dir = dir;
+    }
+
+    public static TestCertificates create(Path dir) throws IOException, InterruptedException {
+        Files.createDirectories(dir);
+        TestCertificates certificates = new TestCertificates(dir);
+        certificates.keyPair("broker", "CN=broker,OU=tributary-test", "SAN=ip:127.0.0.1,dns:localhost");
+        certificates.keyPair("client", "CN=alice,OU=clients,O=tributary-test", null);
+        for (String alias : List.of("broker", "client")) {
+            certificates.keytool("-exportcert", "-rfc", "-alias", alias, "-keystore", certificates.keystore(alias).toString(),
+                    "-storepass", PASSWORD, "-file", certificates.pem(alias).toString());
+            certificates.keytool("-importcert", "-noprompt", "-alias", alias, "-file", certificates.pem(alias).toString(),
+                    "-keystore", certificates.truststore().toString(), "-storetype", "PKCS12", "-storepass", PASSWORD);
+        }
+        return certificates;
+    }
+
+    private void keyPair(String alias, String dname, String extension) throws IOException, InterruptedException {
+        List<String> args = new ArrayList<>(List.of("-genkeypair", "-alias", alias, "-keyalg", "EC", "-groupname", "secp256r1",
+                "-validity", "2", "-dname", dname, "-keystore", keystore(alias).toString(), "-storetype", "PKCS12",
+                "-storepass", PASSWORD, "-keypass", PASSWORD));
+        if (extension != null) {
+            args.addAll(List.of("-ext", extension));
+        }
+        keytool(args.toArray(String[]::new));
+    }
+
+    private void keytool(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
+        command.addAll(List.of(args));
+        ExternalCommand.Result result = ExternalCommand.run(command, dir, "", 60);
+        if (result.exitCode() != 0) {
+            throw new IOException("keytool " + String.join(" ", args) + " failed: " + result.stderr() + result.stdout());
+        }
+    }
+
+    public Path keystore(String alias) {
+        return dir.resolve(alias + ".p12");
+    }
+
+    public Path truststore() {
+        return dir.resolve("truststore.p12");
+    }
+
+    /** The certificate of {@code alias} ("broker" or "client") in PEM. */
+    public Path pem(String alias) {
+        return dir.resolve(alias + ".pem");
+    }
+
+    /** The broker's keystore and the shared truststore, with Kafka's keys, for a listener prefix ("" for all). */
+    public Map<String, String> brokerSettings(String prefix) {
+        Map<String, String> settings = new HashMap<>();
+        settings.put(prefix + "ssl.keystore.location", keystore("broker").toString());
+        settings.put(prefix + "ssl.keystore.password", PASSWORD);
+        settings.put(prefix + "ssl.keystore.type", "PKCS12");
+        settings.put(prefix + "ssl.key.password", PASSWORD);
+        settings.put(prefix + "ssl.truststore.location", truststore().toString());
+        settings.put(prefix + "ssl.truststore.password", PASSWORD);
+        return settings;
+    }
+
+    /** A kafka-clients client trusting the broker ({@code withCertificate}: presenting the client certificate too). */
+    public Map<String, Object> clientSettings(String protocol, boolean withCertificate) {
+        Map<String, Object> settings = new HashMap<>();
+        settings.put("security.protocol", protocol);
+        settings.put("ssl.truststore.location", truststore().toString());
+        settings.put("ssl.truststore.password", PASSWORD);
+        if (withCertificate) {
+            settings.put("ssl.keystore.location", keystore("client").toString());
+            settings.put("ssl.keystore.password", PASSWORD);
+            settings.put("ssl.key.password", PASSWORD);
+        }
+        return settings;
+    }
+}
