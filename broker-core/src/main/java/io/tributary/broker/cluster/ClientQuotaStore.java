@@ -1,13 +1,13 @@
 package io.tributary.broker.cluster;
 
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.kafka.common.quota.ClientQuotaEntity;
+import org.apache.kafka.common.security.scram.internals.ScramMechanism;
 import org.apache.kafka.common.utils.internals.Sanitizer;
 
 /**
@@ -15,7 +15,8 @@ import org.apache.kafka.common.utils.internals.Sanitizer;
  * {@code /config/users/<user>/clients/<client-id>} and {@code /config/clients/<client-id>}, each holding
  * {@code {"version":1,"config":{"producer_byte_rate":"1048576",...}}}. A default entity is the name
  * {@code <default>}; names are stored sanitized (URL-encoded, kafka-clients' {@link Sanitizer}). An entity whose
- * last quota is removed loses its node (the users node keeps its clients below it). No caching here. Thread-safe.
+ * changes are compare-and-set, and keep what else the node holds (a user's SCRAM credentials). No caching here.
+ * Thread-safe.
  */
 public final class ClientQuotaStore {
     /** Watched for changes by whoever caches quotas; every quota node is below it. */
@@ -94,18 +95,23 @@ public final class ClientQuotaStore {
      *
      * @throws IllegalArgumentException if the entity is not one of user, client-id or user and client-id
      */
-    public synchronized void alter(ClientQuotaEntity entity, Map<String, Double> changes) {
+    public void alter(ClientQuotaEntity entity, Map<String, Double> changes) {
         String path = path(entity);
-        Map<String, Double> quotas = new LinkedHashMap<>(quotas(entity));
-        changes.forEach((key, value) -> {
-            if (value == null) {
-                quotas.remove(key);
-            } else {
-                quotas.put(key, value);
+        while (true) { // read, change, compare-and-set; again if another broker wrote the node meanwhile
+            Optional<ZkClient.Versioned> node = zk.read(path);
+            ObjectNode config = node.map(versioned -> configOf(versioned.data(), path)).orElseGet(Json::object);
+            changes.forEach((key, value) -> {
+                if (value == null) {
+                    config.remove(key);
+                } else {
+                    config.put(key, asText(value));
+                }
+            });
+            byte[] data = json(config);
+            if (node.isEmpty() ? config.isEmpty() || zk.createIfAbsent(path, data)
+                    : zk.compareAndSet(path, data, node.get().version()).isPresent()) {
+                return;
             }
-        });
-        if (!quotas.isEmpty() || zk.read(path).isPresent()) {
-            zk.write(path, json(quotas));
         }
     }
 
@@ -132,11 +138,10 @@ public final class ClientQuotaStore {
         return nodeName.equals(DEFAULT_NAME) ? null : Sanitizer.desanitize(nodeName);
     }
 
-    private static byte[] json(Map<String, Double> quotas) {
+    private static byte[] json(ObjectNode config) {
         ObjectNode node = Json.object();
         node.put("version", 1);
-        ObjectNode config = node.putObject("config");
-        quotas.forEach((key, value) -> config.put(key, asText(value)));
+        node.set("config", config);
         return Json.bytes(node);
     }
 
@@ -145,16 +150,23 @@ public final class ClientQuotaStore {
         return value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value) : Double.toString(value);
     }
 
+    // A user's node holds its SCRAM credentials too (Kafka keeps both there): those are not quotas.
     private static Map<String, Double> parse(byte[] data, String path) {
         Map<String, Double> quotas = new LinkedHashMap<>();
-        if (data == null || data.length == 0) {
-            return quotas;
-        }
-        Iterator<Map.Entry<String, JsonNode>> fields = Json.parse(data, path).path("config").fields();
-        while (fields.hasNext()) {
-            Map.Entry<String, JsonNode> field = fields.next();
-            quotas.put(field.getKey(), Double.parseDouble(field.getValue().asText()));
-        }
+        configOf(data, path).fields().forEachRemaining(field -> {
+            if (!ScramMechanism.isScram(field.getKey())) {
+                quotas.put(field.getKey(), Double.parseDouble(field.getValue().asText()));
+            }
+        });
         return quotas;
+    }
+
+    /** The node's whole config, quotas and anything else, as a copy to change. */
+    private static ObjectNode configOf(byte[] data, String path) {
+        if (data == null || data.length == 0) {
+            return Json.object();
+        }
+        JsonNode config = Json.parse(data, path).path("config");
+        return config instanceof ObjectNode object ? object.deepCopy() : Json.object();
     }
 }

@@ -60,18 +60,23 @@ public final class ScramUsers {
         return removed[0];
     }
 
-    /** @return false if the user did not exist */
+    /** Removes every SCRAM credential of the user (its quotas, if any, stay). @return false if it had none */
     public boolean delete(String user) {
-        Optional<ZkClient.Versioned> node = zk.read(userPath(user));
-        node.ifPresent(versioned -> zk.deleteIfVersion(userPath(user), versioned.version()));
-        return node.isPresent();
+        boolean[] removed = new boolean[1];
+        update(user, config -> {
+            for (ScramMechanism mechanism : ScramMechanism.values()) {
+                removed[0] |= config.remove(mechanism.mechanismName()) != null;
+            }
+        });
+        return removed[0];
     }
 
     /** Each user's mechanisms and their credentials, users in name order. */
     public Map<String, Map<ScramMechanism, ScramCredential>> all() {
         Map<String, Map<ScramMechanism, ScramCredential>> users = new TreeMap<>();
         for (String user : zk.children(USERS_PATH)) {
-            zk.read(userPath(user)).ifPresent(node -> users.put(user, parse(node.data())));
+            zk.read(userPath(user)).map(node -> parse(node.data())).filter(credentials -> !credentials.isEmpty())
+                .ifPresent(credentials -> users.put(user, credentials)); // a user with quotas only is no SCRAM user
         }
         return users;
     }
