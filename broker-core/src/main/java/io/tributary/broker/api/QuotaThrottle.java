@@ -39,7 +39,7 @@ final class QuotaThrottle {
         if (!quotas.anyQuota() || isFollowerFetch(request)) {
             return new Throttled(body, 0);
         }
-        String user = ClientQuotaEnforcer.ANONYMOUS_USER;
+        String user = request.session().principal().getName(); // ANONYMOUS on PLAINTEXT, as in Kafka
         String clientId = request.header().clientId() == null ? "" : request.header().clientId();
         long handlerTime = quotas.recordHandlerTime(user, clientId, handlerNanos);
         return switch (request.apiKey()) {

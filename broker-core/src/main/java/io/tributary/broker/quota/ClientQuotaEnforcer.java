@@ -12,8 +12,8 @@ import org.apache.kafka.common.utils.Time;
 
 /**
  * The broker's client quotas: one {@link ClientQuotaManager} per {@link QuotaType} over one kafka-clients
- * {@link Metrics} registry (whose expiry thread drops the sensors of idle clients). Until authentication exists
- * every client is the user {@code ANONYMOUS}, as in Kafka on a PLAINTEXT listener. Thread-safe.
+ * {@link Metrics} registry (whose expiry thread drops the sensors of idle clients). The user is the authenticated
+ * principal's name; on a PLAINTEXT listener every client is {@code ANONYMOUS}, as in Kafka. Thread-safe.
  */
 public final class ClientQuotaEnforcer implements AutoCloseable {
     /** The user of an unauthenticated connection. */

@@ -37,6 +37,8 @@ import org.apache.kafka.common.message.SaslHandshakeResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.FetchResponse;
+import org.apache.kafka.common.quota.ClientQuotaAlteration;
+import org.apache.kafka.common.quota.ClientQuotaEntity;
 import org.apache.kafka.common.requests.MetadataResponse;
 import org.apache.kafka.common.requests.SaslAuthenticateResponse;
 import org.apache.kafka.common.requests.SaslHandshakeResponse;
@@ -289,6 +291,29 @@ class SecureListenersIT {
                 carol.listTopics().names().get();
             }
         });
+    }
+
+    @Test
+    void aUsersQuotaThrottlesThatAuthenticatedUserAndNoOneElse() throws Exception {
+        plaintextAdmin.createTopics(List.of(new NewTopic("user-quota", 1, (short) 1))).all().get();
+        ClientQuotaEntity alice = new ClientQuotaEntity(Map.of(ClientQuotaEntity.USER, "alice"));
+        plaintextAdmin.alterClientQuotas(List.of(new ClientQuotaAlteration(alice,
+                List.of(new ClientQuotaAlteration.Op("producer_byte_rate", 20_000.0))))).all().get();
+        Awaitility.await("alice's quota is in force").atMost(Duration.ofSeconds(30)).ignoreExceptions()
+                .until(() -> maxProduceThrottleMs(sasl("SASL_SSL", "SCRAM-SHA-256", "alice", "alice-secret")) > 0);
+        assertThat(maxProduceThrottleMs(sasl("SASL_SSL", "PLAIN", "bob", "bob-secret"))).as("bob's throttle").isZero();
+    }
+
+    /** Sends 100 KB in 10 KB records and @return the longest throttle time the broker answered with. */
+    private static double maxProduceThrottleMs(Map<String, Object> settings) throws Exception {
+        try (KafkaProducer<byte[], byte[]> producer = Clients.producer(broker.bootstrapServers("SASL_SSL"), settings)) {
+            for (int i = 0; i < 10; i++) {
+                producer.send(new ProducerRecord<>("user-quota", new byte[10_000])).get();
+            }
+            return producer.metrics().entrySet().stream()
+                    .filter(e -> e.getKey().name().equals("produce-throttle-time-max"))
+                    .mapToDouble(e -> (Double) e.getValue().metricValue()).filter(v -> !Double.isNaN(v)).max().orElse(0);
+        }
     }
 
     @Test
