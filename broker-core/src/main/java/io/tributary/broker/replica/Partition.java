@@ -33,10 +33,11 @@ import org.slf4j.LoggerFactory;
  * ISR, and the high watermark.
  *
  * <p>As leader it tracks each follower's log end (the offset it last fetched from) and when it was
- * last caught up; the high watermark is the smallest log end over the ISR, so it only counts what
- * every in-sync replica has. A follower not caught up for {@code replica.lag.time.max.ms} is
- * dropped from the ISR, and one that reaches the high watermark is added back; both changes are
- * written to ZooKeeper (compare-and-set) before they count.
+ * last caught up; the high watermark is the smallest log end over the maximal ISR, so it only
+ * counts what every replica the controller may elect has. A follower not caught up for
+ * {@code replica.lag.time.max.ms} is dropped from the ISR, and one that reaches the high watermark
+ * is added back; both changes are written to ZooKeeper (compare-and-set). A removal counts once
+ * stored, an addition as soon as it may have been stored (KIP-497).
  *
  * <p>Threading: state changes, appends and ISR changes hold this object's lock; the high
  * watermark is published through a volatile for lock-free reads.
