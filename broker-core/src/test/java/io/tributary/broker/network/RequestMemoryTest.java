@@ -220,7 +220,7 @@ class RequestMemoryTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> server.requestMemoryInUse() >= handlersHold + 50_000);
 
         Thread networkThread = Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().equals("tributary-network-0")).findFirst().orElseThrow();
+                .filter(t -> t.getName().equals("tributary-network-PLAINTEXT-0")).findFirst().orElseThrow();
         time.victim = networkThread;
         networkThread.join(10_000);
         assertThat(networkThread.isAlive()).isFalse();
