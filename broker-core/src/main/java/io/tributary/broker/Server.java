@@ -54,6 +54,7 @@ import io.tributary.broker.security.ScramCredentialCache;
 import io.tributary.broker.security.ScramUsers;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.network.ListenerName;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.utils.Time;
@@ -198,10 +199,23 @@ public final class Server implements AutoCloseable {
         socketServers.values().forEach(SocketServer::start);
         registry.register(config.zookeeperConnectionTimeoutMs(), embeddedZooKeeper != null);
         controller = Controller.start(cluster, zk, replication, time);
-        log.info("Tributary broker {} listening on {} (inter-broker: {}), data in {}, ZooKeeper at {}{}", config.brokerId(),
-                boundAddresses.entrySet().stream().map(e -> config.listeners().bound(e.getKey()).orElseThrow().protocol() + " "
-                        + e.getKey().value() + "://" + e.getValue().getHostString() + ":" + e.getValue().getPort()).toList(),
-                interBroker.name().value(), config.logDirs(), connect, embeddedZooKeeper != null ? " (embedded)" : "");
+        log.info("Tributary broker {} listening on {}, data in {}, ZooKeeper at {}{}", config.brokerId(), listening(config, interBroker),
+                config.logDirs(), connect, embeddedZooKeeper != null ? " (embedded)" : "");
+    }
+
+    /**
+     * The bound listeners for the start-up line: {@code host:port} for a lone PLAINTEXT listener (the line scripts
+     * read for the port), else {@code NAME://host:port (PROTOCOL)} each, the inter-broker one marked.
+     */
+    private String listening(BrokerConfig config, Listener interBroker) {
+        if (boundAddresses.size() == 1 && interBroker.name().value().equals("PLAINTEXT") && interBroker.protocol() == SecurityProtocol.PLAINTEXT) {
+            InetSocketAddress address = boundAddresses.values().iterator().next();
+            return address.getHostString() + ":" + address.getPort();
+        }
+        List<String> described = new ArrayList<>();
+        boundAddresses.forEach((name, address) -> described.add(name.value() + "://" + address.getHostString() + ":" + address.getPort()
+                + " (" + config.listeners().bound(name).orElseThrow().protocol() + (name.equals(interBroker.name()) ? ", inter-broker)" : ")")));
+        return String.join(", ", described);
     }
 
     /**

@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.InvalidRequestException;
@@ -243,7 +244,7 @@ public final class Processor implements Runnable {
         connections.put(connectionId, connection);
     }
 
-    private static Transport newTlsTransport(SocketChannel socket, javax.net.ssl.SSLEngine engine) {
+    private static Transport newTlsTransport(SocketChannel socket, SSLEngine engine) {
         try {
             return new TlsTransport(socket, engine);
         } catch (SSLException e) {
@@ -310,23 +311,25 @@ public final class Processor implements Runnable {
                 if (key.isValid() && key.isWritable() && connection.sending() && connection.write(time.milliseconds())) {
                     resumeReading(connection);
                 }
-            } catch (EOFException e) {
-                close(connection);
-            } catch (InvalidReceiveException | InvalidRequestException | AuthenticationException e) {
-                log.warn("closing connection {}: {}", connection.id(), e.getMessage());
-                close(connection);
-            } catch (SSLException e) {
-                log.warn("closing connection {} from {} on listener {}: TLS failed: {}", connection.id(),
-                        connection.client().getHostAddress(), security.listener().value(), e.getMessage());
-                close(connection);
-            } catch (IOException e) {
-                log.debug("closing connection {} after I/O error: {}", connection.id(), e.getMessage());
-                close(connection);
             } catch (Throwable e) {
-                log.error("closing connection {}: reading or writing it failed", connection.id(), e);
-                close(connection);
+                closeAfterFailure(connection, e);
             }
         }
+    }
+
+    /** What reading or writing {@code connection} threw costs it the connection, logged as its kind deserves. */
+    private void closeAfterFailure(Connection connection, Throwable e) {
+        if (e instanceof InvalidReceiveException || e instanceof InvalidRequestException || e instanceof AuthenticationException) {
+            log.warn("closing connection {}: {}", connection.id(), e.getMessage());
+        } else if (e instanceof SSLException) {
+            log.warn("closing connection {} from {} on listener {}: TLS failed: {}", connection.id(),
+                    connection.client().getHostAddress(), security.listener().value(), e.getMessage());
+        } else if (e instanceof IOException && !(e instanceof EOFException)) {
+            log.debug("closing connection {} after I/O error: {}", connection.id(), e.getMessage());
+        } else if (!(e instanceof EOFException)) {
+            log.error("closing connection {}: reading or writing it failed", connection.id(), e);
+        }
+        close(connection);
     }
 
     /** Reads what TLS decrypted already for connections whose next request came with the previous one. */
@@ -342,12 +345,8 @@ public final class Processor implements Runnable {
             }
             try {
                 read(connection);
-            } catch (InvalidReceiveException | InvalidRequestException | AuthenticationException e) {
-                log.warn("closing connection {}: {}", connection.id(), e.getMessage());
-                close(connection);
-            } catch (IOException e) {
-                log.debug("closing connection {} after I/O error: {}", connection.id(), e.getMessage());
-                close(connection);
+            } catch (Throwable e) {
+                closeAfterFailure(connection, e);
             }
         }
     }
