@@ -45,7 +45,7 @@ final class ReceiveBuffers {
             }
         }
         if (bestFit != null) {
-            free.remove(bestFit);
+            removeThis(bestFit);
             return bestFit.clear().limit(size);
         }
         int capacity = (size + ALLOCATION_STEP - 1) / ALLOCATION_STEP * ALLOCATION_STEP;
@@ -62,9 +62,15 @@ final class ReceiveBuffers {
             if (smallest.capacity() >= buffer.capacity()) {
                 return;
             }
-            free.remove(smallest);
+            removeThis(smallest);
         }
         free.push(buffer);
+    }
+
+    // By identity: ByteBuffer.equals compares the bytes left, and every spent buffer (nothing left) equals every
+    // other, so remove(Object) could drop another one and hand this one out twice.
+    private void removeThis(ByteBuffer buffer) {
+        free.removeIf(candidate -> candidate == buffer);
     }
 
     /** Free buffers kept for reuse. */

@@ -23,6 +23,26 @@ class ReceiveBuffersTest {
     }
 
     @Test
+    void aFreeBufferIsHandedOutOnceEvenIfAnotherFreeOneHasTheSameContent() {
+        ByteBuffer large = buffers.take(128 * 1024);
+        ByteBuffer small = buffers.take(64 * 1024);
+        // Spent, as a frame's buffer is once its bytes moved to a bigger one: equal by ByteBuffer.equals.
+        large.position(large.limit());
+        small.position(small.limit());
+        buffers.release(large);
+        buffers.release(small);
+
+        ByteBuffer first = buffers.take(100 * 1024); // only the large one fits
+        ByteBuffer second = buffers.take(100 * 1024);
+
+        assertThat(first).isSameAs(large);
+        assertThat(second).as("a buffer two frames would share").isNotSameAs(first);
+        buffers.release(first);
+        buffers.release(second);
+        assertThat(buffers.take(64 * 1024)).isSameAs(small);
+    }
+
+    @Test
     void produceSizedFramesReuseADirectBufferOnceItIsReleased() {
         ByteBuffer first = buffers.take(70_000);
         assertThat(first.isDirect()).isTrue();
