@@ -184,7 +184,8 @@ public final class Server implements AutoCloseable {
         quotaWatcher = QuotaConfigWatcher.start(zk, quotas, config.zookeeperConnectionTimeoutMs());
         RequestDispatcher dispatcher = RequestDispatcher.create(identity, topics, new ProducerIdManager(zk, config.brokerId()),
                 replicas, cluster, fetchWaiters, groups, apiSettings(config), new ClientQuotaStore(zk), quotas,
-                new RegisteredBrokerFollowers(cluster, ownCredentials.map(InterBrokerCredentials::principal)), new ScramUsers(zk));
+                new RegisteredBrokerFollowers(cluster, ownCredentials.map(InterBrokerCredentials::principal)), new ScramUsers(zk),
+                ownCredentials.map(InterBrokerCredentials::principal));
         handlers = new RequestHandlerPool(config.ioThreads(), channel, dispatcher::dispatch);
         producerStateTasks = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "tributary-producer-state");

@@ -1,5 +1,6 @@
 package io.tributary.broker.api;
 
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import io.tributary.broker.cluster.ClientQuotaStore;
 import io.tributary.broker.cluster.ProducerIdManager;
@@ -50,6 +51,7 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.protocol.SendBuilder;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.apache.kafka.common.network.Send;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -105,7 +107,8 @@ public final class RequestDispatcher {
     public static RequestDispatcher create(BrokerIdentity broker, TopicManager topics, ProducerIdManager producerIds,
                                            ReplicaManager replicas, ClusterView cluster, Purgatory<TopicPartition> fetchWaiters,
                                            GroupServices groupServices, ApiSettings settings, ClientQuotaStore quotaStore,
-                                           ClientQuotaEnforcer quotas, FollowerCheck followers, ScramUsers scramUsers) {
+                                           ClientQuotaEnforcer quotas, FollowerCheck followers, ScramUsers scramUsers,
+                                           Optional<KafkaPrincipal> brokerPrincipal) {
         ConfigHandler configs = new ConfigHandler(topics, settings.brokerDef(), settings.brokerProps(), broker.nodeId());
         return new RequestDispatcher(
                 new MetadataHandler(broker, topics, new MetadataHandler.TopicDefaults(settings.autoCreateTopics(),
@@ -125,7 +128,7 @@ public final class RequestDispatcher {
                         new OffsetsHandler(topics, groupServices.offsets())),
                 new ClientQuotasHandler(quotaStore),
                 new QuotaThrottle(quotas),
-                new ScramCredentialsHandler(scramUsers));
+                new ScramCredentialsHandler(scramUsers, brokerPrincipal));
     }
 
     /** The response to send, completed later for requests that wait (fetch long-polls). */
@@ -192,7 +195,8 @@ public final class RequestDispatcher {
             case DESCRIBE_CLIENT_QUOTAS -> done(clientQuotas.describe((DescribeClientQuotasRequestData) data));
             case ALTER_CLIENT_QUOTAS -> done(clientQuotas.alter((AlterClientQuotasRequestData) data));
             case DESCRIBE_USER_SCRAM_CREDENTIALS -> done(scramCredentials.describe((DescribeUserScramCredentialsRequestData) data));
-            case ALTER_USER_SCRAM_CREDENTIALS -> done(scramCredentials.alter((AlterUserScramCredentialsRequestData) data));
+            case ALTER_USER_SCRAM_CREDENTIALS -> done(scramCredentials.alter((AlterUserScramCredentialsRequestData) data,
+                    request.session().principal()));
             // Authentication happens on the network thread; here the connection is past it (or never needed it).
             case SASL_HANDSHAKE -> done(new SaslHandshakeResponseData().setErrorCode(Errors.ILLEGAL_SASL_STATE.code()));
             case SASL_AUTHENTICATE -> done(new SaslAuthenticateResponseData().setErrorCode(Errors.ILLEGAL_SASL_STATE.code())

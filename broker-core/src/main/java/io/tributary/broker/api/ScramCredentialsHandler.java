@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import io.tributary.broker.security.ScramUsers;
 import org.apache.kafka.common.message.AlterUserScramCredentialsRequestData;
@@ -15,6 +16,7 @@ import org.apache.kafka.common.message.DescribeUserScramCredentialsResponseData;
 import org.apache.kafka.common.message.DescribeUserScramCredentialsResponseData.CredentialInfo;
 import org.apache.kafka.common.message.DescribeUserScramCredentialsResponseData.DescribeUserScramCredentialsResult;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.apache.kafka.common.security.scram.ScramCredential;
 import org.apache.kafka.common.security.scram.internals.ScramFormatter;
 import org.apache.kafka.common.security.scram.internals.ScramMechanism;
@@ -27,9 +29,12 @@ import org.apache.kafka.common.security.scram.internals.ScramMechanism;
  */
 final class ScramCredentialsHandler {
     private final ScramUsers users;
+    private final Optional<KafkaPrincipal> brokerPrincipal;
 
-    ScramCredentialsHandler(ScramUsers users) {
+    /** @param brokerPrincipal the brokers' own login, whose credentials only it may change here */
+    ScramCredentialsHandler(ScramUsers users, Optional<KafkaPrincipal> brokerPrincipal) {
         this.users = users;
+        this.brokerPrincipal = brokerPrincipal;
     }
 
     DescribeUserScramCredentialsResponseData describe(DescribeUserScramCredentialsRequestData request) {
@@ -72,7 +77,7 @@ final class ScramCredentialsHandler {
         return new DescribeUserScramCredentialsResult().setUser(user).setCredentialInfos(infos);
     }
 
-    AlterUserScramCredentialsResponseData alter(AlterUserScramCredentialsRequestData request) {
+    AlterUserScramCredentialsResponseData alter(AlterUserScramCredentialsRequestData request, KafkaPrincipal requester) {
         Map<String, Errors> errors = new HashMap<>();
         Map<String, String> messages = new HashMap<>();
         Map<String, Integer> alterationsPerUserMechanism = new HashMap<>();
@@ -84,6 +89,12 @@ final class ScramCredentialsHandler {
                 errors.put(user, Errors.DUPLICATE_RESOURCE);
                 messages.put(user, "A user credential cannot be altered twice in the same request");
             }
+        });
+        // Follower fetches are trusted by the brokers' principal: a client that could set that user's password
+        // could log in as a broker. Its credentials are bootstrapped with bin/tributary users instead.
+        brokerPrincipal.filter(broker -> !broker.equals(requester)).ifPresent(broker -> {
+            request.deletions().forEach(d -> refuseBrokerUser(errors, messages, d.name(), broker));
+            request.upsertions().forEach(u -> refuseBrokerUser(errors, messages, u.name(), broker));
         });
         Map<String, Map<ScramMechanism, ScramCredential>> existing = users.all();
         for (AlterUserScramCredentialsRequestData.ScramCredentialDeletion deletion : request.deletions()) {
@@ -142,6 +153,15 @@ final class ScramCredentialsHandler {
             return new ScramFormatter(mechanism).generateCredential(upsertion.salt(), upsertion.saltedPassword(), upsertion.iterations());
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException(mechanism.hashAlgorithm() + " is not available in this JVM", e);
+        }
+    }
+
+    private static void refuseBrokerUser(Map<String, Errors> errors, Map<String, String> messages, String user,
+                                         KafkaPrincipal broker) {
+        if (user.equals(broker.getName())) {
+            errors.put(user, Errors.CLUSTER_AUTHORIZATION_FAILED);
+            messages.put(user, "only the brokers' own principal may change the credentials of " + broker
+                    + "; use bin/tributary users with --zookeeper");
         }
     }
 

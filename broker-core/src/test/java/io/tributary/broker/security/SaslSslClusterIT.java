@@ -1,6 +1,7 @@
 package io.tributary.broker.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -20,8 +21,12 @@ import io.tributary.broker.testing.TestCertificates;
 import io.tributary.broker.testing.TestCluster;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.ClusterAuthorizationException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -91,6 +96,12 @@ class SaslSslClusterIT {
                 for (int p = 0; p < 3; p++) {
                     assertThat(TestCluster.isrOf(admin, "over-sasl-ssl", p)).containsExactly(0, 1, 2);
                 }
+                // A client must not set the brokers' own password: it could then log in as a follower.
+                var brokerPassword = admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion("broker",
+                        new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096), "chosen-by-alice"))).all();
+                assertThatThrownBy(brokerPassword::get).hasCauseInstanceOf(ClusterAuthorizationException.class);
+                admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion("alice",
+                        new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 8192), "alice-secret"))).all().get();
             }
         }
     }
