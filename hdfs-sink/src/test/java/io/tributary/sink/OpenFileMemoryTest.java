@@ -12,13 +12,16 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * What the memory budget counts for the open files against the heap they really hold, measured
@@ -66,11 +69,13 @@ class OpenFileMemoryTest {
         return files;
     }
 
-    private static long heapAfterFullGc() throws InterruptedException {
-        for (int i = 0; i < 3; i++) {
+    // Until a collection has certainly run: an object only a weak reference holds is gone.
+    private static long heapAfterFullGc() {
+        WeakReference<Object> sentinel = new WeakReference<>(new Object());
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> {
             System.gc();
-            Thread.sleep(50);
-        }
+            return sentinel.get() == null;
+        });
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }
 }
