@@ -16,25 +16,13 @@ import org.apache.kafka.common.requests.DescribeConfigsResponse.ConfigSource;
  */
 final class TopicConfigView {
     /** Each topic key's broker-level synonyms (server.properties keys), most specific first. */
-    private static final Map<String, List<String>> BROKER_SYNONYMS = Map.ofEntries(
-            Map.entry(LogConfig.SEGMENT_BYTES, List.of(LogConfig.LOG_SEGMENT_BYTES)),
-            Map.entry(LogConfig.SEGMENT_MS, List.of(LogConfig.LOG_ROLL_MS, LogConfig.LOG_ROLL_HOURS)),
-            Map.entry(LogConfig.SEGMENT_INDEX_BYTES, List.of(LogConfig.LOG_INDEX_SIZE_MAX_BYTES)),
-            Map.entry(LogConfig.INDEX_INTERVAL_BYTES, List.of(LogConfig.LOG_INDEX_INTERVAL_BYTES)),
-            Map.entry(LogConfig.FLUSH_MESSAGES, List.of(LogConfig.LOG_FLUSH_INTERVAL_MESSAGES)),
-            Map.entry(LogConfig.FLUSH_MS, List.of(LogConfig.LOG_FLUSH_INTERVAL_MS, LogConfig.LOG_FLUSH_SCHEDULER_INTERVAL_MS)),
-            Map.entry(LogConfig.RETENTION_MS, List.of(LogConfig.LOG_RETENTION_MS, LogConfig.LOG_RETENTION_MINUTES, LogConfig.LOG_RETENTION_HOURS)),
-            Map.entry(LogConfig.RETENTION_BYTES, List.of(LogConfig.LOG_RETENTION_BYTES)),
-            Map.entry(LogConfig.MAX_MESSAGE_BYTES, List.of(LogConfig.MESSAGE_MAX_BYTES)),
-            Map.entry(LogConfig.CLEANUP_POLICY, List.of(LogConfig.LOG_CLEANUP_POLICY)),
-            Map.entry(LogConfig.MESSAGE_TIMESTAMP_TYPE, List.of(LogConfig.LOG_MESSAGE_TIMESTAMP_TYPE)),
-            Map.entry(LogConfig.FILE_DELETE_DELAY_MS, List.of(LogConfig.LOG_SEGMENT_DELETE_DELAY_MS)),
-            Map.entry(LogConfig.MIN_IN_SYNC_REPLICAS, List.of(LogConfig.MIN_IN_SYNC_REPLICAS)));
+    private static final Map<String, List<String>> BROKER_SYNONYMS = LogConfig.brokerSynonyms();
 
     /** The effective value of keys whose broker default is computed (several synonyms, unit conversions). */
     private static final Map<String, Function<LogConfig, Object>> EFFECTIVE = Map.ofEntries(
             Map.entry(LogConfig.SEGMENT_BYTES, LogConfig::segmentBytes),
             Map.entry(LogConfig.SEGMENT_MS, LogConfig::segmentMs),
+            Map.entry(LogConfig.SEGMENT_JITTER_MS, LogConfig::segmentJitterMs),
             Map.entry(LogConfig.SEGMENT_INDEX_BYTES, LogConfig::segmentIndexBytes),
             Map.entry(LogConfig.INDEX_INTERVAL_BYTES, LogConfig::indexIntervalBytes),
             Map.entry(LogConfig.FLUSH_MESSAGES, LogConfig::flushMessages),

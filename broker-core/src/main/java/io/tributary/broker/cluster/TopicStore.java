@@ -34,7 +34,8 @@ public final class TopicStore {
         return TOPICS_PATH + "/" + topic;
     }
 
-    static String configPath(String topic) {
+    /** The topic's config node, {@code /config/topics/<topic>}. */
+    public static String configPath(String topic) {
         return TOPIC_CONFIGS_PATH + "/" + topic;
     }
 
@@ -122,7 +123,8 @@ public final class TopicStore {
         return Json.bytes(node);
     }
 
-    private static Map<String, String> parseConfig(String topic, byte[] data) {
+    /** The overrides held by a topic's {@code /config/topics/<topic>} node. */
+    public static Map<String, String> parseConfig(String topic, byte[] data) {
         Map<String, String> overrides = new LinkedHashMap<>();
         Iterator<Map.Entry<String, JsonNode>> fields = Json.parse(data, configPath(topic)).path("config").fields();
         while (fields.hasNext()) {

@@ -241,6 +241,18 @@ public final class ClusterView implements AutoCloseable {
         return names;
     }
 
+    /** {@code topic}'s override of config {@code key}, as last seen; empty when it has none or it is unreadable. */
+    public Optional<String> topicOverride(String topic, String key) {
+        return topicConfigs.get(TopicStore.configPath(topic)).flatMap(node -> {
+            try {
+                return Optional.ofNullable(TopicStore.parseConfig(topic, node.getData()).get(key));
+            } catch (RuntimeException e) {
+                log.warn("ignoring unreadable topic config {}", node.getPath());
+                return Optional.empty();
+            }
+        });
+    }
+
     /** The replica list of each partition of {@code topic} (first replica preferred), as last seen. */
     public SortedMap<Integer, List<Integer>> replicas(String topic) {
         SortedMap<Integer, List<Integer>> replicas = new TreeMap<>();

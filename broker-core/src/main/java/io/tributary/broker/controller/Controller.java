@@ -8,6 +8,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import io.tributary.broker.cluster.ZkClient;
+import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.replica.ReplicationConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ControllerMovedException;
@@ -74,10 +75,11 @@ public final class Controller implements AutoCloseable {
         LeaderElection.Brokers brokers = new LeaderElection.Brokers(registrations, view.shuttingDown(), config.uncleanLeaderElection());
         try {
             for (String topic : view.topics()) {
+                LeaderElection.Brokers forTopic = brokers.withUnclean(uncleanElection(topic));
                 for (Map.Entry<Integer, List<Integer>> partition : view.replicas(topic).entrySet()) {
                     TopicPartition tp = new TopicPartition(topic, partition.getKey());
                     Optional<PartitionState> stored = view.partitionState(tp);
-                    LeaderElection.decide(partition.getValue(), stored, brokers, preferred, controller.epoch())
+                    LeaderElection.decide(partition.getValue(), stored, forTopic, preferred, controller.epoch())
                             .ifPresent(decided -> write(tp, stored, decided, controller));
                 }
             }
@@ -88,6 +90,12 @@ public final class Controller implements AutoCloseable {
         if (preferred) {
             lastPreferredElectionMs = now;
         }
+    }
+
+    /** unclean.leader.election.enable of {@code topic}: its override, else the broker's setting. */
+    private boolean uncleanElection(String topic) {
+        return view.topicOverride(topic, LogConfig.UNCLEAN_LEADER_ELECTION_ENABLE).map(Boolean::parseBoolean)
+                .orElse(config.uncleanLeaderElection());
     }
 
     /** @throws ControllerMovedException if another controller was elected since {@code controller}: nothing was written */

@@ -45,6 +45,11 @@ public final class LeaderElection {
             shuttingDown = Set.copyOf(shuttingDown);
         }
 
+        /** These brokers with unclean election allowed or not (a topic's own setting). */
+        public Brokers withUnclean(boolean allowed) {
+            return allowed == unclean ? this : new Brokers(registrations, shuttingDown, allowed);
+        }
+
         boolean live(int id) {
             return registrations.containsKey(id);
         }

@@ -5,13 +5,17 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.ValidString;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.common.record.internal.CompressionType;
 
 /**
  * Effective settings of one partition log: broker defaults ({@code log.*} keys) overlaid with topic overrides.
@@ -49,6 +53,18 @@ public final class LogConfig {
     public static final String LOG_CLEANER_BACKOFF_MS = "log.cleaner.backoff.ms";
     public static final String LOG_CLEANER_DELETE_RETENTION_MS = "log.cleaner.delete.retention.ms";
     public static final String LOG_CLEANER_MIN_CLEANABLE_RATIO = "log.cleaner.min.cleanable.ratio";
+    public static final String LOG_ROLL_JITTER_MS = "log.roll.jitter.ms";
+    public static final String LOG_ROLL_JITTER_HOURS = "log.roll.jitter.hours";
+    public static final String LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS = "log.message.timestamp.before.max.ms";
+    public static final String LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS = "log.message.timestamp.after.max.ms";
+    public static final String LOG_CLEANER_MIN_COMPACTION_LAG_MS = "log.cleaner.min.compaction.lag.ms";
+    public static final String LOG_CLEANER_MAX_COMPACTION_LAG_MS = "log.cleaner.max.compaction.lag.ms";
+    public static final String LOG_PREALLOCATE = "log.preallocate";
+    public static final String LOG_LOCAL_RETENTION_MS = "log.local.retention.ms";
+    public static final String LOG_LOCAL_RETENTION_BYTES = "log.local.retention.bytes";
+    public static final String LOG_REMOTE_COPY_LAG_MS = "log.remote.copy.lag.ms";
+    public static final String LOG_REMOTE_COPY_LAG_BYTES = "log.remote.copy.lag.bytes";
+    public static final String REMOTE_LOG_STORAGE_SYSTEM_ENABLE = "remote.log.storage.system.enable";
 
     // Topic keys (per-topic overrides).
     public static final String SEGMENT_BYTES = "segment.bytes";
@@ -65,8 +81,30 @@ public final class LogConfig {
     public static final String FILE_DELETE_DELAY_MS = "file.delete.delay.ms";
     public static final String DELETE_RETENTION_MS = "delete.retention.ms";
     public static final String MIN_CLEANABLE_DIRTY_RATIO = "min.cleanable.dirty.ratio";
-    /** The same key at broker level (the default) and topic level (an override). */
+    public static final String SEGMENT_JITTER_MS = TopicConfig.SEGMENT_JITTER_MS_CONFIG;
+    public static final String MESSAGE_TIMESTAMP_BEFORE_MAX_MS = TopicConfig.MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG;
+    public static final String MESSAGE_TIMESTAMP_AFTER_MAX_MS = TopicConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG;
+    public static final String MIN_COMPACTION_LAG_MS = TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG;
+    public static final String MAX_COMPACTION_LAG_MS = TopicConfig.MAX_COMPACTION_LAG_MS_CONFIG;
+    public static final String PREALLOCATE = TopicConfig.PREALLOCATE_CONFIG;
+    public static final String LEADER_REPLICATION_THROTTLED_REPLICAS = "leader.replication.throttled.replicas";
+    public static final String FOLLOWER_REPLICATION_THROTTLED_REPLICAS = "follower.replication.throttled.replicas";
+    public static final String REMOTE_STORAGE_ENABLE = TopicConfig.REMOTE_LOG_STORAGE_ENABLE_CONFIG;
+    public static final String LOCAL_RETENTION_MS = TopicConfig.LOCAL_LOG_RETENTION_MS_CONFIG;
+    public static final String LOCAL_RETENTION_BYTES = TopicConfig.LOCAL_LOG_RETENTION_BYTES_CONFIG;
+    public static final String REMOTE_LOG_COPY_DISABLE = TopicConfig.REMOTE_LOG_COPY_DISABLE_CONFIG;
+    public static final String REMOTE_COPY_LAG_MS = TopicConfig.REMOTE_COPY_LAG_MS_CONFIG;
+    public static final String REMOTE_COPY_LAG_BYTES = TopicConfig.REMOTE_COPY_LAG_BYTES_CONFIG;
+    public static final String REMOTE_LOG_DELETE_ON_DISABLE = TopicConfig.REMOTE_LOG_DELETE_ON_DISABLE_CONFIG;
+    public static final String ERRORS_DEADLETTERQUEUE_GROUP_ENABLE = TopicConfig.ERRORS_DEADLETTERQUEUE_GROUP_ENABLE_CONFIG;
+    // The same key at broker level (the default) and topic level (an override).
     public static final String MIN_IN_SYNC_REPLICAS = "min.insync.replicas";
+    public static final String UNCLEAN_LEADER_ELECTION_ENABLE = TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG;
+    public static final String MAX_DECOMPRESSED_MESSAGE_BYTES = TopicConfig.MAX_DECOMPRESSED_MESSAGE_BYTES_CONFIG;
+    public static final String COMPRESSION_TYPE = TopicConfig.COMPRESSION_TYPE_CONFIG;
+    public static final String COMPRESSION_GZIP_LEVEL = TopicConfig.COMPRESSION_GZIP_LEVEL_CONFIG;
+    public static final String COMPRESSION_LZ4_LEVEL = TopicConfig.COMPRESSION_LZ4_LEVEL_CONFIG;
+    public static final String COMPRESSION_ZSTD_LEVEL = TopicConfig.COMPRESSION_ZSTD_LEVEL_CONFIG;
 
     public static final String CLEANUP_POLICY_DELETE = "delete";
     public static final String CLEANUP_POLICY_COMPACT = "compact";
@@ -82,6 +120,23 @@ public final class LogConfig {
     private static final long DEFAULT_FILE_DELETE_DELAY_MS = 60_000L;
     private static final long DEFAULT_DELETE_RETENTION_MS = 24L * 60 * 60 * 1000;
     private static final double DEFAULT_MIN_CLEANABLE_RATIO = 0.5;
+    private static final long DEFAULT_TIMESTAMP_AFTER_MAX_MS = 60L * 60 * 1000;
+    private static final int DEFAULT_MAX_DECOMPRESSED_MESSAGE_BYTES = Integer.MAX_VALUE - 8;
+    /** Local retention -2: the same as the log's whole retention (Kafka's value). */
+    private static final long DEFAULT_LOCAL_RETENTION = -2L;
+    /** Broker-side codec names: the producer's codecs, "uncompressed", and "producer" for "keep the producer's". */
+    static final String COMPRESSION_PRODUCER = "producer";
+    static final String COMPRESSION_UNCOMPRESSED = "uncompressed";
+    private static final String[] COMPRESSION_TYPES = {COMPRESSION_UNCOMPRESSED, CompressionType.ZSTD.name,
+            CompressionType.LZ4.name, CompressionType.SNAPPY.name, CompressionType.GZIP.name, COMPRESSION_PRODUCER};
+    /** Refuses turning tiered storage on (issue #23 builds it). */
+    private static final ConfigDef.Validator NO_REMOTE_STORAGE = (name, value) -> {
+        if (Boolean.TRUE.equals(value)) {
+            throw new ConfigException(name, value, "tiered storage is not available on this broker");
+        }
+    };
+    private static final String NO_EFFECT_WITHOUT_REMOTE_STORAGE =
+            " Has no effect: this broker has no remote storage (remote.storage.enable cannot be turned on).";
     private static final List<String> TIMESTAMP_TYPES =
             List.of(TimestampType.CREATE_TIME.name, TimestampType.LOG_APPEND_TIME.name);
 
@@ -151,7 +206,56 @@ public final class LogConfig {
                             + "since the last clean) before the log is cleaned again.")
             .define(MIN_IN_SYNC_REPLICAS, Type.INT, 1, Range.atLeast(1), Importance.HIGH,
                     "With acks=-1, a produce fails with NOT_ENOUGH_REPLICAS when the partition's ISR is smaller "
-                            + "than this. A topic may override it.");
+                            + "than this. A topic may override it.")
+            .define(LOG_ROLL_JITTER_MS, Type.LONG, null, Importance.HIGH,
+                    "Largest random amount subtracted from a segment's roll time, in ms, so that the segments of "
+                            + "many partitions do not roll at the same moment. Takes precedence over "
+                            + LOG_ROLL_JITTER_HOURS + ".")
+            .define(LOG_ROLL_JITTER_HOURS, Type.INT, 0, Range.atLeast(0), Importance.HIGH,
+                    "Largest random amount subtracted from a segment's roll time, in hours.")
+            .define(LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS, Type.LONG, Long.MAX_VALUE, Range.atLeast(0),
+                    Importance.MEDIUM, "How far in the past a CreateTime record timestamp may lie, in ms, before "
+                            + "the produce is refused with INVALID_TIMESTAMP.")
+            .define(LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS, Type.LONG, DEFAULT_TIMESTAMP_AFTER_MAX_MS, Range.atLeast(0),
+                    Importance.MEDIUM, "How far in the future a CreateTime record timestamp may lie, in ms, before "
+                            + "the produce is refused with INVALID_TIMESTAMP.")
+            .define(MAX_DECOMPRESSED_MESSAGE_BYTES, Type.INT, DEFAULT_MAX_DECOMPRESSED_MESSAGE_BYTES,
+                    Range.between(1, DEFAULT_MAX_DECOMPRESSED_MESSAGE_BYTES), Importance.MEDIUM,
+                    "Largest record accepted once its batch is decompressed, in bytes; a larger one is refused "
+                            + "with RECORD_TOO_LARGE.")
+            .define(LOG_CLEANER_MIN_COMPACTION_LAG_MS, Type.LONG, 0L, Range.atLeast(0), Importance.MEDIUM,
+                    "How long a record stays uncompacted after it was written, in ms.")
+            .define(LOG_CLEANER_MAX_COMPACTION_LAG_MS, Type.LONG, Long.MAX_VALUE, Range.atLeast(1), Importance.MEDIUM,
+                    "How long a record may stay uncompacted, in ms: a log with dirty records older than this is "
+                            + "cleaned whatever its dirty ratio.")
+            .define(COMPRESSION_TYPE, Type.STRING, COMPRESSION_PRODUCER, ValidString.in(COMPRESSION_TYPES),
+                    Importance.HIGH, "Codec the broker stores batches in: 'producer' keeps the producer's, "
+                            + "'uncompressed' or a codec name re-compresses batches that arrive otherwise.")
+            .define(COMPRESSION_GZIP_LEVEL, Type.INT, CompressionType.GZIP.defaultLevel(),
+                    CompressionType.GZIP.levelValidator(), Importance.MEDIUM,
+                    "Level of gzip when the broker compresses (compression.type=gzip).")
+            .define(COMPRESSION_LZ4_LEVEL, Type.INT, CompressionType.LZ4.defaultLevel(),
+                    CompressionType.LZ4.levelValidator(), Importance.MEDIUM,
+                    "Level of lz4 when the broker compresses (compression.type=lz4).")
+            .define(COMPRESSION_ZSTD_LEVEL, Type.INT, CompressionType.ZSTD.defaultLevel(),
+                    CompressionType.ZSTD.levelValidator(), Importance.MEDIUM,
+                    "Level of zstd when the broker compresses (compression.type=zstd).")
+            .define(LOG_PREALLOCATE, Type.BOOLEAN, false, Importance.MEDIUM,
+                    "Accepted for compatibility and has no effect: segment files grow as records arrive.")
+            .define(REMOTE_LOG_STORAGE_SYSTEM_ENABLE, Type.BOOLEAN, false, NO_REMOTE_STORAGE, Importance.MEDIUM,
+                    "Tiered storage. Only false is accepted: this broker has no remote storage yet.")
+            .define(LOG_LOCAL_RETENTION_MS, Type.LONG, DEFAULT_LOCAL_RETENTION, Range.atLeast(-2), Importance.MEDIUM,
+                    "Retention of the local part of a tiered log, in ms; -2 means retention.ms."
+                            + NO_EFFECT_WITHOUT_REMOTE_STORAGE)
+            .define(LOG_LOCAL_RETENTION_BYTES, Type.LONG, DEFAULT_LOCAL_RETENTION, Range.atLeast(-2), Importance.MEDIUM,
+                    "Retention size of the local part of a tiered log; -2 means retention.bytes."
+                            + NO_EFFECT_WITHOUT_REMOTE_STORAGE)
+            .define(LOG_REMOTE_COPY_LAG_MS, Type.LONG, 0L, Range.atLeast(-1), Importance.LOW,
+                    "How long a closed segment waits before it is copied to remote storage, in ms."
+                            + NO_EFFECT_WITHOUT_REMOTE_STORAGE)
+            .define(LOG_REMOTE_COPY_LAG_BYTES, Type.LONG, -1L, Range.atLeast(-1), Importance.LOW,
+                    "How many closed bytes wait before they are copied to remote storage."
+                            + NO_EFFECT_WITHOUT_REMOTE_STORAGE);
 
     private static final ConfigDef TOPIC_DEF = new ConfigDef()
             .define(SEGMENT_BYTES, Type.INT, DEFAULT_SEGMENT_BYTES, Range.atLeast(MIN_SEGMENT_BYTES),
@@ -190,10 +294,107 @@ public final class LogConfig {
                             + LOG_CLEANER_MIN_CLEANABLE_RATIO + ").")
             .define(MIN_IN_SYNC_REPLICAS, Type.INT, 1, Range.atLeast(1), Importance.MEDIUM,
                     "With acks=-1, a produce to this topic fails with NOT_ENOUGH_REPLICAS when the partition's ISR "
-                            + "is smaller than this (overrides the broker's " + MIN_IN_SYNC_REPLICAS + ").");
+                            + "is smaller than this (overrides the broker's " + MIN_IN_SYNC_REPLICAS + ").")
+            .define(SEGMENT_JITTER_MS, Type.LONG, 0L, Range.atLeast(0), Importance.MEDIUM,
+                    "Largest random amount subtracted from this topic's segment roll time, in ms (overrides "
+                            + LOG_ROLL_JITTER_MS + ").")
+            .define(MESSAGE_TIMESTAMP_BEFORE_MAX_MS, Type.LONG, Long.MAX_VALUE, Range.atLeast(0), Importance.MEDIUM,
+                    "How far in the past a CreateTime timestamp of this topic may lie, in ms (overrides "
+                            + LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS + ").")
+            .define(MESSAGE_TIMESTAMP_AFTER_MAX_MS, Type.LONG, DEFAULT_TIMESTAMP_AFTER_MAX_MS, Range.atLeast(0),
+                    Importance.MEDIUM, "How far in the future a CreateTime timestamp of this topic may lie, in ms "
+                            + "(overrides " + LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS + ").")
+            .define(MAX_DECOMPRESSED_MESSAGE_BYTES, Type.INT, DEFAULT_MAX_DECOMPRESSED_MESSAGE_BYTES,
+                    Range.between(1, DEFAULT_MAX_DECOMPRESSED_MESSAGE_BYTES), Importance.MEDIUM,
+                    "Largest decompressed record accepted for this topic (overrides the broker's key of that name).")
+            .define(MIN_COMPACTION_LAG_MS, Type.LONG, 0L, Range.atLeast(0), Importance.MEDIUM,
+                    "How long a record of this compacted topic stays uncompacted, in ms (overrides "
+                            + LOG_CLEANER_MIN_COMPACTION_LAG_MS + ").")
+            .define(MAX_COMPACTION_LAG_MS, Type.LONG, Long.MAX_VALUE, Range.atLeast(1), Importance.MEDIUM,
+                    "How long a record of this compacted topic may stay uncompacted, in ms (overrides "
+                            + LOG_CLEANER_MAX_COMPACTION_LAG_MS + ").")
+            .define(COMPRESSION_TYPE, Type.STRING, COMPRESSION_PRODUCER, ValidString.in(COMPRESSION_TYPES),
+                    Importance.MEDIUM, "Codec this topic's batches are stored in (overrides the broker's key of that name).")
+            .define(COMPRESSION_GZIP_LEVEL, Type.INT, CompressionType.GZIP.defaultLevel(),
+                    CompressionType.GZIP.levelValidator(), Importance.MEDIUM, "Level of gzip for this topic.")
+            .define(COMPRESSION_LZ4_LEVEL, Type.INT, CompressionType.LZ4.defaultLevel(),
+                    CompressionType.LZ4.levelValidator(), Importance.MEDIUM, "Level of lz4 for this topic.")
+            .define(COMPRESSION_ZSTD_LEVEL, Type.INT, CompressionType.ZSTD.defaultLevel(),
+                    CompressionType.ZSTD.levelValidator(), Importance.MEDIUM, "Level of zstd for this topic.")
+            .define(UNCLEAN_LEADER_ELECTION_ENABLE, Type.BOOLEAN, false, Importance.MEDIUM,
+                    "Whether a replica outside the ISR may lead this topic's partitions when no ISR member is alive "
+                            + "(overrides the broker's key of that name).")
+            .define(PREALLOCATE, Type.BOOLEAN, false, Importance.LOW,
+                    "Accepted for compatibility and has no effect (overrides " + LOG_PREALLOCATE + ").")
+            .define(LEADER_REPLICATION_THROTTLED_REPLICAS, Type.LIST, "", Importance.LOW,
+                    "Replicas whose leader-side replication is throttled, as partition:broker pairs or '*'. "
+                            + "Accepted for compatibility and has no effect: replication is not throttled.")
+            .define(FOLLOWER_REPLICATION_THROTTLED_REPLICAS, Type.LIST, "", Importance.LOW,
+                    "Replicas whose follower-side replication is throttled, as partition:broker pairs or '*'. "
+                            + "Accepted for compatibility and has no effect: replication is not throttled.")
+            .define(REMOTE_STORAGE_ENABLE, Type.BOOLEAN, false, NO_REMOTE_STORAGE, Importance.MEDIUM,
+                    "Tiered storage for this topic. Only false is accepted: this broker has no remote storage yet.")
+            .define(LOCAL_RETENTION_MS, Type.LONG, DEFAULT_LOCAL_RETENTION, Range.atLeast(-2), Importance.MEDIUM,
+                    "Retention of the local part of this tiered log, in ms." + NO_EFFECT_WITHOUT_REMOTE_STORAGE)
+            .define(LOCAL_RETENTION_BYTES, Type.LONG, DEFAULT_LOCAL_RETENTION, Range.atLeast(-2), Importance.MEDIUM,
+                    "Retention size of the local part of this tiered log." + NO_EFFECT_WITHOUT_REMOTE_STORAGE)
+            .define(REMOTE_LOG_COPY_DISABLE, Type.BOOLEAN, false, Importance.LOW,
+                    "Stops copying this topic to remote storage." + NO_EFFECT_WITHOUT_REMOTE_STORAGE)
+            .define(REMOTE_COPY_LAG_MS, Type.LONG, 0L, Range.atLeast(-1), Importance.LOW,
+                    "How long a closed segment of this topic waits before it is copied, in ms."
+                            + NO_EFFECT_WITHOUT_REMOTE_STORAGE)
+            .define(REMOTE_COPY_LAG_BYTES, Type.LONG, -1L, Range.atLeast(-1), Importance.LOW,
+                    "How many closed bytes of this topic wait before they are copied." + NO_EFFECT_WITHOUT_REMOTE_STORAGE)
+            .define(REMOTE_LOG_DELETE_ON_DISABLE, Type.BOOLEAN, false, Importance.LOW,
+                    "Deletes the remote copy when tiering is turned off." + NO_EFFECT_WITHOUT_REMOTE_STORAGE)
+            .define(ERRORS_DEADLETTERQUEUE_GROUP_ENABLE, Type.BOOLEAN, false, Importance.LOW,
+                    "Accepted for compatibility and has no effect: it concerns Kafka Streams groups (KIP-1034), "
+                            + "which this broker does not run.");
+
+    /** Topic keys whose broker default is one broker key's value as it is. */
+    private static final Map<String, String> DIRECT_SYNONYMS = Map.ofEntries(
+            Map.entry(SEGMENT_BYTES, LOG_SEGMENT_BYTES),
+            Map.entry(SEGMENT_INDEX_BYTES, LOG_INDEX_SIZE_MAX_BYTES),
+            Map.entry(INDEX_INTERVAL_BYTES, LOG_INDEX_INTERVAL_BYTES),
+            Map.entry(FLUSH_MESSAGES, LOG_FLUSH_INTERVAL_MESSAGES),
+            Map.entry(RETENTION_BYTES, LOG_RETENTION_BYTES),
+            Map.entry(MAX_MESSAGE_BYTES, MESSAGE_MAX_BYTES),
+            Map.entry(MAX_DECOMPRESSED_MESSAGE_BYTES, MAX_DECOMPRESSED_MESSAGE_BYTES),
+            Map.entry(CLEANUP_POLICY, LOG_CLEANUP_POLICY),
+            Map.entry(MESSAGE_TIMESTAMP_TYPE, LOG_MESSAGE_TIMESTAMP_TYPE),
+            Map.entry(MESSAGE_TIMESTAMP_BEFORE_MAX_MS, LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS),
+            Map.entry(MESSAGE_TIMESTAMP_AFTER_MAX_MS, LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS),
+            Map.entry(FILE_DELETE_DELAY_MS, LOG_SEGMENT_DELETE_DELAY_MS),
+            Map.entry(DELETE_RETENTION_MS, LOG_CLEANER_DELETE_RETENTION_MS),
+            Map.entry(MIN_COMPACTION_LAG_MS, LOG_CLEANER_MIN_COMPACTION_LAG_MS),
+            Map.entry(MAX_COMPACTION_LAG_MS, LOG_CLEANER_MAX_COMPACTION_LAG_MS),
+            Map.entry(MIN_CLEANABLE_DIRTY_RATIO, LOG_CLEANER_MIN_CLEANABLE_RATIO),
+            Map.entry(MIN_IN_SYNC_REPLICAS, MIN_IN_SYNC_REPLICAS),
+            Map.entry(COMPRESSION_TYPE, COMPRESSION_TYPE),
+            Map.entry(COMPRESSION_GZIP_LEVEL, COMPRESSION_GZIP_LEVEL),
+            Map.entry(COMPRESSION_LZ4_LEVEL, COMPRESSION_LZ4_LEVEL),
+            Map.entry(COMPRESSION_ZSTD_LEVEL, COMPRESSION_ZSTD_LEVEL),
+            Map.entry(PREALLOCATE, LOG_PREALLOCATE),
+            Map.entry(LOCAL_RETENTION_MS, LOG_LOCAL_RETENTION_MS),
+            Map.entry(LOCAL_RETENTION_BYTES, LOG_LOCAL_RETENTION_BYTES),
+            Map.entry(REMOTE_COPY_LAG_MS, LOG_REMOTE_COPY_LAG_MS),
+            Map.entry(REMOTE_COPY_LAG_BYTES, LOG_REMOTE_COPY_LAG_BYTES));
+
+    /**
+     * Topic keys whose broker default comes from the first of several broker keys that is set, or a unit
+     * conversion, or a key declared outside the log keys.
+     */
+    private static final Map<String, List<String>> COMPUTED_SYNONYMS = Map.of(
+            SEGMENT_MS, List.of(LOG_ROLL_MS, LOG_ROLL_HOURS),
+            SEGMENT_JITTER_MS, List.of(LOG_ROLL_JITTER_MS, LOG_ROLL_JITTER_HOURS),
+            FLUSH_MS, List.of(LOG_FLUSH_INTERVAL_MS, LOG_FLUSH_SCHEDULER_INTERVAL_MS),
+            RETENTION_MS, List.of(LOG_RETENTION_MS, LOG_RETENTION_MINUTES, LOG_RETENTION_HOURS),
+            // Declared by BrokerConfig (the controller reads it there), not among the log keys.
+            UNCLEAN_LEADER_ELECTION_ENABLE, List.of(UNCLEAN_LEADER_ELECTION_ENABLE));
 
     private final Map<String, Object> topicValues;
     private final BrokerSettings broker;
+    private final Optional<Compression> storedCompression;
 
     /** Settings that exist only per broker, not per topic (directories, scheduler intervals, threads). */
     record BrokerSettings(List<Path> logDirs, long flushSchedulerIntervalMs, int flushCheckpointIntervalMs,
@@ -204,6 +405,7 @@ public final class LogConfig {
     private LogConfig(Map<String, Object> topicValues, BrokerSettings broker) {
         this.topicValues = Map.copyOf(topicValues);
         this.broker = broker;
+        this.storedCompression = storedCompression(this.topicValues);
     }
 
     /** Schema of the broker-level {@code log.*} keys. Returns a fresh copy the caller may extend. */
@@ -214,6 +416,16 @@ public final class LogConfig {
     /** Schema of the per-topic override keys. Returns a fresh copy the caller may extend. */
     public static ConfigDef topicConfigDef() {
         return new ConfigDef(TOPIC_DEF);
+    }
+
+    /**
+     * Each topic key's broker-level synonyms (server.properties keys that set its default), most specific first;
+     * keys with no broker default are absent. The same table as Kafka's.
+     */
+    public static Map<String, List<String>> brokerSynonyms() {
+        Map<String, List<String>> synonyms = new HashMap<>(COMPUTED_SYNONYMS);
+        DIRECT_SYNONYMS.forEach((topicKey, brokerKey) -> synonyms.put(topicKey, List.of(brokerKey)));
+        return synonyms;
     }
 
     /** Kafka's defaults for every key. */
@@ -229,22 +441,14 @@ public final class LogConfig {
     public static LogConfig fromBroker(Map<String, ?> brokerProps) {
         Map<String, Object> b = BROKER_DEF.parse(brokerProps);
         Map<String, Object> topic = new HashMap<>();
-        topic.put(SEGMENT_BYTES, b.get(LOG_SEGMENT_BYTES));
+        DIRECT_SYNONYMS.forEach((topicKey, brokerKey) -> topic.put(topicKey, b.get(brokerKey)));
         topic.put(SEGMENT_MS, rollMs(b));
-        topic.put(SEGMENT_INDEX_BYTES, b.get(LOG_INDEX_SIZE_MAX_BYTES));
-        topic.put(INDEX_INTERVAL_BYTES, b.get(LOG_INDEX_INTERVAL_BYTES));
-        topic.put(FLUSH_MESSAGES, b.get(LOG_FLUSH_INTERVAL_MESSAGES));
+        topic.put(SEGMENT_JITTER_MS, rollJitterMs(b));
         topic.put(FLUSH_MS, b.get(LOG_FLUSH_INTERVAL_MS) != null
                 ? b.get(LOG_FLUSH_INTERVAL_MS) : b.get(LOG_FLUSH_SCHEDULER_INTERVAL_MS));
         topic.put(RETENTION_MS, retentionMs(b));
-        topic.put(RETENTION_BYTES, b.get(LOG_RETENTION_BYTES));
-        topic.put(MAX_MESSAGE_BYTES, b.get(MESSAGE_MAX_BYTES));
-        topic.put(CLEANUP_POLICY, b.get(LOG_CLEANUP_POLICY));
-        topic.put(MESSAGE_TIMESTAMP_TYPE, b.get(LOG_MESSAGE_TIMESTAMP_TYPE));
-        topic.put(FILE_DELETE_DELAY_MS, b.get(LOG_SEGMENT_DELETE_DELAY_MS));
-        topic.put(DELETE_RETENTION_MS, b.get(LOG_CLEANER_DELETE_RETENTION_MS));
-        topic.put(MIN_CLEANABLE_DIRTY_RATIO, b.get(LOG_CLEANER_MIN_CLEANABLE_RATIO));
-        topic.put(MIN_IN_SYNC_REPLICAS, b.get(MIN_IN_SYNC_REPLICAS));
+        // Topic keys with no broker-level default (Kafka has none either) take the topic schema's default.
+        TOPIC_DEF.parse(Map.of()).forEach(topic::putIfAbsent);
         @SuppressWarnings("unchecked")
         List<String> dirs = (List<String>) b.get(LOG_DIRS);
         BrokerSettings broker = new BrokerSettings(
@@ -257,6 +461,11 @@ public final class LogConfig {
                 (Long) b.get(LOG_CLEANER_BACKOFF_MS),
                 (Boolean) b.get(LOG_READ_MMAP_ENABLE));
         return new LogConfig(topic, broker);
+    }
+
+    private static long rollJitterMs(Map<String, Object> b) {
+        Long ms = (Long) b.get(LOG_ROLL_JITTER_MS);
+        return ms != null ? ms : 60L * 60 * 1000 * (Integer) b.get(LOG_ROLL_JITTER_HOURS);
     }
 
     private static long rollMs(Map<String, Object> b) {
@@ -300,6 +509,56 @@ public final class LogConfig {
 
     public long segmentMs() {
         return (Long) topicValues.get(SEGMENT_MS);
+    }
+
+    /** The largest random amount by which a segment rolls before segment.ms, in ms (0: none). */
+    public long segmentJitterMs() {
+        return (Long) topicValues.get(SEGMENT_JITTER_MS);
+    }
+
+    public long timestampBeforeMaxMs() {
+        return (Long) topicValues.get(MESSAGE_TIMESTAMP_BEFORE_MAX_MS);
+    }
+
+    public long timestampAfterMaxMs() {
+        return (Long) topicValues.get(MESSAGE_TIMESTAMP_AFTER_MAX_MS);
+    }
+
+    /** The largest record accepted once decompressed, in bytes. */
+    public int maxDecompressedMessageBytes() {
+        return (Integer) topicValues.get(MAX_DECOMPRESSED_MESSAGE_BYTES);
+    }
+
+    /** How long a record stays out of the cleaner's reach after it was written, in ms. */
+    public long minCompactionLagMs() {
+        return (Long) topicValues.get(MIN_COMPACTION_LAG_MS);
+    }
+
+    /** How long a record may stay uncompacted before the log is cleaned whatever its dirty ratio, in ms. */
+    public long maxCompactionLagMs() {
+        return (Long) topicValues.get(MAX_COMPACTION_LAG_MS);
+    }
+
+    /**
+     * The codec (with its level) batches are stored in, or empty when the producer's codec is kept
+     * (compression.type=producer).
+     */
+    public Optional<Compression> storedCompression() {
+        return storedCompression;
+    }
+
+    private static Optional<Compression> storedCompression(Map<String, Object> topicValues) {
+        String type = (String) topicValues.get(COMPRESSION_TYPE);
+        return switch (type) {
+            case COMPRESSION_PRODUCER -> Optional.empty();
+            case COMPRESSION_UNCOMPRESSED -> Optional.of(Compression.NONE);
+            default -> Optional.of(switch (CompressionType.forName(type)) {
+                case GZIP -> Compression.gzip().level((Integer) topicValues.get(COMPRESSION_GZIP_LEVEL)).build();
+                case LZ4 -> Compression.lz4().level((Integer) topicValues.get(COMPRESSION_LZ4_LEVEL)).build();
+                case ZSTD -> Compression.zstd().level((Integer) topicValues.get(COMPRESSION_ZSTD_LEVEL)).build();
+                default -> Compression.of(type).build();
+            });
+        };
     }
 
     public int indexIntervalBytes() {

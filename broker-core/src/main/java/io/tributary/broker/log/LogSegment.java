@@ -150,7 +150,7 @@ final class LogSegment implements Closeable {
     }
 
     /** The max timestamp of the first batch, or NO_TIMESTAMP for an empty segment; one header read per segment. */
-    private long firstBatchTimestamp() {
+    long firstBatchTimestamp() {
         if (firstBatchTimestamp == NOT_LOADED) {
             if (records.sizeInBytes() == 0) {
                 return RecordBatch.NO_TIMESTAMP;

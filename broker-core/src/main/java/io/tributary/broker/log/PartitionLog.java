@@ -13,6 +13,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongConsumer;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.errors.KafkaStorageException;
 import org.apache.kafka.common.errors.OffsetOutOfRangeException;
 import org.apache.kafka.common.record.TimestampType;
@@ -117,15 +118,20 @@ public final class PartitionLog {
     }
 
     /**
-     * Validates the batches (magic v2, sizes, CRC-32C, record counts, max.message.bytes), assigns offsets from the
-     * log end offset, stamps the leader epoch (and the broker time if the topic uses LogAppendTime), then
-     * appends. The batches in {@code records} are modified in place. An empty {@code records} appends nothing.
+     * Validates the batches (magic v2, sizes, CRC-32C, record counts, max.message.bytes, the topic's
+     * {@link RecordRules}), assigns offsets from the log end offset, stamps the leader epoch (and the broker time
+     * if the topic uses LogAppendTime), then appends. The batches in {@code records} are modified in place. An empty {@code records} appends nothing.
      */
     public LogAppendInfo appendAsLeader(MemoryRecords records, int leaderEpoch) {
         LogConfig cfg = config;
-        RecordsValidator.ValidatedRecords validated = RecordsValidator.validate(records, cfg.maxMessageBytes(), true);
+        RecordsValidator.ValidatedRecords validated = RecordsValidator.validate(records, cfg.maxMessageBytes(), true,
+                RecordRules.forLeader(topicPartition.toString(), cfg, time.milliseconds()));
         if (validated.batchCount() == 0) {
             return LogAppendInfo.NOTHING_APPENDED;
+        }
+        Optional<Compression> stored = cfg.storedCompression();
+        if (stored.isPresent()) {
+            records = BatchRecompressor.recompress(records, stored.get(), cfg.maxMessageBytes());
         }
         appendLock.lock();
         try {
@@ -158,7 +164,7 @@ public final class PartitionLog {
      */
     public LogAppendInfo appendAsFollower(MemoryRecords records) {
         RecordsValidator.ValidatedRecords validated =
-                RecordsValidator.validate(records, config.maxMessageBytes(), false);
+                RecordsValidator.validate(records, config.maxMessageBytes(), false, RecordRules.ANY);
         if (validated.batchCount() == 0) {
             return LogAppendInfo.NOTHING_APPENDED;
         }
@@ -213,7 +219,8 @@ public final class PartitionLog {
     }
 
     /**
-     * Rolls when the active segment is not empty and would exceed segment.bytes, has waited segment.ms (see
+     * Rolls when the active segment is not empty and would exceed segment.bytes, has waited segment.ms less its
+     * jitter (see
      * {@link LogSegment#timeWaitedForRoll}) or has a full index, and whenever {@code lastOffset} does not fit its
      * 4-byte relative offsets.
      */
@@ -222,9 +229,19 @@ public final class PartitionLog {
         LogConfig cfg = config;
         LogSegment active = segments.lastEntry().getValue();
         boolean full = active.size() > 0 && (active.size() > cfg.segmentBytes() - appendBytes
-                || active.timeWaitedForRoll(time.milliseconds(), maxTimestamp) > cfg.segmentMs()
+                || active.timeWaitedForRoll(time.milliseconds(), maxTimestamp) > cfg.segmentMs() - rollJitterMs(active, cfg)
                 || active.indexesFull());
         return full || !active.canHoldOffset(lastOffset) ? roll(firstOffset) : active;
+    }
+
+    /**
+     * How much earlier than segment.ms this segment rolls: a share of segment.jitter.ms fixed per segment (from
+     * its partition and base offset), so that partitions created together do not all roll at the same moment.
+     */
+    private long rollJitterMs(LogSegment segment, LogConfig cfg) {
+        long bound = Math.min(cfg.segmentJitterMs(), cfg.segmentMs());
+        long mixed = (31L * topicPartition.hashCode() + segment.baseOffset()) * 0x9E3779B97F4A7C15L;
+        return bound == 0 ? 0 : Math.floorMod(mixed, bound);
     }
 
     private LogSegment roll(long newBaseOffset) throws IOException {
@@ -458,7 +475,9 @@ public final class PartitionLog {
         List<LogSegment> all = List.copyOf(segments.values());
         List<ClosedSegment> closed = new ArrayList<>();
         for (int i = 0; i + 1 < all.size(); i++) {
-            closed.add(new ClosedSegment(all.get(i).baseOffset(), all.get(i + 1).baseOffset(), all.get(i).records()));
+            LogSegment segment = all.get(i);
+            closed.add(new ClosedSegment(segment.baseOffset(), all.get(i + 1).baseOffset(), segment.records(),
+                    segment.firstBatchTimestamp(), segment.maxTimestampSoFar().timestamp()));
         }
         return closed;
     }

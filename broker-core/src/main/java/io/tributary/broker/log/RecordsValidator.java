@@ -5,7 +5,9 @@ import java.util.function.LongPredicate;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.CorruptRecordException;
+import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.record.internal.DefaultRecordBatch;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
 import org.apache.kafka.common.record.internal.Record;
@@ -33,8 +35,10 @@ final class RecordsValidator {
      *
      * @param fromClient true for a producer's request: control batches are refused and offsets are not checked
      *                   (the leader assigns them); false for a follower's copy, whose offsets must increase
+     * @param rules      what every record must meet (keys, timestamp window); {@link RecordRules#ANY} for a
+     *                   follower's copy
      */
-    static ValidatedRecords validate(MemoryRecords records, int maxBatchBytes, boolean fromClient) {
+    static ValidatedRecords validate(MemoryRecords records, int maxBatchBytes, boolean fromClient, RecordRules rules) {
         int batchCount = 0;
         int recordCount = 0;
         int bytes = 0;
@@ -44,7 +48,7 @@ final class RecordsValidator {
         int batchStart = buffer.position();
         for (MutableRecordBatch batch : records.batches()) {
             checkBatch(batch, buffer.duplicate().position(batchStart).limit(batchStart + batch.sizeInBytes()),
-                    maxBatchBytes, fromClient);
+                    maxBatchBytes, fromClient, rules);
             if (!fromClient && batchCount > 0 && batch.baseOffset() <= previousLastOffset) {
                 throw new InvalidRecordException("Batch at offset " + batch.baseOffset()
                         + " does not follow the previous batch ending at " + previousLastOffset);
@@ -65,7 +69,8 @@ final class RecordsValidator {
         return new ValidatedRecords(batchCount, recordCount, firstOffset, previousLastOffset, bytes);
     }
 
-    private static void checkBatch(RecordBatch batch, ByteBuffer batchBytes, int maxBatchBytes, boolean fromClient) {
+    private static void checkBatch(RecordBatch batch, ByteBuffer batchBytes, int maxBatchBytes, boolean fromClient,
+                                   RecordRules rules) {
         checkMagic(batch);
         if (batch.sizeInBytes() > maxBatchBytes) {
             throw new RecordTooLargeException("Batch of " + batch.sizeInBytes()
@@ -84,14 +89,22 @@ final class RecordsValidator {
                     + " records but spans offsets up to " + batch.lastOffset());
         }
         if (batch.isCompressed()) {
-            checkCompressedRecords(batch, count);
+            checkCompressedRecords(batch, count, rules);
         } else {
-            UncompressedRecordsCheck.check(batchBytes, batch.baseOffset(), count);
+            UncompressedRecordsCheck.check(batchBytes, batch.baseOffset(), count, baseTimestamp(batch), rules);
         }
     }
 
-    /** Decompresses and reads every record: the count and each record's offset delta must agree. */
-    private static void checkCompressedRecords(RecordBatch batch, int count) {
+    /** The timestamp record deltas are added to (a magic v2 batch is a DefaultRecordBatch). */
+    private static long baseTimestamp(RecordBatch batch) {
+        return ((DefaultRecordBatch) batch).baseTimestamp();
+    }
+
+    /**
+     * Decompresses and reads every record: the count and each record's offset delta must agree, and each
+     * record must meet {@code rules}.
+     */
+    private static void checkCompressedRecords(RecordBatch batch, int count, RecordRules rules) {
         int seen = 0;
         try (CloseableIterator<Record> it = ((MutableRecordBatch) batch).skipKeyValueIterator(BufferSupplier.NO_CACHING)) {
             while (it.hasNext()) {
@@ -100,9 +113,12 @@ final class RecordsValidator {
                     throw new InvalidRecordException("Record " + seen + " of the batch at offset "
                             + batch.baseOffset() + " has offset delta " + (record.offset() - batch.baseOffset()));
                 }
+                rules.checkTimestamp(record.timestamp(), seen);
+                rules.checkKey(record.hasKey(), seen);
+                rules.checkDecompressedSize(record.sizeInBytes(), seen);
                 seen++;
             }
-        } catch (InvalidRecordException e) {
+        } catch (InvalidRecordException | InvalidTimestampException | RecordTooLargeException e) {
             throw e;
         } catch (KafkaException | IllegalArgumentException | IndexOutOfBoundsException e) {
             throw new CorruptRecordException("Malformed record in the batch at offset " + batch.baseOffset()

@@ -28,28 +28,28 @@ class UncompressedRecordsCheckTest {
     @Test
     void acceptsWhatAProducerWritesWithNullAndEmptyKeysValuesAndHeaders() {
         ByteBuffer batch = batch(new Random(1), 50);
-        assertThatCode(() -> UncompressedRecordsCheck.check(batch, 0, 50)).doesNotThrowAnyException();
+        assertThatCode(() -> UncompressedRecordsCheck.check(batch, 0, 50, 0, RecordRules.ANY)).doesNotThrowAnyException();
         assertThat(batch.position()).isZero();
     }
 
     @Test
     void rejectsAnOffsetDeltaOutOfSequence() {
         ByteBuffer batch = singleRecordBatch(3);
-        assertThatThrownBy(() -> UncompressedRecordsCheck.check(batch, 100, 1))
+        assertThatThrownBy(() -> UncompressedRecordsCheck.check(batch, 100, 1, 0, RecordRules.ANY))
                 .isInstanceOf(InvalidRecordException.class).hasMessageContaining("Record 0 of the batch at offset 100 has offset delta 3");
     }
 
     @Test
     void rejectsFewerRecordsThanDeclared() {
         ByteBuffer batch = batch(new Random(2), 5);
-        assertThatThrownBy(() -> UncompressedRecordsCheck.check(batch, 0, 6))
+        assertThatThrownBy(() -> UncompressedRecordsCheck.check(batch, 0, 6, 0, RecordRules.ANY))
                 .isInstanceOf(InvalidRecordException.class).hasMessageContaining("Record 5");
     }
 
     @Test
     void rejectsBytesAfterTheLastDeclaredRecord() {
         ByteBuffer batch = batch(new Random(3), 5);
-        assertThatThrownBy(() -> UncompressedRecordsCheck.check(batch, 0, 4))
+        assertThatThrownBy(() -> UncompressedRecordsCheck.check(batch, 0, 4, 0, RecordRules.ANY))
                 .isInstanceOf(InvalidRecordException.class).hasMessageContaining("follow the last of them");
     }
 
@@ -84,7 +84,7 @@ class UncompressedRecordsCheckTest {
 
     private static boolean checkAccepts(ByteBuffer batch, int count) {
         try {
-            UncompressedRecordsCheck.check(batch, 0, count);
+            UncompressedRecordsCheck.check(batch, 0, count, 0, RecordRules.ANY);
             return true;
         } catch (InvalidRecordException e) {
             return false;

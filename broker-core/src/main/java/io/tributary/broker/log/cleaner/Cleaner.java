@@ -34,11 +34,11 @@ final class Cleaner {
     }
 
     CleanResult clean(PartitionLog partitionLog) {
-        List<ClosedSegment> closed = partitionLog.closedSegments();
+        LogConfig config = partitionLog.config();
+        List<ClosedSegment> closed = CleanableSegments.of(partitionLog.closedSegments(), config, time.milliseconds());
         if (closed.isEmpty()) {
             return new CleanResult(partitionLog.logStartOffset(), 0, 0, Long.MAX_VALUE, true);
         }
-        LogConfig config = partitionLog.config();
         LatestOffsets latest = LatestOffsets.of(closed);
         CompactionFilter filter = new CompactionFilter(latest, time.milliseconds(), config.deleteRetentionMs());
         long read = 0;

@@ -109,10 +109,13 @@ public final class LogCleaner implements AutoCloseable {
             if (!candidate.config().compactionEnabled() || inProgress.contains(candidate)) {
                 continue;
             }
-            double ratio = dirtyRatio(candidate);
+            List<ClosedSegment> cleanable = CleanableSegments.of(candidate.closedSegments(), candidate.config(), now);
+            double ratio = dirtyRatio(candidate, cleanable);
             CleanResult last = lastCleans.get(candidate);
             boolean tombstonesDue = last != null && now >= last.earliestTombstoneHorizonMs();
-            if ((ratio > 0 && ratio >= candidate.config().minCleanableDirtyRatio() || tombstonesDue) && ratio > highest) {
+            boolean overdue = CleanableSegments.overdue(cleanable, firstDirtyOffset(candidate), candidate.config(), now);
+            boolean due = ratio > 0 && (ratio >= candidate.config().minCleanableDirtyRatio() || overdue);
+            if ((due || tombstonesDue) && ratio > highest) {
                 dirtiest = candidate;
                 highest = ratio;
             }
@@ -123,13 +126,25 @@ public final class LogCleaner implements AutoCloseable {
         return Optional.ofNullable(dirtiest);
     }
 
-    /** Bytes of closed segments written since the last clean, as a share of all closed bytes (0 if none). */
+    /**
+     * Bytes of cleanable segments written since the last clean, as a share of the bytes of all cleanable segments
+     * (0 if none). Segments younger than min.compaction.lag.ms are not cleanable.
+     */
     double dirtyRatio(PartitionLog partitionLog) {
+        return dirtyRatio(partitionLog, CleanableSegments.of(partitionLog.closedSegments(), partitionLog.config(),
+                time.milliseconds()));
+    }
+
+    private long firstDirtyOffset(PartitionLog partitionLog) {
         CleanResult last = lastCleans.get(partitionLog);
-        long firstDirty = last == null ? -1 : last.cleanedUpToOffset();
+        return last == null ? -1 : last.cleanedUpToOffset();
+    }
+
+    private double dirtyRatio(PartitionLog partitionLog, List<ClosedSegment> cleanable) {
+        long firstDirty = firstDirtyOffset(partitionLog);
         long total = 0;
         long dirty = 0;
-        for (ClosedSegment segment : partitionLog.closedSegments()) {
+        for (ClosedSegment segment : cleanable) {
             long size = segment.records().sizeInBytes();
             total += size;
             if (segment.baseOffset() >= firstDirty) {
