@@ -20,6 +20,7 @@ import org.apache.kafka.common.message.DescribeConfigsRequestData.DescribeConfig
 import org.apache.kafka.common.message.DescribeConfigsResponseData;
 import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsResourceResult;
 import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsResult;
+import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsSynonym;
 import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData;
 import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData.AlterConfigsResource;
 import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData.AlterableConfig;
@@ -43,7 +44,7 @@ final class ConfigHandler {
 
     ConfigHandler(TopicManager topics, ConfigDef brokerDef, Map<String, ?> brokerProps, int brokerId) {
         this.topics = topics;
-        this.topicConfigs = new TopicConfigView(brokerProps);
+        this.topicConfigs = new TopicConfigView(brokerDef, brokerProps);
         this.brokerDef = brokerDef;
         this.brokerProps = brokerProps;
         this.brokerId = Integer.toString(brokerId);
@@ -65,7 +66,8 @@ final class ConfigHandler {
                 List<DescribeConfigsResourceResult> configs = new ArrayList<>();
                 for (ConfigEntryView entry : entries) {
                     if (wanted == null || wanted.contains(entry.name())) {
-                        configs.add(describe(entry, resource.resourceType() == ConfigResource.Type.BROKER.id(), request.includeDocumentation()));
+                        configs.add(describe(entry, resource.resourceType() == ConfigResource.Type.BROKER.id(),
+                                request.includeSynonyms(), request.includeDocumentation()));
                     }
                 }
                 result.setConfigs(configs);
@@ -96,18 +98,28 @@ final class ConfigHandler {
         List<ConfigEntryView> entries = new ArrayList<>();
         brokerDef.configKeys().forEach((name, key) -> {
             Object set = brokerProps.get(name);
+            ConfigEntryView.Synonym byDefault = new ConfigEntryView.Synonym(name, TopicConfigView.defaultOf(key),
+                    ConfigSource.DEFAULT_CONFIG);
             if (set != null) {
-                entries.add(new ConfigEntryView(name, String.valueOf(set), ConfigSource.STATIC_BROKER_CONFIG, key));
+                ConfigEntryView.Synonym stat = new ConfigEntryView.Synonym(name, String.valueOf(set),
+                        ConfigSource.STATIC_BROKER_CONFIG);
+                entries.add(new ConfigEntryView(name, stat.value(), stat.source(), key, List.of(stat, byDefault)));
             } else {
-                String value = key.hasDefault() ? ConfigDef.convertToString(key.defaultValue, key.type) : null;
-                entries.add(new ConfigEntryView(name, value, ConfigSource.DEFAULT_CONFIG, key));
+                entries.add(new ConfigEntryView(name, byDefault.value(), byDefault.source(), key, List.of(byDefault)));
             }
         });
         return entries;
     }
 
-    private static DescribeConfigsResourceResult describe(ConfigEntryView entry, boolean readOnly, boolean withDocs) {
+    private static DescribeConfigsResourceResult describe(ConfigEntryView entry, boolean readOnly, boolean withSynonyms,
+                                                          boolean withDocs) {
+        List<DescribeConfigsSynonym> synonyms = new ArrayList<>();
+        if (withSynonyms) {
+            entry.synonyms().forEach(synonym -> synonyms.add(new DescribeConfigsSynonym().setName(synonym.name())
+                    .setValue(synonym.value()).setSource(synonym.source().id())));
+        }
         return new DescribeConfigsResourceResult()
+                .setSynonyms(synonyms)
                 .setName(entry.name())
                 .setValue(entry.value())
                 .setReadOnly(readOnly)

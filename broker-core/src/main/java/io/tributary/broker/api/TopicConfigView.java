@@ -35,10 +35,15 @@ final class TopicConfigView {
             Map.entry(LogConfig.MIN_IN_SYNC_REPLICAS, LogConfig::minInSyncReplicas));
 
     private final ConfigDef topicDef = LogConfig.topicConfigDef();
+    private final ConfigDef brokerDef;
     private final Map<String, ?> brokerProps;
 
-    /** @param brokerProps the broker's server.properties (with overrides) */
-    TopicConfigView(Map<String, ?> brokerProps) {
+    /**
+     * @param brokerDef   the schema of the broker's keys
+     * @param brokerProps the broker's server.properties (with overrides)
+     */
+    TopicConfigView(ConfigDef brokerDef, Map<String, ?> brokerProps) {
+        this.brokerDef = brokerDef;
         this.brokerProps = brokerProps;
     }
 
@@ -53,12 +58,13 @@ final class TopicConfigView {
     }
 
     private ConfigEntryView entry(TopicState topic, String name, ConfigDef.ConfigKey key) {
+        List<String> brokerKeys = BROKER_SYNONYMS.getOrDefault(name, List.of());
+        List<ConfigEntryView.Synonym> synonyms = synonyms(topic, name, key, brokerKeys);
         String override = topic.overrides().get(name);
         if (override != null) {
-            return new ConfigEntryView(name, override, ConfigSource.TOPIC_CONFIG, key);
+            return new ConfigEntryView(name, override, ConfigSource.TOPIC_CONFIG, key, synonyms);
         }
-        String brokerKey = BROKER_SYNONYMS.getOrDefault(name, List.of()).stream()
-                .filter(brokerProps::containsKey).findFirst().orElse(null);
+        String brokerKey = brokerKeys.stream().filter(brokerProps::containsKey).findFirst().orElse(null);
         ConfigSource source = brokerKey != null ? ConfigSource.STATIC_BROKER_CONFIG : ConfigSource.DEFAULT_CONFIG;
         Function<LogConfig, Object> effective = EFFECTIVE.get(name);
         String value;
@@ -67,8 +73,37 @@ final class TopicConfigView {
         } else if (brokerKey != null) {
             value = String.valueOf(brokerProps.get(brokerKey));
         } else {
-            value = key.hasDefault() ? ConfigDef.convertToString(key.defaultValue, key.type) : null;
+            value = defaultOf(key);
         }
-        return new ConfigEntryView(name, value, source, key);
+        return new ConfigEntryView(name, value, source, key, synonyms);
+    }
+
+    /**
+     * Where a topic key's value can come from, in precedence order, as Kafka lists it: the topic's override,
+     * each broker synonym set in server.properties, and the default, named by the last broker synonym that
+     * has one (or by the topic key itself when no broker key sets it).
+     */
+    private List<ConfigEntryView.Synonym> synonyms(TopicState topic, String name, ConfigDef.ConfigKey key,
+                                                   List<String> brokerKeys) {
+        List<ConfigEntryView.Synonym> synonyms = new ArrayList<>();
+        String override = topic.overrides().get(name);
+        if (override != null) {
+            synonyms.add(new ConfigEntryView.Synonym(name, override, ConfigSource.TOPIC_CONFIG));
+        }
+        for (String brokerKey : brokerKeys) {
+            if (brokerProps.containsKey(brokerKey)) {
+                synonyms.add(new ConfigEntryView.Synonym(brokerKey, String.valueOf(brokerProps.get(brokerKey)),
+                        ConfigSource.STATIC_BROKER_CONFIG));
+            }
+        }
+        ConfigDef.ConfigKey defaulted = brokerKeys.stream().map(brokerDef.configKeys()::get)
+                .filter(brokerKey -> brokerKey != null && brokerKey.hasDefault() && brokerKey.defaultValue != null)
+                .reduce((first, second) -> second).orElse(key);
+        synonyms.add(new ConfigEntryView.Synonym(defaulted.name, defaultOf(defaulted), ConfigSource.DEFAULT_CONFIG));
+        return synonyms;
+    }
+
+    static String defaultOf(ConfigDef.ConfigKey key) {
+        return key.hasDefault() ? ConfigDef.convertToString(key.defaultValue, key.type) : null;
     }
 }

@@ -2,7 +2,10 @@ package io.tributary.broker.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,6 +19,7 @@ import io.tributary.broker.testing.TestBroker;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.DescribeConfigsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -27,6 +31,8 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidTimestampException;
+import org.apache.kafka.common.utils.internals.Exit;
+import org.apache.kafka.tools.TopicCommand;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -169,6 +175,53 @@ class TopicConfigsIT {
             producer.flush();
         }
         assertThat(readAll("recompressed", 500)).isEqualTo(sent);
+    }
+
+    @Test
+    void describeConfigsListsTheSynonymsOfEachValueInPrecedenceOrder() throws Exception {
+        admin.createTopics(List.of(new NewTopic("synonyms", 1, (short) 1)
+                .configs(Map.of("retention.ms", "1000")))).all().get();
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, "synonyms");
+        Config described = admin.describeConfigs(List.of(resource), new DescribeConfigsOptions().includeSynonyms(true))
+                .all().get().get(resource);
+        assertThat(described.get("retention.ms").synonyms())
+                .extracting(ConfigEntry.ConfigSynonym::name, ConfigEntry.ConfigSynonym::value, ConfigEntry.ConfigSynonym::source)
+                .containsExactly(
+                        tuple("retention.ms", "1000", ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG),
+                        tuple("log.retention.hours", "168", ConfigEntry.ConfigSource.DEFAULT_CONFIG));
+        assertThat(described.get("retention.bytes").synonyms())
+                .extracting(ConfigEntry.ConfigSynonym::name, ConfigEntry.ConfigSynonym::source)
+                .containsExactly(tuple("log.retention.bytes", ConfigEntry.ConfigSource.DEFAULT_CONFIG));
+    }
+
+    @Test
+    void kafkaTopicsDescribeShowsOnlyTheTopicsOwnOverrides() throws Exception {
+        admin.createTopics(List.of(new NewTopic("described", 1, (short) 1)
+                .configs(Map.of("retention.ms", "1000")))).all().get();
+        String printed = kafkaTopics("--describe", "--topic", "described");
+        String configsLine = printed.lines().filter(line -> line.contains("Configs:")).findFirst().orElseThrow();
+        assertThat(configsLine.substring(configsLine.indexOf("Configs:")).trim()).isEqualTo("Configs: retention.ms=1000");
+    }
+
+    /** Runs Kafka's {@code kafka-topics} against the broker and returns what it printed; fails if it exits non-zero. */
+    private static String kafkaTopics(String... args) {
+        List<String> all = new ArrayList<>(List.of("--bootstrap-server", broker.bootstrapServers()));
+        all.addAll(List.of(args));
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream original = System.out;
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        Exit.setExitProcedure((code, message) -> {
+            if (code != 0) {
+                throw new AssertionError("kafka-topics exited with " + code + ": " + message);
+            }
+        });
+        try {
+            TopicCommand.main(all.toArray(String[]::new));
+        } finally {
+            Exit.resetExitProcedure();
+            System.setOut(original);
+        }
+        return captured.toString(StandardCharsets.UTF_8);
     }
 
     private static Config describe(String topic) throws Exception {
