@@ -15,6 +15,8 @@ import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.message.AlterConfigsRequestData;
+import org.apache.kafka.common.message.AlterConfigsResponseData;
 import org.apache.kafka.common.message.DescribeConfigsRequestData;
 import org.apache.kafka.common.message.DescribeConfigsRequestData.DescribeConfigsResource;
 import org.apache.kafka.common.message.DescribeConfigsResponseData;
@@ -32,8 +34,8 @@ import org.apache.kafka.common.requests.DescribeConfigsResponse.ConfigSource;
 import org.apache.kafka.common.requests.DescribeConfigsResponse.ConfigType;
 
 /**
- * DescribeConfigs (topics and this broker) and IncrementalAlterConfigs (topic overrides, which
- * take effect on the logs at once). Broker settings are static: they come from server.properties.
+ * DescribeConfigs (topics and this broker), IncrementalAlterConfigs and AlterConfigs (topic overrides,
+ * which take effect on the logs at once). Broker settings are static: they come from server.properties.
  */
 final class ConfigHandler {
     private final TopicManager topics;
@@ -136,9 +138,7 @@ final class ConfigHandler {
                     .setResourceType(resource.resourceType())
                     .setResourceName(resource.resourceName());
             try {
-                if (resource.resourceType() != ConfigResource.Type.TOPIC.id()) {
-                    throw new InvalidRequestException("Only topic configs can be altered; broker configs come from server.properties");
-                }
+                requireTopic(resource.resourceType());
                 TopicState topic = existing(resource.resourceName());
                 topics.replaceOverrides(topic.name(), applied(topic, resource), request.validateOnly());
             } catch (RuntimeException e) {
@@ -150,18 +150,67 @@ final class ConfigHandler {
         return response;
     }
 
+    /**
+     * AlterConfigs, the older API that librdkafka and others still use: a topic's overrides become exactly the
+     * ones given (the others return to their defaults).
+     */
+    AlterConfigsResponseData replace(AlterConfigsRequestData request) {
+        AlterConfigsResponseData response = new AlterConfigsResponseData();
+        for (AlterConfigsRequestData.AlterConfigsResource resource : request.resources()) {
+            AlterConfigsResponseData.AlterConfigsResourceResponse result = new AlterConfigsResponseData.AlterConfigsResourceResponse()
+                    .setResourceType(resource.resourceType())
+                    .setResourceName(resource.resourceName());
+            try {
+                requireTopic(resource.resourceType());
+                TopicState topic = existing(resource.resourceName());
+                Map<String, String> overrides = new HashMap<>();
+                for (AlterConfigsRequestData.AlterableConfig config : resource.configs()) {
+                    topicKey(config.name());
+                    if (config.value() == null) {
+                        throw new InvalidConfigurationException("Config " + config.name() + " has no value");
+                    }
+                    if (overrides.put(config.name(), config.value()) != null) {
+                        throw duplicate(config.name());
+                    }
+                }
+                topics.replaceOverrides(topic.name(), overrides, request.validateOnly());
+            } catch (RuntimeException e) {
+                ApiError error = ApiError.fromThrowable(e);
+                result.setErrorCode(error.error().code()).setErrorMessage(error.message());
+            }
+            response.responses().add(result);
+        }
+        return response;
+    }
+
+    private static void requireTopic(byte resourceType) {
+        if (resourceType != ConfigResource.Type.TOPIC.id()) {
+            throw new InvalidRequestException("Only topic configs can be altered; broker configs come from server.properties");
+        }
+    }
+
+    /** @throws InvalidConfigurationException naming {@code name} if it is not a topic config */
+    private ConfigDef.ConfigKey topicKey(String name) {
+        ConfigDef.ConfigKey key = topicConfigs.topicDef().configKeys().get(name);
+        if (key == null) {
+            throw new InvalidConfigurationException("Unknown topic config " + name);
+        }
+        return key;
+    }
+
+    private static InvalidRequestException duplicate(String name) {
+        return new InvalidRequestException("Config " + name + " appears more than once");
+    }
+
     /** The topic's overrides after the resource's operations. */
     private Map<String, String> applied(TopicState topic, AlterConfigsResource resource) {
         Map<String, String> overrides = new HashMap<>(topic.overrides());
         Set<String> seen = new HashSet<>();
         for (AlterableConfig config : resource.configs()) {
             if (!seen.add(config.name())) {
-                throw new InvalidRequestException("Config " + config.name() + " appears more than once");
+                throw duplicate(config.name());
             }
-            ConfigDef.ConfigKey key = topicConfigs.topicDef().configKeys().get(config.name());
-            if (key == null) {
-                throw new InvalidConfigurationException("Unknown topic config " + config.name());
-            }
+            ConfigDef.ConfigKey key = topicKey(config.name());
             OpType op = OpType.forId(config.configOperation());
             if (op == null) {
                 throw new InvalidRequestException("Unknown config operation " + config.configOperation());

@@ -17,6 +17,7 @@ import io.tributary.broker.security.ScramUsers;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.message.AlterClientQuotasRequestData;
+import org.apache.kafka.common.message.AlterConfigsRequestData;
 import org.apache.kafka.common.message.AlterUserScramCredentialsRequestData;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
@@ -179,6 +180,7 @@ public final class RequestDispatcher {
             case CREATE_PARTITIONS -> done(topicAdmin.createPartitions((CreatePartitionsRequestData) data));
             case DESCRIBE_CONFIGS -> done(configs.describe((DescribeConfigsRequestData) data));
             case INCREMENTAL_ALTER_CONFIGS -> done(configs.alter((IncrementalAlterConfigsRequestData) data));
+            case ALTER_CONFIGS -> done(configs.replace((AlterConfigsRequestData) data));
             case INIT_PRODUCER_ID -> done(producerIds.handle((InitProducerIdRequestData) data));
             case OFFSET_FOR_LEADER_EPOCH -> done(leaderEpochs.handle((OffsetForLeaderEpochRequestData) data));
             case FIND_COORDINATOR -> done(groups.coordinator().handle((FindCoordinatorRequestData) data, version, request.session().listener()));

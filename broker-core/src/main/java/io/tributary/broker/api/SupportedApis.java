@@ -31,6 +31,7 @@ public final class SupportedApis {
         ranges.put(ApiKeys.DESCRIBE_CONFIGS, VersionRange.of(1, 4));
         ranges.put(ApiKeys.CREATE_PARTITIONS, VersionRange.of(0, 3));
         ranges.put(ApiKeys.INCREMENTAL_ALTER_CONFIGS, VersionRange.of(0, 1));
+        ranges.put(ApiKeys.ALTER_CONFIGS, VersionRange.of(0, 2));
         ranges.put(ApiKeys.DESCRIBE_CLIENT_QUOTAS, VersionRange.of(0, 1));
         ranges.put(ApiKeys.ALTER_CLIENT_QUOTAS, VersionRange.of(0, 1));
         ranges.put(ApiKeys.DESCRIBE_CLUSTER, VersionRange.of(0, 2));

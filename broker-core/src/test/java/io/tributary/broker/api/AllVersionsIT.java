@@ -11,6 +11,7 @@ import io.tributary.broker.testing.TestBroker;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.message.AlterConfigsRequestData;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
@@ -46,7 +47,8 @@ class AllVersionsIT {
     /** In this order: DeleteTopics removes what CreateTopics made. */
     private static final List<ApiKeys> SERVER_APIS = List.of(ApiKeys.API_VERSIONS, ApiKeys.METADATA, ApiKeys.PRODUCE,
             ApiKeys.FETCH, ApiKeys.LIST_OFFSETS, ApiKeys.DELETE_RECORDS, ApiKeys.CREATE_TOPICS, ApiKeys.CREATE_PARTITIONS, ApiKeys.DELETE_TOPICS,
-            ApiKeys.DESCRIBE_CONFIGS, ApiKeys.INCREMENTAL_ALTER_CONFIGS, ApiKeys.DESCRIBE_CLUSTER, ApiKeys.INIT_PRODUCER_ID);
+            ApiKeys.DESCRIBE_CONFIGS, ApiKeys.INCREMENTAL_ALTER_CONFIGS, ApiKeys.ALTER_CONFIGS, ApiKeys.DESCRIBE_CLUSTER,
+            ApiKeys.INIT_PRODUCER_ID);
 
     private static TestBroker broker;
     private static RawConnection raw;
@@ -122,6 +124,14 @@ class AllVersionsIT {
                 resources.add(new IncrementalAlterConfigsRequestData.AlterConfigsResource().setResourceType(ConfigResource.Type.TOPIC.id())
                         .setResourceName(TOPIC).setConfigs(configs));
                 yield new IncrementalAlterConfigsRequestData().setResources(resources);
+            }
+            case ALTER_CONFIGS -> {
+                AlterConfigsRequestData.AlterableConfigCollection configs = new AlterConfigsRequestData.AlterableConfigCollection();
+                configs.add(new AlterConfigsRequestData.AlterableConfig().setName("retention.ms").setValue("86400000"));
+                AlterConfigsRequestData.AlterConfigsResourceCollection resources = new AlterConfigsRequestData.AlterConfigsResourceCollection();
+                resources.add(new AlterConfigsRequestData.AlterConfigsResource().setResourceType(ConfigResource.Type.TOPIC.id())
+                        .setResourceName(TOPIC).setConfigs(configs));
+                yield new AlterConfigsRequestData().setResources(resources);
             }
             case DESCRIBE_CLUSTER -> new DescribeClusterRequestData();
             case DELETE_RECORDS -> new DeleteRecordsRequestData().setTimeoutMs(10_000).setTopics(List.of(

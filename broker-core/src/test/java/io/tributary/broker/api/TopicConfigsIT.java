@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import io.tributary.broker.testing.Clients;
+import io.tributary.broker.testing.RawConnection;
 import io.tributary.broker.testing.TestBroker;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
@@ -31,6 +32,10 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidTimestampException;
+import org.apache.kafka.common.message.AlterConfigsRequestData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AlterConfigsResponse;
 import org.apache.kafka.common.utils.internals.Exit;
 import org.apache.kafka.tools.TopicCommand;
 import org.junit.jupiter.api.AfterAll;
@@ -201,6 +206,43 @@ class TopicConfigsIT {
         String printed = kafkaTopics("--describe", "--topic", "described");
         String configsLine = printed.lines().filter(line -> line.contains("Configs:")).findFirst().orElseThrow();
         assertThat(configsLine.substring(configsLine.indexOf("Configs:")).trim()).isEqualTo("Configs: retention.ms=1000");
+    }
+
+    @Test
+    void alterConfigsReplacesAllOfATopicsOverridesAndRefusesUnknownKeys() throws Exception {
+        admin.createTopics(List.of(new NewTopic("replaced", 1, (short) 1)
+                .configs(Map.of("retention.ms", "1000", "segment.ms", "60000")))).all().get();
+        try (RawConnection raw = new RawConnection("127.0.0.1", broker.port())) {
+            assertThat(alterConfigs(raw, "replaced", Map.of("cleanup.policy", "compact"), true)).isEqualTo(Errors.NONE);
+            assertThat(overrides("replaced")).as("validate_only changes nothing")
+                    .containsOnly(Map.entry("retention.ms", "1000"), Map.entry("segment.ms", "60000"));
+
+            assertThat(alterConfigs(raw, "replaced", Map.of("cleanup.policy", "compact"), false)).isEqualTo(Errors.NONE);
+            assertThat(overrides("replaced")).containsOnly(Map.entry("cleanup.policy", "compact"));
+
+            assertThat(alterConfigs(raw, "replaced", Map.of("no.such.config", "1"), false)).isEqualTo(Errors.INVALID_CONFIG);
+            assertThat(overrides("replaced")).containsOnly(Map.entry("cleanup.policy", "compact"));
+        }
+    }
+
+    private static Errors alterConfigs(RawConnection raw, String topic, Map<String, String> configs, boolean validateOnly)
+            throws Exception {
+        AlterConfigsRequestData.AlterableConfigCollection entries = new AlterConfigsRequestData.AlterableConfigCollection();
+        configs.forEach((name, value) -> entries.add(new AlterConfigsRequestData.AlterableConfig().setName(name).setValue(value)));
+        AlterConfigsRequestData.AlterConfigsResourceCollection resources = new AlterConfigsRequestData.AlterConfigsResourceCollection();
+        resources.add(new AlterConfigsRequestData.AlterConfigsResource().setResourceType(ConfigResource.Type.TOPIC.id())
+                .setResourceName(topic).setConfigs(entries));
+        AlterConfigsResponse response = (AlterConfigsResponse) raw.request(ApiKeys.ALTER_CONFIGS, (short) 2,
+                new AlterConfigsRequestData().setResources(resources).setValidateOnly(validateOnly));
+        return Errors.forCode(response.data().responses().get(0).errorCode());
+    }
+
+    /** The topic's own overrides, as DescribeConfigs reports them. */
+    private static Map<String, String> overrides(String topic) throws Exception {
+        Map<String, String> overrides = new HashMap<>();
+        describe(topic).entries().stream().filter(entry -> entry.source() == ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG)
+                .forEach(entry -> overrides.put(entry.name(), entry.value()));
+        return overrides;
     }
 
     /** Runs Kafka's {@code kafka-topics} against the broker and returns what it printed; fails if it exits non-zero. */
