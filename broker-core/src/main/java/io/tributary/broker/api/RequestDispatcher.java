@@ -143,8 +143,11 @@ public final class RequestDispatcher {
             return CompletableFuture.completedFuture(respond(request, body, supported ? version : 0));
         }
         if (!SupportedApis.isSupported(key, version)) {
+            String supported = SupportedApis.range(key).map(Object::toString).orElse("none");
+            // Every such request is logged, naming the client: it is an API or version someone needs and we lack.
+            log.warn("{} is not supported (supported: {}): answered UNSUPPORTED_VERSION", request, supported);
             return CompletableFuture.completedFuture(failed(request, new UnsupportedVersionException(
-                    key + " v" + version + " is not supported; supported: " + SupportedApis.range(key).map(Object::toString).orElse("none"))));
+                    key + " v" + version + " is not supported; supported: " + supported)));
         }
         long started = System.nanoTime();
         CompletableFuture<? extends ApiMessage> result;

@@ -396,7 +396,9 @@ public final class Processor implements Runnable {
             }
         }
         if (parsed instanceof RequestParser.Parsed.Unknown unknown) {
-            log.debug("connection {} sent unknown api key {} v{}", connection.id(), unknown.apiKey(), unknown.apiVersion());
+            // Every such request is logged: it names an API or version some client needs and we lack.
+            log.warn("connection {} from {} sent api key {} v{}, which this broker does not serve: answered UNSUPPORTED_VERSION",
+                    connection.id(), connection.client(), unknown.apiKey(), unknown.apiVersion());
             frame.release(receiveBuffers::release);
             send(connection, bareErrorResponse(unknown.correlationId()));
             return;
