@@ -146,7 +146,8 @@ public final class Server implements AutoCloseable {
         topics.addListener(replicas);
         cluster.addListener(path -> TopicPaths.topicOf(path).or(() -> TopicPaths.configuredTopicOf(path)).ifPresent(topics::refresh));
         cluster.addListener(replicas::onClusterChange);
-        zk.curator().getConnectionStateListenable().addListener((client, state) -> replicas.zooKeeperConnectionChanged(state));
+        zk.curator().getConnectionStateListenable().addListener((client, state) ->
+                replicas.zooKeeperConnectionChanged(state, zk.sessionMayExpireAfterSuspensionMs()));
         topics.load();
 
         scramCredentials = ScramCredentialCache.start(zk, config.zookeeperConnectionTimeoutMs());
