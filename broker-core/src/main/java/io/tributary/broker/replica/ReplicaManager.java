@@ -379,8 +379,8 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         refuseAsPossibleZombie(tp, partition);
         LogAppendInfo info = partition.appendAsLeader(records, acks);
         fetchWaiters.checkAndComplete(tp);
-        // An append that waited for the partition's lock (held by an ISR write to an unreachable ZooKeeper, say) may
-        // end past the deadline: it stays in the log unacknowledged, like a write cut short by a change of leader.
+        // An append that took long (a slow disk, a wait for the partition's lock) may end past the deadline: it stays
+        // in the log unacknowledged, like a write cut short by a change of leader.
         refuseAsPossibleZombie(tp, partition);
         return info;
     }
