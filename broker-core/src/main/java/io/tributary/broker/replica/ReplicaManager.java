@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
@@ -183,7 +184,11 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
             if (pendingResignation != null) {
                 pendingResignation.cancel(false);
             }
-            pendingResignation = resignations.schedule(() -> resignIfStillDue(deadline), delayMs, TimeUnit.MILLISECONDS);
+            try {
+                pendingResignation = resignations.schedule(() -> resignIfStillDue(deadline), delayMs, TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException e) {
+                return; // closed: the broker is shutting down
+            }
         }
         log.warn("ZooKeeper connection suspended: the leaderships other brokers could take end in {} ms unless it is back "
                 + "by then (the server may expire the session from then on)", delayMs);
