@@ -47,6 +47,7 @@ import io.tributary.broker.replica.ReplicaManager;
 import io.tributary.broker.replica.ReplicationConfig;
 import io.tributary.broker.security.InterBrokerConnector;
 import io.tributary.broker.security.InterBrokerCredentials;
+import io.tributary.broker.security.InterBrokerPrincipal;
 import io.tributary.broker.security.Listener;
 import io.tributary.broker.security.ListenerSecurity;
 import io.tributary.broker.security.RegisteredBrokerFollowers;
@@ -54,6 +55,7 @@ import io.tributary.broker.security.ScramCredentialCache;
 import io.tributary.broker.security.ScramUsers;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.network.ListenerName;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
@@ -127,6 +129,7 @@ public final class Server implements AutoCloseable {
         Listener interBroker = config.listeners().interBroker();
         Map<String, Object> interBrokerSettings = config.securitySettings(interBroker);
         Optional<InterBrokerCredentials> ownCredentials = InterBrokerCredentials.of(interBroker, interBrokerSettings);
+        Optional<KafkaPrincipal> brokerPrincipal = InterBrokerPrincipal.of(interBroker, interBrokerSettings, ownCredentials);
         interBrokerConnector = InterBrokerConnector.create(interBroker, interBrokerSettings, ownCredentials);
         replication = config.replicationConfig(interBrokerConnector);
         cluster = ClusterView.start(zk, config.zookeeperConnectionTimeoutMs());
@@ -143,7 +146,8 @@ public final class Server implements AutoCloseable {
         topics.addListener(replicas);
         cluster.addListener(path -> TopicPaths.topicOf(path).or(() -> TopicPaths.configuredTopicOf(path)).ifPresent(topics::refresh));
         cluster.addListener(replicas::onClusterChange);
-        zk.curator().getConnectionStateListenable().addListener((client, state) -> replicas.zooKeeperConnectionChanged(state));
+        zk.curator().getConnectionStateListenable().addListener((client, state) ->
+                replicas.zooKeeperConnectionChanged(state, zk.sessionMayExpireAfterSuspensionMs()));
         topics.load();
 
         scramCredentials = ScramCredentialCache.start(zk, config.zookeeperConnectionTimeoutMs());
@@ -184,7 +188,8 @@ public final class Server implements AutoCloseable {
         quotaWatcher = QuotaConfigWatcher.start(zk, quotas, config.zookeeperConnectionTimeoutMs());
         RequestDispatcher dispatcher = RequestDispatcher.create(identity, topics, new ProducerIdManager(zk, config.brokerId()),
                 replicas, cluster, fetchWaiters, groups, apiSettings(config), new ClientQuotaStore(zk), quotas,
-                new RegisteredBrokerFollowers(cluster, ownCredentials.map(InterBrokerCredentials::principal)), new ScramUsers(zk),
+                new RegisteredBrokerFollowers(cluster, interBroker, brokerPrincipal),
+                new ScramUsers(zk),
                 ownCredentials.map(InterBrokerCredentials::principal));
         handlers = new RequestHandlerPool(config.ioThreads(), channel, dispatcher::dispatch);
         producerStateTasks = Executors.newSingleThreadScheduledExecutor(runnable -> {

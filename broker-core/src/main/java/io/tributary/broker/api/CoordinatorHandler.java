@@ -73,7 +73,7 @@ final class CoordinatorHandler {
         TopicPartition partition = new TopicPartition(OffsetStore.TOPIC, groups.partitionFor(key));
         Optional<ClusterView.Endpoint> leader = replicas.leaderEpoch(partition) >= 0 ? broker.on(listener)
                 : cluster.partitionState(partition)
-                        .filter(PartitionState::hasLeader)
+                        .filter(state -> state.hasLeader() && state.leader() != broker.nodeId()) // not leading here
                         .flatMap(state -> cluster.broker(state.leader()))
                         .flatMap(endpoint -> endpoint.on(listener));
         if (leader.isEmpty()) {

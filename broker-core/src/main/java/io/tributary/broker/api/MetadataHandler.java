@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Metadata and DescribeCluster: who the live brokers and the controller are, and each partition's
  * leader, leader epoch and ISR as ZooKeeper last told this broker (a partition without a leader
- * reports LEADER_NOT_AVAILABLE, so clients retry). Metadata creates missing topics when both the
+ * reports LEADER_NOT_AVAILABLE, so clients retry; so does one ZooKeeper names this broker the leader of while it does
+ * not lead it). Metadata creates missing topics when both the
  * client and {@code auto.create.topics.enable} allow it.
  */
 final class MetadataHandler {
@@ -134,6 +135,11 @@ final class MetadataHandler {
             TopicPartition tp = new TopicPartition(topic.name(), partition);
             Optional<PartitionState> state = cluster.partitionState(tp).or(() -> locallyLed(tp, assigned));
             int leader = state.map(PartitionState::leader).orElse(PartitionState.NO_LEADER);
+            if (leader == broker.nodeId() && replicas.leaderEpoch(tp) < 0) {
+                // Named by ZooKeeper, but not leading: it resigned as a possible zombie, or was elected for an earlier
+                // registration. Clients must look for the leader elsewhere, not come back here.
+                leader = PartitionState.NO_LEADER;
+            }
             partitions.add(new MetadataResponsePartition()
                     .setPartitionIndex(partition)
                     .setErrorCode(leader == PartitionState.NO_LEADER ? Errors.LEADER_NOT_AVAILABLE.code() : Errors.NONE.code())

@@ -33,9 +33,11 @@ public final class ZkClient implements AutoCloseable {
     private static final int MAX_TRANSACTION_OPS = 500;
 
     private final CuratorFramework curator;
+    private final int configuredSessionTimeoutMs;
 
-    private ZkClient(CuratorFramework curator) {
+    private ZkClient(CuratorFramework curator, int configuredSessionTimeoutMs) {
         this.curator = curator;
+        this.configuredSessionTimeoutMs = configuredSessionTimeoutMs;
     }
 
     /**
@@ -55,12 +57,25 @@ public final class ZkClient implements AutoCloseable {
             curator.close();
             throw new TimeoutException("could not connect to ZooKeeper at " + connectString + " within " + connectionTimeoutMs + " ms");
         }
-        return new ZkClient(curator);
+        return new ZkClient(curator, sessionTimeoutMs);
     }
 
     /** For Curator recipes (the ephemeral registration, the controller election, the cluster watches). */
     public CuratorFramework curator() {
         return curator;
+    }
+
+    /**
+     * How long after Curator reports the connection SUSPENDED the server may already have expired this client's
+     * session. The client suspends a connection on which it has heard nothing for its read timeout (2/3 of the
+     * negotiated session timeout); the server expires a session it has not heard from for the whole timeout. So the
+     * earliest expiry is the rest, a third of the timeout, after a suspension (sooner than Curator's LOST, which
+     * comes a whole session timeout after the suspension).
+     */
+    public long sessionMayExpireAfterSuspensionMs() {
+        int negotiated = curator.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
+        int sessionTimeoutMs = negotiated > 0 ? negotiated : configuredSessionTimeoutMs;
+        return sessionTimeoutMs - sessionTimeoutMs * 2L / 3;
     }
 
     /** The id of the ZooKeeper session this client has now, or 0 while it has none. */

@@ -39,8 +39,8 @@ import org.slf4j.LoggerFactory;
  * is added back; both changes are written to ZooKeeper (compare-and-set). A removal counts once
  * stored, an addition as soon as it may have been stored (KIP-497).
  *
- * <p>Threading: state changes, appends and ISR changes hold this object's lock; the high
- * watermark is published through a volatile for lock-free reads.
+ * <p>Threading: state changes, appends and ISR changes hold this object's lock, but not while an ISR change is
+ * written to ZooKeeper (one at a time); the high watermark is published through a volatile for lock-free reads.
  */
 public final class Partition {
     private static final Logger log = LoggerFactory.getLogger(Partition.class);
@@ -63,6 +63,8 @@ public final class Partition {
      * controller may elect from.
      */
     private List<Integer> maximalIsr = List.of();
+    /** Whether an ISR proposal is being written to ZooKeeper: one at a time. */
+    private boolean isrWriteInFlight;
     private volatile long highWatermark;
 
     enum Role { NONE, LEADER, FOLLOWER }
@@ -310,11 +312,21 @@ public final class Partition {
     }
 
     /**
-     * Records a follower's fetch position; may add it to the ISR and advance the high watermark.
+     * Records a follower's fetch position; may add it to the ISR and advance the high watermark. The ISR write goes
+     * to ZooKeeper outside this object's lock ({@link #writeIsr}), so appends never wait for it.
      *
      * @return true if the high watermark moved
      */
-    synchronized boolean recordFollowerFetch(int replicaId, long fetchOffset, int clientEpoch) {
+    boolean recordFollowerFetch(int replicaId, long fetchOffset, int clientEpoch) {
+        FetchRecorded recorded = recordFetchPosition(replicaId, fetchOffset, clientEpoch);
+        return writeIsr(recorded.isrProposal()) || recorded.highWatermarkMoved();
+    }
+
+    /** What a follower's fetch changed: the high watermark, and the ISR change to write (null: none). */
+    private record FetchRecorded(boolean highWatermarkMoved, IsrProposal isrProposal) {
+    }
+
+    private synchronized FetchRecorded recordFetchPosition(int replicaId, long fetchOffset, int clientEpoch) {
         requireLeader();
         checkEpoch(clientEpoch);
         FollowerState follower = followers.get(replicaId);
@@ -337,27 +349,33 @@ public final class Partition {
         follower.logEndOffset = fetchOffset;
         follower.lastFetchLeaderLogEndOffset = leaderEnd;
         follower.lastFetchMs = now;
+        IsrProposal proposal = null;
         if (!state.isr().contains(replicaId) && fetchOffset >= highWatermark && mayJoinIsr.test(replicaId)
                 && fetchOffset >= epochs.endOffsetFor(state.leaderEpoch() - 1, leaderEnd).endOffset()) {
-            changeIsr(isr -> {
+            proposal = proposeIsr(isr -> {
                 List<Integer> grown = new ArrayList<>(isr);
                 if (!grown.contains(replicaId)) {
                     grown.add(replicaId);
                 }
                 return grown;
-            }, "broker " + replicaId + " caught up");
+            }, "broker " + replicaId + " caught up", 0);
         }
-        return maybeIncrementHighWatermark();
+        return new FetchRecorded(maybeIncrementHighWatermark(), proposal);
     }
 
     /**
-     * Drops followers that have not caught up for {@code lagTimeMaxMs} from the ISR.
+     * Drops followers that have not caught up for {@code lagTimeMaxMs} from the ISR (written outside the lock, as in
+     * {@link #recordFollowerFetch}).
      *
      * @return true if the high watermark moved
      */
-    synchronized boolean maybeShrinkIsr(long lagTimeMaxMs) {
+    boolean maybeShrinkIsr(long lagTimeMaxMs) {
+        return writeIsr(proposeShrink(lagTimeMaxMs));
+    }
+
+    private synchronized IsrProposal proposeShrink(long lagTimeMaxMs) {
         if (role != Role.LEADER) {
-            return false;
+            return null;
         }
         long now = time.milliseconds();
         UnaryOperator<List<Integer>> withoutLaggards = isr -> isr.stream().filter(id -> {
@@ -367,52 +385,99 @@ public final class Partition {
         List<Integer> lagging = new ArrayList<>(maximalIsr);
         lagging.removeAll(withoutLaggards.apply(maximalIsr));
         if (lagging.isEmpty()) {
-            return false;
+            return null;
         }
-        changeIsr(withoutLaggards, "out of sync for more than " + lagTimeMaxMs + " ms: " + lagging);
-        return maybeIncrementHighWatermark();
+        return proposeIsr(withoutLaggards, "out of sync for more than " + lagTimeMaxMs + " ms: " + lagging, 0);
+    }
+
+    /** An ISR change made under the lock, to be written by compare-and-set outside it. */
+    private record IsrProposal(PartitionState proposed, UnaryOperator<List<Integer>> change, String why, int attempt) {
     }
 
     /**
-     * Applies {@code change} to the ISR and stores the result by compare-and-set; only a stored ISR counts. When
-     * the controller changed the state first at this same leadership (it removed a dead follower, say), the
-     * stored state is adopted at once and the change, if still needed, tried once more on top of it; the watch
-     * that reports the controller's write may come much later. A state of another leader or epoch is left to
-     * that watch ({@code ReplicaManager.apply}). A write whose outcome is unknown (ZooKeeper unreachable) leaves
-     * the stored ISR as it was, except that members it would add count for the high watermark from then on: it
-     * may have been stored. The change starts from that maximal ISR, so the next write settles the question.
+     * Applies {@code change} to the maximal ISR and proposes the result, unless nothing would change or another
+     * proposal of this partition is being written (the next fetch or ISR check proposes again on top of its outcome).
+     * Members the change adds count for the high watermark from now on, since the write may be stored as soon as it
+     * is sent (KIP-497); members it removes count until it is stored.
      */
-    private void changeIsr(UnaryOperator<List<Integer>> change, String why) {
-        for (int attempt = 0; attempt < 2; attempt++) {
-            List<Integer> newIsr = change.apply(maximalIsr);
-            if (newIsr.equals(state.isr()) && maximalIsr.equals(state.isr())) {
-                return;
-            }
-            IsrWrite result;
+    private IsrProposal proposeIsr(UnaryOperator<List<Integer>> change, String why, int attempt) {
+        if (isrWriteInFlight) {
+            return null;
+        }
+        List<Integer> newIsr = change.apply(maximalIsr);
+        if (newIsr.equals(state.isr()) && maximalIsr.equals(state.isr())) {
+            return null;
+        }
+        List<Integer> maybeStored = new ArrayList<>(maximalIsr);
+        newIsr.stream().filter(id -> !maybeStored.contains(id)).forEach(maybeStored::add);
+        maximalIsr = List.copyOf(maybeStored);
+        isrWriteInFlight = true;
+        return new IsrProposal(state.withIsr(newIsr), change, why, attempt);
+    }
+
+    /**
+     * Stores a proposal by compare-and-set, holding no lock while ZooKeeper answers (an unreachable ZooKeeper can
+     * take Curator's whole retry time), then applies the outcome under the lock: only a stored ISR counts. When the
+     * controller changed the state first at this same leadership (it removed a dead follower, say), the stored state
+     * is adopted at once and the change, if still needed, tried once more on top of it; the watch that reports the
+     * controller's write may come much later. A state of another leader or epoch, or a leadership that ended
+     * meanwhile, is left to the watch ({@code ReplicaManager.apply}). A write whose outcome is unknown (ZooKeeper
+     * unreachable) leaves the stored ISR as it was, and the maximal ISR with the members it would add: it may have
+     * been stored. The next change starts from that maximal ISR, so the next write settles the question.
+     *
+     * @return true if the high watermark moved
+     */
+    private boolean writeIsr(IsrProposal proposal) {
+        boolean moved = false;
+        while (proposal != null) {
+            IsrWrite result = null;
+            RuntimeException failure = null;
             try {
-                result = isrWriter.write(topicPartition, state.withIsr(newIsr));
+                result = isrWriter.write(topicPartition, proposal.proposed());
             } catch (RuntimeException e) {
-                log.warn("{}: could not write ISR {} ({}): {}", topicPartition, newIsr, why, e.getMessage());
-                List<Integer> maybeStored = new ArrayList<>(maximalIsr);
-                newIsr.stream().filter(id -> !maybeStored.contains(id)).forEach(maybeStored::add);
-                maximalIsr = List.copyOf(maybeStored);
-                return;
+                failure = e;
             }
-            if (result.written()) {
-                state = result.stored().orElseThrow();
-                maximalIsr = state.isr();
-                log.info("{}: ISR now {} ({})", topicPartition, newIsr, why);
-                return;
+            synchronized (this) {
+                isrWriteInFlight = false;
+                proposal = isrWritten(proposal, result, failure);
+                moved |= maybeIncrementHighWatermark();
             }
-            Optional<PartitionState> stored = result.stored().filter(this::sameLeadership);
-            if (stored.isEmpty()) {
-                log.info("{}: ISR change to {} lost to a new leadership; waiting for the new state", topicPartition, newIsr);
-                return;
-            }
-            state = stored.get();
-            maximalIsr = state.isr();
-            log.info("{}: ISR change to {} lost a race with the controller; adopted the stored ISR {}", topicPartition, newIsr,
-                    state.isr());
+        }
+        return moved;
+    }
+
+    /** @return the retry of a proposal that lost a race with the controller, or null */
+    private IsrProposal isrWritten(IsrProposal proposal, IsrWrite result, RuntimeException failure) {
+        List<Integer> newIsr = proposal.proposed().isr();
+        if (role != Role.LEADER || !sameLeadership(proposal.proposed())) {
+            log.info("{}: ISR change to {} outlived its leadership; the new state decides", topicPartition, newIsr);
+            return null;
+        }
+        if (failure != null) {
+            log.warn("{}: could not write ISR {} ({}): {}", topicPartition, newIsr, proposal.why(), failure.getMessage());
+            return null;
+        }
+        if (result.written()) {
+            adoptIfNewer(result.stored().orElseThrow());
+            log.info("{}: ISR now {} ({})", topicPartition, newIsr, proposal.why());
+            return null;
+        }
+        Optional<PartitionState> stored = result.stored().filter(this::sameLeadership);
+        if (stored.isEmpty()) {
+            log.info("{}: ISR change to {} lost to a new leadership; waiting for the new state", topicPartition, newIsr);
+            return null;
+        }
+        adoptIfNewer(stored.get());
+        log.info("{}: ISR change to {} lost a race with the controller; adopted the stored ISR {}", topicPartition, newIsr,
+                state.isr());
+        return proposal.attempt() == 0 ? proposeIsr(proposal.change(), proposal.why(), 1) : null;
+    }
+
+    /** Takes a stored state of this leadership, unless the watch has already delivered a newer one. */
+    private void adoptIfNewer(PartitionState stored) {
+        if (stored.zkVersion() >= state.zkVersion()) {
+            state = stored;
+            maximalIsr = stored.isr();
         }
     }
 

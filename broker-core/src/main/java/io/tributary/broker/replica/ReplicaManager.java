@@ -11,12 +11,16 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import io.tributary.broker.cluster.BrokerRegistry;
 import io.tributary.broker.cluster.TopicListener;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.cluster.TopicManager.TopicState;
+import io.tributary.broker.cluster.ZkClient;
 import io.tributary.broker.controller.ClusterView;
 import io.tributary.broker.controller.LeaderElection;
 import io.tributary.broker.controller.PartitionState;
@@ -46,6 +50,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ReplicaManager implements TopicListener, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ReplicaManager.class);
+    private static final long NO_DEADLINE = Long.MAX_VALUE;
 
     private final ReplicationConfig config;
     private final TopicManager topics;
@@ -60,6 +65,15 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
     private final List<LeadershipListener> leadershipListeners = new CopyOnWriteArrayList<>();
     private final HighWatermarkCheckpoints highWatermarks;
     private final ScheduledExecutorService background;
+    /** Runs resignations alone, so that no ISR check waiting for ZooKeeper can hold them up. */
+    private final ScheduledExecutorService resignations;
+    private final Object resignationLock = new Object();
+    /**
+     * Since the ZooKeeper connection was suspended: when the server may expire the session ({@link Time#nanoseconds});
+     * written under {@code resignationLock}.
+     */
+    private volatile long sessionMayExpireAtNanos = NO_DEADLINE;
+    private ScheduledFuture<?> pendingResignation; // guarded by resignationLock
 
     /** Hears, on the thread that applied the change, of each partition this broker starts or stops leading. */
     public interface LeadershipListener {
@@ -86,15 +100,20 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         this.highWatermarks = highWatermarks;
         this.time = time;
         this.fetchers = new ReplicaFetchers(config, view::broker);
-        this.background = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "tributary-replica-background");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.background = Executors.newSingleThreadScheduledExecutor(daemon("tributary-replica-background"));
+        this.resignations = Executors.newSingleThreadScheduledExecutor(daemon("tributary-replica-resignations"));
         long interval = Math.max(1, config.replicaLagTimeMaxMs() / 2);
         background.scheduleWithFixedDelay(this::shrinkIsrs, interval, interval, TimeUnit.MILLISECONDS);
         long checkpointInterval = config.highWatermarkCheckpointIntervalMs();
         background.scheduleWithFixedDelay(this::checkpointHighWatermarks, checkpointInterval, checkpointInterval, TimeUnit.MILLISECONDS);
+    }
+
+    private static ThreadFactory daemon(String name) {
+        return runnable -> {
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            return thread;
+        };
     }
 
     /**
@@ -125,36 +144,103 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
     }
 
     /**
-     * Follows this broker's ZooKeeper connection (Curator's connection states). A lost session — expired, or given
-     * up by Curator once the session timeout passed without a connection — may already have let the controller
-     * elect other leaders, and no watch can say so while ZooKeeper is out of reach: every leadership another
-     * broker could be elected to ends at once, so this broker acknowledges nothing more as a zombie, acks=1
-     * included, and its groups move too. A partition whose ISR is this broker alone keeps its leader (without
-     * unclean election nobody else may lead it), so a broker on its own goes on serving while ZooKeeper is away. When the
-     * connection is back, every partition's state is applied again (on the cluster event thread, after the changes
-     * the watches deliver): with a new session only once this broker has registered anew and the controller has
-     * elected for that registration ({@link #mayLeadUnder}). A merely suspended connection changes nothing: the ISR
-     * cannot shrink without ZooKeeper, so acks=all writes still need every replica the controller may elect.
+     * Follows this broker's ZooKeeper connection (Curator's connection states). Once the server may have expired this
+     * broker's session, the controller may have elected other leaders, and no watch can say so while ZooKeeper is out
+     * of reach: every leadership another broker could be elected to (another member in the ISR, or unclean election
+     * on) ends, so this broker acknowledges nothing more as a zombie, acks=1 included, and its groups move. That point
+     * comes {@link ZkClient#sessionMayExpireAfterSuspensionMs} after the connection is SUSPENDED (Curator's LOST comes
+     * later): the resignation is scheduled then, and until it has run appends to those partitions are refused past
+     * the deadline ({@link #appendAsLeader}). A LOST session resigns at once. A partition whose ISR is this broker
+     * alone keeps its leader (without unclean election nobody else may lead it), so a broker on its own goes on
+     * serving while ZooKeeper is away. When the connection is back (RECONNECTED) a pending resignation is called off,
+     * and every partition's state is applied again (on the cluster event thread, after the changes the watches
+     * deliver): in the same session it leads again what it led; with a new session only once it has registered anew
+     * and the controller has elected for that registration ({@link #mayLeadUnder}).
+     *
+     * @param sessionMayExpireAfterMs for SUSPENDED: how soon the server may expire the session
      */
-    public void zooKeeperConnectionChanged(ConnectionState state) {
-        if (state == ConnectionState.LOST) {
-            resignAll();
-        } else if (state == ConnectionState.RECONNECTED) {
-            view.submit(() -> partitions.keySet().forEach(this::apply));
+    public void zooKeeperConnectionChanged(ConnectionState state, long sessionMayExpireAfterMs) {
+        switch (state) {
+            case SUSPENDED -> scheduleResignation(sessionMayExpireAfterMs);
+            case LOST -> {
+                sessionLostNow();
+                resignWhereOthersMayLead("is lost");
+            }
+            case RECONNECTED -> {
+                callOffResignation();
+                view.submit(() -> partitions.keySet().forEach(this::apply));
+            }
+            default -> {
+            }
         }
     }
 
-    private synchronized void resignAll() {
+    // Not under this object's lock, which apply() may hold while it waits for ZooKeeper: the deadline must be set
+    // at once, since appends check it.
+    private void scheduleResignation(long delayMs) {
+        synchronized (resignationLock) {
+            long deadline = time.nanoseconds() + TimeUnit.MILLISECONDS.toNanos(delayMs);
+            sessionMayExpireAtNanos = deadline;
+            if (pendingResignation != null) {
+                pendingResignation.cancel(false);
+            }
+            try {
+                pendingResignation = resignations.schedule(() -> resignIfStillDue(deadline), delayMs, TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException e) {
+                return; // closed: the broker is shutting down
+            }
+        }
+        log.warn("ZooKeeper connection suspended: the leaderships other brokers could take end in {} ms unless it is back "
+                + "by then (the server may expire the session from then on)", delayMs);
+    }
+
+    private void sessionLostNow() {
+        synchronized (resignationLock) {
+            long now = time.nanoseconds();
+            if (sessionMayExpireAtNanos == NO_DEADLINE || now - sessionMayExpireAtNanos < 0) {
+                sessionMayExpireAtNanos = now;
+            }
+        }
+    }
+
+    private void callOffResignation() {
+        synchronized (resignationLock) {
+            sessionMayExpireAtNanos = NO_DEADLINE;
+            if (pendingResignation != null) {
+                pendingResignation.cancel(false);
+                pendingResignation = null;
+            }
+        }
+    }
+
+    /** The scheduled resignation, unless the connection came back (or was suspended anew) while it waited. */
+    private synchronized void resignIfStillDue(long deadline) {
+        if (sessionMayExpireAtNanos == deadline) {
+            resignWhereOthersMayLead("may have expired");
+        }
+    }
+
+    /** Whether the server may have expired this broker's session: the connection is lost, or suspended for too long. */
+    private boolean sessionMayHaveExpired() {
+        long deadline = sessionMayExpireAtNanos;
+        return deadline != NO_DEADLINE && time.nanoseconds() - deadline >= 0;
+    }
+
+    private synchronized void resignWhereOthersMayLead(String sessionState) {
         partitions.forEach((tp, partition) -> {
-            if (partition.isLeader() && (partition.othersInSync() || config.uncleanLeaderElection())) {
-                log.warn("{}: resigning: the ZooKeeper session under which this broker led at epoch {} is lost", tp,
-                        partition.leaderEpoch());
+            if (partition.isLeader() && anotherMayBeElected(partition)) {
+                log.warn("{}: resigning: the ZooKeeper session under which this broker led at epoch {} {}", tp,
+                        partition.leaderEpoch(), sessionState);
                 partition.makeNone();
                 leadershipListeners.forEach(listener -> listener.resigned(tp));
                 produceWaiters.checkAndComplete(tp);
                 fetchWaiters.checkAndComplete(tp);
             }
         });
+    }
+
+    private boolean anotherMayBeElected(Partition partition) {
+        return partition.othersInSync() || config.uncleanLeaderElection();
     }
 
     @Override
@@ -294,9 +380,22 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
      *         and the log's validation errors
      */
     public LogAppendInfo appendAsLeader(TopicPartition tp, MemoryRecords records, short acks) {
-        LogAppendInfo info = local(tp).appendAsLeader(records, acks);
+        Partition partition = local(tp);
+        refuseAsPossibleZombie(tp, partition);
+        LogAppendInfo info = partition.appendAsLeader(records, acks);
         fetchWaiters.checkAndComplete(tp);
+        // An append that took long (a slow disk, a wait for the partition's lock) may end past the deadline: it stays
+        // in the log unacknowledged, like a write cut short by a change of leader.
+        refuseAsPossibleZombie(tp, partition);
         return info;
+    }
+
+    /** Past the session deadline, before the resignation has run (its thread may be late or waiting for a lock). */
+    private void refuseAsPossibleZombie(TopicPartition tp, Partition partition) {
+        if (sessionMayHaveExpired() && anotherMayBeElected(partition)) {
+            throw new NotLeaderOrFollowerException("broker " + config.brokerId() + " may have lost its ZooKeeper session "
+                    + "and no longer leads " + tp);
+        }
     }
 
     /** Completes when every partition's high watermark reaches its required offset, or with the partition's error. */
@@ -391,6 +490,7 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
     @Override
     public void close() {
         background.shutdownNow();
+        resignations.shutdownNow();
         fetchers.close();
         produceWaiters.close();
         checkpointHighWatermarks();

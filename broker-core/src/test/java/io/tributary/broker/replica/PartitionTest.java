@@ -9,6 +9,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.controller.PartitionState;
@@ -26,6 +31,7 @@ import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The leader's bookkeeping: high watermark over the ISR, ISR shrink and expansion, min.insync.replicas, epochs. */
@@ -129,6 +135,38 @@ class PartitionTest {
         time.sleep(LAG_MS + 1);
         partition.recordFollowerFetch(1, 5, 4);
         assertThat(partition.highWatermark()).as("follower 2 holds it back").isZero();
+    }
+
+    @Test
+    @Timeout(60)
+    void appendsGoOnWhileAnIsrWriteWaitsForZooKeeper() throws Exception {
+        followerTwoDiesWhileOneKeepsUp();
+        CountDownLatch writing = new CountDownLatch(1);
+        CountDownLatch zooKeeperAnswers = new CountDownLatch(1);
+        zooKeeper = proposed -> {
+            writing.countDown();
+            try {
+                zooKeeperAnswers.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return stored(proposed);
+        };
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            Future<Boolean> shrink = threads.submit(() -> partition.maybeShrinkIsr(LAG_MS));
+            assertThat(writing.await(10, TimeUnit.SECONDS)).as("the ISR write started").isTrue();
+            // ZooKeeper unreachable: Curator may keep the write waiting for many seconds.
+            threads.submit(() -> append(1, (short) 1)).get(5, TimeUnit.SECONDS);
+            assertThat(partition.highWatermark()).as("the shrink counts only once stored").isZero();
+            zooKeeperAnswers.countDown();
+            assertThat(shrink.get(10, TimeUnit.SECONDS)).as("the high watermark moved").isTrue();
+            assertThat(partition.isrSize()).isEqualTo(2);
+            assertThat(partition.highWatermark()).isEqualTo(5);
+        } finally {
+            zooKeeperAnswers.countDown();
+            threads.shutdownNow();
+        }
     }
 
     @Test

@@ -9,6 +9,8 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.requests.AbstractResponse;
@@ -31,14 +33,43 @@ public final class RawConnection implements AutoCloseable {
 
     /** Connects from {@code localHost} (any loopback address 127.x.y.z works on Linux), or the default if null. */
     public RawConnection(String localHost, String host, int port) throws IOException {
-        socket = new Socket();
-        if (localHost != null) {
-            socket.bind(new InetSocketAddress(localHost, 0));
-        }
-        socket.connect(new InetSocketAddress(host, port), 5_000);
+        this(connect(localHost, host, port));
+    }
+
+    private RawConnection(Socket socket) throws IOException {
+        this.socket = socket;
         socket.setSoTimeout(10_000);
         in = new DataInputStream(socket.getInputStream());
         out = socket.getOutputStream();
+    }
+
+    /** Connects from {@code localHost} (or the default if null) over TLS with {@code tls}'s key and trust material. */
+    public static RawConnection overTls(String localHost, String host, int port, SSLContext tls) throws IOException {
+        Socket plain = connect(localHost, host, port);
+        try {
+            SSLSocket secured = (SSLSocket) tls.getSocketFactory().createSocket(plain, host, port, true);
+            secured.setUseClientMode(true);
+            secured.setSoTimeout(10_000);
+            secured.startHandshake();
+            return new RawConnection(secured);
+        } catch (IOException | RuntimeException e) {
+            plain.close();
+            throw e;
+        }
+    }
+
+    private static Socket connect(String localHost, String host, int port) throws IOException {
+        Socket socket = new Socket();
+        try {
+            if (localHost != null) {
+                socket.bind(new InetSocketAddress(localHost, 0));
+            }
+            socket.connect(new InetSocketAddress(host, port), 5_000);
+            return socket;
+        } catch (IOException | RuntimeException e) {
+            socket.close();
+            throw e;
+        }
     }
 
     /** Connects to a broker given as {@code host:port}. */

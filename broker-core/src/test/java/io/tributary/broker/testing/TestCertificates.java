@@ -3,10 +3,15 @@ package io.tributary.broker.testing;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * Certificates made at test time with the JDK's keytool (none are committed): a broker key pair whose certificate
@@ -79,6 +84,17 @@ public final class TestCertificates {
         settings.put(prefix + "ssl.truststore.location", truststore().toString());
         settings.put(prefix + "ssl.truststore.password", PASSWORD);
         return settings;
+    }
+
+    /** TLS for a hand-made connection: trusts the broker and presents the certificate of {@code alias}. */
+    public SSLContext sslContext(String alias) throws GeneralSecurityException, IOException {
+        KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        keys.init(KeyStore.getInstance(keystore(alias).toFile(), PASSWORD.toCharArray()), PASSWORD.toCharArray());
+        TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        trust.init(KeyStore.getInstance(truststore().toFile(), PASSWORD.toCharArray()));
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(keys.getKeyManagers(), trust.getTrustManagers(), null);
+        return context;
     }
 
     /** A kafka-clients client trusting the broker ({@code withCertificate}: presenting the client certificate too). */
