@@ -3,6 +3,7 @@ package io.tributary.hadoop.loader;
 import io.tributary.hadoop.dataset.CommitPoint;
 import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.dataset.DurableFiles;
+import io.tributary.hadoop.dataset.LedgerCommit;
 import io.tributary.hadoop.dataset.LedgerConflictException;
 import io.tributary.hadoop.dataset.LedgerState;
 import io.tributary.hadoop.dataset.LedgerVersion;
@@ -90,14 +91,18 @@ final class JobCommit {
             JobStaging staging = new JobStaging(layout, topic, job.getPath().getName());
             JobCommit commit = open(staging, conf);
             Optional<CommitMarker> marker = commit.readMarker();
+            // Moved first, committed second: a job still running can advance between the two reads, and a
+            // partition already moved when the second read says "not committed" can never be its to advance.
+            boolean moved = marker.isPresent() && commit.ledgerMovedUnder(marker.get());
             if (marker.isPresent() && commit.isCommitted(marker.get())) {
                 log.warn("finishing the interrupted commit of loader job {}", staging.jobId());
                 commit.publishFiles(marker.get());
                 recovered++;
-            } else if (marker.isPresent() && commit.ledgerMovedUnder(marker.get())) {
+            } else if (moved) {
                 log.warn("deleting the staging files of loader job {}: another writer advanced the ledger before it "
                     + "could commit, so they would duplicate records", staging.jobId());
                 fs.delete(staging.jobDir(), true);
+                commit.ledger.release(marker.get().writer());
             } else {
                 log.warn("loader job {} left staging files in {} (still running, or its client died before its commit); "
                     + "they are not part of the dataset", staging.jobId(), job.getPath());
@@ -116,7 +121,7 @@ final class JobCommit {
         DurableFiles.syncDirectory(fs, staging.committingMarker().getParent());
         CommitPoint.AFTER_INTENT.reached(WRITER);
         try {
-            ledger.advance(marker.read(), marker.next(), marker.writer());
+            ledger.advance(marker.read(), marker.next(), new LedgerCommit(marker.writer(), List.of(staging.committingMarker())));
         } catch (LedgerConflictException e) {
             fs.delete(staging.jobDir(), true);
             throw new IOException(e.getMessage() + ": this load's offsets of those partitions are already in the dataset; "
@@ -139,6 +144,9 @@ final class JobCommit {
             return true;
         }
         fs.delete(staging.jobDir(), true);
+        if (marker.isPresent()) {
+            ledger.release(marker.get().writer());
+        }
         return false;
     }
 
@@ -175,14 +183,7 @@ final class JobCommit {
 
     /** Whether another writer moved a partition of the marker since the job read the ledger: it can never commit. */
     private boolean ledgerMovedUnder(CommitMarker marker) throws IOException {
-        LedgerState now = ledger.read();
-        for (int p : marker.next().keySet()) {
-            OptionalLong read = marker.read().containsKey(p) ? OptionalLong.of(marker.read().get(p)) : OptionalLong.empty();
-            if (!read.equals(now.nextOffset(p))) {
-                return true;
-            }
-        }
-        return false;
+        return !ledger.read().movedSince(marker.read(), marker.next().keySet()).isEmpty();
     }
 
     /** Moves the committed files into place and deletes the staging area: the ledger already counts them. */
@@ -190,6 +191,7 @@ final class JobCommit {
         int moved = moveCommittedFiles();
         CommitPoint.AFTER_RENAMES.reached(WRITER);
         fs.delete(staging.jobDir(), true);
+        ledger.release(marker.writer());
         log.info("job {} committed {} files; ledger of {} now at {}", staging.jobId(), moved, staging.topic(), marker.next());
     }
 
@@ -199,26 +201,19 @@ final class JobCommit {
         }
         URI tasks = fs.makeQualified(staging.tasksDir()).toUri();
         Path root = staging.layout().root();
-        List<Path> files = new ArrayList<>(); // listed in full first: renaming while listing is not safe on every filesystem
+        List<LocatedFileStatus> files = new ArrayList<>(); // listed in full first: renaming while listing is not safe on every filesystem
         RemoteIterator<LocatedFileStatus> listing = fs.listFiles(staging.tasksDir(), true);
         while (listing.hasNext()) {
-            files.add(listing.next().getPath());
+            files.add(listing.next());
         }
         Set<Path> directories = new LinkedHashSet<>();
         int renamed = 0;
-        for (Path file : files) {
-            URI relativeToTasks = tasks.relativize(file.toUri());
-            String relative = relativeToTasks.getPath();
+        for (LocatedFileStatus file : files) {
+            String relative = tasks.relativize(file.getPath().toUri()).getPath();
             String withinTask = relative.substring(relative.indexOf('/') + 1); // drop the task id
             Path source = new Path(staging.tasksDir(), relative);
             Path target = new Path(root, withinTask);
-            if (fs.exists(target)) {
-                throw new IOException("refusing to overwrite " + target + " with " + source + ": a data file of that name already exists");
-            }
-            fs.mkdirs(target.getParent());
-            if (!fs.rename(source, target) && (fs.exists(source) || !fs.exists(target))) {
-                throw new IOException("could not rename " + source + " to " + target);
-            } // else a concurrent recovery of this commit moved it
+            moveIntoPlace(file, source, target);
             directories.add(target.getParent());
             if (++renamed == 1 && files.size() > 1) {
                 CommitPoint.BETWEEN_RENAMES.reached(WRITER);
@@ -228,6 +223,47 @@ final class JobCommit {
             DurableFiles.syncDirectory(fs, directory);
         }
         return files.size();
+    }
+
+    /**
+     * Renames one committed file, listed as {@code listed}, to its place. A concurrent recovery
+     * of this same commit (a later loader's, while this one is slow) may have moved it already:
+     * that is recognised by the source being gone and the target being that file (a rename keeps
+     * length and modification time). Anything else in the way is a failure, never a skip.
+     */
+    private void moveIntoPlace(FileStatus listed, Path source, Path target) throws IOException {
+        Optional<FileStatus> existing = status(target);
+        if (existing.isPresent()) {
+            if (movedHereAlready(listed, source, existing.get())) {
+                return;
+            }
+            throw new IOException("refusing to overwrite " + target + " with " + source + ": a data file of that name already exists");
+        }
+        fs.mkdirs(target.getParent());
+        boolean renamed;
+        try {
+            renamed = fs.rename(source, target);
+        } catch (FileNotFoundException sourceGone) { // the local filesystem's copy fallback, on a source moved meanwhile
+            renamed = false;
+        }
+        if (!renamed) {
+            Optional<FileStatus> now = status(target);
+            if (now.isEmpty() || !movedHereAlready(listed, source, now.get())) {
+                throw new IOException("could not rename " + source + " to " + target);
+            }
+        }
+    }
+
+    private boolean movedHereAlready(FileStatus listed, Path source, FileStatus target) throws IOException {
+        return !fs.exists(source) && target.getLen() == listed.getLen() && target.getModificationTime() == listed.getModificationTime();
+    }
+
+    private Optional<FileStatus> status(Path path) throws IOException {
+        try {
+            return Optional.of(fs.getFileStatus(path));
+        } catch (FileNotFoundException none) {
+            return Optional.empty();
+        }
     }
 
     /** The marker; empty if there is none or it lacks its end line (torn by a crash). */
