@@ -69,11 +69,13 @@ class OvertakenCommitIT extends BrokerTestBase {
         props.put(SinkConfig.FLUSH_SIZE, "300"); // file names other than the loader's: a stale file is a duplicate, not a clash
         try (RunningSink sink = RunningSink.start(props)) {
             while (ledger.readVersion().number() < killedAt + OVERTAKING_COMMITS) {
-                TestLoad.produce(broker.bootstrapServers(), topic, PARTITIONS, 20);
-                produced += 20;
-                Map<Integer, Long> ends = broker.endOffsets(topic, PARTITIONS);
-                await().atMost(Duration.ofSeconds(60)).until(() -> ledger.read().nextOffsets().equals(ends));
+                try (TestLoad load = TestLoad.start(broker.bootstrapServers(), topic, PARTITIONS, 400, 200)) {
+                    load.await(Duration.ofMinutes(1)); // two seconds of records: a commit every rotation
+                }
+                produced += 400;
             }
+            Map<Integer, Long> ends = broker.endOffsets(topic, PARTITIONS);
+            await().atMost(Duration.ofSeconds(90)).until(() -> ledger.read().nextOffsets().equals(ends));
         }
 
         ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -1,7 +1,6 @@
 package io.tributary.hadoop.dataset;
 
 import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -9,9 +8,6 @@ import org.apache.hadoop.fs.Path;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
-import java.nio.file.Paths;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Locale;
@@ -20,7 +16,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.OptionalLong;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -43,13 +38,11 @@ final class LedgerFiles {
     private final FileSystem fs;
     private final Path dir;
     private final String topic;
-    private final boolean local;
 
     LedgerFiles(FileSystem fs, Path dir, String topic) {
         this.fs = fs;
         this.dir = fs.makeQualified(dir);
         this.topic = topic;
-        this.local = "file".equals(this.dir.toUri().getScheme());
     }
 
     Path dir() {
@@ -155,48 +148,8 @@ final class LedgerFiles {
         fs.delete(pin(commitId), false);
     }
 
-    // Temp file, synced, then published under its name by an operation that fails if the name is taken.
     private boolean create(Path target, String text) throws IOException {
-        Path temp = new Path(dir, "." + target.getName() + "." + UUID.randomUUID() + DatasetLayout.TEMP_SUFFIX);
-        boolean created;
-        try {
-            DurableFiles.write(fs, temp, text.getBytes(StandardCharsets.UTF_8), false);
-            created = createExclusively(temp, target);
-            if (created) {
-                DurableFiles.syncDirectory(fs, dir); // the new name, before anyone acts on it
-            }
-        } catch (IOException | RuntimeException e) {
-            try {
-                fs.delete(temp, false);
-            } catch (IOException cleanup) {
-                // An HDFS client that lost its namenode can throw the very same exception object again, and
-                // self-suppression would replace the I/O error the caller retries with an IllegalArgumentException.
-                if (cleanup != e) {
-                    e.addSuppressed(cleanup);
-                }
-            }
-            throw e;
-        }
-        fs.delete(temp, false); // gone after a rename; the spare name after a link or a lost race
-        return created;
-    }
-
-    private boolean createExclusively(Path temp, Path target) throws IOException {
-        if (local) {
-            try {
-                Files.createLink(Paths.get(target.toUri()), Paths.get(temp.toUri()));
-                return true;
-            } catch (FileAlreadyExistsException taken) {
-                return false;
-            }
-        }
-        if (fs.rename(temp, target)) {
-            return true;
-        }
-        if (fs.exists(target)) {
-            return false;
-        }
-        throw new IOException("could not rename ledger version " + temp + " to " + target);
+        return DurableFiles.createOnce(fs, target, text.getBytes(StandardCharsets.UTF_8));
     }
 
     /**

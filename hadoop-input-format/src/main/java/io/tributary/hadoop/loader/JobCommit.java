@@ -24,6 +24,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -46,7 +47,8 @@ import java.util.TreeMap;
  *   <li>rename every committed task file to its final place in the dataset;</li>
  *   <li>delete the staging directory.</li>
  * </ol>
- * A crash before step 3 leaves hidden staging files only; after it, {@link #recoverPending}
+ * A crash before step 3 leaves hidden staging files only, which a later {@link #recoverPending}
+ * deletes once they show no sign of life; after it, {@link #recoverPending}
  * (or the job's own abort) finishes steps 4–5, which are idempotent. Whether step 3 happened is
  * asked of the ledger ({@link OffsetLedger#isCommitted}). Durable before recorded: the task
  * files are synced when their writers close, the task directories before the marker (which
@@ -57,6 +59,10 @@ final class JobCommit {
     private static final Logger log = LoggerFactory.getLogger(JobCommit.class);
     /** How the loader names itself to {@link CommitPoint}. */
     static final String WRITER = "loader";
+    /** A staging area without a commit begun and untouched this long belongs to a loader that died (see {@link StagingHeartbeat}). */
+    static final Duration ABANDONED_AFTER = Duration.ofMinutes(15);
+    /** The content of a {@code COMMITTING} file that claims an abandoned staging area: not a marker (no end line). */
+    private static final String CLAIM = "claimed by a later loader for deletion: abandoned\n";
 
     private final FileSystem fs;
     private final JobStaging staging;
@@ -91,10 +97,14 @@ final class JobCommit {
             JobStaging staging = new JobStaging(layout, topic, job.getPath().getName());
             JobCommit commit = open(staging, conf);
             Optional<CommitMarker> marker = commit.readMarker();
+            if (marker.isEmpty()) {
+                commit.removeIfAbandoned();
+                continue;
+            }
             // Moved first, committed second: a job still running can advance between the two reads, and a
             // partition already moved when the second read says "not committed" can never be its to advance.
-            boolean moved = marker.isPresent() && commit.ledgerMovedUnder(marker.get());
-            if (marker.isPresent() && commit.isCommitted(marker.get())) {
+            boolean moved = commit.ledgerMovedUnder(marker.get());
+            if (commit.isCommitted(marker.get())) {
                 log.warn("finishing the interrupted commit of loader job {}", staging.jobId());
                 commit.publishFiles(marker.get());
                 recovered++;
@@ -104,11 +114,46 @@ final class JobCommit {
                 fs.delete(staging.jobDir(), true);
                 commit.ledger.release(marker.get().writer());
             } else {
-                log.warn("loader job {} left staging files in {} (still running, or its client died before its commit); "
-                    + "they are not part of the dataset", staging.jobId(), job.getPath());
+                log.warn("loader job {} began its commit in {} and may still be running; its files are not part of the "
+                    + "dataset until it commits, and are deleted once another writer loads its partitions", staging.jobId(),
+                    job.getPath());
             }
         }
         return recovered;
+    }
+
+    /**
+     * Deletes the staging area of a job that never began its commit and shows no sign of life
+     * (its {@link StagingHeartbeat} stopped {@link #ABANDONED_AFTER} ago): a loader killed
+     * before its intent. Safe against a job that is only slow: the claim is a {@code COMMITTING}
+     * file created only if absent, so either the job's own marker came first (then nothing is
+     * deleted) or its commit finds the claim, or the staging area without its {@code STAGED}
+     * token, and refuses with nothing committed.
+     */
+    private void removeIfAbandoned() throws IOException {
+        if (!fs.exists(staging.committingMarker())) { // present but no marker: already claimed
+            long quietMs = System.currentTimeMillis() - newestModification(staging.jobDir());
+            if (quietMs < ABANDONED_AFTER.toMillis()) {
+                log.warn("loader job {} has staging files in {} and is still running (or died less than {} ago); they are "
+                    + "not part of the dataset", staging.jobId(), staging.jobDir(), ABANDONED_AFTER);
+                return;
+            }
+            if (!DurableFiles.createOnce(fs, staging.committingMarker(), CLAIM.getBytes(StandardCharsets.UTF_8))) {
+                return; // it began its commit just now: alive after all
+            }
+        }
+        log.warn("deleting the staging area of loader job {}: it never began its commit and showed no sign of life for {} "
+            + "(killed before its commit); none of its files was part of the dataset", staging.jobId(), ABANDONED_AFTER);
+        fs.delete(staging.stagedToken(), false); // first: a straggler's commit after this finds no token and refuses
+        fs.delete(staging.jobDir(), true);
+    }
+
+    private long newestModification(Path dir) throws IOException {
+        long newest = fs.getFileStatus(dir).getModificationTime();
+        for (FileStatus child : fs.listStatus(dir)) {
+            newest = Math.max(newest, child.isDirectory() ? newestModification(child.getPath()) : child.getModificationTime());
+        }
+        return newest;
     }
 
     void commit(LoadPlan plan) throws IOException {
@@ -117,8 +162,7 @@ final class JobCommit {
         Map<Integer, Long> target = ledgerTarget(plan, basis.state());
         CommitMarker marker = new CommitMarker(staging.jobId(), basis.number(), basis.entriesOf(target.keySet()), target);
         syncDirectoriesUnder(staging.tasksDir());
-        DurableFiles.write(fs, staging.committingMarker(), marker.encode().getBytes(StandardCharsets.UTF_8), true);
-        DurableFiles.syncDirectory(fs, staging.committingMarker().getParent());
+        writeMarker(marker);
         CommitPoint.AFTER_INTENT.reached(WRITER);
         try {
             ledger.advance(marker.read(), marker.next(), new LedgerCommit(marker.writer(), List.of(staging.committingMarker())));
@@ -129,6 +173,21 @@ final class JobCommit {
         }
         CommitPoint.AFTER_LEDGER.reached(WRITER);
         publishFiles(marker);
+    }
+
+    // Created only if absent, then checked against a clean-up: see removeIfAbandoned.
+    private void writeMarker(CommitMarker marker) throws IOException {
+        if (!DurableFiles.createOnce(fs, staging.committingMarker(), marker.encode().getBytes(StandardCharsets.UTF_8))) {
+            throw new IOException("loader job " + staging.jobId() + " cannot commit: " + (readMarker().isPresent()
+                ? "an earlier attempt of it began its commit; the next loader run finishes or drops that one"
+                : "a later loader found no sign of life of it for " + ABANDONED_AFTER + " and claimed its staging area to delete it")
+                + "; nothing was committed, run the load again");
+        }
+        if (!fs.exists(staging.stagedToken())) {
+            fs.delete(staging.jobDir(), true); // what stragglers wrote again after the clean-up
+            throw new IOException("loader job " + staging.jobId() + " cannot commit: a later loader found no sign of life of it for "
+                + ABANDONED_AFTER + " and deleted its staging area; nothing was committed, run the load again");
+        }
     }
 
     /**

@@ -2,6 +2,7 @@ package io.tributary.hadoop.loader;
 
 import io.tributary.hadoop.dataset.CommitPoint;
 import io.tributary.hadoop.dataset.DatasetLayout;
+import io.tributary.hadoop.dataset.DurableFiles;
 import io.tributary.hadoop.dataset.LedgerCommit;
 import io.tributary.hadoop.dataset.Ledgers;
 import io.tributary.hadoop.dataset.OffsetLedger;
@@ -33,6 +34,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.TimestampType;
 import org.apache.parquet.hadoop.ParquetWriter;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,6 +64,11 @@ class DatasetOutputCommitterTest {
     private FileSystem fs;
     private final DatasetOutputFormat format = new DatasetOutputFormat();
     private final DatasetOutputCommitter committer = new DatasetOutputCommitter();
+
+    @AfterEach
+    void stopHeartbeat() {
+        committer.stopHeartbeat(); // of a job a test set up and left, as a killed loader would
+    }
 
     @BeforeEach
     void setUp() throws IOException {
@@ -184,6 +191,58 @@ class DatasetOutputCommitterTest {
     }
 
     @Test
+    void theStagingAreaOfALoaderKilledBeforeItsIntentIsDeletedOnceItShowsNoSignOfLife() throws Exception {
+        JobContext job = committedTasks(2);
+        killAt(CommitPoint.AFTER_TEMP_FILES, job);
+        assertThat(JobCommit.recoverPending(DatasetLayout.utc(root), "t", conf)).isZero();
+        assertThat(fs.exists(staging().tasksDir())).as("a loader that died a moment ago, or is only slow").isTrue();
+
+        backdateStaging();
+        assertThat(JobCommit.recoverPending(DatasetLayout.utc(root), "t", conf)).isZero();
+        assertThat(fs.exists(staging().jobDir())).isFalse();
+        assertThat(Datasets.dataFiles(root, "t", conf)).isEmpty();
+        assertThat(ledger()).isEmpty();
+    }
+
+    @Test
+    void aHeartbeatKeepsTheStagingAreaOfASlowLoader() throws Exception {
+        committedTasks(2);
+        committer.stopHeartbeat(); // its next beat, a minute away, is the one this test makes at once
+        backdateStaging();
+        try (StagingHeartbeat heartbeat = StagingHeartbeat.start(fs, staging().stagedToken())) {
+            heartbeat.beat();
+        }
+        assertThat(JobCommit.recoverPending(DatasetLayout.utc(root), "t", conf)).isZero();
+        assertThat(fs.exists(staging().tasksDir())).isTrue();
+    }
+
+    @Test
+    void aLoaderWhoseStagingAreaWasDeletedAsAbandonedRefusesToCommit() throws Exception {
+        JobContext job = committedTasks(2);
+        backdateStaging(); // its heartbeat stalled so long that it looked dead
+        assertThat(JobCommit.recoverPending(DatasetLayout.utc(root), "t", conf)).isZero();
+        assertThat(fs.exists(staging().jobDir())).isFalse();
+
+        assertThatThrownBy(() -> committer.commitJob(job)).hasMessageContaining("deleted its staging area")
+            .hasMessageContaining("nothing was committed");
+        committer.abortJob(job, JobStatus.State.FAILED);
+        assertThat(ledger()).as("a ledger advance here would count offsets whose files are gone").isEmpty();
+        assertThat(fs.exists(staging().jobDir())).isFalse();
+    }
+
+    @Test
+    void aLoaderWhoseStagingAreaWasClaimedAsAbandonedRefusesToCommit() throws Exception {
+        JobContext job = committedTasks(2);
+        // A later loader claimed it (and has not deleted it yet) just before this one began its commit.
+        assertThat(DurableFiles.createOnce(fs, staging().committingMarker(), "claimed\n".getBytes(StandardCharsets.UTF_8))).isTrue();
+
+        assertThatThrownBy(() -> committer.commitJob(job)).hasMessageContaining("claimed its staging area")
+            .hasMessageContaining("nothing was committed");
+        assertThat(ledger()).isEmpty();
+        assertThat(Datasets.dataFiles(root, "t", conf)).isEmpty();
+    }
+
+    @Test
     void aCommitCutShortBeforeItsLedgerAdvanceIsLeftAloneUntilAnotherWriterOvertakesIt() throws Exception {
         committedTasks(1);
         JobStaging staging = staging();
@@ -226,18 +285,19 @@ class DatasetOutputCommitterTest {
     }
 
     @Test
-    void aTornCommitMarkerMeansNothingWasMovedAndNothingIsMovedNow() throws Exception {
-        committedTasks(1);
-        // The process died while writing the marker: empty, or cut before its end line.
+    void aTornCommitMarkerMeansNothingWasMovedAndTheStagingAreaCanGo() throws Exception {
+        // Markers are published whole, so a torn one is an earlier version's, written in place by a process
+        // that died before its ledger advance: empty, or cut before its end line.
         JobStaging staging = staging();
         for (String torn : new String[] {"", "0=100\n"}) {
+            committedTasks(1);
             try (var marker = fs.create(staging.committingMarker(), true)) {
                 marker.writeBytes(torn);
             }
             assertThat(JobCommit.recoverPending(DatasetLayout.utc(root), "t", conf)).as("marker '%s'", torn).isZero();
             assertThat(Datasets.offsetsByPartition(root, "t", conf)).as("marker '%s'", torn).isEmpty();
             assertThat(ledger()).isEmpty();
-            assertThat(fs.exists(staging.tasksDir())).isTrue();
+            assertThat(fs.exists(staging.jobDir())).isFalse();
         }
     }
 
@@ -341,6 +401,39 @@ class DatasetOutputCommitterTest {
             commit(task);
         }
         return job;
+    }
+
+    // The job's process dies at point: its commit goes no further, nothing aborts it, its heartbeat stops.
+    private void killAt(CommitPoint point, JobContext job) {
+        CommitPoint.listen((writer, reached) -> {
+            if (reached == point) {
+                throw new IllegalStateException("killed at " + point.spelling());
+            }
+        });
+        try {
+            assertThatThrownBy(() -> committer.commitJob(job)).hasMessage("killed at " + point.spelling());
+        } finally {
+            CommitPoint.listen(null);
+        }
+    }
+
+    // Every file and directory of the staging area as last touched longer ago than a live job allows.
+    private void backdateStaging() throws IOException {
+        long longAgo = System.currentTimeMillis() - JobCommit.ABANDONED_AFTER.toMillis() - 60_000;
+        Path jobDir = staging().jobDir();
+        for (var it = fs.listFiles(jobDir, true); it.hasNext(); ) {
+            fs.setTimes(it.next().getPath(), longAgo, -1);
+        }
+        backdateDirectories(jobDir, longAgo);
+    }
+
+    private void backdateDirectories(Path dir, long time) throws IOException {
+        for (var child : fs.listStatus(dir)) {
+            if (child.isDirectory()) {
+                backdateDirectories(child.getPath(), time);
+            }
+        }
+        fs.setTimes(dir, time, -1);
     }
 
     private JobStaging staging() {
