@@ -64,10 +64,19 @@ final class LedgerFiles {
         return text.isEmpty() ? Optional.empty() : Optional.of(LedgerText.parse(topic, file, text.get()));
     }
 
-    /** The commit that created a version file: empty if there is no such file (any more); "" if it names none. */
-    Optional<String> writer(Path file) throws IOException {
+    /** Who created a version file, and on whose version: empty if there is no such file (any more). */
+    Optional<LedgerText.Authors> authors(Path file) throws IOException {
         Optional<String> text = readText(file);
-        return text.isEmpty() ? Optional.empty() : Optional.of(LedgerText.writer(text.get()).orElse(""));
+        return text.isEmpty() ? Optional.empty() : Optional.of(LedgerText.authors(text.get()));
+    }
+
+    /**
+     * Whether version {@code version}, created by {@code writer}, is part of the chain: the next
+     * version was built on it. False for an orphan (see {@link OffsetLedger}), and for a version
+     * whose successor a prune just deleted (then it is deleted too, receipt first if pinned).
+     */
+    boolean succeeded(long version, String writer) throws IOException {
+        return authors(version(version + 1)).filter(next -> next.after().equals(writer)).isPresent();
     }
 
     /** The lowest version in a directory listing; empty if there is none. */
@@ -97,12 +106,12 @@ final class LedgerFiles {
 
     /**
      * Creates version {@code version} with {@code nextOffsets}, written by the commit
-     * {@code writer}, unless it exists.
+     * {@code writer} on the version {@code after} created, unless it exists.
      *
      * @return false if another writer created that version first
      */
-    boolean publish(long version, Map<Integer, Long> nextOffsets, String writer) throws IOException {
-        return create(version(version), LedgerText.encode(topic, nextOffsets, writer));
+    boolean publish(long version, Map<Integer, Long> nextOffsets, String writer, String after) throws IOException {
+        return create(version(version), LedgerText.encode(topic, nextOffsets, writer, after));
     }
 
     /** The pin of a commit: present from before its ledger advance until none of its intents exists (see {@link OffsetLedger}). */
@@ -155,8 +164,8 @@ final class LedgerFiles {
     /**
      * Deletes versions below {@code oldestKept}, lowest first (so a missing version implies every
      * lower one is missing too), and temp files last modified before {@code abandonedBeforeMs}:
-     * writers that died before publishing left them. A version that names a pinned commit gets
-     * that commit's receipt before it goes; pins whose intents are all gone are released, and
+     * writers that died before publishing left them. A version of the chain that names a pinned
+     * commit gets that commit's receipt before it goes (an orphan gets none); pins whose intents are all gone are released, and
      * receipts without a pin removed.
      */
     void prune(long oldestKept, long abandonedBeforeMs) throws IOException {
@@ -175,8 +184,8 @@ final class LedgerFiles {
                 break;
             }
             if (!pinned.isEmpty()) {
-                Optional<String> author = writer(v.getValue());
-                if (author.isPresent() && pinned.contains(author.get())) {
+                Optional<String> author = authors(v.getValue()).map(LedgerText.Authors::writer);
+                if (author.isPresent() && pinned.contains(author.get()) && succeeded(v.getKey(), author.get())) {
                     create(receipt(author.get()), Long.toString(v.getKey()));
                 }
             }

@@ -31,6 +31,10 @@ import java.util.TreeMap;
  *   <li>Writers delete versions more than {@value #KEPT_VERSIONS} behind, lowest first, and temp
  *       files of writers that died. A crash at any point leaves a spare temp file or an old
  *       version at most.</li>
+ *   <li>A writer whose read was so old that pruning had freed the next name creates an orphan
+ *       there, finds its predecessor gone and deletes it again; a crash can leave it. Each
+ *       version names the writer of the version it was built on ({@code after=}), so an orphan
+ *       (whose successor, if any, was built on another) never counts as its writer's commit.</li>
  *   <li>A commit that a recovery may have to finish is pinned while its intents exist
  *       ({@code <commit id>.pin}); deleting a version that names a pinned commit leaves that
  *       commit's receipt. So {@link #isCommitted} answers exactly, however many versions other
@@ -127,7 +131,9 @@ public final class OffsetLedger {
                 return new LedgerVersion(current.version(), next);
             }
             long version = current.version() + 1;
-            if (files.publish(version, next.nextOffsets(), writer)) {
+            String after = current.version() == 0 ? ""
+                : files.authors(files.version(current.version())).map(LedgerText.Authors::writer).orElse("");
+            if (files.publish(version, next.nextOffsets(), writer, after)) {
                 if (stillInTheChain(current.version())) {
                     newestSeen = new Version(version, next.nextOffsets());
                     cleanUp(version, current.hasLegacyFile());
@@ -169,8 +175,9 @@ public final class OffsetLedger {
         long newest = snapshot().version();
         long from = Math.max(basisVersion + 1, files.oldestListed().orElse(basisVersion + 1));
         for (long v = from; v <= newest; v++) {
-            if (files.writer(files.version(v)).filter(writer::equals).isPresent()) {
-                return true;
+            if (files.authors(files.version(v)).filter(a -> a.writer().equals(writer)).isPresent()
+                    && (v == newest || files.succeeded(v, writer))) {
+                return true; // an orphan of this writer's (see the class comment) does not count
             }
         }
         return files.exists(files.receipt(writer));

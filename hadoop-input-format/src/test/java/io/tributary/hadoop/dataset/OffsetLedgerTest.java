@@ -82,6 +82,27 @@ class OffsetLedgerTest {
     }
 
     @Test
+    void anOrphanACrashLeftNeverCountsAsItsWritersCommit() throws IOException {
+        // A writer read version 10, stalled while others made and pruned versions far past it, published
+        // its advance under the then free name 11, and died before deleting that orphan.
+        LedgerCommit stalled = new LedgerCommit("stalled", List.of(pendingIntent("stalled")));
+        new LedgerFiles(FileSystem.getLocal(new Configuration()), layout.ledgerDir("t"), "t").pin(stalled);
+        overtake(0, 0);
+        long oldest;
+        try (Stream<String> names = ledgerFiles().stream()) {
+            oldest = names.filter(n -> n.matches("v\\d{20}\\.ledger")).mapToLong(n -> Long.parseLong(n.substring(1, 21))).min().orElseThrow();
+        }
+        long orphan = oldest - 1;
+        Files.writeString(dir.resolve("_tributary/ledger/t").resolve(String.format("v%020d.ledger", orphan)),
+            LedgerText.encode("t", Map.of(0, 5L, 1, 7L), stalled.id(), "the-writer-of-version-" + (orphan - 1)), StandardCharsets.UTF_8);
+
+        assertThat(ledger.isCommitted(stalled.id(), orphan - 1, Map.of(0, 5L), Map.of(0, 5L, 1, 7L))).isFalse();
+        pruneOnce(OffsetLedger.open(layout, "t", new Configuration()));
+        assertThat(ledgerFiles()).as("no receipt for an orphan").doesNotContain("stalled.receipt");
+        assertThat(ledger.isCommitted(stalled.id(), orphan - 1, Map.of(0, 5L), Map.of(0, 5L, 1, 7L))).isFalse();
+    }
+
+    @Test
     void aPinStaysWhileAnIntentNamesTheCommitAndGoesWithTheLastOne() throws IOException {
         Path first = pendingIntent("first");
         Path second = pendingIntent("second");
