@@ -3,6 +3,7 @@ package io.tributary.sink;
 import io.tributary.hadoop.dataset.CommitPoint;
 import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.dataset.DurableFiles;
+import io.tributary.hadoop.dataset.LedgerCommit;
 import io.tributary.hadoop.dataset.LedgerConflictException;
 import io.tributary.hadoop.dataset.LedgerVersion;
 import io.tributary.hadoop.dataset.OffsetLedger;
@@ -87,6 +88,9 @@ final class CommitProtocol {
         for (TopicPartition tp : committed.keySet()) {
             fs.delete(intentFile(tp), false);
         }
+        for (String topic : byTopic.keySet()) {
+            ledger(topic).release(writer);
+        }
         return new Outcome(committed, lost);
     }
 
@@ -95,6 +99,7 @@ final class CommitProtocol {
                          Map<TopicPartition, Long> committed, Map<TopicPartition, LedgerConflictException.Moved> lost)
             throws IOException {
         List<TopicPartition> remaining = new ArrayList<>(partitions);
+        LedgerCommit commit = new LedgerCommit(writer, partitions.stream().map(this::intentFile).toList());
         while (!remaining.isEmpty()) {
             Map<Integer, Long> read = new TreeMap<>();
             Map<Integer, Long> next = new TreeMap<>();
@@ -104,7 +109,7 @@ final class CommitProtocol {
                 next.put(tp.partition(), intent.nextOffset());
             }
             try {
-                LedgerVersion version = ledger(topic).advance(read, next, writer);
+                LedgerVersion version = ledger(topic).advance(read, next, commit);
                 remaining.forEach(tp -> committed.put(tp, version.number()));
                 return;
             } catch (LedgerConflictException conflict) {
@@ -126,6 +131,7 @@ final class CommitProtocol {
      */
     Optional<CommitIntent> finishInterrupted(TopicPartition tp) throws IOException {
         Optional<CommitIntent> intent = readIntent(tp);
+        Optional<CommitIntent> finished = Optional.empty();
         if (intent.isPresent()) {
             CommitIntent i = intent.get();
             Map<Integer, Long> read = new TreeMap<>();
@@ -134,14 +140,17 @@ final class CommitProtocol {
                 log.warn("finishing the commit of {} that an earlier writer left half done: {} file(s), ledger at {}",
                     tp, i.renames().size(), i.nextOffset());
                 rename(i.renames());
+                finished = intent;
             } else {
                 log.warn("dropping the commit of {} that an earlier writer left before its ledger advance: {} file(s) up to "
                     + "offset {}; their records are read again", tp, i.renames().size(), i.nextOffset());
-                intent = Optional.empty();
             }
         }
         fs.delete(layout.tempDir(tp.topic(), tp.partition()), true);
-        return intent;
+        if (intent.isPresent()) {
+            ledger(tp.topic()).release(intent.get().writer()); // unpinned once its other partitions' intents are gone too
+        }
+        return finished;
     }
 
     OffsetLedger ledger(String topic) throws IOException {

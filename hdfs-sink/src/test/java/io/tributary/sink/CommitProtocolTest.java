@@ -1,6 +1,8 @@
 package io.tributary.sink;
 
+import io.tributary.hadoop.dataset.CommitPoint;
 import io.tributary.hadoop.dataset.DatasetLayout;
+import io.tributary.hadoop.dataset.LedgerCommit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -21,6 +23,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The storage half of a commit, and finishing one that a crash interrupted, on the local filesystem. */
 class CommitProtocolTest {
@@ -92,7 +95,7 @@ class CommitProtocolTest {
         try (var out = fs.create(new Path(layout.tempDir("t", 3), CommitIntent.FILE_NAME))) {
             out.write(intent.encode().getBytes(StandardCharsets.UTF_8));
         }
-        protocol.ledger("t").advance(Map.of(), Map.of(3, 200L), "crashed-commit");
+        protocol.ledger("t").advance(Map.of(), Map.of(3, 200L), new LedgerCommit("crashed-commit", List.of(new Path(layout.tempDir("t", 3), CommitIntent.FILE_NAME))));
         fs.mkdirs(renamed.target().getParent());
         fs.rename(renamed.temp(), renamed.target());
         Path strayTemp = layout.newTempFile("t", 3);
@@ -179,9 +182,53 @@ class CommitProtocolTest {
         }
     }
 
+    @Test
+    void aCommitKilledAfterItsIntentAndOvertakenByManyCommitsOfAnotherWriterIsDropped() throws IOException {
+        CommitIntent.Rename stale = tempFile(0, 99, HOUR_8);
+        killAt(CommitPoint.AFTER_INTENT, Map.of(TP, planned(100, OptionalLong.empty(), stale)));
+        overtake(0); // a loader lands offsets 0.. of the partition, then keeps going
+
+        assertThat(new CommitProtocol(fs, layout, conf).finishInterrupted(TP)).isEmpty();
+        assertThat(fs.exists(stale.target())).as("a stale file published: its offsets would be there twice").isFalse();
+        assertThat(fs.exists(layout.tempDir("t", 3))).isFalse();
+    }
+
+    @Test
+    void aCommitKilledAfterItsLedgerAdvanceAndOvertakenByManyCommitsOfAnotherWriterIsFinished() throws IOException {
+        CommitIntent.Rename counted = tempFile(0, 99, HOUR_8);
+        killAt(CommitPoint.AFTER_LEDGER, Map.of(TP, planned(100, OptionalLong.empty(), counted)));
+        overtake(100);
+
+        assertThat(new CommitProtocol(fs, layout, conf).finishInterrupted(TP)).isPresent();
+        assertThat(fs.exists(counted.target())).as("the only copy of offsets the ledger counts").isTrue();
+        assertThat(fs.listStatus(layout.ledgerDir("t"))).extracting(st -> st.getPath().getName())
+            .as("released once its intent is gone").noneMatch(n -> n.endsWith(".pin") || n.endsWith(".receipt"));
+    }
+
+    // The commit stops at point as a killed process would: what it wrote stays, nothing after it happens.
+    private void killAt(CommitPoint point, Map<TopicPartition, CommitIntent> planned) {
+        CommitPoint.listen((writer, reached) -> {
+            if (reached == point) {
+                throw new IllegalStateException("killed at " + point.spelling());
+            }
+        });
+        try {
+            assertThatThrownBy(() -> protocol.publish(planned)).hasMessage("killed at " + point.spelling());
+        } finally {
+            CommitPoint.listen(null);
+        }
+    }
+
+    // Sixty commits of partition 3 by another writer from offset from: three times the versions the ledger keeps.
+    private void overtake(long from) throws IOException {
+        for (long next = from + 10; next <= from + 600; next += 10) {
+            anotherWriterAdvances(Map.of(3, next));
+        }
+    }
+
     private void anotherWriterAdvances(Map<Integer, Long> next) throws IOException {
         var ledger = protocol.ledger("t");
-        ledger.advance(ledger.readVersion().entriesOf(next.keySet()), next, "another-writer");
+        ledger.advance(ledger.readVersion().entriesOf(next.keySet()), next, new LedgerCommit("another-writer", List.of()));
     }
 
     // What the ledger of a partition that moves by step each round held before round.

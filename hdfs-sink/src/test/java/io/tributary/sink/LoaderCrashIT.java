@@ -14,8 +14,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,7 +41,7 @@ class LoaderCrashIT extends BrokerTestBase {
             TestLoad.produceOverTwoHours(broker.bootstrapServers(), topic, PARTITIONS, 1_000); // four files a load
             produced += 1_000;
             String halt = "loader:" + point.spelling();
-            try (SinkProcess loader = SinkProcess.startLoader(dir, "loader-" + point.spelling(), loaderArgs(topic, root),
+            try (SinkProcess loader = SinkProcess.startLoader(dir, "loader-" + point.spelling(), SinkTests.loaderArgs(dir, broker.bootstrapServers(), topic, root),
                     "-Xmx384m", "-D" + CommitPoint.HALT_PROPERTY + "=" + halt)) {
                 assertThat(loader.awaitExit(Duration.ofSeconds(120))).as("exit code; %s", loader.logEnd())
                     .isEqualTo(CommitPoint.HALT_EXIT_CODE);
@@ -52,7 +50,7 @@ class LoaderCrashIT extends BrokerTestBase {
             Map<Integer, Long> ends = broker.endOffsets(topic, PARTITIONS);
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
-            int exit = ToolRunner.run(new Configuration(), new TopicLoader(print, print), loaderArgs(topic, root).toArray(String[]::new));
+            int exit = ToolRunner.run(new Configuration(), new TopicLoader(print, print), SinkTests.loaderArgs(dir, broker.bootstrapServers(), topic, root).toArray(String[]::new));
             assertThat(exit).as("the run after a kill at %s: %s", halt, out).isZero();
 
             DatasetContents.read(root, topic, new Configuration()).assertExactly(ends);
@@ -61,14 +59,5 @@ class LoaderCrashIT extends BrokerTestBase {
             assertThat(duckdb.count()).as("rows after a kill at %s", halt).isEqualTo(produced);
             assertThat(duckdb.distinctOffsets()).as("distinct offsets after a kill at %s", halt).isEqualTo(produced);
         }
-    }
-
-    private List<String> loaderArgs(String topic, Path root) {
-        List<String> args = new ArrayList<>(List.of(
-            "-D", "hadoop.tmp.dir=" + dir.resolve("hadoop-tmp"),
-            "-D", "mapreduce.jobtracker.staging.root.dir=" + dir.resolve("staging"),
-            "-D", "mapreduce.client.completion.pollinterval=100"));
-        args.addAll(List.of("--bootstrap-server", broker.bootstrapServers(), "--topic", topic, "--output", root.toString()));
-        return args;
     }
 }

@@ -6,7 +6,9 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 
@@ -44,6 +46,16 @@ final class SinkTests {
         conf.set("mapreduce.jobtracker.staging.root.dir", dir.resolve("staging").toString());
         conf.set("mapreduce.client.completion.pollinterval", "100");
         return conf;
+    }
+
+    /** Arguments of bin/tributary-loader for {@code topic} into {@code root}, with its scratch directories under {@code dir}. */
+    static List<String> loaderArgs(java.nio.file.Path dir, String bootstrap, String topic, Path root) {
+        List<String> args = new ArrayList<>(List.of(
+            "-D", "hadoop.tmp.dir=" + dir.resolve("hadoop-tmp"),
+            "-D", "mapreduce.jobtracker.staging.root.dir=" + dir.resolve("staging"),
+            "-D", "mapreduce.client.completion.pollinterval=100"));
+        args.addAll(List.of("--bootstrap-server", bootstrap, "--topic", topic, "--output", root.toString()));
+        return args;
     }
 
     /** The ledger's next offsets of {@code topic}. */

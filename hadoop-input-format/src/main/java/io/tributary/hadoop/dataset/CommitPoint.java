@@ -1,5 +1,6 @@
 package io.tributary.hadoop.dataset;
 
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -10,8 +11,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the {@code n}th time (default the first) that writer reaches that point, with
  * {@link Runtime#halt} and exit code {@value #HALT_EXIT_CODE}: no shutdown hook, no finally
  * block, no flush, which is what a SIGKILL looks like to the files. In-process tests may
- * {@link #listen} instead, to interleave two writers at a point. Unset, each call is a read of
- * a volatile field.
+ * {@link #listen} instead, to interleave two writers at a point. Unset, each call costs an
+ * uncontended lock (a few per commit). The property is read when a writer first reaches a point, not when this
+ * class loads: a malformed value fails that writer with an {@link IllegalArgumentException}
+ * naming the property, instead of making the class unusable for everyone.
  */
 public enum CommitPoint {
     /** The data files are written, closed and synced under their temp names; nothing records them yet. */
@@ -33,7 +36,7 @@ public enum CommitPoint {
         void reached(String writer, CommitPoint point);
     }
 
-    private static volatile Listener listener = haltFromProperty(System.getProperty(HALT_PROPERTY));
+    private static volatile Listener listener = new FromProperty();
 
     /** The property's spelling of this point: {@code after-temp-files}, ... */
     public String spelling() {
@@ -48,22 +51,29 @@ public enum CommitPoint {
         }
     }
 
-    /** Replaces the listener (tests only); null removes it. */
+    /** Replaces the listener (tests only); null removes it, and so does the property's hook. */
     public static void listen(Listener replacement) {
         listener = replacement;
     }
 
-    private static Listener haltFromProperty(String value) {
+    /**
+     * The halt hook of {@value #HALT_PROPERTY} {@code <writer>:<point>[:<n>]}; does nothing if the
+     * property is unset.
+     *
+     * @throws IllegalArgumentException naming the property and the accepted form if it is malformed
+     */
+    static Listener haltFromProperty(String value) {
         if (value == null || value.isBlank()) {
-            return null;
+            return (w, p) -> { };
         }
         String[] parts = value.trim().split(":");
-        if (parts.length < 2 || parts.length > 3) {
-            throw new IllegalArgumentException(HALT_PROPERTY + " must be <writer>:<point>[:<n>], not '" + value + "'");
-        }
         String writer = parts[0];
-        CommitPoint point = CommitPoint.valueOf(parts[1].toUpperCase(Locale.ROOT).replace('-', '_'));
-        int nth = parts.length == 3 ? Integer.parseInt(parts[2]) : 1;
+        CommitPoint point = parts.length >= 2 && parts.length <= 3 ? parse(parts[1]) : null;
+        int nth = parts.length == 3 ? positive(parts[2]) : 1;
+        if (point == null || writer.isEmpty() || nth < 1) {
+            throw new IllegalArgumentException(HALT_PROPERTY + " must be <writer>:<point>[:<n>] with <point> one of "
+                + Arrays.stream(values()).map(CommitPoint::spelling).toList() + " and <n> a positive count, not '" + value + "'");
+        }
         AtomicInteger seen = new AtomicInteger();
         return (w, p) -> {
             if (w.equals(writer) && p == point && seen.incrementAndGet() == nth) {
@@ -72,5 +82,34 @@ public enum CommitPoint {
                 Runtime.getRuntime().halt(HALT_EXIT_CODE);
             }
         };
+    }
+
+    private static CommitPoint parse(String spelling) {
+        return Arrays.stream(values()).filter(p -> p.spelling().equals(spelling)).findFirst().orElse(null);
+    }
+
+    private static int positive(String count) {
+        try {
+            return Integer.parseInt(count);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /** The property's hook, parsed when a writer first reaches a point; a malformed value fails each writer that does. */
+    private static final class FromProperty implements Listener {
+        private Listener parsed;
+
+        @Override
+        public void reached(String writer, CommitPoint point) {
+            Listener hook;
+            synchronized (this) { // one parse, so one count of the points reached
+                if (parsed == null) {
+                    parsed = haltFromProperty(System.getProperty(HALT_PROPERTY));
+                }
+                hook = parsed;
+            }
+            hook.reached(writer, point);
+        }
     }
 }

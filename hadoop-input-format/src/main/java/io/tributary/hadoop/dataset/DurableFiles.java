@@ -6,8 +6,11 @@ import org.apache.hadoop.fs.Path;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
+import java.util.UUID;
 
 /**
  * Making writes durable before anything refers to them. On HDFS a stream's {@code hsync()} puts
@@ -58,6 +61,57 @@ public final class DurableFiles {
             throw e;
         }
         syncAndClose(fs, file, out);
+    }
+
+    /**
+     * Creates {@code target} with {@code bytes} unless it exists, complete or not at all: a temp
+     * file beside it, synced, is published by an operation that fails if the name is taken (a
+     * rename on HDFS, atomic in the NameNode; a hard link on the local filesystem, where Hadoop's
+     * rename would replace the target), then the directory is synced.
+     *
+     * @return false if the name was taken, by another writer's file or an earlier call's
+     */
+    public static boolean createOnce(FileSystem fs, Path target, byte[] bytes) throws IOException {
+        Path temp = new Path(target.getParent(), "." + target.getName() + "." + UUID.randomUUID() + DatasetLayout.TEMP_SUFFIX);
+        boolean created;
+        try {
+            write(fs, temp, bytes, false);
+            created = publishExclusively(fs, temp, target);
+            if (created) {
+                syncDirectory(fs, target.getParent()); // the new name, before anyone acts on it
+            }
+        } catch (IOException | RuntimeException e) {
+            try {
+                fs.delete(temp, false);
+            } catch (IOException cleanup) {
+                // An HDFS client that lost its namenode can throw the very same exception object again, and
+                // self-suppression would replace the I/O error the caller retries with an IllegalArgumentException.
+                if (cleanup != e) {
+                    e.addSuppressed(cleanup);
+                }
+            }
+            throw e;
+        }
+        fs.delete(temp, false); // gone after a rename; the spare name after a link or a lost race
+        return created;
+    }
+
+    private static boolean publishExclusively(FileSystem fs, Path temp, Path target) throws IOException {
+        if (isLocal(fs)) {
+            try {
+                Files.createLink(Paths.get(fs.makeQualified(target).toUri()), Paths.get(fs.makeQualified(temp).toUri()));
+                return true;
+            } catch (FileAlreadyExistsException taken) {
+                return false;
+            }
+        }
+        if (fs.rename(temp, target)) {
+            return true;
+        }
+        if (fs.exists(target)) {
+            return false;
+        }
+        throw new IOException("could not rename " + temp + " to " + target);
     }
 
     /** Makes the entries of {@code dir} (files created in or renamed into it) durable; a no-op on HDFS. */

@@ -1,7 +1,6 @@
 package io.tributary.hadoop.dataset;
 
 import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -9,15 +8,14 @@ import org.apache.hadoop.fs.Path;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
-import java.nio.file.Paths;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.OptionalLong;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -28,22 +26,23 @@ import java.util.regex.Pattern;
  * name by an operation that fails if the name is taken: a rename on HDFS (atomic in the
  * NameNode), a hard link on the local filesystem (Hadoop's local rename would overwrite). So a
  * version file is complete or absent, and two writers cannot both create the same version.
- * Thread-safe.
+ * Beside them, created the same way: {@code <commit id>.pin} (the intent files of a commit that
+ * recovery may ask about) and {@code <commit id>.receipt} (the version of a pinned commit that a
+ * prune deleted). Thread-safe.
  */
 final class LedgerFiles {
     private static final Pattern VERSION = Pattern.compile("v(\\d{20})" + Pattern.quote(DatasetLayout.LEDGER_SUFFIX));
-    private static final String TEMP_PREFIX = ".v";
+    private static final String PIN_SUFFIX = ".pin";
+    private static final String RECEIPT_SUFFIX = ".receipt";
 
     private final FileSystem fs;
     private final Path dir;
     private final String topic;
-    private final boolean local;
 
     LedgerFiles(FileSystem fs, Path dir, String topic) {
         this.fs = fs;
         this.dir = fs.makeQualified(dir);
         this.topic = topic;
-        this.local = "file".equals(this.dir.toUri().getScheme());
     }
 
     Path dir() {
@@ -65,10 +64,19 @@ final class LedgerFiles {
         return text.isEmpty() ? Optional.empty() : Optional.of(LedgerText.parse(topic, file, text.get()));
     }
 
-    /** The commit that created a version file: empty if there is no such file (any more); "" if it names none. */
-    Optional<String> writer(Path file) throws IOException {
+    /** Who created a version file, and on whose version: empty if there is no such file (any more). */
+    Optional<LedgerText.Authors> authors(Path file) throws IOException {
         Optional<String> text = readText(file);
-        return text.isEmpty() ? Optional.empty() : Optional.of(LedgerText.writer(text.get()).orElse(""));
+        return text.isEmpty() ? Optional.empty() : Optional.of(LedgerText.authors(text.get()));
+    }
+
+    /**
+     * Whether version {@code version}, created by {@code writer}, is part of the chain: the next
+     * version was built on it. False for an orphan (see {@link OffsetLedger}), and for a version
+     * whose successor a prune just deleted (then it is deleted too, receipt first if pinned).
+     */
+    boolean succeeded(long version, String writer) throws IOException {
+        return authors(version(version + 1)).filter(next -> next.after().equals(writer)).isPresent();
     }
 
     /** The lowest version in a directory listing; empty if there is none. */
@@ -98,73 +106,107 @@ final class LedgerFiles {
 
     /**
      * Creates version {@code version} with {@code nextOffsets}, written by the commit
-     * {@code writer}, unless it exists.
+     * {@code writer} on the version {@code after} created, unless it exists.
      *
      * @return false if another writer created that version first
      */
-    boolean publish(long version, Map<Integer, Long> nextOffsets, String writer) throws IOException {
-        Path target = version(version);
-        Path temp = new Path(dir, TEMP_PREFIX + String.format(Locale.ROOT, "%020d", version) + "." + UUID.randomUUID()
-            + DatasetLayout.TEMP_SUFFIX);
-        boolean created;
-        try {
-            DurableFiles.write(fs, temp, LedgerText.encode(topic, nextOffsets, writer).getBytes(StandardCharsets.UTF_8), false);
-            created = createExclusively(temp, target);
-            if (created) {
-                DurableFiles.syncDirectory(fs, dir); // the new name, before anyone acts on it
-            }
-        } catch (IOException | RuntimeException e) {
-            try {
-                fs.delete(temp, false);
-            } catch (IOException cleanup) {
-                // An HDFS client that lost its namenode can throw the very same exception object again, and
-                // self-suppression would replace the I/O error the caller retries with an IllegalArgumentException.
-                if (cleanup != e) {
-                    e.addSuppressed(cleanup);
-                }
-            }
-            throw e;
-        }
-        fs.delete(temp, false); // gone after a rename; the spare name after a link or a lost race
-        return created;
+    boolean publish(long version, Map<Integer, Long> nextOffsets, String writer, String after) throws IOException {
+        return create(version(version), LedgerText.encode(topic, nextOffsets, writer, after));
     }
 
-    private boolean createExclusively(Path temp, Path target) throws IOException {
-        if (local) {
-            try {
-                Files.createLink(Paths.get(target.toUri()), Paths.get(temp.toUri()));
-                return true;
-            } catch (FileAlreadyExistsException taken) {
-                return false;
+    /** The pin of a commit: present from before its ledger advance until none of its intents exists (see {@link OffsetLedger}). */
+    Path pin(String commitId) {
+        return new Path(dir, commitId + PIN_SUFFIX);
+    }
+
+    /** Where a prune records that a pinned commit's version existed before deleting it. */
+    Path receipt(String commitId) {
+        return new Path(dir, commitId + RECEIPT_SUFFIX);
+    }
+
+    /** Pins {@code commit}: its pin names its intent files, one a line. */
+    void pin(LedgerCommit commit) throws IOException {
+        StringBuilder text = new StringBuilder();
+        commit.intents().forEach(intent -> text.append(fs.makeQualified(intent)).append('\n'));
+        create(pin(commit.id()), text.toString());
+    }
+
+    /**
+     * Deletes the pin of {@code commitId} and its receipt if none of the intents it names exists
+     * any more: nobody can ask whether that commit happened. Receipt first, so a crash leaves a
+     * pin, which the next call removes.
+     *
+     * @return whether the commit is unpinned now
+     */
+    boolean releaseIfResolved(String commitId) throws IOException {
+        Optional<String> intents = readText(pin(commitId));
+        if (intents.isPresent()) {
+            for (String intent : intents.get().lines().toList()) {
+                if (fs.exists(new Path(intent))) {
+                    return false;
+                }
             }
         }
-        if (fs.rename(temp, target)) {
-            return true;
-        }
-        if (fs.exists(target)) {
-            return false;
-        }
-        throw new IOException("could not rename ledger version " + temp + " to " + target);
+        unpin(commitId);
+        return true;
+    }
+
+    /** Removes a commit's pin and receipt unconditionally: for a commit whose advance was refused, so no version names it. */
+    void unpin(String commitId) throws IOException {
+        fs.delete(receipt(commitId), false);
+        fs.delete(pin(commitId), false);
+    }
+
+    private boolean create(Path target, String text) throws IOException {
+        return DurableFiles.createOnce(fs, target, text.getBytes(StandardCharsets.UTF_8));
     }
 
     /**
      * Deletes versions below {@code oldestKept}, lowest first (so a missing version implies every
      * lower one is missing too), and temp files last modified before {@code abandonedBeforeMs}:
-     * writers that died before publishing left them.
+     * writers that died before publishing left them. A version of the chain that names a pinned
+     * commit gets that commit's receipt before it goes (an orphan gets none); pins whose intents are all gone are released, and
+     * receipts without a pin removed.
      */
     void prune(long oldestKept, long abandonedBeforeMs) throws IOException {
-        for (Map.Entry<Long, Path> v : versions().entrySet()) {
-            if (v.getKey() < oldestKept) {
-                fs.delete(v.getValue(), false);
+        FileStatus[] listing = statuses();
+        Set<String> pinned = new HashSet<>();
+        for (FileStatus status : listing) {
+            commitId(status, PIN_SUFFIX).ifPresent(id -> pinned.add(id));
+        }
+        for (Iterator<String> ids = pinned.iterator(); ids.hasNext(); ) {
+            if (releaseIfResolved(ids.next())) {
+                ids.remove();
             }
         }
-        for (FileStatus status : statuses()) {
+        for (Map.Entry<Long, Path> v : versions(listing).entrySet()) {
+            if (v.getKey() >= oldestKept) {
+                break;
+            }
+            if (!pinned.isEmpty()) {
+                Optional<String> author = authors(v.getValue()).map(LedgerText.Authors::writer);
+                if (author.isPresent() && pinned.contains(author.get()) && succeeded(v.getKey(), author.get())) {
+                    create(receipt(author.get()), Long.toString(v.getKey()));
+                }
+            }
+            fs.delete(v.getValue(), false);
+        }
+        for (FileStatus status : listing) {
             String name = status.getPath().getName();
-            if (name.startsWith(TEMP_PREFIX) && name.endsWith(DatasetLayout.TEMP_SUFFIX)
+            Optional<String> receiptOf = commitId(status, RECEIPT_SUFFIX);
+            if (receiptOf.isPresent() && !pinned.contains(receiptOf.get()) && !exists(pin(receiptOf.get()))) {
+                fs.delete(status.getPath(), false); // its pin was released: nobody asks for it any more
+            } else if (name.startsWith(".") && name.endsWith(DatasetLayout.TEMP_SUFFIX)
                     && status.getModificationTime() < abandonedBeforeMs) {
                 fs.delete(status.getPath(), false);
             }
         }
+    }
+
+    private static Optional<String> commitId(FileStatus status, String suffix) {
+        String name = status.getPath().getName();
+        return name.endsWith(suffix) && !name.startsWith(".")
+            ? Optional.of(name.substring(0, name.length() - suffix.length())) : Optional.empty();
     }
 
     void delete(Path file) throws IOException {
@@ -172,8 +214,12 @@ final class LedgerFiles {
     }
 
     private TreeMap<Long, Path> versions() throws IOException {
+        return versions(statuses());
+    }
+
+    private static TreeMap<Long, Path> versions(FileStatus[] listing) {
         TreeMap<Long, Path> versions = new TreeMap<>();
-        for (FileStatus status : statuses()) {
+        for (FileStatus status : listing) {
             Matcher m = VERSION.matcher(status.getPath().getName());
             if (m.matches()) {
                 versions.put(Long.parseLong(m.group(1)), status.getPath());

@@ -3,6 +3,7 @@ package io.tributary.hadoop.dataset;
 import java.util.Collections;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -30,6 +31,23 @@ public record LedgerState(String topic, Map<Integer, Long> nextOffsets) {
     public OptionalLong nextOffset(int partition) {
         Long next = nextOffsets.get(partition);
         return next == null ? OptionalLong.empty() : OptionalLong.of(next);
+    }
+
+    /**
+     * The partitions of {@code partitions} whose entry is no longer what a writer read
+     * ({@code read}; a partition absent there had no entry), with what it read and what is here:
+     * the compare of a compare-and-set.
+     */
+    public Map<Integer, LedgerConflictException.Moved> movedSince(Map<Integer, Long> read, Set<Integer> partitions) {
+        Map<Integer, LedgerConflictException.Moved> moved = new TreeMap<>();
+        for (int p : partitions) {
+            OptionalLong expected = read.containsKey(p) ? OptionalLong.of(read.get(p)) : OptionalLong.empty();
+            OptionalLong now = nextOffset(p);
+            if (!expected.equals(now)) {
+                moved.put(p, new LedgerConflictException.Moved(expected, now));
+            }
+        }
+        return moved;
     }
 
     /**

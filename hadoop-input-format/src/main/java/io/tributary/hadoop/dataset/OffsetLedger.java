@@ -31,6 +31,15 @@ import java.util.TreeMap;
  *   <li>Writers delete versions more than {@value #KEPT_VERSIONS} behind, lowest first, and temp
  *       files of writers that died. A crash at any point leaves a spare temp file or an old
  *       version at most.</li>
+ *   <li>A writer whose read was so old that pruning had freed the next name creates an orphan
+ *       there, finds its predecessor gone and deletes it again; a crash can leave it. Each
+ *       version names the writer of the version it was built on ({@code after=}), so an orphan
+ *       (whose successor, if any, was built on another) never counts as its writer's commit.</li>
+ *   <li>A commit that a recovery may have to finish is pinned while its intents exist
+ *       ({@code <commit id>.pin}); deleting a version that names a pinned commit leaves that
+ *       commit's receipt. So {@link #isCommitted} answers exactly, however many versions other
+ *       writers add meanwhile, and the kept files stay bounded: a pin and a receipt a pending
+ *       commit.</li>
  * </ul>
  * The single {@code <root>/_tributary/<topic>.ledger} file of earlier versions is still read
  * (merged by taking the larger offset) and is removed by the first write after it. It is read
@@ -90,23 +99,30 @@ public final class OffsetLedger {
      * partition without an entry there must still have none). Other partitions are kept,
      * including those a concurrent writer moves meanwhile: losing the race for the next version
      * file to a writer of other partitions only means trying again on top of its version.
+     * A commit with intents is pinned first (see {@link #isCommitted}); the writer calls
+     * {@link #release} once it has removed them. A refused advance unpins at once.
      *
-     * @param writer the commit's id, recorded in the version file (see {@link #isCommitted})
+     * @param commit the commit's id, recorded in the version file, and its intent files
      * @return the version this advance created, or the current one if it changes nothing
      * @throws LedgerConflictException if another writer moved any of the partitions; nothing is written
      * @throws LedgerRegressionException if a partition would move backward; nothing is written
      */
-    public LedgerVersion advance(Map<Integer, Long> read, Map<Integer, Long> nextOffsets, String writer) throws IOException {
+    public LedgerVersion advance(Map<Integer, Long> read, Map<Integer, Long> nextOffsets, LedgerCommit commit) throws IOException {
+        if (!commit.intents().isEmpty()) {
+            files.pin(commit); // durable before any version can name the commit
+        }
+        try {
+            return compareAndSet(read, nextOffsets, commit.id());
+        } catch (LedgerConflictException | LedgerRegressionException refused) {
+            files.unpin(commit.id()); // no version names it: nothing to keep for a recovery
+            throw refused;
+        }
+    }
+
+    private LedgerVersion compareAndSet(Map<Integer, Long> read, Map<Integer, Long> nextOffsets, String writer) throws IOException {
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
             Snapshot current = snapshot();
-            Map<Integer, LedgerConflictException.Moved> moved = new TreeMap<>();
-            for (int p : nextOffsets.keySet()) {
-                OptionalLong expected = read.containsKey(p) ? OptionalLong.of(read.get(p)) : OptionalLong.empty();
-                OptionalLong now = current.state().nextOffset(p);
-                if (!expected.equals(now)) {
-                    moved.put(p, new LedgerConflictException.Moved(expected, now));
-                }
-            }
+            Map<Integer, LedgerConflictException.Moved> moved = current.state().movedSince(read, nextOffsets.keySet());
             if (!moved.isEmpty()) {
                 throw new LedgerConflictException(topic, moved);
             }
@@ -115,7 +131,9 @@ public final class OffsetLedger {
                 return new LedgerVersion(current.version(), next);
             }
             long version = current.version() + 1;
-            if (files.publish(version, next.nextOffsets(), writer)) {
+            String after = current.version() == 0 ? ""
+                : files.authors(files.version(current.version())).map(LedgerText.Authors::writer).orElse("");
+            if (files.publish(version, next.nextOffsets(), writer, after)) {
                 if (stillInTheChain(current.version())) {
                     newestSeen = new Version(version, next.nextOffsets());
                     cleanUp(version, current.hasLegacyFile());
@@ -131,36 +149,38 @@ public final class OffsetLedger {
     }
 
     /**
+     * Unpins commit {@code commitId} if none of its intents exists any more; a no-op otherwise (another
+     * of its intents still waits for a recovery). Writers call it after removing their intents,
+     * recoveries after finishing or dropping one; a prune releases what a crash left pinned.
+     */
+    public void release(String commitId) throws IOException {
+        files.releaseIfResolved(commitId);
+    }
+
+    /**
      * Whether the advance of commit {@code writer}, planned from version {@code basisVersion}
      * with {@code read} and {@code nextOffsets} as in {@link #advance}, happened: asked by a
-     * writer finishing a commit that a crash interrupted. Found by the version file that names
-     * the writer. If versions after {@code basisVersion} were pruned meanwhile (more than
-     * {@value #KEPT_VERSIONS} newer ones), the answer is whether every partition is at or past
-     * its target: true for a commit whose advance happened, and wrong only if another writer
-     * advanced the same partitions while this commit was interrupted.
+     * writer finishing a commit that a crash interrupted, while its intent exists. Exact under
+     * any interleaving: the commit's pin was durable before any version could name it, and a
+     * prune that deletes a version naming a pinned commit writes the commit's receipt first. So
+     * the version is found among those after {@code basisVersion}, or the receipt is there
+     * (looked for after the versions: a version missed because a prune just deleted it has its
+     * receipt by then), or the advance never happened.
      */
     public boolean isCommitted(String writer, long basisVersion, Map<Integer, Long> read, Map<Integer, Long> nextOffsets)
             throws IOException {
         if (read.equals(nextOffsets)) {
             return true; // an advance that moves nothing writes no version
         }
-        Snapshot current = snapshot();
-        long from = basisVersion + 1;
-        long oldest = files.oldestListed().orElse(from);
-        boolean complete = oldest <= from;
-        for (long v = Math.max(from, oldest); v <= current.version(); v++) {
-            Optional<String> author = files.writer(files.version(v));
-            if (author.isEmpty()) {
-                complete = false; // pruned since the listing
-            } else if (author.get().equals(writer)) {
-                return true;
+        long newest = snapshot().version();
+        long from = Math.max(basisVersion + 1, files.oldestListed().orElse(basisVersion + 1));
+        for (long v = from; v <= newest; v++) {
+            if (files.authors(files.version(v)).filter(a -> a.writer().equals(writer)).isPresent()
+                    && (v == newest || files.succeeded(v, writer))) {
+                return true; // an orphan of this writer's (see the class comment) does not count
             }
         }
-        if (complete) {
-            return false;
-        }
-        return nextOffsets.entrySet().stream()
-            .allMatch(e -> current.state().nextOffset(e.getKey()).orElse(-1) >= e.getValue());
+        return files.exists(files.receipt(writer));
     }
 
     /**

@@ -5,6 +5,7 @@
  * <pre>
  * &lt;output&gt;/&lt;topic&gt;/dt=YYYY-MM-DD/hr=HH/&lt;topic&gt;+&lt;partition&gt;+&lt;startOffset&gt;+&lt;endOffset&gt;.parquet
  * &lt;output&gt;/_tributary/ledger/&lt;topic&gt;/*.ledger   per-partition next offset to load (update files)
+ * &lt;output&gt;/_tributary/ledger/&lt;topic&gt;/*.pin, *.receipt   commits a recovery may ask about
  * &lt;output&gt;/_tributary/tmp/&lt;topic&gt;/&lt;partition&gt;/   temp files of writers in progress
  * </pre>
  *
@@ -17,7 +18,8 @@
  *       {@link io.tributary.hadoop.dataset.RecordConverter}: the Avro/Parquet columns.</li>
  *   <li>{@link io.tributary.hadoop.dataset.OffsetLedger}: the loaded-offset ledger, only ever
  *       moved forward, each advance a compare-and-set; each update is a new immutable file, so
- *       concurrent writers need no lock.</li>
+ *       concurrent writers need no lock. It answers exactly whether an interrupted commit's
+ *       advance happened ({@link io.tributary.hadoop.dataset.LedgerCommit}: pins and receipts).</li>
  *   <li>{@link io.tributary.hadoop.dataset.NewestCommittedFiles}: a bounded look at the newest
  *       buckets, so a writer resumes at max(ledger, newest committed end + 1).</li>
  *   <li>{@link io.tributary.hadoop.dataset.ParquetWriterFactory}: one way to open writers, of

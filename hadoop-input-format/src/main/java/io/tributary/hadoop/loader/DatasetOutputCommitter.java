@@ -1,5 +1,6 @@
 package io.tributary.hadoop.loader;
 
+import io.tributary.hadoop.dataset.DurableFiles;
 import io.tributary.hadoop.input.InputConfig;
 import io.tributary.hadoop.input.LoadPlan;
 import org.apache.hadoop.conf.Configuration;
@@ -15,6 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Makes a loader job exactly once (see {@link JobStaging} for the paths):
@@ -38,10 +40,16 @@ public class DatasetOutputCommitter extends OutputCommitter {
         return new JobStaging(config.layout(), config.topic(), context.getJobID().toString());
     }
 
+    private StagingHeartbeat heartbeat; // from set-up to commit or abort, in the process that runs them
+
     @Override
     public void setupJob(JobContext context) throws IOException {
         JobStaging staging = staging(context);
-        fs(staging, context.getConfiguration()).mkdirs(staging.jobDir());
+        FileSystem fs = fs(staging, context.getConfiguration());
+        fs.mkdirs(staging.jobDir());
+        DurableFiles.write(fs, staging.stagedToken(), staging.jobId().getBytes(StandardCharsets.UTF_8), true);
+        stopHeartbeat();
+        heartbeat = StagingHeartbeat.start(fs, staging.stagedToken());
     }
 
     @Override
@@ -82,15 +90,20 @@ public class DatasetOutputCommitter extends OutputCommitter {
         Configuration conf = context.getConfiguration();
         JobStaging staging = staging(context);
         String plan = conf.get(InputConfig.PLAN);
-        if (plan == null) {
-            // Planning again now would see newer high watermarks than the tasks read up to.
-            throw new IOException("the job has no " + InputConfig.PLAN + ": use TopicInputFormat, which fixes it at submission");
+        try {
+            if (plan == null) {
+                // Planning again now would see newer high watermarks than the tasks read up to.
+                throw new IOException("the job has no " + InputConfig.PLAN + ": use TopicInputFormat, which fixes it at submission");
+            }
+            JobCommit.open(staging, conf).commit(LoadPlan.decode(plan));
+        } finally {
+            stopHeartbeat(); // a failed commit is aborted next, which decides by its marker, not by signs of life
         }
-        JobCommit.open(staging, conf).commit(LoadPlan.decode(plan));
     }
 
     @Override
     public void abortJob(JobContext context, JobStatus.State state) throws IOException {
+        stopHeartbeat();
         Configuration conf = context.getConfiguration();
         JobStaging staging = staging(context);
         FileSystem fs = fs(staging, conf);
@@ -102,6 +115,14 @@ public class DatasetOutputCommitter extends OutputCommitter {
             return;
         }
         fs.delete(staging.jobDir(), true);
+    }
+
+    /** Stops touching the staging area's token: the job is committed, aborted, or (in tests) killed. */
+    void stopHeartbeat() {
+        if (heartbeat != null) {
+            heartbeat.close();
+            heartbeat = null;
+        }
     }
 
     private static Path attemptDir(JobStaging staging, TaskAttemptContext context) {

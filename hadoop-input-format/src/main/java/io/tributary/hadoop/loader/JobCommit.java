@@ -3,6 +3,7 @@ package io.tributary.hadoop.loader;
 import io.tributary.hadoop.dataset.CommitPoint;
 import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.dataset.DurableFiles;
+import io.tributary.hadoop.dataset.LedgerCommit;
 import io.tributary.hadoop.dataset.LedgerConflictException;
 import io.tributary.hadoop.dataset.LedgerState;
 import io.tributary.hadoop.dataset.LedgerVersion;
@@ -23,6 +24,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -45,7 +47,8 @@ import java.util.TreeMap;
  *   <li>rename every committed task file to its final place in the dataset;</li>
  *   <li>delete the staging directory.</li>
  * </ol>
- * A crash before step 3 leaves hidden staging files only; after it, {@link #recoverPending}
+ * A crash before step 3 leaves hidden staging files only, which a later {@link #recoverPending}
+ * deletes once they show no sign of life; after it, {@link #recoverPending}
  * (or the job's own abort) finishes steps 4–5, which are idempotent. Whether step 3 happened is
  * asked of the ledger ({@link OffsetLedger#isCommitted}). Durable before recorded: the task
  * files are synced when their writers close, the task directories before the marker (which
@@ -56,6 +59,10 @@ final class JobCommit {
     private static final Logger log = LoggerFactory.getLogger(JobCommit.class);
     /** How the loader names itself to {@link CommitPoint}. */
     static final String WRITER = "loader";
+    /** A staging area without a commit begun and untouched this long belongs to a loader that died (see {@link StagingHeartbeat}). */
+    static final Duration ABANDONED_AFTER = Duration.ofMinutes(15);
+    /** The content of a {@code COMMITTING} file that claims an abandoned staging area: not a marker (no end line). */
+    private static final String CLAIM = "claimed by a later loader for deletion: abandoned\n";
 
     private final FileSystem fs;
     private final JobStaging staging;
@@ -90,20 +97,63 @@ final class JobCommit {
             JobStaging staging = new JobStaging(layout, topic, job.getPath().getName());
             JobCommit commit = open(staging, conf);
             Optional<CommitMarker> marker = commit.readMarker();
-            if (marker.isPresent() && commit.isCommitted(marker.get())) {
+            if (marker.isEmpty()) {
+                commit.removeIfAbandoned();
+                continue;
+            }
+            // Moved first, committed second: a job still running can advance between the two reads, and a
+            // partition already moved when the second read says "not committed" can never be its to advance.
+            boolean moved = commit.ledgerMovedUnder(marker.get());
+            if (commit.isCommitted(marker.get())) {
                 log.warn("finishing the interrupted commit of loader job {}", staging.jobId());
                 commit.publishFiles(marker.get());
                 recovered++;
-            } else if (marker.isPresent() && commit.ledgerMovedUnder(marker.get())) {
+            } else if (moved) {
                 log.warn("deleting the staging files of loader job {}: another writer advanced the ledger before it "
                     + "could commit, so they would duplicate records", staging.jobId());
                 fs.delete(staging.jobDir(), true);
+                commit.ledger.release(marker.get().writer());
             } else {
-                log.warn("loader job {} left staging files in {} (still running, or its client died before its commit); "
-                    + "they are not part of the dataset", staging.jobId(), job.getPath());
+                log.warn("loader job {} began its commit in {} and may still be running; its files are not part of the "
+                    + "dataset until it commits, and are deleted once another writer loads its partitions", staging.jobId(),
+                    job.getPath());
             }
         }
         return recovered;
+    }
+
+    /**
+     * Deletes the staging area of a job that never began its commit and shows no sign of life
+     * (its {@link StagingHeartbeat} stopped {@link #ABANDONED_AFTER} ago): a loader killed
+     * before its intent. Safe against a job that is only slow: the claim is a {@code COMMITTING}
+     * file created only if absent, so either the job's own marker came first (then nothing is
+     * deleted) or its commit finds the claim, or the staging area without its {@code STAGED}
+     * token, and refuses with nothing committed.
+     */
+    private void removeIfAbandoned() throws IOException {
+        if (!fs.exists(staging.committingMarker())) { // present but no marker: already claimed
+            long quietMs = System.currentTimeMillis() - newestModification(staging.jobDir());
+            if (quietMs < ABANDONED_AFTER.toMillis()) {
+                log.warn("loader job {} has staging files in {} and is still running (or died less than {} ago); they are "
+                    + "not part of the dataset", staging.jobId(), staging.jobDir(), ABANDONED_AFTER);
+                return;
+            }
+            if (!DurableFiles.createOnce(fs, staging.committingMarker(), CLAIM.getBytes(StandardCharsets.UTF_8))) {
+                return; // it began its commit just now: alive after all
+            }
+        }
+        log.warn("deleting the staging area of loader job {}: it never began its commit and showed no sign of life for {} "
+            + "(killed before its commit); none of its files was part of the dataset", staging.jobId(), ABANDONED_AFTER);
+        fs.delete(staging.stagedToken(), false); // first: a straggler's commit after this finds no token and refuses
+        fs.delete(staging.jobDir(), true);
+    }
+
+    private long newestModification(Path dir) throws IOException {
+        long newest = fs.getFileStatus(dir).getModificationTime();
+        for (FileStatus child : fs.listStatus(dir)) {
+            newest = Math.max(newest, child.isDirectory() ? newestModification(child.getPath()) : child.getModificationTime());
+        }
+        return newest;
     }
 
     void commit(LoadPlan plan) throws IOException {
@@ -112,11 +162,10 @@ final class JobCommit {
         Map<Integer, Long> target = ledgerTarget(plan, basis.state());
         CommitMarker marker = new CommitMarker(staging.jobId(), basis.number(), basis.entriesOf(target.keySet()), target);
         syncDirectoriesUnder(staging.tasksDir());
-        DurableFiles.write(fs, staging.committingMarker(), marker.encode().getBytes(StandardCharsets.UTF_8), true);
-        DurableFiles.syncDirectory(fs, staging.committingMarker().getParent());
+        writeMarker(marker);
         CommitPoint.AFTER_INTENT.reached(WRITER);
         try {
-            ledger.advance(marker.read(), marker.next(), marker.writer());
+            ledger.advance(marker.read(), marker.next(), new LedgerCommit(marker.writer(), List.of(staging.committingMarker())));
         } catch (LedgerConflictException e) {
             fs.delete(staging.jobDir(), true);
             throw new IOException(e.getMessage() + ": this load's offsets of those partitions are already in the dataset; "
@@ -124,6 +173,21 @@ final class JobCommit {
         }
         CommitPoint.AFTER_LEDGER.reached(WRITER);
         publishFiles(marker);
+    }
+
+    // Created only if absent, then checked against a clean-up: see removeIfAbandoned.
+    private void writeMarker(CommitMarker marker) throws IOException {
+        if (!DurableFiles.createOnce(fs, staging.committingMarker(), marker.encode().getBytes(StandardCharsets.UTF_8))) {
+            throw new IOException("loader job " + staging.jobId() + " cannot commit: " + (readMarker().isPresent()
+                ? "an earlier attempt of it began its commit; the next loader run finishes or drops that one"
+                : "a later loader found no sign of life of it for " + ABANDONED_AFTER + " and claimed its staging area to delete it")
+                + "; nothing was committed, run the load again");
+        }
+        if (!fs.exists(staging.stagedToken())) {
+            fs.delete(staging.jobDir(), true); // what stragglers wrote again after the clean-up
+            throw new IOException("loader job " + staging.jobId() + " cannot commit: a later loader found no sign of life of it for "
+                + ABANDONED_AFTER + " and deleted its staging area; nothing was committed, run the load again");
+        }
     }
 
     /**
@@ -139,6 +203,9 @@ final class JobCommit {
             return true;
         }
         fs.delete(staging.jobDir(), true);
+        if (marker.isPresent()) {
+            ledger.release(marker.get().writer());
+        }
         return false;
     }
 
@@ -175,14 +242,7 @@ final class JobCommit {
 
     /** Whether another writer moved a partition of the marker since the job read the ledger: it can never commit. */
     private boolean ledgerMovedUnder(CommitMarker marker) throws IOException {
-        LedgerState now = ledger.read();
-        for (int p : marker.next().keySet()) {
-            OptionalLong read = marker.read().containsKey(p) ? OptionalLong.of(marker.read().get(p)) : OptionalLong.empty();
-            if (!read.equals(now.nextOffset(p))) {
-                return true;
-            }
-        }
-        return false;
+        return !ledger.read().movedSince(marker.read(), marker.next().keySet()).isEmpty();
     }
 
     /** Moves the committed files into place and deletes the staging area: the ledger already counts them. */
@@ -190,6 +250,7 @@ final class JobCommit {
         int moved = moveCommittedFiles();
         CommitPoint.AFTER_RENAMES.reached(WRITER);
         fs.delete(staging.jobDir(), true);
+        ledger.release(marker.writer());
         log.info("job {} committed {} files; ledger of {} now at {}", staging.jobId(), moved, staging.topic(), marker.next());
     }
 
@@ -199,26 +260,19 @@ final class JobCommit {
         }
         URI tasks = fs.makeQualified(staging.tasksDir()).toUri();
         Path root = staging.layout().root();
-        List<Path> files = new ArrayList<>(); // listed in full first: renaming while listing is not safe on every filesystem
+        List<LocatedFileStatus> files = new ArrayList<>(); // listed in full first: renaming while listing is not safe on every filesystem
         RemoteIterator<LocatedFileStatus> listing = fs.listFiles(staging.tasksDir(), true);
         while (listing.hasNext()) {
-            files.add(listing.next().getPath());
+            files.add(listing.next());
         }
         Set<Path> directories = new LinkedHashSet<>();
         int renamed = 0;
-        for (Path file : files) {
-            URI relativeToTasks = tasks.relativize(file.toUri());
-            String relative = relativeToTasks.getPath();
+        for (LocatedFileStatus file : files) {
+            String relative = tasks.relativize(file.getPath().toUri()).getPath();
             String withinTask = relative.substring(relative.indexOf('/') + 1); // drop the task id
             Path source = new Path(staging.tasksDir(), relative);
             Path target = new Path(root, withinTask);
-            if (fs.exists(target)) {
-                throw new IOException("refusing to overwrite " + target + " with " + source + ": a data file of that name already exists");
-            }
-            fs.mkdirs(target.getParent());
-            if (!fs.rename(source, target) && (fs.exists(source) || !fs.exists(target))) {
-                throw new IOException("could not rename " + source + " to " + target);
-            } // else a concurrent recovery of this commit moved it
+            moveIntoPlace(file, source, target);
             directories.add(target.getParent());
             if (++renamed == 1 && files.size() > 1) {
                 CommitPoint.BETWEEN_RENAMES.reached(WRITER);
@@ -228,6 +282,47 @@ final class JobCommit {
             DurableFiles.syncDirectory(fs, directory);
         }
         return files.size();
+    }
+
+    /**
+     * Renames one committed file, listed as {@code listed}, to its place. A concurrent recovery
+     * of this same commit (a later loader's, while this one is slow) may have moved it already:
+     * that is recognised by the source being gone and the target being that file (a rename keeps
+     * length and modification time). Anything else in the way is a failure, never a skip.
+     */
+    private void moveIntoPlace(FileStatus listed, Path source, Path target) throws IOException {
+        Optional<FileStatus> existing = status(target);
+        if (existing.isPresent()) {
+            if (movedHereAlready(listed, source, existing.get())) {
+                return;
+            }
+            throw new IOException("refusing to overwrite " + target + " with " + source + ": a data file of that name already exists");
+        }
+        fs.mkdirs(target.getParent());
+        boolean renamed;
+        try {
+            renamed = fs.rename(source, target);
+        } catch (FileNotFoundException sourceGone) { // the local filesystem's copy fallback, on a source moved meanwhile
+            renamed = false;
+        }
+        if (!renamed) {
+            Optional<FileStatus> now = status(target);
+            if (now.isEmpty() || !movedHereAlready(listed, source, now.get())) {
+                throw new IOException("could not rename " + source + " to " + target);
+            }
+        }
+    }
+
+    private boolean movedHereAlready(FileStatus listed, Path source, FileStatus target) throws IOException {
+        return !fs.exists(source) && target.getLen() == listed.getLen() && target.getModificationTime() == listed.getModificationTime();
+    }
+
+    private Optional<FileStatus> status(Path path) throws IOException {
+        try {
+            return Optional.of(fs.getFileStatus(path));
+        } catch (FileNotFoundException none) {
+            return Optional.empty();
+        }
     }
 
     /** The marker; empty if there is none or it lacks its end line (torn by a crash). */

@@ -9,7 +9,9 @@ import org.apache.hadoop.fs.Path;
  * attempts/&lt;attemptId&gt;/&lt;topic&gt;/dt=…/hr=…/&lt;file&gt;   a task attempt's output (final relative names)
  * attempts/&lt;attemptId&gt;/_inprogress/              files still being written
  * tasks/&lt;taskId&gt;/…                              the one committed attempt of each task
+ * STAGED                                         written by the job's set-up, touched every minute while the job lives
  * COMMITTING                                     the job's ledger target; present while files move into place
+ *                                                (or a later loader's claim on an abandoned staging area)
  * </pre>
  * Task commit renames an attempt to its task; only what sits under {@code tasks/} ever reaches
  * the dataset, so failed, retried and speculative attempts leave nothing behind.
@@ -17,6 +19,7 @@ import org.apache.hadoop.fs.Path;
 record JobStaging(DatasetLayout layout, String topic, String jobId) {
     static final String IN_PROGRESS = "_inprogress";
     static final String COMMITTING = "COMMITTING";
+    static final String STAGED = "STAGED";
 
     Path jobDir() {
         return layout.jobDir(topic, jobId);
@@ -32,6 +35,11 @@ record JobStaging(DatasetLayout layout, String topic, String jobId) {
 
     Path taskDir(String taskId) {
         return new Path(tasksDir(), taskId);
+    }
+
+    /** Proof that this is the staging area the job set up, not one its stragglers made again after a clean-up. */
+    Path stagedToken() {
+        return new Path(jobDir(), STAGED);
     }
 
     Path committingMarker() {

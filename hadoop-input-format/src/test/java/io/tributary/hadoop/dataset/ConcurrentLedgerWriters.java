@@ -98,7 +98,7 @@ final class ConcurrentLedgerWriters {
                         LedgerVersion read = own.readVersion();
                         together.await(TIMEOUT_S, TimeUnit.SECONDS);
                         try {
-                            own.advance(read.entriesOf(List.of(0)), Map.of(0, target), "writer-" + target);
+                            own.advance(read.entriesOf(List.of(0)), Map.of(0, target), Ledgers.unpinned("writer-" + target));
                             return true;
                         } catch (LedgerConflictException lost) {
                             return false;

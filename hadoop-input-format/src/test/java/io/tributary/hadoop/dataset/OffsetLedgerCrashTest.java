@@ -77,7 +77,7 @@ class OffsetLedgerCrashTest {
             case "migration" -> {
                 java.nio.file.Path legacy = java.nio.file.Path.of(layout.legacyLedgerFile("t").toUri());
                 Files.createDirectories(legacy.getParent());
-                Files.writeString(legacy, LedgerText.encode("t", BEFORE, ""), StandardCharsets.UTF_8);
+                Files.writeString(legacy, LedgerText.encode("t", BEFORE, "", ""), StandardCharsets.UTF_8);
             }
             default -> throw new IllegalArgumentException(scenario);
         }

@@ -42,9 +42,9 @@ class OffsetLedgerTest {
         LedgerVersion read = ledger.readVersion();
         Ledgers.advanceNow(OffsetLedger.open(layout, "t", new Configuration()), Map.of(1, 25L, 2, 5L));
 
-        assertThat(ledger.advance(read.entriesOf(List.of(0)), Map.of(0, 15L), "mine").state().nextOffsets())
+        assertThat(ledger.advance(read.entriesOf(List.of(0)), Map.of(0, 15L), Ledgers.unpinned("mine")).state().nextOffsets())
             .as("a partition nobody else moved").isEqualTo(Map.of(0, 15L, 1, 25L, 2, 5L));
-        assertThatThrownBy(() -> ledger.advance(read.entriesOf(List.of(1, 2)), Map.of(1, 30L, 2, 9L), "mine"))
+        assertThatThrownBy(() -> ledger.advance(read.entriesOf(List.of(1, 2)), Map.of(1, 30L, 2, 9L), Ledgers.unpinned("mine")))
             .isInstanceOfSatisfying(LedgerConflictException.class, e -> assertThat(e.moved()).hasToString("{1=20 -> 25, 2=none -> 5}"))
             .hasMessageContaining("t-1 (next offset 20 -> 25) t-2 (next offset none -> 5)");
         assertThat(ledger.read().nextOffsets()).isEqualTo(Map.of(0, 15L, 1, 25L, 2, 5L));
@@ -53,7 +53,7 @@ class OffsetLedgerTest {
     @Test
     void tellsWhetherACommitsAdvanceHappened() throws IOException {
         LedgerVersion read = ledger.readVersion();
-        ledger.advance(Map.of(), Map.of(0, 10L), "first");
+        ledger.advance(Map.of(), Map.of(0, 10L), Ledgers.unpinned("first"));
         Ledgers.advanceNow(ledger, Map.of(1, 5L));
         assertThat(ledger.isCommitted("first", read.number(), Map.of(), Map.of(0, 10L))).isTrue();
         assertThat(ledger.isCommitted("never-advanced", read.number(), Map.of(), Map.of(0, 10L))).isFalse();
@@ -61,13 +61,72 @@ class OffsetLedgerTest {
     }
 
     @Test
-    void afterItsVersionWasPrunedACommitCountsAsDoneIfTheLedgerReachedItsTarget() throws IOException {
-        ledger.advance(Map.of(), Map.of(0, 10L), "old");
-        for (long i = 1; i <= OffsetLedger.KEPT_VERSIONS + 5; i++) {
-            Ledgers.advanceNow(ledger, Map.of(1, i));
-        }
+    void aPinnedCommitWhoseVersionWasPrunedIsStillKnownCommitted() throws IOException {
+        LedgerCommit old = new LedgerCommit("old", List.of(pendingIntent("old")));
+        ledger.advance(Map.of(), Map.of(0, 10L), old);
+        overtake(0, 10);
+        assertThat(ledgerFiles()).doesNotContain(String.format("v%020d.ledger", 1)).contains("old.pin", "old.receipt");
         assertThat(ledger.isCommitted("old", 0, Map.of(), Map.of(0, 10L))).isTrue();
-        assertThat(ledger.isCommitted("other", 0, Map.of(), Map.of(0, 11L))).isFalse();
+    }
+
+    @Test
+    void aCommitWhoseAdvanceNeverHappenedIsKnownNotCommittedHoweverFarOthersMovedItsPartitions() throws IOException {
+        // Killed after its intent: pinned or not yet, its compare-and-set never ran. Another writer then
+        // landed the same offsets and many more, so the ledger is past the killed commit's target.
+        LedgerCommit killed = new LedgerCommit("killed", List.of(pendingIntent("killed")));
+        new LedgerFiles(FileSystem.getLocal(new Configuration()), layout.ledgerDir("t"), "t").pin(killed);
+        overtake(0, 0);
+        assertThat(ledger.read().nextOffset(0).getAsLong()).isGreaterThan(10);
+        assertThat(ledger.isCommitted("killed", 0, Map.of(), Map.of(0, 10L))).isFalse();
+        assertThat(ledger.isCommitted("never-pinned", 0, Map.of(), Map.of(0, 10L))).isFalse();
+    }
+
+    @Test
+    void anOrphanACrashLeftNeverCountsAsItsWritersCommit() throws IOException {
+        // A writer read version 10, stalled while others made and pruned versions far past it, published
+        // its advance under the then free name 11, and died before deleting that orphan.
+        LedgerCommit stalled = new LedgerCommit("stalled", List.of(pendingIntent("stalled")));
+        new LedgerFiles(FileSystem.getLocal(new Configuration()), layout.ledgerDir("t"), "t").pin(stalled);
+        overtake(0, 0);
+        long oldest;
+        try (Stream<String> names = ledgerFiles().stream()) {
+            oldest = names.filter(n -> n.matches("v\\d{20}\\.ledger")).mapToLong(n -> Long.parseLong(n.substring(1, 21))).min().orElseThrow();
+        }
+        long orphan = oldest - 1;
+        Files.writeString(dir.resolve("_tributary/ledger/t").resolve(String.format("v%020d.ledger", orphan)),
+            LedgerText.encode("t", Map.of(0, 5L, 1, 7L), stalled.id(), "the-writer-of-version-" + (orphan - 1)), StandardCharsets.UTF_8);
+
+        assertThat(ledger.isCommitted(stalled.id(), orphan - 1, Map.of(0, 5L), Map.of(0, 5L, 1, 7L))).isFalse();
+        pruneOnce(OffsetLedger.open(layout, "t", new Configuration()));
+        assertThat(ledgerFiles()).as("no receipt for an orphan").doesNotContain("stalled.receipt");
+        assertThat(ledger.isCommitted(stalled.id(), orphan - 1, Map.of(0, 5L), Map.of(0, 5L, 1, 7L))).isFalse();
+    }
+
+    @Test
+    void aPinStaysWhileAnIntentNamesTheCommitAndGoesWithTheLastOne() throws IOException {
+        Path first = pendingIntent("first");
+        Path second = pendingIntent("second");
+        LedgerCommit commit = new LedgerCommit("two-partitions", List.of(first, second));
+        ledger.advance(Map.of(), Map.of(0, 10L, 1, 10L), commit);
+        overtake(2, 0); // prunes its version: a receipt instead
+
+        FileSystem fs = FileSystem.getLocal(new Configuration());
+        fs.delete(first, false); // one partition recovered
+        ledger.release(commit.id());
+        assertThat(ledgerFiles()).contains("two-partitions.pin", "two-partitions.receipt");
+        assertThat(ledger.isCommitted(commit.id(), 0, Map.of(), Map.of(1, 10L))).isTrue();
+
+        fs.delete(second, false); // the other recovered too, and its writer died before releasing
+        pruneOnce(ledger);
+        assertThat(ledgerFiles()).noneMatch(n -> n.startsWith("two-partitions"));
+    }
+
+    @Test
+    void aRefusedAdvanceLeavesNoPin() throws IOException {
+        Ledgers.advanceNow(ledger, Map.of(0, 10L));
+        assertThatThrownBy(() -> ledger.advance(Map.of(), Map.of(0, 20L), new LedgerCommit("late", List.of(pendingIntent("late")))))
+            .isInstanceOf(LedgerConflictException.class);
+        assertThat(ledgerFiles()).noneMatch(n -> n.startsWith("late"));
     }
 
     @Test
@@ -183,6 +242,21 @@ class OffsetLedgerTest {
         LedgerState state = new LedgerState("t", Map.of(0, 100L, 1, 50L));
         assertThat(state.resumeOffsets(Map.of(0, 80L, 1, 59L, 2, 9L)))
             .containsExactly(Map.entry(0, 100L), Map.entry(1, 60L), Map.entry(2, 10L));
+    }
+
+    /** Three times as many commits of {@code partition} by another writer as the ledger keeps, from {@code from} on. */
+    private void overtake(int partition, long from) throws IOException {
+        OffsetLedger other = OffsetLedger.open(layout, "t", new Configuration());
+        for (long next = from + 1; next <= from + 3 * OffsetLedger.KEPT_VERSIONS; next++) {
+            Ledgers.advanceNow(other, Map.of(partition, next));
+        }
+    }
+
+    /** An intent file of a commit that a recovery has not finished yet. */
+    private Path pendingIntent(String name) throws IOException {
+        java.nio.file.Path intent = Files.createDirectories(dir.resolve("intents")).resolve(name);
+        Files.writeString(intent, "pending", StandardCharsets.UTF_8);
+        return new Path(intent.toUri());
     }
 
     /** Enough updates of partition 9 for {@code writer} to prune once. */

@@ -2,6 +2,8 @@ package io.tributary.hadoop.loader;
 
 import io.tributary.hadoop.dataset.CommitPoint;
 import io.tributary.hadoop.dataset.DatasetLayout;
+import io.tributary.hadoop.dataset.DurableFiles;
+import io.tributary.hadoop.dataset.LedgerCommit;
 import io.tributary.hadoop.dataset.Ledgers;
 import io.tributary.hadoop.dataset.OffsetLedger;
 import io.tributary.hadoop.dataset.RecordConverter;
@@ -32,16 +34,19 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.TimestampType;
 import org.apache.parquet.hadoop.ParquetWriter;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -59,6 +64,11 @@ class DatasetOutputCommitterTest {
     private FileSystem fs;
     private final DatasetOutputFormat format = new DatasetOutputFormat();
     private final DatasetOutputCommitter committer = new DatasetOutputCommitter();
+
+    @AfterEach
+    void stopHeartbeat() {
+        committer.stopHeartbeat(); // of a job a test set up and left, as a killed loader would
+    }
 
     @BeforeEach
     void setUp() throws IOException {
@@ -97,11 +107,7 @@ class DatasetOutputCommitterTest {
 
     @Test
     void anAbortedJobLeavesTheDatasetAsItWas() throws Exception {
-        JobContext job = new JobContextImpl(conf, JOB);
-        committer.setupJob(job);
-        TaskAttemptContext task = attempt(0, 0);
-        write(task, 0, 0, 100);
-        commit(task);
+        JobContext job = committedTasks(1);
         committer.abortJob(job, JobStatus.State.FAILED);
         assertThat(Datasets.dataFiles(root, "t", conf)).isEmpty();
         assertThat(ledger()).isEmpty();
@@ -110,20 +116,14 @@ class DatasetOutputCommitterTest {
 
     @Test
     void anInterruptedJobCommitIsFinishedByTheNextRun() throws Exception {
-        JobContext job = new JobContextImpl(conf, JOB);
-        committer.setupJob(job);
-        for (int p = 0; p < 2; p++) {
-            TaskAttemptContext task = attempt(p, 0);
-            write(task, p, 0, 100);
-            commit(task);
-        }
+        committedTasks(2);
         // The commit wrote its marker, advanced the ledger and moved one file, then the process died.
         JobStaging staging = staging();
         CommitMarker written = new CommitMarker(JOB.toString(), 0, Map.of(), Map.of(0, 100L, 1, 100L));
         try (var marker = fs.create(staging.committingMarker())) {
             marker.writeBytes(written.encode());
         }
-        OffsetLedger.open(DatasetLayout.utc(root), "t", conf).advance(Map.of(), written.next(), written.writer());
+        OffsetLedger.open(DatasetLayout.utc(root), "t", conf).advance(Map.of(), written.next(), new LedgerCommit(written.writer(), List.of(staging.committingMarker())));
         Path oneFile = fs.listFiles(staging.tasksDir(), true).next().getPath();
         Path moved = new Path(root, oneFile.toUri().getPath().substring(fs.makeQualified(staging.tasksDir()).toUri().getPath().length() + 1)
             .replaceFirst("^[^/]+/", ""));
@@ -137,12 +137,114 @@ class DatasetOutputCommitterTest {
     }
 
     @Test
+    void aRecoveryThatFinishesTheCommitWhileTheCommitIsStillRenamingIsNoFailure() throws Exception {
+        JobContext job = committedTasks(2);
+        AtomicBoolean recovered = new AtomicBoolean();
+        // A slow loader past its ledger advance; a second loader starts and finishes its commit meanwhile.
+        CommitPoint.listen((writer, point) -> {
+            if (point == CommitPoint.BETWEEN_RENAMES && recovered.compareAndSet(false, true)) {
+                try {
+                    assertThat(JobCommit.recoverPending(DatasetLayout.utc(root), "t", conf)).isEqualTo(1);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        });
+        try {
+            committer.commitJob(job);
+        } finally {
+            CommitPoint.listen(null);
+        }
+        assertThat(recovered).isTrue();
+        assertThat(Datasets.offsetsByPartition(root, "t", conf)).allSatisfy((p, offsets) -> assertThat(offsets.cardinality()).isEqualTo(100));
+        assertThat(ledger()).isEqualTo(Map.of(0, 100L, 1, 100L));
+        assertThat(fs.exists(staging().jobDir())).isFalse();
+    }
+
+    @Test
+    void anotherFileWhereAStagedFileShouldGoIsAFailureEvenOnceTheStagedFileIsGone() throws Exception {
+        JobContext job = committedTasks(2);
+        JobStaging staging = staging();
+        Path tasks = fs.makeQualified(staging.tasksDir());
+        CommitPoint.listen((writer, point) -> {
+            if (point == CommitPoint.BETWEEN_RENAMES) {
+                try { // every file not yet moved vanishes, and something else takes its place
+                    for (var it = fs.listFiles(tasks, true); it.hasNext(); ) {
+                        Path staged = it.next().getPath();
+                        String relative = staged.toUri().getPath().substring(tasks.toUri().getPath().length() + 1);
+                        Path target = new Path(root, relative.substring(relative.indexOf('/') + 1));
+                        try (var other = fs.create(target)) {
+                            other.writeBytes("not the staged file");
+                        }
+                        fs.delete(staged, false);
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        });
+        try {
+            assertThatThrownBy(() -> committer.commitJob(job)).hasMessageContaining("refusing to overwrite");
+        } finally {
+            CommitPoint.listen(null);
+        }
+    }
+
+    @Test
+    void theStagingAreaOfALoaderKilledBeforeItsIntentIsDeletedOnceItShowsNoSignOfLife() throws Exception {
+        JobContext job = committedTasks(2);
+        killAt(CommitPoint.AFTER_TEMP_FILES, job);
+        assertThat(JobCommit.recoverPending(DatasetLayout.utc(root), "t", conf)).isZero();
+        assertThat(fs.exists(staging().tasksDir())).as("a loader that died a moment ago, or is only slow").isTrue();
+
+        backdateStaging();
+        assertThat(JobCommit.recoverPending(DatasetLayout.utc(root), "t", conf)).isZero();
+        assertThat(fs.exists(staging().jobDir())).isFalse();
+        assertThat(Datasets.dataFiles(root, "t", conf)).isEmpty();
+        assertThat(ledger()).isEmpty();
+    }
+
+    @Test
+    void aHeartbeatKeepsTheStagingAreaOfASlowLoader() throws Exception {
+        committedTasks(2);
+        committer.stopHeartbeat(); // its next beat, a minute away, is the one this test makes at once
+        backdateStaging();
+        try (StagingHeartbeat heartbeat = StagingHeartbeat.start(fs, staging().stagedToken())) {
+            heartbeat.beat();
+        }
+        assertThat(JobCommit.recoverPending(DatasetLayout.utc(root), "t", conf)).isZero();
+        assertThat(fs.exists(staging().tasksDir())).isTrue();
+    }
+
+    @Test
+    void aLoaderWhoseStagingAreaWasDeletedAsAbandonedRefusesToCommit() throws Exception {
+        JobContext job = committedTasks(2);
+        backdateStaging(); // its heartbeat stalled so long that it looked dead
+        assertThat(JobCommit.recoverPending(DatasetLayout.utc(root), "t", conf)).isZero();
+        assertThat(fs.exists(staging().jobDir())).isFalse();
+
+        assertThatThrownBy(() -> committer.commitJob(job)).hasMessageContaining("deleted its staging area")
+            .hasMessageContaining("nothing was committed");
+        committer.abortJob(job, JobStatus.State.FAILED);
+        assertThat(ledger()).as("a ledger advance here would count offsets whose files are gone").isEmpty();
+        assertThat(fs.exists(staging().jobDir())).isFalse();
+    }
+
+    @Test
+    void aLoaderWhoseStagingAreaWasClaimedAsAbandonedRefusesToCommit() throws Exception {
+        JobContext job = committedTasks(2);
+        // A later loader claimed it (and has not deleted it yet) just before this one began its commit.
+        assertThat(DurableFiles.createOnce(fs, staging().committingMarker(), "claimed\n".getBytes(StandardCharsets.UTF_8))).isTrue();
+
+        assertThatThrownBy(() -> committer.commitJob(job)).hasMessageContaining("claimed its staging area")
+            .hasMessageContaining("nothing was committed");
+        assertThat(ledger()).isEmpty();
+        assertThat(Datasets.dataFiles(root, "t", conf)).isEmpty();
+    }
+
+    @Test
     void aCommitCutShortBeforeItsLedgerAdvanceIsLeftAloneUntilAnotherWriterOvertakesIt() throws Exception {
-        JobContext job = new JobContextImpl(conf, JOB);
-        committer.setupJob(job);
-        TaskAttemptContext task = attempt(0, 0);
-        write(task, 0, 0, 100);
-        commit(task);
+        committedTasks(1);
         JobStaging staging = staging();
         try (var marker = fs.create(staging.committingMarker())) {
             marker.writeBytes(new CommitMarker(JOB.toString(), 0, Map.of(), Map.of(0, 100L)).encode());
@@ -160,13 +262,7 @@ class DatasetOutputCommitterTest {
 
     @Test
     void aCommitWhoseLedgerAdvanceLosesLeavesNothingVisibleAndNamesThePartitions() throws Exception {
-        JobContext job = new JobContextImpl(conf, JOB);
-        committer.setupJob(job);
-        for (int p = 0; p < 2; p++) {
-            TaskAttemptContext task = attempt(p, 0);
-            write(task, p, 0, 100);
-            commit(task);
-        }
+        JobContext job = committedTasks(2);
         OffsetLedger other = OffsetLedger.open(DatasetLayout.utc(root), "t", conf);
         CommitPoint.listen((writer, point) -> {
             if (point == CommitPoint.AFTER_INTENT) {
@@ -189,32 +285,25 @@ class DatasetOutputCommitterTest {
     }
 
     @Test
-    void aTornCommitMarkerMeansNothingWasMovedAndNothingIsMovedNow() throws Exception {
-        JobContext job = new JobContextImpl(conf, JOB);
-        committer.setupJob(job);
-        TaskAttemptContext task = attempt(0, 0);
-        write(task, 0, 0, 100);
-        commit(task);
-        // The process died while writing the marker: empty, or cut before its end line.
+    void aTornCommitMarkerMeansNothingWasMovedAndTheStagingAreaCanGo() throws Exception {
+        // Markers are published whole, so a torn one is an earlier version's, written in place by a process
+        // that died before its ledger advance: empty, or cut before its end line.
         JobStaging staging = staging();
         for (String torn : new String[] {"", "0=100\n"}) {
+            committedTasks(1);
             try (var marker = fs.create(staging.committingMarker(), true)) {
                 marker.writeBytes(torn);
             }
             assertThat(JobCommit.recoverPending(DatasetLayout.utc(root), "t", conf)).as("marker '%s'", torn).isZero();
             assertThat(Datasets.offsetsByPartition(root, "t", conf)).as("marker '%s'", torn).isEmpty();
             assertThat(ledger()).isEmpty();
-            assertThat(fs.exists(staging.tasksDir())).isTrue();
+            assertThat(fs.exists(staging.jobDir())).isFalse();
         }
     }
 
     @Test
     void refusesToCommitWhenAnotherWriterLoadedThePlannedOffsets() throws Exception {
-        JobContext job = new JobContextImpl(conf, JOB);
-        committer.setupJob(job);
-        TaskAttemptContext task = attempt(0, 0);
-        write(task, 0, 0, 100);
-        commit(task);
+        JobContext job = committedTasks(1);
         Ledgers.advanceNow(OffsetLedger.open(DatasetLayout.utc(root), "t", conf), Map.of(0, 40L)); // e.g. the sink, meanwhile
 
         assertThatThrownBy(() -> committer.commitJob(job)).hasMessageContaining("t-0 [0, 40) are already in the dataset");
@@ -300,6 +389,51 @@ class DatasetOutputCommitterTest {
         }
         assertThat(Datasets.dataFiles(root, "t", conf)).singleElement()
             .satisfies(file -> assertThat(Datasets.rows(file, conf)).hasSize(100).isEqualTo(Datasets.rows(direct, conf)));
+    }
+
+    // A set-up job with one committed task a partition, 0 to partitions - 1, of 100 records over two hours: two files each.
+    private JobContext committedTasks(int partitions) throws Exception {
+        JobContext job = new JobContextImpl(conf, JOB);
+        committer.setupJob(job);
+        for (int p = 0; p < partitions; p++) {
+            TaskAttemptContext task = attempt(p, 0);
+            write(task, p, 0, 100);
+            commit(task);
+        }
+        return job;
+    }
+
+    // The job's process dies at point: its commit goes no further, nothing aborts it, its heartbeat stops.
+    private void killAt(CommitPoint point, JobContext job) {
+        CommitPoint.listen((writer, reached) -> {
+            if (reached == point) {
+                throw new IllegalStateException("killed at " + point.spelling());
+            }
+        });
+        try {
+            assertThatThrownBy(() -> committer.commitJob(job)).hasMessage("killed at " + point.spelling());
+        } finally {
+            CommitPoint.listen(null);
+        }
+    }
+
+    // Every file and directory of the staging area as last touched longer ago than a live job allows.
+    private void backdateStaging() throws IOException {
+        long longAgo = System.currentTimeMillis() - JobCommit.ABANDONED_AFTER.toMillis() - 60_000;
+        Path jobDir = staging().jobDir();
+        for (var it = fs.listFiles(jobDir, true); it.hasNext(); ) {
+            fs.setTimes(it.next().getPath(), longAgo, -1);
+        }
+        backdateDirectories(jobDir, longAgo);
+    }
+
+    private void backdateDirectories(Path dir, long time) throws IOException {
+        for (var child : fs.listStatus(dir)) {
+            if (child.isDirectory()) {
+                backdateDirectories(child.getPath(), time);
+            }
+        }
+        fs.setTimes(dir, time, -1);
     }
 
     private JobStaging staging() {
