@@ -48,13 +48,13 @@ class TransactionalDatasetIT extends BrokerTestBase {
             Map<Integer, Long> stable = topic.lastStableOffsets();
             LoaderRun first = load(topic.topic(), root);
             assertThat(first.exit()).as("loader: %s", first.output()).isZero();
+            assertLanded(lake, topic);
+            assertThat(SinkTests.ledger(root, topic.topic(), jobs())).as("ledger").isEqualTo(stable);
+            assertThat(first.output()).contains("lost ranges: none");
             for (Map.Entry<Integer, Long> open : topic.openTransactionStarts().entrySet()) {
                 assertThat(first.output()).contains(topic.topic() + "-" + open.getKey() + ": loading up to its last stable offset "
                     + open.getValue() + ", where a transaction is still open");
             }
-            assertThat(first.output()).contains("lost ranges: none");
-            assertLanded(lake, topic);
-            assertThat(SinkTests.ledger(root, topic.topic(), jobs())).as("ledger").isEqualTo(stable);
 
             topic.commitOpenTransaction();
             LoaderRun second = load(topic.topic(), root);

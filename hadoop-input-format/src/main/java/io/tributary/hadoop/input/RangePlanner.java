@@ -69,8 +69,13 @@ public final class RangePlanner {
                 throw new IllegalArgumentException(topic + " has no partition " + partition + " (it has " + leaders.size() + ")");
             }
             if (start > end) {
+                // E.g. a dataset loaded read_uncommitted earlier, or a group's offsets committed by such a consumer.
+                String why = start <= logEnds.get(partition)
+                    ? ", where a transaction is still open (log end " + logEnds.get(partition) + "); load again once it has ended, "
+                        + "or read with " + InputConfig.CONSUMER_PREFIX + "isolation.level=read_uncommitted"
+                    : " (was the topic deleted and recreated?)";
                 throw new IllegalArgumentException("start offset " + start + " of " + topic + "-" + partition
-                    + " is beyond its end " + end + " (was the topic deleted and recreated?)");
+                    + " is beyond its end " + end + why);
             }
             long first = earliest.get(partition);
             if (start < first && onMissing == MissingPolicy.FAIL) {

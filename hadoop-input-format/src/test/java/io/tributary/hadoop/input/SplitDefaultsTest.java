@@ -35,7 +35,9 @@ class SplitDefaultsTest {
 
     @Test
     void readersAndPlanningReadCommittedRecordsUnlessTheJobAsksForEveryRecord() {
-        InputConfig defaults = new InputConfig(new Configuration(false));
+        Configuration conf = new Configuration(false);
+        conf.set(InputConfig.BOOTSTRAP_SERVERS, "127.0.0.1:9092");
+        InputConfig defaults = new InputConfig(conf);
         assertThat(defaults.consumerProps("c")).containsEntry("isolation.level", "read_committed");
         assertThat(defaults.isolationLevel()).isEqualTo(IsolationLevel.READ_COMMITTED);
 

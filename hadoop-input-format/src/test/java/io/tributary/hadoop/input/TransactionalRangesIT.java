@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Planning and reading a topic with committed, aborted and open transactions
@@ -49,6 +50,12 @@ class TransactionalRangesIT {
             }
             assertThat(plan.partitions()).filteredOn(p -> p.heldBack() > 0).extracting(p -> p.range().partition())
                 .containsExactlyElementsOf(topic.openTransactionStarts().keySet());
+
+            // A start past the stable end (say, offsets a read_uncommitted consumer committed) names the open transaction.
+            assertThatThrownBy(() -> JobPlanning.plan(conf(topic, "offsets:0=" + logEnds.get(0))))
+                .hasMessage("start offset " + logEnds.get(0) + " of " + topic.topic() + "-0 is beyond its end " + stable.get(0)
+                    + ", where a transaction is still open (log end " + logEnds.get(0) + "); load again once it has ended, "
+                    + "or read with tributary.consumer.isolation.level=read_uncommitted");
         }
     }
 
