@@ -185,6 +185,11 @@ public final class TransactionalTopic implements AutoCloseable {
         return visible().values().stream().mapToLong(TreeSet::size).sum();
     }
 
+    /** How many records were written: visible, aborted and open ones. */
+    public long recordCount() {
+        return sequence;
+    }
+
     /** The offsets of aborted records, by partition: no reader may ever return them. */
     public Map<Integer, TreeSet<Long>> aborted() {
         return aborted;
