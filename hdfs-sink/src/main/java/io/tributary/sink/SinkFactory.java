@@ -87,9 +87,11 @@ public final class SinkFactory {
     /**
      * Consumer settings: offsets are committed only by the sink; no automatic reset, so a
      * position the log no longer has comes to {@link RetentionGaps} (a partition new to the
-     * dataset is sought to the beginning explicitly); fetch buffers are kept well inside the memory
-     * budget so many partitions fit a small heap. {@code consumer.*} settings override all of these
-     * but the reset, which {@link SinkConfig} refuses.
+     * dataset is sought to the beginning explicitly); committed records only
+     * ({@code read_committed}: a partition waits at its last stable offset while a transaction is
+     * open there); fetch buffers are kept well inside the memory budget so many partitions fit a
+     * small heap. {@code consumer.*} settings override all of these but the reset, which
+     * {@link SinkConfig} refuses.
      */
     static Map<String, Object> consumerProps(SinkConfig config) {
         Map<String, Object> props = new HashMap<>();
@@ -97,6 +99,7 @@ public final class SinkFactory {
         props.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         long fetchBytes = Math.max(MIN_FETCH_BYTES, Math.min(MAX_FETCH_BYTES, config.memoryBudgetBytes() / 4));
         props.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, (int) fetchBytes);
         props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, (int) Math.min(fetchBytes, 1 << 20));

@@ -48,6 +48,14 @@ class SinkConfigTest {
     }
 
     @Test
+    void readsCommittedRecordsUnlessTheUserAsksForEveryRecord() {
+        assertThat(SinkFactory.consumerProps(new SinkConfig(minimal()))).containsEntry("isolation.level", "read_committed");
+        Map<String, String> uncommitted = minimal();
+        uncommitted.put("consumer.isolation.level", "read_uncommitted");
+        assertThat(SinkFactory.consumerProps(new SinkConfig(uncommitted))).containsEntry("isolation.level", "read_uncommitted");
+    }
+
+    @Test
     void recordsGoneFromTheLogFailByDefaultAndNeverResetTheConsumer() {
         SinkConfig config = new SinkConfig(minimal());
         assertThat(config.onMissing()).isEqualTo(MissingPolicy.FAIL);

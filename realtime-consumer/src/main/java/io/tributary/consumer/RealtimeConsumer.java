@@ -130,6 +130,8 @@ public final class RealtimeConsumer implements AutoCloseable {
     private static Map<String, Object> consumerConfig(RealtimeConsumerBuilder<?, ?> settings) {
         Map<String, Object> config = new HashMap<>(settings.consumerProperties);
         config.putIfAbsent(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
+        // Handlers see committed records only: never an aborted one, nor one of a transaction still open.
+        config.putIfAbsent(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, settings.groupId);
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);

@@ -168,6 +168,8 @@ public final class RealtimeConsumerBuilder<K, V> {
     /**
      * Any other Kafka consumer setting, e.g. {@code client.id} or {@code session.timeout.ms}. The
      * consumer manages {@code enable.auto.commit}, the deserializers and {@code auto.offset.reset} itself.
+     * It reads {@code isolation.level=read_committed} unless set to {@code read_uncommitted} here
+     * (which hands aborted records and those of open transactions to the handler too).
      */
     public RealtimeConsumerBuilder<K, V> consumerProperty(String name, Object value) {
         consumerProperties.put(requireText(name, "name"), value);

@@ -3,6 +3,7 @@ package io.tributary.hadoop.input;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.ReflectionUtils;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
@@ -11,12 +12,15 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
  * The job configuration keys of {@link TopicInputFormat}, and the typed reading of them. Any
  * {@code tributary.consumer.<key>} is passed to the Kafka consumers as {@code <key>} (security
- * settings, {@code isolation.level}, fetch sizes).
+ * settings, fetch sizes). The consumers and the planner read {@code read_committed} unless
+ * {@code tributary.consumer.isolation.level} says otherwise: aborted records and those of a
+ * transaction still open are never loaded, and planning ends at the last stable offset.
  */
 public final class InputConfig {
     public static final String BOOTSTRAP_SERVERS = "tributary.bootstrap.servers";
@@ -45,6 +49,8 @@ public final class InputConfig {
     /** How many of the newest hour buckets the ledger start cross-checks. */
     public static final String RESUME_CHECK_BUCKETS = "tributary.resume.check.buckets";
     public static final String CONSUMER_PREFIX = "tributary.consumer.";
+    /** Committed records only, unless {@code tributary.consumer.isolation.level=read_uncommitted}. */
+    public static final String DEFAULT_ISOLATION_LEVEL = "read_committed";
     /**
      * Whether to keep a records counter per partition (default true). Hadoop caps a job's counters
      * ({@code mapreduce.job.counters.max}, 120), so topics with many partitions must turn it off.
@@ -171,8 +177,24 @@ public final class InputConfig {
         props.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, 1024 * 1024);
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, DEFAULT_ISOLATION_LEVEL);
         props.putAll(conf.getPropsWithPrefix(CONSUMER_PREFIX));
         return props;
+    }
+
+    /**
+     * What the readers read and where planning ends: {@code read_committed} (the default) up to
+     * the last stable offset, {@code read_uncommitted} up to the high watermark.
+     */
+    public IsolationLevel isolationLevel() {
+        String key = CONSUMER_PREFIX + ConsumerConfig.ISOLATION_LEVEL_CONFIG;
+        String value = conf.getTrimmed(key, DEFAULT_ISOLATION_LEVEL);
+        for (IsolationLevel level : IsolationLevel.values()) {
+            if (level.toString().equals(value.toLowerCase(Locale.ROOT))) {
+                return level;
+            }
+        }
+        throw new IllegalArgumentException("bad " + key + " '" + value + "': read_committed or read_uncommitted");
     }
 
     /**

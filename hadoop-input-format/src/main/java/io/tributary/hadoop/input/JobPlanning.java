@@ -7,16 +7,13 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.IsolationLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -38,11 +35,9 @@ public final class JobPlanning {
         }
         InputConfig config = new InputConfig(conf);
         Map<String, Object> clientProps = config.consumerProps("tributary-planner");
-        IsolationLevel isolation = IsolationLevel.valueOf(String.valueOf(
-            clientProps.getOrDefault(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted")).toUpperCase(Locale.ROOT));
         LoadPlan plan;
         try (Admin admin = Admin.create(adminProps(clientProps))) {
-            plan = new RangePlanner(admin, () -> ledgerResume(conf, config), isolation)
+            plan = new RangePlanner(admin, () -> ledgerResume(conf, config), config.isolationLevel())
                 .plan(config.topic(), config.start(), config.onMissing());
         }
         if (config.splitLimits().maxBytes() > 0) {

@@ -17,8 +17,9 @@ import java.util.List;
 /**
  * Reads exactly the offsets {@code [start, end)} of each range of a split, one range after the
  * other, with assign + seek + poll. Offsets need not be dense: a range is done when the
- * consumer's position reaches its end, whatever gaps (compaction, transaction markers) lie
- * before it. The core of both the {@code mapreduce} and the {@code mapred} record readers.
+ * consumer's position reaches its end, whatever gaps (compaction, transaction markers, aborted
+ * records a {@code read_committed} consumer leaves out) lie before it; only offsets below the
+ * log start are reported lost. The core of both the {@code mapreduce} and the {@code mapred} record readers.
  * Not thread-safe.
  */
 public final class OffsetRangeReader implements RangeReader {
@@ -151,9 +152,11 @@ public final class OffsetRangeReader implements RangeReader {
     }
 
     private void poll() throws IOException {
+        long before = position;
         try {
             batch = consumer.poll(POLL_TIMEOUT).records(partition).iterator();
-            // The position passes gaps and transaction markers even when no record is returned.
+            // The position passes gaps, transaction markers and aborted records (under read_committed)
+            // even when no record is returned: a range that ends in them is done all the same.
             long consumerPosition = consumer.position(partition);
             if (!batch.hasNext() && consumerPosition > position) {
                 position = Math.min(consumerPosition, range.end());
@@ -161,7 +164,8 @@ public final class OffsetRangeReader implements RangeReader {
         } catch (OffsetOutOfRangeException e) {
             skipLostRecords();
         }
-        if (batch.hasNext() || position >= range.end()) {
+        // Moving past offsets without records is progress too: a long aborted transaction returns none.
+        if (batch.hasNext() || position > before) {
             lastProgressMs = time.milliseconds();
         } else if (time.milliseconds() - lastProgressMs > stallTimeout.toMillis()) {
             throw new IOException("no progress reading " + partition + " at offset " + position + " of "

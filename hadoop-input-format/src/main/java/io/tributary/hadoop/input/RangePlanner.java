@@ -23,10 +23,13 @@ import java.util.function.Function;
 
 /**
  * Plans a load: for each partition of a topic, {@code [start, end)} from the start position to
- * the high watermark (the last stable offset under {@code read_committed}) now. A start below
+ * the last stable offset now under {@code read_committed} (the high watermark under
+ * {@code read_uncommitted}). A transaction still open holds the last stable offset at its first
+ * offset: the plan notes the log end beyond it, and the next load takes the rest. A start below
  * the log start offset means retention already deleted records: with {@link MissingPolicy#FAIL}
  * planning stops there, naming the lost range; with {@link MissingPolicy#SKIP} the range is kept
- * and the reader reports what it could not read.
+ * and the reader reports what it could not read. Offsets need not be dense (transaction markers,
+ * aborted records, compaction): a range is bounded by offsets, never counted in records.
  */
 public final class RangePlanner {
     /** Where the dataset says each partition resumes. */
@@ -55,6 +58,7 @@ public final class RangePlanner {
         Map<Integer, Long> starts = startPosition.resolve(offsets);
         Map<Integer, Long> earliest = offsets.earliest();
         Map<Integer, Long> latest = offsets.latest();
+        Map<Integer, Long> logEnds = offsets.logEnds();
 
         List<LoadPlan.Partition> partitions = new ArrayList<>();
         for (Map.Entry<Integer, Long> s : starts.entrySet()) {
@@ -65,14 +69,21 @@ public final class RangePlanner {
                 throw new IllegalArgumentException(topic + " has no partition " + partition + " (it has " + leaders.size() + ")");
             }
             if (start > end) {
+                // E.g. a dataset loaded read_uncommitted earlier, or a group's offsets committed by such a consumer.
+                String why = start <= logEnds.get(partition)
+                    ? ", where a transaction is still open (log end " + logEnds.get(partition) + "); load again once it has ended, "
+                        + "or read with " + InputConfig.CONSUMER_PREFIX + "isolation.level=read_uncommitted"
+                    : " (was the topic deleted and recreated?)";
                 throw new IllegalArgumentException("start offset " + start + " of " + topic + "-" + partition
-                    + " is beyond its end " + end + " (was the topic deleted and recreated?)");
+                    + " is beyond its end " + end + why);
             }
             long first = earliest.get(partition);
             if (start < first && onMissing == MissingPolicy.FAIL) {
                 throw new LostRangeException(new LostRange(topic, partition, start, Math.min(first, end)));
             }
-            partitions.add(new LoadPlan.Partition(new OffsetRange(partition, start, end), leaders.get(partition), 0));
+            // The log end is read after the stable end: an append in between can only put it further ahead.
+            long logEnd = Math.max(end, logEnds.get(partition));
+            partitions.add(new LoadPlan.Partition(new OffsetRange(partition, start, end), leaders.get(partition), 0, logEnd));
         }
         return new LoadPlan(topic, partitions);
     }
@@ -83,6 +94,7 @@ public final class RangePlanner {
         private final List<Integer> partitions;
         private Map<Integer, Long> earliest;
         private Map<Integer, Long> latest;
+        private Map<Integer, Long> logEnds;
 
         Offsets(String topic, List<Integer> partitions) {
             this.topic = topic;
@@ -103,6 +115,15 @@ public final class RangePlanner {
                 latest = list(p -> OffsetSpec.latest());
             }
             return latest;
+        }
+
+        /** The high watermarks: {@link #latest()} itself unless reading {@code read_committed}. */
+        Map<Integer, Long> logEnds() {
+            if (logEnds == null) {
+                logEnds = isolation == IsolationLevel.READ_UNCOMMITTED ? latest()
+                    : list(p -> OffsetSpec.latest(), IsolationLevel.READ_UNCOMMITTED);
+            }
+            return logEnds;
         }
 
         @Override
@@ -136,11 +157,15 @@ public final class RangePlanner {
         }
 
         private Map<Integer, Long> list(Function<Integer, OffsetSpec> spec) {
+            return list(spec, isolation);
+        }
+
+        private Map<Integer, Long> list(Function<Integer, OffsetSpec> spec, IsolationLevel level) {
             Map<TopicPartition, OffsetSpec> request = new TreeMap<>(java.util.Comparator.comparingInt(TopicPartition::partition));
             partitions.forEach(p -> request.put(new TopicPartition(topic, p), spec.apply(p)));
             try {
                 Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> result =
-                    await(admin.listOffsets(request, new ListOffsetsOptions(isolation)).all());
+                    await(admin.listOffsets(request, new ListOffsetsOptions(level)).all());
                 Map<Integer, Long> offsets = new TreeMap<>();
                 result.forEach((tp, info) -> offsets.put(tp.partition(), info.offset()));
                 return offsets;

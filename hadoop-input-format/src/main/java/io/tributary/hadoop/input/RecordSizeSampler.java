@@ -59,7 +59,7 @@ public final class RecordSizeSampler {
         List<LoadPlan.Partition> sampled = plan.partitions().stream().map(p -> {
             long[] t = totals.get(p.range().partition());
             double avg = t == null || t[0] == 0 ? 0 : (double) t[1] / t[0];
-            return new LoadPlan.Partition(p.range(), p.host(), avg);
+            return p.withAvgRecordBytes(avg);
         }).toList();
         return new LoadPlan(plan.topic(), sampled);
     }

@@ -4,7 +4,8 @@
  *
  * <ul>
  *   <li>Planning ({@link io.tributary.hadoop.input.JobPlanning}, once per job):
- *       {@link io.tributary.hadoop.input.RangePlanner} fixes {@code [start, high watermark)} per
+ *       {@link io.tributary.hadoop.input.RangePlanner} fixes {@code [start, last stable offset)}
+ *       ({@code read_committed}, the default; the high watermark under {@code read_uncommitted}) per
  *       partition from a {@link io.tributary.hadoop.input.StartPosition} into a
  *       {@link io.tributary.hadoop.input.LoadPlan}, stored in the job configuration so a job is
  *       deterministic; {@link io.tributary.hadoop.input.SplitPlanner} cuts it into

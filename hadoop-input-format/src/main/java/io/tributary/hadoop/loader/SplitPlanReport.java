@@ -5,13 +5,24 @@ import io.tributary.hadoop.input.TopicSplit;
 
 import java.util.List;
 
-/** The console text of a load's plan: one summary line, and with {@link #splits} a line per split (map task). */
+/** The console text of a load's plan: a summary, and with {@link #splits} a line per split (map task). */
 record SplitPlanReport(LoadPlan plan, List<TopicSplit> splits) {
 
+    /** The plan in one line, and a line for each partition an open transaction holds back. */
     String summary() {
         long busy = plan.partitions().stream().filter(p -> !p.range().isEmpty()).count();
-        return "plan: " + splits.size() + (splits.size() == 1 ? " split" : " splits") + " (map tasks) for " + plan.span()
-            + " offsets of " + plan.topic() + " in " + busy + " of " + plan.partitions().size() + " partitions";
+        StringBuilder text = new StringBuilder("plan: ").append(splits.size()).append(splits.size() == 1 ? " split" : " splits")
+            .append(" (map tasks) for ").append(plan.span()).append(" offsets of ").append(plan.topic()).append(" in ").append(busy)
+            .append(" of ").append(plan.partitions().size()).append(" partitions");
+        for (LoadPlan.Partition p : plan.partitions()) {
+            if (p.heldBack() > 0) {
+                text.append("\n").append(plan.topic()).append('-').append(p.range().partition())
+                    .append(": loading up to its last stable offset ").append(p.range().end()).append(", where a transaction is still open; ")
+                    .append(p.heldBack()).append(" offsets up to the log end ").append(p.logEnd())
+                    .append(" wait for it to commit or abort and load in a later run");
+            }
+        }
+        return text.toString();
     }
 
     String splitLines() {

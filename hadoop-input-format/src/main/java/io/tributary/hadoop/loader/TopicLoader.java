@@ -80,7 +80,8 @@ public final class TopicLoader extends Configured implements Tool {
         options.applyTo(conf);
         try {
             InputConfig.validate(LoaderConfig.DEFINITION, conf);
-        } catch (ConfigException e) {
+            new InputConfig(conf).isolationLevel(); // a consumer key, so not in the definition
+        } catch (ConfigException | IllegalArgumentException e) {
             err.println("tributary-loader: " + e.getMessage());
             return 2;
         }

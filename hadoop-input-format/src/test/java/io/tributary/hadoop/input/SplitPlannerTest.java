@@ -90,9 +90,24 @@ class SplitPlannerTest {
     }
 
     @Test
+    void splitsEndAtOffsetsAndTheLastAtTheStableEndWhateverLiesBeyond() {
+        // Offsets 0..99 up to the last stable offset 100, where a transaction is open up to the log end 160.
+        LoadPlan plan = plan(new LoadPlan.Partition(new OffsetRange(0, 0, 100), "", 0, 160));
+        assertThat(plan.partitions().get(0).heldBack()).isEqualTo(60);
+
+        List<TopicSplit> splits = new SplitPlanner(new SplitLimits(30, 0, 0)).split(plan);
+
+        assertThat(splits).extracting(TopicSplit::ranges).containsExactly(List.of(new OffsetRange(0, 0, 30)),
+            List.of(new OffsetRange(0, 30, 60)), List.of(new OffsetRange(0, 60, 90)), List.of(new OffsetRange(0, 90, 100)));
+        assertThatThrownBy(() -> new LoadPlan.Partition(new OffsetRange(0, 0, 100), "", 0, 99)).hasMessageContaining("log end 99");
+    }
+
+    @Test
     void planSurvivesTheJobConfiguration() {
-        LoadPlan plan = plan(part(0, 0, 40, "a.example", 12.5), part(7, 3, 9, "", 0));
+        LoadPlan plan = plan(part(0, 0, 40, "a.example", 12.5), part(7, 3, 9, "", 0),
+            new LoadPlan.Partition(new OffsetRange(8, 5, 20), "", 0, 35));
         assertThat(LoadPlan.decode(plan.encode())).isEqualTo(plan);
+        assertThat(LoadPlan.decode(plan.encode()).partitions().get(2).logEnd()).isEqualTo(35);
         assertThat(plan.endOffsets()).containsEntry(0, 40L).containsEntry(7, 9L);
         assertThat(LoadPlan.decode(new LoadPlan("t", List.of()).encode()).partitions()).isEmpty();
     }

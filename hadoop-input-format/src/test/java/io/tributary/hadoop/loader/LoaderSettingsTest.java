@@ -2,7 +2,8 @@ package io.tributary.hadoop.loader;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.ToolRunner;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
@@ -16,19 +17,20 @@ class LoaderSettingsTest {
     @TempDir
     java.nio.file.Path dir;
 
-    @Test
-    void aBadSettingIsOneClearLineAndExitCodeTwoBeforeAnythingConnects() throws Exception {
+    @ParameterizedTest
+    @CsvSource({"tributary.split.max.records, many", "tributary.consumer.isolation.level, committed"})
+    void aBadSettingIsOneClearLineAndExitCodeTwoBeforeAnythingConnects(String key, String value) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int exit = ToolRunner.run(new Configuration(), new TopicLoader(new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8)),
-            new String[] {"-D", "tributary.split.max.records=many", "--bootstrap-server", "127.0.0.1:9", "--topic", "t",
+            new String[] {"-D", key + "=" + value, "--bootstrap-server", "127.0.0.1:9", "--topic", "t",
                 "--output", dir.resolve("lake").toString()});
 
         String printed = err.toString(StandardCharsets.UTF_8);
         assertThat(exit).as(printed).isEqualTo(2);
         assertThat(printed.lines().findFirst()).hasValueSatisfying(line -> assertThat(line)
-            .startsWith("tributary-loader: ").contains("tributary.split.max.records", "many"));
+            .startsWith("tributary-loader: ").contains(key, value));
         assertThat(printed).doesNotContain("Exception", "\tat ");
         assertThat(dir.resolve("lake")).doesNotExist();
     }

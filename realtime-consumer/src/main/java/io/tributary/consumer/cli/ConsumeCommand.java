@@ -31,7 +31,8 @@ import java.util.concurrent.TimeUnit;
  * {@code tributary consume <topic>}: prints one line per record until {@code --max-messages} or
  * Ctrl-C. With {@code --group} it joins the group, resumes from its committed offsets and commits
  * what it printed; without, it reads all partitions and commits nothing. The start options apply
- * where there is no committed offset; the default is the end of the log.
+ * where there is no committed offset; the default is the end of the log. Committed records only
+ * unless {@code --isolation-level read_uncommitted}.
  */
 @Command(name = "consume", mixinStandardHelpOptions = true, description = "Print the records of a topic, one line each.")
 final class ConsumeCommand implements Callable<Integer> {
@@ -69,6 +70,14 @@ final class ConsumeCommand implements Callable<Integer> {
 
     @Option(names = "--max-messages", paramLabel = "N", description = "Exit after N records (default: run until stopped).")
     Long maxMessages;
+
+    /** As kafka-console-consumer's option, but committed records only unless asked: as every Tributary reader. */
+    enum Isolation { read_committed, read_uncommitted }
+
+    @Option(names = "--isolation-level", paramLabel = "L", defaultValue = "read_committed",
+            description = "read_committed: committed records only, up to the last stable offset; read_uncommitted: "
+                    + "every record, aborted ones and those of open transactions too (default: ${DEFAULT-VALUE}).")
+    Isolation isolation;
 
     @Option(names = "--format", paramLabel = "TEMPLATE", defaultValue = RecordFormat.DEFAULT,
             converter = FormatConverter.class,
@@ -111,6 +120,7 @@ final class ConsumeCommand implements Callable<Integer> {
         }
         Map<String, Object> settings = new HashMap<>();
         settings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, start.position().autoOffsetReset());
+        settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation.name());
         if (group != null) {
             settings.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         }
