@@ -222,8 +222,28 @@ public final class BrokerConfig extends AbstractConfig {
         this.listeners = Listeners.parse(getString(LISTENERS), getString(Listeners.ADVERTISED_LISTENERS),
                 getString(Listeners.LISTENER_SECURITY_PROTOCOL_MAP), getString(Listeners.INTER_BROKER_LISTENER_NAME));
         SecurityConfigs.rejectUnknown(originalsStrings(), DEFINITION.names(), listeners);
+        validateSaslMechanisms();
         this.connectionLimits = new ConnectionLimits(getInt(MAX_CONNECTIONS), getInt(MAX_CONNECTIONS_PER_IP),
                 perIpOverrides(getString(MAX_CONNECTIONS_PER_IP_OVERRIDES)));
+    }
+
+    /**
+     * Each listener's own SASL settings are valid, and the inter-broker listener, if SASL, enables the mechanism the
+     * brokers replicate with (as Kafka requires): refused here, at start-up, rather than when a connection uses them.
+     */
+    private void validateSaslMechanisms() {
+        for (Listener listener : listeners.bound()) {
+            Map<String, Object> settings = securitySettings(listener); // parses and validates the listener's overrides
+            if (listener.sasl() && listener.name().equals(listeners.interBrokerName())) {
+                Object mechanism = settings.get(SecurityConfigs.SASL_MECHANISM_INTER_BROKER_PROTOCOL);
+                Object enabled = settings.get(SecurityConfigs.SASL_ENABLED_MECHANISMS);
+                if (!((List<?>) enabled).contains(mechanism)) {
+                    throw new ConfigException(SecurityConfigs.SASL_MECHANISM_INTER_BROKER_PROTOCOL, mechanism,
+                            "the inter-broker listener " + listener.name().value() + " does not enable this mechanism (its "
+                                    + SecurityConfigs.SASL_ENABLED_MECHANISMS + ": " + enabled + ")");
+                }
+            }
+        }
     }
 
     /** The schema of every broker key, for generated docs. */

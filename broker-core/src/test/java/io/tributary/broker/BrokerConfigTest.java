@@ -88,6 +88,16 @@ class BrokerConfigTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"listener.name.sasl_plaintext.sasl.enabled.mechanisms=GSSAPI",
+            "listener.name.sasl_plaintext.sasl.mechanism.inter.broker.protocol=SCRAM-SHA-1",
+            "sasl.mechanism.inter.broker.protocol=PLAIN"})
+    void rejectsSaslMechanismsASaslListenerCannotServeWhenTheConfigIsRead(String setting) {
+        String[] kv = setting.split("=", 2);
+        assertThatThrownBy(() -> new BrokerConfig(Map.of("listeners", "SASL_PLAINTEXT://127.0.0.1:0", kv[0], kv[1])))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("mechanism");
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"127.0.0.1:9092", "CLIENTS://host:9092", "PLAINTEXT://host", "PLAINTEXT://host:port",
             "PLAINTEXT://host:70000", "PLAINTEXT://a:1,PLAINTEXT://b:2", "SSL://a:1,SASL_SSL://a:2", ""})
     void rejectsListenersItCannotServe(String listeners) {
