@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import io.tributary.broker.group.GroupConfig;
 import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.log.LogConfig;
@@ -15,6 +16,7 @@ import io.tributary.broker.network.ConnectionLimits;
 import io.tributary.broker.network.SocketServerConfig;
 import io.tributary.broker.replica.BrokerConnector;
 import io.tributary.broker.replica.ReplicationConfig;
+import io.tributary.broker.security.AclAuthorizer;
 import io.tributary.broker.security.Listener;
 import io.tributary.broker.security.Listeners;
 import io.tributary.broker.security.SecurityConfigs;
@@ -26,6 +28,7 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.config.types.Password;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
 
 /**
  * The broker's settings ({@code server.properties}): the keys of the server itself declared here
@@ -272,6 +275,19 @@ public final class BrokerConfig extends AbstractConfig {
             }
         });
         return settings;
+    }
+
+    /** Whether requests are authorized against the ACLs ({@code authorizer.class.name} is set). */
+    public boolean authorizerEnabled() {
+        return !getString(SecurityConfigs.AUTHORIZER_CLASS_NAME).isBlank();
+    }
+
+    public Set<KafkaPrincipal> superUsers() {
+        return AclAuthorizer.parseSuperUsers(getString(SecurityConfigs.SUPER_USERS));
+    }
+
+    public boolean allowEveryoneIfNoAclFound() {
+        return getBoolean(SecurityConfigs.ALLOW_EVERYONE_IF_NO_ACL_FOUND);
     }
 
     /** Empty when the broker should run its own embedded ZooKeeper. */

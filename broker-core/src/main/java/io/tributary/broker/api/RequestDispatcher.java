@@ -12,6 +12,7 @@ import io.tributary.broker.network.Response;
 import io.tributary.broker.purgatory.Purgatory;
 import io.tributary.broker.quota.ClientQuotaEnforcer;
 import io.tributary.broker.replica.ReplicaManager;
+import io.tributary.broker.security.AclAuthorizer;
 import io.tributary.broker.security.FollowerCheck;
 import io.tributary.broker.security.ScramUsers;
 import org.apache.kafka.common.TopicPartition;
@@ -19,6 +20,7 @@ import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.message.AlterClientQuotasRequestData;
 import org.apache.kafka.common.message.AlterUserScramCredentialsRequestData;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
+import org.apache.kafka.common.message.CreateAclsRequestData;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.DeleteGroupsRequestData;
@@ -51,6 +53,8 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.protocol.SendBuilder;
+import org.apache.kafka.common.requests.DeleteAclsRequest;
+import org.apache.kafka.common.requests.DescribeAclsRequest;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.apache.kafka.common.network.Send;
 import org.slf4j.Logger;
@@ -78,6 +82,8 @@ public final class RequestDispatcher {
     private final ClientQuotasHandler clientQuotas;
     private final QuotaThrottle throttle;
     private final ScramCredentialsHandler scramCredentials;
+    private final AclHandler acls;
+    private final RequestAuthorization authorization;
 
     /** The handlers of the consumer-group APIs. */
     private record GroupApis(CoordinatorHandler coordinator, GroupMembershipHandler membership, GroupAdminHandler admin,
@@ -87,7 +93,8 @@ public final class RequestDispatcher {
     private RequestDispatcher(MetadataHandler metadata, ProduceHandler produce, FetchHandler fetch, ListOffsetsHandler listOffsets,
                       DeleteRecordsHandler deleteRecords, TopicAdminHandler topicAdmin, ConfigHandler configs, ProducerIdHandler producerIds,
                       OffsetForLeaderEpochHandler leaderEpochs, GroupApis groups, ClientQuotasHandler clientQuotas,
-                      QuotaThrottle throttle, ScramCredentialsHandler scramCredentials) {
+                      QuotaThrottle throttle, ScramCredentialsHandler scramCredentials, AclHandler acls,
+                      RequestAuthorization authorization) {
         this.metadata = metadata;
         this.produce = produce;
         this.fetch = fetch;
@@ -101,6 +108,8 @@ public final class RequestDispatcher {
         this.clientQuotas = clientQuotas;
         this.throttle = throttle;
         this.scramCredentials = scramCredentials;
+        this.acls = acls;
+        this.authorization = authorization;
     }
 
     /** Wires one handler per API family over the broker's services. */
@@ -108,7 +117,7 @@ public final class RequestDispatcher {
                                            ReplicaManager replicas, ClusterView cluster, Purgatory<TopicPartition> fetchWaiters,
                                            GroupServices groupServices, ApiSettings settings, ClientQuotaStore quotaStore,
                                            ClientQuotaEnforcer quotas, FollowerCheck followers, ScramUsers scramUsers,
-                                           Optional<KafkaPrincipal> brokerPrincipal) {
+                                           Optional<KafkaPrincipal> brokerPrincipal, Optional<AclAuthorizer> authorizer) {
         ConfigHandler configs = new ConfigHandler(topics, settings.brokerDef(), settings.brokerProps(), broker.nodeId());
         return new RequestDispatcher(
                 new MetadataHandler(broker, topics, new MetadataHandler.TopicDefaults(settings.autoCreateTopics(),
@@ -128,7 +137,10 @@ public final class RequestDispatcher {
                         new OffsetsHandler(topics, groupServices.offsets())),
                 new ClientQuotasHandler(quotaStore),
                 new QuotaThrottle(quotas),
-                new ScramCredentialsHandler(scramUsers, brokerPrincipal));
+                new ScramCredentialsHandler(scramUsers, brokerPrincipal),
+                new AclHandler(authorizer),
+                authorizer.<RequestAuthorization>map(acls -> new AclRequestAuthorization(acls, new TopicLookup(topics)))
+                        .orElse(RequestAuthorization.NONE));
     }
 
     /** The response to send, completed later for requests that wait (fetch long-polls). */
@@ -148,7 +160,7 @@ public final class RequestDispatcher {
         long started = System.nanoTime();
         CompletableFuture<? extends ApiMessage> result;
         try {
-            result = handle(request, key, version);
+            result = authorization.handle(request, authorized -> handle(authorized, key, version));
         } catch (RuntimeException e) {
             result = CompletableFuture.failedFuture(e);
         }
@@ -197,6 +209,9 @@ public final class RequestDispatcher {
             case DESCRIBE_USER_SCRAM_CREDENTIALS -> done(scramCredentials.describe((DescribeUserScramCredentialsRequestData) data));
             case ALTER_USER_SCRAM_CREDENTIALS -> done(scramCredentials.alter((AlterUserScramCredentialsRequestData) data,
                     request.session().principal()));
+            case DESCRIBE_ACLS -> done(acls.describe((DescribeAclsRequest) request.body()));
+            case CREATE_ACLS -> done(acls.create((CreateAclsRequestData) data));
+            case DELETE_ACLS -> done(acls.delete((DeleteAclsRequest) request.body()));
             // Authentication happens on the network thread; here the connection is past it (or never needed it).
             case SASL_HANDSHAKE -> done(new SaslHandshakeResponseData().setErrorCode(Errors.ILLEGAL_SASL_STATE.code()));
             case SASL_AUTHENTICATE -> done(new SaslAuthenticateResponseData().setErrorCode(Errors.ILLEGAL_SASL_STATE.code())
