@@ -80,7 +80,8 @@ import org.apache.kafka.common.resource.ResourceType;
  * DeleteTopics and DeleteRecords DELETE, CreatePartitions ALTER, DescribeConfigs DESCRIBE_CONFIGS and
  * IncrementalAlterConfigs ALTER_CONFIGS on the topic or the cluster, InitProducerId IDEMPOTENT_WRITE on the cluster
  * or WRITE on some topic, the ACL, quota and SCRAM APIs DESCRIBE or ALTER (quotas: DESCRIBE_CONFIGS, ALTER_CONFIGS)
- * on the cluster. An API this class has no case for is refused to all but the principals with CLUSTER_ACTION (the
+ * on the cluster. ApiVersions, the SASL exchange and DescribeCluster (the brokers, as Metadata lists them) need
+ * nothing, as in Kafka. An API this class has no case for is refused to all but the principals with CLUSTER_ACTION (the
  * brokers): a new API gets its case here. Thread-safe.
  */
 final class AclRequestAuthorization implements RequestAuthorization {
@@ -149,11 +150,11 @@ final class AclRequestAuthorization implements RequestAuthorization {
             case DESCRIBE_GROUPS -> describeGroups(access);
             case LIST_GROUPS -> listGroups(access);
             case DELETE_GROUPS -> deleteGroups(access, (DeleteGroupsRequestData) data);
-            case DESCRIBE_CLUSTER, DESCRIBE_ACLS, DESCRIBE_USER_SCRAM_CREDENTIALS -> cluster(access, DESCRIBE);
+            case DESCRIBE_ACLS, DESCRIBE_USER_SCRAM_CREDENTIALS -> cluster(access, DESCRIBE);
             case CREATE_ACLS, DELETE_ACLS, ALTER_USER_SCRAM_CREDENTIALS -> cluster(access, ALTER);
             case DESCRIBE_CLIENT_QUOTAS -> cluster(access, DESCRIBE_CONFIGS);
             case ALTER_CLIENT_QUOTAS -> cluster(access, ALTER_CONFIGS);
-            case API_VERSIONS, SASL_HANDSHAKE, SASL_AUTHENTICATE -> UNCHANGED;
+            case API_VERSIONS, SASL_HANDSHAKE, SASL_AUTHENTICATE, DESCRIBE_CLUSTER -> UNCHANGED;
             default -> cluster(access, CLUSTER_ACTION);
         };
         CompletableFuture<? extends ApiMessage> response = handler.apply(request);
@@ -430,12 +431,17 @@ final class AclRequestAuthorization implements RequestAuthorization {
         };
     }
 
+    /** Topics the sender may not describe are left out when it asked for all, else answered TOPIC_AUTHORIZATION_FAILED. */
     private UnaryOperator<ApiMessage> offsetFetch(Access access, OffsetFetchRequestData request, short version) {
         if (version < FIRST_BATCHED_OFFSET_FETCH_VERSION) {
             access.requireOnGroup(DESCRIBE, request.groupId());
             boolean allTopics = request.topics() == null;
             return message -> {
-                hideTopicOffsets(access, ((OffsetFetchResponseData) message).topics(), allTopics);
+                List<OffsetFetchResponseData.OffsetFetchResponseTopic> topics = ((OffsetFetchResponseData) message).topics();
+                topics.removeIf(topic -> allTopics && !mayOnNamedTopic(access, DESCRIBE, topic.name(), Uuid.ZERO_UUID));
+                topics.stream().filter(topic -> !mayOnNamedTopic(access, DESCRIBE, topic.name(), Uuid.ZERO_UUID))
+                        .forEach(topic -> topic.partitions().forEach(p -> p.setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())
+                                .setCommittedOffset(-1).setMetadata(null)));
                 return message;
             };
         }
@@ -444,33 +450,17 @@ final class AclRequestAuthorization implements RequestAuthorization {
         List<String> allTopicsOf = request.groups().stream().filter(g -> g.topics() == null).map(g -> g.groupId()).toList();
         return message -> {
             OffsetFetchResponseData response = (OffsetFetchResponseData) message;
-            response.groups().forEach(group -> hideTopicOffsets(access, group.topics(), allTopicsOf.contains(group.groupId())));
+            for (OffsetFetchResponseData.OffsetFetchResponseGroup group : response.groups()) {
+                boolean allTopics = allTopicsOf.contains(group.groupId());
+                group.topics().removeIf(topic -> allTopics && !mayOnNamedTopic(access, DESCRIBE, topic.name(), topic.topicId()));
+                group.topics().stream().filter(topic -> !mayOnNamedTopic(access, DESCRIBE, topic.name(), topic.topicId()))
+                        .forEach(topic -> topic.partitions().forEach(p -> p.setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code())
+                                .setCommittedOffset(-1).setMetadata(null)));
+            }
             denied.forEach(group -> response.groups().add(new OffsetFetchResponseData.OffsetFetchResponseGroup()
                     .setGroupId(group.groupId()).setErrorCode(Errors.GROUP_AUTHORIZATION_FAILED.code())));
             return message;
         };
-    }
-
-    /** Topics the sender may not describe: left out when it asked for all, else answered TOPIC_AUTHORIZATION_FAILED. */
-    private <T> void hideTopicOffsets(Access access, List<T> topics, boolean allTopics) {
-        Iterator<T> it = topics.iterator();
-        while (it.hasNext()) {
-            T item = it.next();
-            if (item instanceof OffsetFetchResponseData.OffsetFetchResponseTopic topic && !mayOnNamedTopic(access, DESCRIBE, topic.name(), Uuid.ZERO_UUID)) {
-                if (allTopics) {
-                    it.remove();
-                } else {
-                    topic.partitions().forEach(p -> p.setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()).setCommittedOffset(-1).setMetadata(null));
-                }
-            } else if (item instanceof OffsetFetchResponseData.OffsetFetchResponseTopics topic
-                    && !mayOnNamedTopic(access, DESCRIBE, topic.name(), topic.topicId())) {
-                if (allTopics) {
-                    it.remove();
-                } else {
-                    topic.partitions().forEach(p -> p.setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()).setCommittedOffset(-1).setMetadata(null));
-                }
-            }
-        }
     }
 
     private UnaryOperator<ApiMessage> offsetDelete(Access access, OffsetDeleteRequestData request) {

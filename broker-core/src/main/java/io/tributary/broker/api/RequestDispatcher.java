@@ -62,8 +62,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Routes each request to its handler and turns the typed result into bytes for the wire. A
- * version outside {@link SupportedApis} gets UNSUPPORTED_VERSION; a handler failure becomes the
- * request's own error response. Thread-safe.
+ * version outside {@link SupportedApis} gets UNSUPPORTED_VERSION; with an authorizer a request passes its
+ * {@link RequestAuthorization} step first; a handler failure (or a refusal) becomes the request's own error
+ * response. Thread-safe.
  */
 public final class RequestDispatcher {
     private static final Logger log = LoggerFactory.getLogger(RequestDispatcher.class);
@@ -160,7 +161,9 @@ public final class RequestDispatcher {
         long started = System.nanoTime();
         CompletableFuture<? extends ApiMessage> result;
         try {
-            result = authorization.handle(request, authorized -> handle(authorized, key, version));
+            // Without an authorizer a request goes straight to its handler: nothing is allocated or looked up for it.
+            result = authorization == RequestAuthorization.NONE ? handle(request, key, version)
+                    : authorization.handle(request, authorized -> handle(authorized, key, version));
         } catch (RuntimeException e) {
             result = CompletableFuture.failedFuture(e);
         }

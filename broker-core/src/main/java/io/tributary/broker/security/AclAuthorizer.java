@@ -13,6 +13,8 @@ import io.tributary.broker.cluster.ZkClient;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclBindingFilter;
@@ -54,6 +56,12 @@ public final class AclAuthorizer implements AutoCloseable {
     private final boolean allowEveryoneIfNoAclFound;
     private final Time time;
     private final List<CuratorCache> changeWatches = new ArrayList<>();
+    /** After a lost session, announcements may have expired unseen: read everything again. */
+    private final ConnectionStateListener reloadOnReconnect = (client, state) -> {
+        if (state == ConnectionState.RECONNECTED) {
+            reloadAllQuietly();
+        }
+    };
     private volatile AclSnapshot acls = AclSnapshot.EMPTY;
 
     private AclAuthorizer(ZkClient zk, Set<KafkaPrincipal> superUsers, boolean allowEveryoneIfNoAclFound, Time time) {
@@ -72,6 +80,7 @@ public final class AclAuthorizer implements AutoCloseable {
             authorizer.watch(AclStore.LITERAL_CHANGES_PATH, timeoutMs);
             authorizer.watch(AclStore.EXTENDED_CHANGES_PATH, timeoutMs);
             authorizer.reloadAll();
+            zk.curator().getConnectionStateListenable().addListener(authorizer.reloadOnReconnect);
             return authorizer;
         } catch (InterruptedException | RuntimeException e) {
             authorizer.close();
@@ -118,6 +127,15 @@ public final class AclAuthorizer implements AutoCloseable {
 
     private synchronized void reloadAll() {
         acls = AclSnapshot.of(store.all());
+    }
+
+    private void reloadAllQuietly() {
+        try {
+            reloadAll();
+        } catch (RuntimeException e) {
+            log.warn("could not read the ACLs again after reconnecting to ZooKeeper; they may be stale until the next change: {}",
+                    e.getMessage());
+        }
     }
 
     /** Whether {@code principal}, connected from {@code host} (an IP address), may do {@code operation} on the resource. */
@@ -255,6 +273,7 @@ public final class AclAuthorizer implements AutoCloseable {
 
     @Override
     public void close() {
+        zk.curator().getConnectionStateListenable().removeListener(reloadOnReconnect);
         changeWatches.forEach(CuratorCache::close);
     }
 }

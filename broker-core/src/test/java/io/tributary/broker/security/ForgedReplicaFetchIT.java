@@ -9,12 +9,12 @@ import java.util.List;
 import java.util.Map;
 import io.tributary.broker.testing.Clients;
 import io.tributary.broker.testing.RawConnection;
+import io.tributary.broker.testing.Requests;
 import io.tributary.broker.testing.TestCluster;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
@@ -33,17 +33,10 @@ import org.junit.jupiter.api.io.TempDir;
 class ForgedReplicaFetchIT {
     private static final String TOPIC = "guarded";
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
-    /** Fetch v12: topics by name, the replica id in the request body. */
-    private static final short FETCH_VERSION = 12;
-
     private static FetchResponseData forgedFetch(String localAddress, String leader, int replicaId, long offset) throws Exception {
         int colon = leader.lastIndexOf(':');
         try (RawConnection raw = new RawConnection(localAddress, leader.substring(0, colon), Integer.parseInt(leader.substring(colon + 1)))) {
-            FetchRequestData request = new FetchRequestData().setReplicaId(replicaId).setMaxWaitMs(0).setMinBytes(1)
-                    .setMaxBytes(1 << 20).setIsolationLevel((byte) 0);
-            request.topics().add(new FetchRequestData.FetchTopic().setTopic(TOPIC).setPartitions(List.of(
-                    new FetchRequestData.FetchPartition().setPartition(0).setFetchOffset(offset).setPartitionMaxBytes(1 << 20))));
-            return ((FetchResponse) raw.request(ApiKeys.FETCH, FETCH_VERSION, request)).data();
+            return ((FetchResponse) raw.request(ApiKeys.FETCH, Requests.FOLLOWER_FETCH_VERSION, Requests.followerFetch(TOPIC, replicaId, offset))).data();
         }
     }
 
