@@ -23,10 +23,18 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AccessControlEntry;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.ClusterAuthorizationException;
 import org.apache.kafka.common.errors.GroupAuthorizationException;
+import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.tools.AclCommand;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
@@ -118,6 +126,16 @@ class AclsIT {
 
         Files.writeString(workDir.resolve("bob.properties"), "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n"
                 + "sasl.jaas.config=" + user("bob").get("sasl.jaas.config") + "\n");
+        try (Admin admin = Clients.admin(bootstrap(), user("admin"))) {
+            AccessControlEntry anyone = new AccessControlEntry("User:carol", "*", AclOperation.ALTER, AclPermissionType.ALLOW);
+            var otherCluster = admin.createAcls(List.of(new AclBinding(new ResourcePattern(ResourceType.CLUSTER, "other-cluster",
+                    PatternType.LITERAL), anyone))).all();
+            assertThatThrownBy(otherCluster::get).hasCauseInstanceOf(InvalidRequestException.class)
+                    .hasMessageContaining("kafka-cluster");
+            var noName = admin.createAcls(List.of(new AclBinding(new ResourcePattern(ResourceType.TOPIC, "", PatternType.LITERAL),
+                    anyone))).all();
+            assertThatThrownBy(noName::get).hasCauseInstanceOf(InvalidRequestException.class);
+        }
         ExternalCommand.Result refused = kafkaAclsAs("bob.properties", "--add", "--allow-principal", "User:bob", "--operation", "All",
                 "--topic", "orders");
         assertThat(refused.stdout() + refused.stderr()).contains("ClusterAuthorizationException");
