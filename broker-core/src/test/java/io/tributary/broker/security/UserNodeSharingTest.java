@@ -81,7 +81,7 @@ class UserNodeSharingTest {
     }
 
     @Test
-    void aUserNameThatNeedsEncodingHasOneNodeForCredentialsAndQuotas() {
+    void aUserNameThatNeedsEncodingHasOneNodeForCredentialsAndQuotas() throws Exception {
         String name = "alice@example.com/ops";
         ClientQuotaEntity entity = new ClientQuotaEntity(Map.of(ClientQuotaEntity.USER, name));
 
@@ -91,6 +91,9 @@ class UserNodeSharingTest {
         assertThat(zk.children(ScramUsers.USERS_PATH)).containsExactly("alice%40example.com%2Fops");
         assertThat(users.all()).containsOnlyKeys(name);
         assertThat(quotas.quotas(entity)).containsExactly(Map.entry("producer_byte_rate", 1024.0));
+        try (ScramCredentialCache logins = ScramCredentialCache.start(zk, 10_000)) {
+            assertThat(logins.cache(ScramMechanism.SCRAM_SHA_256).get(name)).as("the broker's login cache uses the real name").isNotNull();
+        }
     }
 
     @Test
