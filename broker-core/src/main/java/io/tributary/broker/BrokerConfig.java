@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import io.tributary.broker.group.GroupConfig;
 import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.log.LogConfig;
@@ -15,6 +16,7 @@ import io.tributary.broker.network.ConnectionLimits;
 import io.tributary.broker.network.SocketServerConfig;
 import io.tributary.broker.replica.BrokerConnector;
 import io.tributary.broker.replica.ReplicationConfig;
+import io.tributary.broker.security.AclAuthorizer;
 import io.tributary.broker.security.Listener;
 import io.tributary.broker.security.Listeners;
 import io.tributary.broker.security.SecurityConfigs;
@@ -26,6 +28,7 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.config.types.Password;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
 
 /**
  * The broker's settings ({@code server.properties}): the keys of the server itself declared here
@@ -222,8 +225,28 @@ public final class BrokerConfig extends AbstractConfig {
         this.listeners = Listeners.parse(getString(LISTENERS), getString(Listeners.ADVERTISED_LISTENERS),
                 getString(Listeners.LISTENER_SECURITY_PROTOCOL_MAP), getString(Listeners.INTER_BROKER_LISTENER_NAME));
         SecurityConfigs.rejectUnknown(originalsStrings(), DEFINITION.names(), listeners);
+        validateSaslMechanisms();
         this.connectionLimits = new ConnectionLimits(getInt(MAX_CONNECTIONS), getInt(MAX_CONNECTIONS_PER_IP),
                 perIpOverrides(getString(MAX_CONNECTIONS_PER_IP_OVERRIDES)));
+    }
+
+    /**
+     * Each listener's own SASL settings are valid, and the inter-broker listener, if SASL, enables the mechanism the
+     * brokers replicate with (as Kafka requires): refused here, at start-up, rather than when a connection uses them.
+     */
+    private void validateSaslMechanisms() {
+        for (Listener listener : listeners.bound()) {
+            Map<String, Object> settings = securitySettings(listener); // parses and validates the listener's overrides
+            if (listener.sasl() && listener.name().equals(listeners.interBrokerName())) {
+                Object mechanism = settings.get(SecurityConfigs.SASL_MECHANISM_INTER_BROKER_PROTOCOL);
+                Object enabled = settings.get(SecurityConfigs.SASL_ENABLED_MECHANISMS);
+                if (!((List<?>) enabled).contains(mechanism)) {
+                    throw new ConfigException(SecurityConfigs.SASL_MECHANISM_INTER_BROKER_PROTOCOL, mechanism,
+                            "the inter-broker listener " + listener.name().value() + " does not enable this mechanism (its "
+                                    + SecurityConfigs.SASL_ENABLED_MECHANISMS + ": " + enabled + ")");
+                }
+            }
+        }
     }
 
     /** The schema of every broker key, for generated docs. */
@@ -252,6 +275,19 @@ public final class BrokerConfig extends AbstractConfig {
             }
         });
         return settings;
+    }
+
+    /** Whether requests are authorized against the ACLs ({@code authorizer.class.name} is set). */
+    public boolean authorizerEnabled() {
+        return !getString(SecurityConfigs.AUTHORIZER_CLASS_NAME).isBlank();
+    }
+
+    public Set<KafkaPrincipal> superUsers() {
+        return AclAuthorizer.parseSuperUsers(getString(SecurityConfigs.SUPER_USERS));
+    }
+
+    public boolean allowEveryoneIfNoAclFound() {
+        return getBoolean(SecurityConfigs.ALLOW_EVERYONE_IF_NO_ACL_FOUND);
     }
 
     /** Empty when the broker should run its own embedded ZooKeeper. */

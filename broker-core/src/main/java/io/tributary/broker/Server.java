@@ -45,6 +45,7 @@ import io.tributary.broker.purgatory.Purgatory;
 import io.tributary.broker.replica.HighWatermarkCheckpoints;
 import io.tributary.broker.replica.ReplicaManager;
 import io.tributary.broker.replica.ReplicationConfig;
+import io.tributary.broker.security.AclAuthorizer;
 import io.tributary.broker.security.InterBrokerConnector;
 import io.tributary.broker.security.InterBrokerCredentials;
 import io.tributary.broker.security.InterBrokerPrincipal;
@@ -93,6 +94,7 @@ public final class Server implements AutoCloseable {
     private ScheduledExecutorService producerStateTasks;
     private RequestHandlerPool handlers;
     private ScramCredentialCache scramCredentials;
+    private AclAuthorizer authorizer;
     private final List<ListenerSecurity> listenerSecurity = new ArrayList<>();
     private BrokerConnector interBrokerConnector;
     /** One per listener, in the order of {@code listeners}. */
@@ -151,6 +153,10 @@ public final class Server implements AutoCloseable {
         topics.load();
 
         scramCredentials = ScramCredentialCache.start(zk, config.zookeeperConnectionTimeoutMs());
+        if (config.authorizerEnabled()) {
+            authorizer = AclAuthorizer.start(zk, config.superUsers(), config.allowEveryoneIfNoAclFound(), time,
+                    config.zookeeperConnectionTimeoutMs());
+        }
         RequestChannel channel = new RequestChannel(config.queuedMaxRequests());
         for (Listener listener : config.listeners().bound()) {
             ListenerSecurity security = ListenerSecurity.create(listener, config.securitySettings(listener), scramCredentials);
@@ -190,7 +196,7 @@ public final class Server implements AutoCloseable {
                 replicas, cluster, fetchWaiters, groups, apiSettings(config), new ClientQuotaStore(zk), quotas,
                 new RegisteredBrokerFollowers(cluster, interBroker, brokerPrincipal),
                 new ScramUsers(zk),
-                ownCredentials.map(InterBrokerCredentials::principal));
+                ownCredentials.map(InterBrokerCredentials::principal), Optional.ofNullable(authorizer));
         handlers = new RequestHandlerPool(config.ioThreads(), channel, dispatcher::dispatch);
         producerStateTasks = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "tributary-producer-state");
@@ -337,6 +343,7 @@ public final class Server implements AutoCloseable {
             quietly("inter-broker connector", closeable);
         }
         quietly("SCRAM credentials", scramCredentials);
+        quietly("authorizer", authorizer);
         quietly("broker registration", registry);
         quietly("cluster watches", cluster);
         quietly("client quota watches", quotaWatcher);

@@ -81,10 +81,31 @@ class BrokerConfigTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"sasl.enabled.mechanisms=GSSAPI", "ssl.client.auth=sometimes",
-            "inter.broker.listener.name=OTHER", "listener.security.protocol.map=PLAINTEXT:TLS"})
+            "inter.broker.listener.name=OTHER", "listener.security.protocol.map=PLAINTEXT:TLS",
+            "authorizer.class.name=kafka.security.auth.SimpleAclAuthorizer", "super.users=admin"})
     void rejectsSecurityValuesItCannotServe(String setting) {
         String[] kv = setting.split("=", 2);
         assertThatThrownBy(() -> new BrokerConfig(Map.of(kv[0], kv[1]))).isInstanceOf(ConfigException.class);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"io.tributary.broker.security.AclAuthorizer", "kafka.security.authorizer.AclAuthorizer"})
+    void namesTheAuthorizerAsTributaryOrKafkasZooKeeperModeDoes(String className) {
+        BrokerConfig config = new BrokerConfig(Map.of("authorizer.class.name", className, "super.users", "User:admin; User:broker"));
+        assertThat(config.authorizerEnabled()).isTrue();
+        assertThat(config.superUsers()).extracting(Object::toString).containsExactlyInAnyOrder("User:admin", "User:broker");
+        assertThat(config.allowEveryoneIfNoAclFound()).isFalse();
+        assertThat(new BrokerConfig(Map.of()).authorizerEnabled()).isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"listener.name.sasl_plaintext.sasl.enabled.mechanisms=GSSAPI",
+            "listener.name.sasl_plaintext.sasl.mechanism.inter.broker.protocol=SCRAM-SHA-1",
+            "sasl.mechanism.inter.broker.protocol=PLAIN"})
+    void rejectsSaslMechanismsASaslListenerCannotServeWhenTheConfigIsRead(String setting) {
+        String[] kv = setting.split("=", 2);
+        assertThatThrownBy(() -> new BrokerConfig(Map.of("listeners", "SASL_PLAINTEXT://127.0.0.1:0", kv[0], kv[1])))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("mechanism");
     }
 
     @ParameterizedTest

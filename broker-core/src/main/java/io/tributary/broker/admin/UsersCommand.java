@@ -57,9 +57,18 @@ public final class UsersCommand implements Runnable {
                 description = "The cluster's ZooKeeper (zookeeper.connect of the brokers).")
         String connect;
 
-        ZkClient connect() throws InterruptedException {
-            return ZkClient.connect(connect, ZOOKEEPER_TIMEOUT_MS, ZOOKEEPER_TIMEOUT_MS);
+        /** Runs {@code work} on the cluster's users over a connection that is closed afterwards. */
+        <T> T withUsers(UsersWork<T> work) throws InterruptedException {
+            try (ZkClient zk = ZkClient.connect(connect, ZOOKEEPER_TIMEOUT_MS, ZOOKEEPER_TIMEOUT_MS)) {
+                return work.apply(new ScramUsers(zk));
+            }
         }
+    }
+
+    /** What a subcommand does with the users in ZooKeeper. */
+    @FunctionalInterface
+    interface UsersWork<T> {
+        T apply(ScramUsers users);
     }
 
     @Command(name = "add", mixinStandardHelpOptions = true,
@@ -86,8 +95,8 @@ public final class UsersCommand implements Runnable {
                 throw new CommandLine.ParameterException(spec.commandLine(), "unknown mechanism " + mechanism
                         + ": SCRAM-SHA-256 or SCRAM-SHA-512");
             }
-            if (name.isEmpty() || name.contains("/")) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "a user name must be non-empty and without '/'");
+            if (name.isEmpty()) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "a user name must not be empty");
             }
             ScramCredential credential;
             try {
@@ -95,9 +104,10 @@ public final class UsersCommand implements Runnable {
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
-            try (ZkClient zk = zookeeper.connect()) {
-                new ScramUsers(zk).put(name, scram, credential);
-            }
+            zookeeper.withUsers(users -> {
+                users.put(name, scram, credential);
+                return null;
+            });
             spec.commandLine().getOut().println("user " + name + ": " + scram.mechanismName() + " set (" + iterations + " iterations)");
             return 0;
         }
@@ -113,13 +123,11 @@ public final class UsersCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             PrintWriter out = spec.commandLine().getOut();
-            try (ZkClient zk = zookeeper.connect()) {
-                for (Map.Entry<String, Map<ScramMechanism, ScramCredential>> user : new ScramUsers(zk).all().entrySet()) {
-                    StringBuilder line = new StringBuilder(user.getKey());
-                    user.getValue().forEach((mechanism, credential) ->
-                            line.append('\t').append(mechanism.mechanismName()).append(" iterations=").append(credential.iterations()));
-                    out.println(line);
-                }
+            for (Map.Entry<String, Map<ScramMechanism, ScramCredential>> user : zookeeper.withUsers(ScramUsers::all).entrySet()) {
+                StringBuilder line = new StringBuilder(user.getKey());
+                user.getValue().forEach((mechanism, credential) ->
+                        line.append('\t').append(mechanism.mechanismName()).append(" iterations=").append(credential.iterations()));
+                out.println(line);
             }
             return 0;
         }
@@ -136,10 +144,8 @@ public final class UsersCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            try (ZkClient zk = zookeeper.connect()) {
-                if (!new ScramUsers(zk).delete(name)) {
-                    throw new IllegalArgumentException("no user " + name);
-                }
+            if (!zookeeper.withUsers(users -> users.delete(name))) {
+                throw new IllegalArgumentException("no user " + name);
             }
             spec.commandLine().getOut().println("user " + name + " deleted");
             return 0;

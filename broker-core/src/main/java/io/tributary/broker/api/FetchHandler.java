@@ -153,7 +153,7 @@ final class FetchHandler {
         }
     }
 
-    private static PartitionData error(int partition, Errors error) {
+    static PartitionData error(int partition, Errors error) {
         return new PartitionData()
                 .setPartitionIndex(partition)
                 .setErrorCode(error.code())

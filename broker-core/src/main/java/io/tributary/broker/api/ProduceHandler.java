@@ -128,7 +128,7 @@ final class ProduceHandler {
         }
     }
 
-    private static PartitionProduceResponse error(int partition, Errors error, String message) {
+    static PartitionProduceResponse error(int partition, Errors error, String message) {
         return new PartitionProduceResponse()
                 .setIndex(partition)
                 .setErrorCode(error.code())

@@ -12,6 +12,7 @@ import io.tributary.broker.network.Response;
 import io.tributary.broker.purgatory.Purgatory;
 import io.tributary.broker.quota.ClientQuotaEnforcer;
 import io.tributary.broker.replica.ReplicaManager;
+import io.tributary.broker.security.AclAuthorizer;
 import io.tributary.broker.security.FollowerCheck;
 import io.tributary.broker.security.ScramUsers;
 import org.apache.kafka.common.TopicPartition;
@@ -20,6 +21,7 @@ import org.apache.kafka.common.message.AlterClientQuotasRequestData;
 import org.apache.kafka.common.message.AlterConfigsRequestData;
 import org.apache.kafka.common.message.AlterUserScramCredentialsRequestData;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
+import org.apache.kafka.common.message.CreateAclsRequestData;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.DeleteGroupsRequestData;
@@ -52,6 +54,8 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.protocol.SendBuilder;
+import org.apache.kafka.common.requests.DeleteAclsRequest;
+import org.apache.kafka.common.requests.DescribeAclsRequest;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.apache.kafka.common.network.Send;
 import org.slf4j.Logger;
@@ -59,8 +63,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Routes each request to its handler and turns the typed result into bytes for the wire. A
- * version outside {@link SupportedApis} gets UNSUPPORTED_VERSION; a handler failure becomes the
- * request's own error response. Thread-safe.
+ * version outside {@link SupportedApis} gets UNSUPPORTED_VERSION; with an authorizer a request passes its
+ * {@link RequestAuthorization} step first; a handler failure (or a refusal) becomes the request's own error
+ * response. Thread-safe.
  */
 public final class RequestDispatcher {
     private static final Logger log = LoggerFactory.getLogger(RequestDispatcher.class);
@@ -79,6 +84,8 @@ public final class RequestDispatcher {
     private final ClientQuotasHandler clientQuotas;
     private final QuotaThrottle throttle;
     private final ScramCredentialsHandler scramCredentials;
+    private final AclHandler acls;
+    private final RequestAuthorization authorization;
 
     /** The handlers of the consumer-group APIs. */
     private record GroupApis(CoordinatorHandler coordinator, GroupMembershipHandler membership, GroupAdminHandler admin,
@@ -88,7 +95,8 @@ public final class RequestDispatcher {
     private RequestDispatcher(MetadataHandler metadata, ProduceHandler produce, FetchHandler fetch, ListOffsetsHandler listOffsets,
                       DeleteRecordsHandler deleteRecords, TopicAdminHandler topicAdmin, ConfigHandler configs, ProducerIdHandler producerIds,
                       OffsetForLeaderEpochHandler leaderEpochs, GroupApis groups, ClientQuotasHandler clientQuotas,
-                      QuotaThrottle throttle, ScramCredentialsHandler scramCredentials) {
+                      QuotaThrottle throttle, ScramCredentialsHandler scramCredentials, AclHandler acls,
+                      RequestAuthorization authorization) {
         this.metadata = metadata;
         this.produce = produce;
         this.fetch = fetch;
@@ -102,6 +110,8 @@ public final class RequestDispatcher {
         this.clientQuotas = clientQuotas;
         this.throttle = throttle;
         this.scramCredentials = scramCredentials;
+        this.acls = acls;
+        this.authorization = authorization;
     }
 
     /** Wires one handler per API family over the broker's services. */
@@ -109,7 +119,7 @@ public final class RequestDispatcher {
                                            ReplicaManager replicas, ClusterView cluster, Purgatory<TopicPartition> fetchWaiters,
                                            GroupServices groupServices, ApiSettings settings, ClientQuotaStore quotaStore,
                                            ClientQuotaEnforcer quotas, FollowerCheck followers, ScramUsers scramUsers,
-                                           Optional<KafkaPrincipal> brokerPrincipal) {
+                                           Optional<KafkaPrincipal> brokerPrincipal, Optional<AclAuthorizer> authorizer) {
         ConfigHandler configs = new ConfigHandler(topics, settings.brokerDef(), settings.brokerProps(), broker.nodeId());
         return new RequestDispatcher(
                 new MetadataHandler(broker, topics, new MetadataHandler.TopicDefaults(settings.autoCreateTopics(),
@@ -129,7 +139,10 @@ public final class RequestDispatcher {
                         new OffsetsHandler(topics, groupServices.offsets())),
                 new ClientQuotasHandler(quotaStore),
                 new QuotaThrottle(quotas),
-                new ScramCredentialsHandler(scramUsers, brokerPrincipal));
+                new ScramCredentialsHandler(scramUsers, brokerPrincipal),
+                new AclHandler(authorizer),
+                authorizer.<RequestAuthorization>map(acls -> new AclRequestAuthorization(acls, new TopicLookup(topics)))
+                        .orElse(RequestAuthorization.NONE));
     }
 
     /** The response to send, completed later for requests that wait (fetch long-polls). */
@@ -152,7 +165,9 @@ public final class RequestDispatcher {
         long started = System.nanoTime();
         CompletableFuture<? extends ApiMessage> result;
         try {
-            result = handle(request, key, version);
+            // Without an authorizer a request goes straight to its handler: nothing is allocated or looked up for it.
+            result = authorization == RequestAuthorization.NONE ? handle(request, key, version)
+                    : authorization.handle(request, authorized -> handle(authorized, key, version));
         } catch (RuntimeException e) {
             result = CompletableFuture.failedFuture(e);
         }
@@ -202,6 +217,9 @@ public final class RequestDispatcher {
             case DESCRIBE_USER_SCRAM_CREDENTIALS -> done(scramCredentials.describe((DescribeUserScramCredentialsRequestData) data));
             case ALTER_USER_SCRAM_CREDENTIALS -> done(scramCredentials.alter((AlterUserScramCredentialsRequestData) data,
                     request.session().principal()));
+            case DESCRIBE_ACLS -> done(acls.describe((DescribeAclsRequest) request.body()));
+            case CREATE_ACLS -> done(acls.create((CreateAclsRequestData) data));
+            case DELETE_ACLS -> done(acls.delete((DeleteAclsRequest) request.body()));
             // Authentication happens on the network thread; here the connection is past it (or never needed it).
             case SASL_HANDSHAKE -> done(new SaslHandshakeResponseData().setErrorCode(Errors.ILLEGAL_SASL_STATE.code()));
             case SASL_AUTHENTICATE -> done(new SaslAuthenticateResponseData().setErrorCode(Errors.ILLEGAL_SASL_STATE.code())

@@ -51,6 +51,9 @@ public final class SupportedApis {
         ranges.put(ApiKeys.SASL_AUTHENTICATE, VersionRange.of(0, 2));
         ranges.put(ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, VersionRange.of(0, 0));
         ranges.put(ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, VersionRange.of(0, 0));
+        ranges.put(ApiKeys.DESCRIBE_ACLS, VersionRange.of(1, 3));
+        ranges.put(ApiKeys.CREATE_ACLS, VersionRange.of(1, 3));
+        ranges.put(ApiKeys.DELETE_ACLS, VersionRange.of(1, 3));
         // Never advertise beyond what the codec in kafka-clients can read and write.
         ranges.replaceAll((key, range) -> range.clampTo(key.oldestVersion(), key.latestVersion(true)));
         RANGES = Collections.unmodifiableMap(ranges);

@@ -7,17 +7,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** JSON of the ZooKeeper nodes. */
-final class Json {
+public final class Json {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private Json() {
     }
 
-    static ObjectNode object() {
+    public static ObjectNode object() {
         return MAPPER.createObjectNode();
     }
 
-    static byte[] bytes(JsonNode node) {
+    public static byte[] bytes(JsonNode node) {
         try {
             return MAPPER.writeValueAsBytes(node);
         } catch (IOException e) {
@@ -26,7 +26,7 @@ final class Json {
     }
 
     /** @throws IllegalStateException if the node does not hold JSON (someone else wrote it) */
-    static JsonNode parse(byte[] data, String path) {
+    public static JsonNode parse(byte[] data, String path) {
         try {
             return MAPPER.readTree(data);
         } catch (IOException e) {

@@ -200,6 +200,18 @@ public final class ZkClient implements AutoCloseable {
         }
     }
 
+    /**
+     * Creates a persistent sequential node {@code prefix<10-digit sequence number>} (and missing parents), as
+     * change notifications are.
+     */
+    public void createSequential(String prefix, byte[] data) {
+        try {
+            curator.create().creatingParentsIfNeeded().withMode(CreateMode.PERSISTENT_SEQUENTIAL).forPath(prefix, data);
+        } catch (Exception e) {
+            throw unavailable("create " + prefix + "*", e);
+        }
+    }
+
     /** Creates or overwrites a persistent node. */
     public void write(String path, byte[] data) {
         if (!createIfAbsent(path, data)) {
@@ -266,12 +278,17 @@ public final class ZkClient implements AutoCloseable {
         }
     }
 
-    /** Deletes the node if it is still at {@code expectedVersion}; absent or changed is fine. */
-    public void deleteIfVersion(String path, int expectedVersion) {
+    /**
+     * Deletes the node if it is still at {@code expectedVersion}.
+     *
+     * @return false if it was not deleted: it is gone already, or someone else changed it first
+     */
+    public boolean deleteIfVersion(String path, int expectedVersion) {
         try {
             curator.delete().withVersion(expectedVersion).forPath(path);
+            return true;
         } catch (KeeperException.NoNodeException | KeeperException.BadVersionException e) {
-            // gone already, or someone else's now
+            return false;
         } catch (Exception e) {
             throw unavailable("delete " + path, e);
         }

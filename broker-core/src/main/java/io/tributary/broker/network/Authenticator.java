@@ -13,26 +13,32 @@ import org.apache.kafka.common.security.auth.KafkaPrincipal;
  */
 public interface Authenticator {
     /** The transport is ready (after the TLS handshake, if any): {@code session} holds the peer's certificates. */
-    void transportReady(Optional<SSLSession> session);
+    default void transportReady(Optional<SSLSession> session) {
+    }
 
     /** True once requests go to the handlers as {@link #principal()}. */
     boolean authenticated();
 
-    /** The authenticated principal; only meaningful once {@link #authenticated()}. */
+    /** The authenticated principal; {@code User:ANONYMOUS} until {@link #authenticated()}, as in Kafka. */
     KafkaPrincipal principal();
 
     /** The largest frame accepted before authentication (Kafka's {@code sasl.server.max.receive.size}). */
-    int maxUnauthenticatedFrameBytes();
+    default int maxUnauthenticatedFrameBytes() {
+        return Integer.MAX_VALUE;
+    }
 
     /**
-     * A request that arrived before {@link #authenticated()}.
+     * A request that arrived before {@link #authenticated()}; by default it goes to the handlers.
      *
      * @return what to do with it
      */
-    Step handle(RequestHeader header, AbstractRequest request);
+    default Step handle(RequestHeader header, AbstractRequest request) {
+        return Step.FORWARD;
+    }
 
     /** Releases what the exchange holds (the connection is closing). */
-    void close();
+    default void close() {
+    }
 
     /** What the processor does with a request that arrived during authentication. */
     record Step(Send reply, boolean thenClose) {

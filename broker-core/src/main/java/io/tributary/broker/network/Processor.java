@@ -376,24 +376,25 @@ public final class Processor implements Runnable {
             return;
         }
         RequestParser.Parsed parsed;
-        try {
+        Authenticator.Step step = Authenticator.Step.FORWARD;
+        try { // a frame that fails here is no request's: its memory goes back now
             parsed = parser.parse(frame.payload());
+            if (parsed instanceof RequestParser.Parsed.Ok ok && !connection.authenticator().authenticated()) {
+                step = connection.authenticator().handle(ok.header(), ok.body());
+            }
         } catch (RuntimeException e) {
             frame.release(receiveBuffers::release);
             throw e;
         }
         connection.awaitResponse();
-        if (parsed instanceof RequestParser.Parsed.Ok ok && !connection.authenticator().authenticated()) {
-            Authenticator.Step step = connection.authenticator().handle(ok.header(), ok.body());
-            if (!step.forward()) {
-                frame.release(receiveBuffers::release);
-                connection.authenticationProgressed();
-                if (step.thenClose()) {
-                    connection.closeAfterSending();
-                }
-                send(connection, step.reply());
-                return;
+        if (!step.forward()) {
+            frame.release(receiveBuffers::release);
+            connection.authenticationProgressed();
+            if (step.thenClose()) {
+                connection.closeAfterSending();
             }
+            send(connection, step.reply());
+            return;
         }
         if (parsed instanceof RequestParser.Parsed.Unknown unknown) {
             // Every such request is logged: it names an API or version some client needs and we lack.

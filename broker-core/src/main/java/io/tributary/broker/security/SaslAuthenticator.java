@@ -48,7 +48,7 @@ final class SaslAuthenticator implements Authenticator {
     private Optional<SSLSession> sslSession = Optional.empty();
     private State state = State.HANDSHAKE;
     private SaslServer server;
-    private KafkaPrincipal principal;
+    private KafkaPrincipal principal = KafkaPrincipal.ANONYMOUS;
 
     SaslAuthenticator(SaslMechanisms mechanisms, KafkaPrincipalBuilder principals, InetAddress client, ListenerName listener,
                       SecurityProtocol protocol, int maxReceiveBytes) {

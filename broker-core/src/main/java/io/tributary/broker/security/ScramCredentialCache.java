@@ -85,7 +85,7 @@ public final class ScramCredentialCache implements AutoCloseable {
     /** The user a node of the watched tree is for; null for the tree's root. */
     private static String user(ChildData node) {
         String prefix = ScramUsers.USERS_PATH + "/";
-        return node.getPath().startsWith(prefix) ? node.getPath().substring(prefix.length()) : null;
+        return node.getPath().startsWith(prefix) ? ScramUsers.userOf(node.getPath().substring(prefix.length())) : null;
     }
 
     @Override

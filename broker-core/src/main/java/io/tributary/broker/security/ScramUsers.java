@@ -13,9 +13,10 @@ import org.apache.kafka.common.security.scram.ScramCredential;
 import org.apache.kafka.common.security.scram.internals.ScramCredentialUtils;
 import org.apache.kafka.common.security.scram.internals.ScramFormatter;
 import org.apache.kafka.common.security.scram.internals.ScramMechanism;
+import org.apache.kafka.common.utils.internals.Sanitizer;
 
 /**
- * SCRAM credentials in ZooKeeper, where Kafka keeps them: {@code /config/users/<user>} holds
+ * SCRAM credentials in ZooKeeper, where Kafka keeps them: {@code /config/users/<sanitized user>} holds
  * {@code {"version":1,"config":{"SCRAM-SHA-256":"salt=...,stored_key=...,server_key=...,iterations=4096"}}}
  * (kafka-clients' {@link ScramCredentialUtils} format). Salted and iterated: the password itself is never stored.
  * Used by the broker (AlterUserScramCredentials) and by {@code bin/tributary users}. Thread-safe.
@@ -31,8 +32,14 @@ public final class ScramUsers {
         this.zk = zk;
     }
 
+    /** The user's node: its name sanitized (URL-encoded) with kafka-clients' {@link Sanitizer}, as quotas and Kafka do. */
     public static String userPath(String user) {
-        return USERS_PATH + "/" + user;
+        return USERS_PATH + "/" + Sanitizer.sanitize(user);
+    }
+
+    /** The user a node under {@link #USERS_PATH} is for. */
+    static String userOf(String nodeName) {
+        return Sanitizer.desanitize(nodeName);
     }
 
     /** A new credential for {@code password}: fresh random salt, {@code iterations} rounds of the mechanism's hash. */
@@ -74,7 +81,8 @@ public final class ScramUsers {
     /** Each user's mechanisms and their credentials, users in name order. */
     public Map<String, Map<ScramMechanism, ScramCredential>> all() {
         Map<String, Map<ScramMechanism, ScramCredential>> users = new TreeMap<>();
-        for (String user : zk.children(USERS_PATH)) {
+        for (String nodeName : zk.children(USERS_PATH)) {
+            String user = userOf(nodeName);
             zk.read(userPath(user)).map(node -> parse(node.data())).filter(credentials -> !credentials.isEmpty())
                 .ifPresent(credentials -> users.put(user, credentials)); // a user with quotas only is no SCRAM user
         }
@@ -102,8 +110,11 @@ public final class ScramUsers {
         }
     }
 
-    /** Read, change, compare-and-set; again if someone else wrote the node meanwhile. An empty config deletes it. */
-    private void update(String user, java.util.function.Consumer<ObjectNode> change) {
+    /**
+     * Read, change, compare-and-set; again if someone else wrote the node meanwhile. An empty config deletes it.
+     * Package-private so that a test can race it.
+     */
+    void update(String user, java.util.function.Consumer<ObjectNode> change) {
         String path = userPath(user);
         while (true) {
             Optional<ZkClient.Versioned> node = zk.read(path);
@@ -115,8 +126,9 @@ public final class ScramUsers {
                     return;
                 }
             } else if (config.isEmpty() && onlyScram(node.get().data())) {
-                zk.deleteIfVersion(path, node.get().version());
-                return;
+                if (zk.deleteIfVersion(path, node.get().version())) {
+                    return;
+                }
             } else if (zk.compareAndSet(path, data, node.get().version()).isPresent()) {
                 return;
             }

@@ -29,6 +29,9 @@ public final class SecurityConfigs {
     public static final String SASL_SERVER_MAX_RECEIVE_SIZE = BrokerSecurityConfigs.SASL_SERVER_MAX_RECEIVE_SIZE_CONFIG;
     public static final String SSL_CLIENT_AUTH = BrokerSecurityConfigs.SSL_CLIENT_AUTH_CONFIG;
     public static final String SSL_PRINCIPAL_MAPPING_RULES = BrokerSecurityConfigs.SSL_PRINCIPAL_MAPPING_RULES_CONFIG;
+    public static final String AUTHORIZER_CLASS_NAME = "authorizer.class.name";
+    public static final String SUPER_USERS = "super.users";
+    public static final String ALLOW_EVERYONE_IF_NO_ACL_FOUND = "allow.everyone.if.no.acl.found";
     /** The mechanisms this broker implements. */
     public static final List<String> SUPPORTED_MECHANISMS = List.of(PlainSaslServer.PLAIN_MECHANISM,
             ScramMechanism.SCRAM_SHA_256.mechanismName(), ScramMechanism.SCRAM_SHA_512.mechanismName());
@@ -70,7 +73,34 @@ public final class SecurityConfigs {
                                 + "credentials are the username and password of that listener's JAAS configuration.")
                 .define(SASL_SERVER_MAX_RECEIVE_SIZE, Type.INT, BrokerSecurityConfigs.DEFAULT_SASL_SERVER_MAX_RECEIVE_SIZE,
                         ConfigDef.Range.atLeast(1), Importance.LOW,
-                        "Largest frame a connection may send before it has authenticated; a larger one closes it.");
+                        "Largest frame a connection may send before it has authenticated; a larger one closes it.")
+                .define(AUTHORIZER_CLASS_NAME, Type.STRING, "", ConfigDef.LambdaValidator.with(SecurityConfigs::validateAuthorizer,
+                        () -> "empty, " + AclAuthorizer.CLASS_NAME + " or " + AclAuthorizer.KAFKA_ZOOKEEPER_CLASS_NAME), Importance.HIGH,
+                        "The authorizer: " + AclAuthorizer.CLASS_NAME + " checks every request against the ACLs in ZooKeeper "
+                                + "(managed with kafka-acls), as Kafka's; " + AclAuthorizer.KAFKA_ZOOKEEPER_CLASS_NAME
+                                + " names the same one. Empty: no authorization, every client may do anything.")
+                .define(SUPER_USERS, Type.STRING, "", ConfigDef.LambdaValidator.with(SecurityConfigs::validateSuperUsers,
+                        () -> "principals separated by semicolons"), Importance.MEDIUM,
+                        "Principals the authorizer allows everything without ACLs, separated by semicolons "
+                                + "(User:admin;User:broker). The brokers' own principal belongs here: replication needs it.")
+                .define(ALLOW_EVERYONE_IF_NO_ACL_FOUND, Type.BOOLEAN, false, Importance.MEDIUM,
+                        "Whether the authorizer allows an operation on a resource that no ACL matches at all (for any "
+                                + "principal). False: such a resource is refused to everyone but the super users.");
+    }
+
+    private static void validateAuthorizer(String key, Object value) {
+        String name = ((String) value).trim();
+        if (!name.isEmpty() && !name.equals(AclAuthorizer.CLASS_NAME) && !name.equals(AclAuthorizer.KAFKA_ZOOKEEPER_CLASS_NAME)) {
+            throw new ConfigException(key, value, "unknown authorizer; Tributary's is " + AclAuthorizer.CLASS_NAME);
+        }
+    }
+
+    private static void validateSuperUsers(String key, Object value) {
+        try {
+            AclAuthorizer.parseSuperUsers((String) value);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(key, value, "expected principals such as User:admin separated by semicolons: " + e.getMessage());
+        }
     }
 
     /**

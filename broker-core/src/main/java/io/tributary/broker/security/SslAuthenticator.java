@@ -4,8 +4,6 @@ import java.net.InetAddress;
 import java.util.Optional;
 import javax.net.ssl.SSLSession;
 import io.tributary.broker.network.Authenticator;
-import org.apache.kafka.common.requests.AbstractRequest;
-import org.apache.kafka.common.requests.RequestHeader;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.apache.kafka.common.security.auth.KafkaPrincipalBuilder;
 import org.apache.kafka.common.security.auth.SslAuthenticationContext;
@@ -19,7 +17,8 @@ final class SslAuthenticator implements Authenticator {
     private final KafkaPrincipalBuilder principals;
     private final InetAddress client;
     private final String listener;
-    private KafkaPrincipal principal;
+    private KafkaPrincipal principal = KafkaPrincipal.ANONYMOUS;
+    private boolean authenticated;
 
     SslAuthenticator(KafkaPrincipalBuilder principals, InetAddress client, String listener) {
         this.principals = principals;
@@ -30,29 +29,16 @@ final class SslAuthenticator implements Authenticator {
     @Override
     public void transportReady(Optional<SSLSession> session) {
         principal = principals.build(new SslAuthenticationContext(session.orElseThrow(), client, listener));
+        authenticated = true;
     }
 
     @Override
     public boolean authenticated() {
-        return principal != null;
+        return authenticated;
     }
 
     @Override
     public KafkaPrincipal principal() {
         return principal;
-    }
-
-    @Override
-    public int maxUnauthenticatedFrameBytes() {
-        return Integer.MAX_VALUE;
-    }
-
-    @Override
-    public Step handle(RequestHeader header, AbstractRequest request) {
-        return Step.FORWARD;
-    }
-
-    @Override
-    public void close() {
     }
 }

@@ -13,6 +13,8 @@ import java.util.concurrent.ExecutionException;
 import io.tributary.broker.testing.Clients;
 import io.tributary.broker.testing.TestBroker;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.acl.AclBindingFilter;
+import org.apache.kafka.common.errors.SecurityDisabledException;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -122,6 +124,12 @@ class AdminIT {
 
         assertThatThrownBy(() -> alter(topic, new AlterConfigOp(new ConfigEntry("retention.ms", "never"), AlterConfigOp.OpType.SET)))
                 .hasCauseInstanceOf(InvalidConfigurationException.class);
+    }
+
+    @Test
+    void aclApisSayThatSecurityIsDisabledWithoutAnAuthorizer() {
+        assertThatThrownBy(() -> admin.describeAcls(AclBindingFilter.ANY).values().get())
+                .hasCauseInstanceOf(SecurityDisabledException.class);
     }
 
     private static void alter(ConfigResource resource, AlterConfigOp op) throws ExecutionException, InterruptedException {

@@ -4,17 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedSelectorException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLEngine;
 import io.tributary.broker.api.RequestHandlerPool;
 import io.tributary.broker.testing.RawConnection;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
@@ -23,8 +26,11 @@ import org.apache.kafka.common.message.MetadataRequestData.MetadataRequestTopic;
 import org.apache.kafka.common.network.ByteBufferSend;
 import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.MetadataRequest;
 import org.apache.kafka.common.requests.RequestHeader;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.apache.kafka.common.utils.Time;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -80,10 +86,13 @@ class RequestMemoryTest {
     }
 
     private void start() throws IOException {
+        start(ChannelSecurity.plaintext(ListenerName.normalised("PLAINTEXT")));
+    }
+
+    private void start(ChannelSecurity security) throws IOException {
         channel = new RequestChannel(10);
         server = new SocketServer(new SocketServerConfig(new InetSocketAddress("127.0.0.1", 0), 1, 100 << 20,
-                600_000, 60_000, 10, POOL_BYTES, ConnectionLimits.NONE, -1, -1,
-                ChannelSecurity.plaintext(ListenerName.normalised("PLAINTEXT"))), channel, address -> false, time);
+                600_000, 60_000, 10, POOL_BYTES, ConnectionLimits.NONE, -1, -1, security), channel, address -> false, time);
         handlers = new RequestHandlerPool(2, channel, this::handle);
         handlers.start();
         server.start();
@@ -203,6 +212,56 @@ class RequestMemoryTest {
         for (int i = 0; i < 4; i++) {
             assertAnswered(waiting.get(i), headers.get(i));
         }
+        await().atMost(Duration.ofSeconds(10)).until(() -> server.requestMemoryInUse() == 0);
+    }
+
+    /** A listener whose authenticator fails on the first request (as a bug in a SASL mechanism would). */
+    private static ChannelSecurity failingAuthentication() {
+        ChannelSecurity plaintext = ChannelSecurity.plaintext(ListenerName.normalised("SASL_PLAINTEXT"));
+        return new ChannelSecurity() {
+            @Override
+            public ListenerName listener() {
+                return plaintext.listener();
+            }
+
+            @Override
+            public SecurityProtocol protocol() {
+                return SecurityProtocol.SASL_PLAINTEXT;
+            }
+
+            @Override
+            public Optional<SSLEngine> newSslEngine(String peerHost, int peerPort) {
+                return Optional.empty();
+            }
+
+            @Override
+            public Authenticator newAuthenticator(InetAddress client) {
+                return new Authenticator() {
+                    @Override
+                    public boolean authenticated() {
+                        return false;
+                    }
+
+                    @Override
+                    public KafkaPrincipal principal() {
+                        return KafkaPrincipal.ANONYMOUS;
+                    }
+
+                    @Override
+                    public Step handle(RequestHeader header, AbstractRequest request) {
+                        throw new IllegalStateException("the mechanism failed");
+                    }
+                };
+            }
+        };
+    }
+
+    @Test
+    void aFrameTheAuthenticatorFailsOnGivesItsMemoryBack() throws Exception {
+        start(failingAuthentication());
+        RawConnection client = connect();
+        client.send(ApiKeys.METADATA, (short) 12, largeRequest("unauthenticated"));
+        assertThat(client.closedByBroker(Duration.ofSeconds(10))).isTrue();
         await().atMost(Duration.ofSeconds(10)).until(() -> server.requestMemoryInUse() == 0);
     }
 

@@ -15,6 +15,7 @@ import io.tributary.broker.cluster.ZkClient;
 import io.tributary.broker.testing.Clients;
 import io.tributary.broker.testing.RawConnection;
 import io.tributary.broker.testing.TestCertificates;
+import io.tributary.broker.testing.Requests;
 import io.tributary.broker.testing.TestCluster;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -22,7 +23,6 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
@@ -42,9 +42,6 @@ import org.junit.jupiter.api.io.TempDir;
 class ForgedReplicaFetchIT {
     private static final String TOPIC = "guarded";
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
-    /** Fetch v12: topics by name, the replica id in the request body. */
-    private static final short FETCH_VERSION = 12;
-
     private static FetchResponseData forgedFetch(String localAddress, String leader, int replicaId, long offset) throws Exception {
         int colon = leader.lastIndexOf(':');
         try (RawConnection raw = new RawConnection(localAddress, leader.substring(0, colon), Integer.parseInt(leader.substring(colon + 1)))) {
@@ -53,11 +50,8 @@ class ForgedReplicaFetchIT {
     }
 
     private static FetchResponseData forgedFetch(RawConnection raw, int replicaId, long offset) throws Exception {
-        FetchRequestData request = new FetchRequestData().setReplicaId(replicaId).setMaxWaitMs(0).setMinBytes(1)
-                .setMaxBytes(1 << 20).setIsolationLevel((byte) 0);
-        request.topics().add(new FetchRequestData.FetchTopic().setTopic(TOPIC).setPartitions(List.of(
-                new FetchRequestData.FetchPartition().setPartition(0).setFetchOffset(offset).setPartitionMaxBytes(1 << 20))));
-        return ((FetchResponse) raw.request(ApiKeys.FETCH, FETCH_VERSION, request)).data();
+        return ((FetchResponse) raw.request(ApiKeys.FETCH, Requests.FOLLOWER_FETCH_VERSION,
+                Requests.followerFetch(TOPIC, replicaId, offset))).data();
     }
 
     /** What consumers may read of the partition: its high watermark, as ListOffsets reports the latest offset. */

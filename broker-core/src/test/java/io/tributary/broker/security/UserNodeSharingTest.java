@@ -79,4 +79,38 @@ class UserNodeSharingTest {
 
         assertThat(quotas.quotas(ALICE)).containsExactly(Map.entry("request_percentage", 50.0));
     }
+
+    @Test
+    void aUserNameThatNeedsEncodingHasOneNodeForCredentialsAndQuotas() throws Exception {
+        String name = "alice@example.com/ops";
+        ClientQuotaEntity entity = new ClientQuotaEntity(Map.of(ClientQuotaEntity.USER, name));
+
+        users.put(name, ScramMechanism.SCRAM_SHA_256, ScramUsers.credential(ScramMechanism.SCRAM_SHA_256, "secret", 4096));
+        quotas.alter(entity, Map.of("producer_byte_rate", 1024.0));
+
+        assertThat(zk.children(ScramUsers.USERS_PATH)).containsExactly("alice%40example.com%2Fops");
+        assertThat(users.all()).containsOnlyKeys(name);
+        assertThat(quotas.quotas(entity)).containsExactly(Map.entry("producer_byte_rate", 1024.0));
+        try (ScramCredentialCache logins = ScramCredentialCache.start(zk, 10_000)) {
+            assertThat(logins.cache(ScramMechanism.SCRAM_SHA_256).get(name)).as("the broker's login cache uses the real name").isNotNull();
+        }
+    }
+
+    @Test
+    void aDeleteThatLosesARaceWithAnotherWriterTriesAgain() {
+        users.put("alice", ScramMechanism.SCRAM_SHA_256, ScramUsers.credential(ScramMechanism.SCRAM_SHA_256, "secret", 4096));
+        ScramUsers otherBroker = new ScramUsers(zk);
+        boolean[] raced = new boolean[1];
+
+        users.update("alice", config -> {
+            if (!raced[0]) { // between this delete's read and its write, another writer changes the node
+                raced[0] = true;
+                otherBroker.put("alice", ScramMechanism.SCRAM_SHA_512, ScramUsers.credential(ScramMechanism.SCRAM_SHA_512, "other", 4096));
+            }
+            config.removeAll();
+        });
+
+        assertThat(users.all()).doesNotContainKey("alice");
+        assertThat(zk.read(ScramUsers.userPath("alice"))).isEmpty();
+    }
 }

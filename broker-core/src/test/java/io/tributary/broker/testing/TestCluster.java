@@ -10,7 +10,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.broker.BrokerConfig;
+import io.tributary.broker.cluster.BrokerRegistry;
+import io.tributary.broker.cluster.ZkClient;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Node;
@@ -84,6 +88,14 @@ public final class TestCluster implements AutoCloseable {
 
     public String bootstrapServers() {
         return brokers.stream().map(BrokerProcess::bootstrapServers).collect(Collectors.joining(","));
+    }
+
+    /** host:port of broker {@code id}'s inter-broker listener, as it registered it in ZooKeeper. */
+    public String interBrokerAddress(int id) throws InterruptedException, IOException {
+        try (ZkClient zk = ZkClient.connect(zookeeper.connectString(), 10_000, 10_000)) {
+            JsonNode registration = new ObjectMapper().readTree(zk.read(BrokerRegistry.brokerPath(id)).orElseThrow().data());
+            return registration.path("host").asText() + ":" + registration.path("port").asInt();
+        }
     }
 
     /** The partition as the cluster's metadata describes it now. */

@@ -1,0 +1,128 @@
+package io.tributary.broker.api;
+
+import static org.apache.kafka.common.acl.AclOperation.ALTER;
+import static org.apache.kafka.common.acl.AclOperation.ALTER_CONFIGS;
+import static org.apache.kafka.common.acl.AclOperation.CLUSTER_ACTION;
+import static org.apache.kafka.common.acl.AclOperation.DESCRIBE;
+import static org.apache.kafka.common.acl.AclOperation.DESCRIBE_CONFIGS;
+import static org.apache.kafka.common.acl.AclOperation.IDEMPOTENT_WRITE;
+import static org.apache.kafka.common.acl.AclOperation.READ;
+import static org.apache.kafka.common.acl.AclOperation.WRITE;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+import io.tributary.broker.network.Request;
+import io.tributary.broker.security.AclAuthorizer;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.errors.ClusterAuthorizationException;
+import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
+import org.apache.kafka.common.message.AlterConfigsRequestData;
+import org.apache.kafka.common.message.CreatePartitionsRequestData;
+import org.apache.kafka.common.message.CreateTopicsRequestData;
+import org.apache.kafka.common.message.DeleteGroupsRequestData;
+import org.apache.kafka.common.message.DeleteRecordsRequestData;
+import org.apache.kafka.common.message.DeleteTopicsRequestData;
+import org.apache.kafka.common.message.FetchRequestData;
+import org.apache.kafka.common.message.FindCoordinatorRequestData;
+import org.apache.kafka.common.message.HeartbeatRequestData;
+import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData;
+import org.apache.kafka.common.message.InitProducerIdRequestData;
+import org.apache.kafka.common.message.JoinGroupRequestData;
+import org.apache.kafka.common.message.LeaveGroupRequestData;
+import org.apache.kafka.common.message.MetadataRequestData;
+import org.apache.kafka.common.message.OffsetCommitRequestData;
+import org.apache.kafka.common.message.OffsetDeleteRequestData;
+import org.apache.kafka.common.message.OffsetFetchRequestData;
+import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData;
+import org.apache.kafka.common.message.ProduceRequestData;
+import org.apache.kafka.common.message.SyncGroupRequestData;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.resource.ResourceType;
+
+/**
+ * What each API needs, checked as Kafka checks it, with Kafka's error codes: Produce WRITE on each topic, Fetch READ
+ * on each topic (CLUSTER_ACTION on the cluster for a follower's), ListOffsets and Metadata DESCRIBE on each topic
+ * (Metadata lists only those, and creates a missing topic only with CREATE on the cluster or the topic), the group
+ * APIs READ (DESCRIBE, DELETE) on the group and READ (DESCRIBE) on the topics of their offsets, CreateTopics CREATE,
+ * DeleteTopics and DeleteRecords DELETE, CreatePartitions ALTER, DescribeConfigs DESCRIBE_CONFIGS and
+ * IncrementalAlterConfigs and AlterConfigs ALTER_CONFIGS on the topic or the cluster, InitProducerId IDEMPOTENT_WRITE on the cluster
+ * or WRITE on some topic, the ACL, quota and SCRAM APIs DESCRIBE or ALTER (quotas: DESCRIBE_CONFIGS, ALTER_CONFIGS)
+ * on the cluster. ApiVersions, the SASL exchange and DescribeCluster (the brokers, as Metadata lists them) need
+ * nothing, as in Kafka. An API this class has no case for is refused to all but the principals with CLUSTER_ACTION (the
+ * brokers): a new API gets its case here. Thread-safe.
+ */
+final class AclRequestAuthorization implements RequestAuthorization {
+    private static final short FIRST_PRODUCE_VERSION_BY_TOPIC_ID = 13;
+    private static final short FIRST_FETCH_VERSION_BY_TOPIC_ID = 13;
+
+    private final AclAuthorizer authorizer;
+    private final TopicLookup lookup;
+
+    AclRequestAuthorization(AclAuthorizer authorizer, TopicLookup lookup) {
+        this.authorizer = authorizer;
+        this.lookup = lookup;
+    }
+
+    @Override
+    public CompletableFuture<? extends ApiMessage> handle(Request request, Function<Request, CompletableFuture<? extends ApiMessage>> handler) {
+        RequestAccess access = new RequestAccess(authorizer, request.session(), lookup);
+        ApiMessage data = request.body().data();
+        UnaryOperator<ApiMessage> completion = switch (request.apiKey()) {
+            case PRODUCE -> TopicApisAuthorization.produce(access, (ProduceRequestData) data, request.version() >= FIRST_PRODUCE_VERSION_BY_TOPIC_ID);
+            case FETCH -> TopicApisAuthorization.fetch(access, (FetchRequestData) data, request.version() >= FIRST_FETCH_VERSION_BY_TOPIC_ID);
+            case LIST_OFFSETS -> TopicApisAuthorization.listOffsets(access);
+            case METADATA -> TopicApisAuthorization.metadata(access, (MetadataRequestData) data);
+            case OFFSET_FOR_LEADER_EPOCH -> TopicApisAuthorization.offsetForLeaderEpoch(access, (OffsetForLeaderEpochRequestData) data);
+            case CREATE_TOPICS -> TopicApisAuthorization.createTopics(access, (CreateTopicsRequestData) data);
+            case DELETE_TOPICS -> TopicApisAuthorization.deleteTopics(access, (DeleteTopicsRequestData) data);
+            case CREATE_PARTITIONS -> TopicApisAuthorization.createPartitions(access, (CreatePartitionsRequestData) data);
+            case DELETE_RECORDS -> TopicApisAuthorization.deleteRecords(access, (DeleteRecordsRequestData) data);
+            case DESCRIBE_CONFIGS -> TopicApisAuthorization.describeConfigs(access);
+            case INCREMENTAL_ALTER_CONFIGS -> TopicApisAuthorization.alterConfigs(access, (IncrementalAlterConfigsRequestData) data);
+            case ALTER_CONFIGS -> TopicApisAuthorization.replaceConfigs(access, (AlterConfigsRequestData) data);
+            case INIT_PRODUCER_ID -> initProducerId(access, (InitProducerIdRequestData) data);
+            case FIND_COORDINATOR -> GroupApisAuthorization.findCoordinator(access, (FindCoordinatorRequestData) data);
+            case JOIN_GROUP -> group(access, READ, ((JoinGroupRequestData) data).groupId());
+            case SYNC_GROUP -> group(access, READ, ((SyncGroupRequestData) data).groupId());
+            case HEARTBEAT -> group(access, READ, ((HeartbeatRequestData) data).groupId());
+            case LEAVE_GROUP -> group(access, READ, ((LeaveGroupRequestData) data).groupId());
+            case OFFSET_COMMIT -> GroupApisAuthorization.offsetCommit(access, (OffsetCommitRequestData) data);
+            case OFFSET_FETCH -> GroupApisAuthorization.offsetFetch(access, (OffsetFetchRequestData) data, request.version());
+            case OFFSET_DELETE -> GroupApisAuthorization.offsetDelete(access, (OffsetDeleteRequestData) data);
+            case DESCRIBE_GROUPS -> GroupApisAuthorization.describeGroups(access);
+            case LIST_GROUPS -> GroupApisAuthorization.listGroups(access);
+            case DELETE_GROUPS -> GroupApisAuthorization.deleteGroups(access, (DeleteGroupsRequestData) data);
+            case DESCRIBE_ACLS, DESCRIBE_USER_SCRAM_CREDENTIALS -> cluster(access, DESCRIBE);
+            case CREATE_ACLS, DELETE_ACLS, ALTER_USER_SCRAM_CREDENTIALS -> cluster(access, ALTER);
+            case DESCRIBE_CLIENT_QUOTAS -> cluster(access, DESCRIBE_CONFIGS);
+            case ALTER_CLIENT_QUOTAS -> cluster(access, ALTER_CONFIGS);
+            case API_VERSIONS, SASL_HANDSHAKE, SASL_AUTHENTICATE, DESCRIBE_CLUSTER -> RequestAccess.UNCHANGED;
+            default -> cluster(access, CLUSTER_ACTION);
+        };
+        CompletableFuture<? extends ApiMessage> response = handler.apply(request);
+        return completion == RequestAccess.UNCHANGED ? response : response.thenApply(completion);
+    }
+
+    private static UnaryOperator<ApiMessage> cluster(RequestAccess access, AclOperation operation) {
+        access.requireOnCluster(operation);
+        return RequestAccess.UNCHANGED;
+    }
+
+    private static UnaryOperator<ApiMessage> group(RequestAccess access, AclOperation operation, String group) {
+        access.requireOnGroup(operation, group);
+        return RequestAccess.UNCHANGED;
+    }
+
+    private static UnaryOperator<ApiMessage> initProducerId(RequestAccess access, InitProducerIdRequestData request) {
+        if (request.transactionalId() != null) {
+            if (!access.may(WRITE, ResourceType.TRANSACTIONAL_ID, request.transactionalId())) {
+                throw new TransactionalIdAuthorizationException("Not authorized to use transactional id " + request.transactionalId());
+            }
+        } else if (!access.mayOnCluster(IDEMPOTENT_WRITE)
+                && !access.mayOnSome(WRITE, ResourceType.TOPIC)) {
+            throw new ClusterAuthorizationException("An idempotent producer needs IDEMPOTENT_WRITE on the cluster or WRITE on a topic");
+        }
+        return RequestAccess.UNCHANGED;
+    }
+}

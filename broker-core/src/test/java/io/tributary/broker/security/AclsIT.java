@@ -1,0 +1,216 @@
+package io.tributary.broker.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import io.tributary.broker.testing.Clients;
+import io.tributary.broker.testing.ExternalCommand;
+import io.tributary.broker.testing.Records;
+import io.tributary.broker.testing.TestBroker;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AccessControlEntry;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.ClusterAuthorizationException;
+import org.apache.kafka.common.errors.GroupAuthorizationException;
+import org.apache.kafka.common.errors.InvalidRequestException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.tools.AclCommand;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A broker with {@code authorizer.class.name} set, one SASL_PLAINTEXT listener and three PLAIN users: {@code admin}
+ * (a super user), {@code alice} (given ACLs with Apache Kafka's own {@code kafka-acls}) and {@code bob} (given
+ * nothing, or less than he needs). Real kafka-clients producers, consumers and admins get exactly what the ACLs
+ * allow, with Kafka's errors, and a refused write appends nothing.
+ */
+@Timeout(300)
+class AclsIT {
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+    private static Path workDir;
+    private static TestBroker broker;
+
+    @BeforeAll
+    static void start(@TempDir Path dir) throws Exception {
+        workDir = dir;
+        Map<String, String> settings = AuthorizedPlainBroker.settings("alice", "bob");
+        settings.put("offsets.topic.replication.factor", "1");
+        settings.put("offsets.topic.num.partitions", "3");
+        settings.put("group.initial.rebalance.delay.ms", "0");
+        broker = TestBroker.start(dir, settings);
+        try (Admin admin = Clients.admin(bootstrap(), user("admin"))) {
+            admin.createTopics(List.of(new NewTopic("orders", 1, (short) 1), new NewTopic("audit", 1, (short) 1))).all().get();
+        }
+        Path adminConfig = dir.resolve("admin.properties");
+        Files.writeString(adminConfig, user("admin").entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                .collect(Collectors.joining("\n", "", "\n")));
+        kafkaAcls("--add", "--allow-principal", "User:alice", "--producer", "--topic", "orders");
+        kafkaAcls("--add", "--allow-principal", "User:alice", "--consumer", "--topic", "orders", "--group", "orders-readers");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    private static String bootstrap() {
+        return broker.bootstrapServers("SASL_PLAINTEXT");
+    }
+
+    private static Map<String, Object> user(String name) {
+        return AuthorizedPlainBroker.user(name);
+    }
+
+    /** Apache Kafka's kafka-acls (kafka-tools 4.4) in a JVM of its own, as the super user. */
+    private static ExternalCommand.Result kafkaAcls(String... args) throws Exception {
+        ExternalCommand.Result result = kafkaAclsAs("admin.properties", args);
+        assertThat(result.exitCode()).as("kafka-acls %s: %s %s", String.join(" ", args), result.stdout(), result.stderr()).isZero();
+        return result;
+    }
+
+    private static ExternalCommand.Result kafkaAclsAs(String commandConfig, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), AclCommand.class.getName(),
+                "--bootstrap-server", bootstrap(), "--command-config", workDir.resolve(commandConfig).toString()));
+        command.addAll(List.of(args));
+        return ExternalCommand.run(command, workDir, "", 120);
+    }
+
+    private static Map<String, Object> plainProducer() {
+        return Map.of("enable.idempotence", false, "acks", "1", "retries", 0, "max.block.ms", 10_000);
+    }
+
+    @Test
+    void kafkaAclsAddsListsAndRemovesLiteralAndPrefixedAcls() throws Exception {
+        kafkaAcls("--add", "--allow-principal", "User:carol", "--operation", "Read", "--topic", "audit");
+        kafkaAcls("--add", "--deny-principal", "User:carol", "--operation", "Write", "--resource-pattern-type", "prefixed",
+                "--topic", "aud");
+
+        String literal = kafkaAcls("--list", "--topic", "audit").stdout();
+        assertThat(literal).contains("name=audit", "patternType=LITERAL", "principal=User:carol", "operation=READ", "permissionType=ALLOW");
+        String prefixed = kafkaAcls("--list", "--resource-pattern-type", "prefixed", "--topic", "aud").stdout();
+        assertThat(prefixed).contains("name=aud", "patternType=PREFIXED", "operation=WRITE", "permissionType=DENY");
+
+        kafkaAcls("--remove", "--force", "--allow-principal", "User:carol", "--operation", "Read", "--topic", "audit");
+        kafkaAcls("--remove", "--force", "--resource-pattern-type", "prefixed", "--topic", "aud");
+        assertThat(kafkaAcls("--list", "--principal", "User:carol").stdout()).doesNotContain("principal=User:carol");
+        assertThat(kafkaAcls("--list").stdout()).contains("name=orders").contains("name=orders-readers");
+
+        Files.writeString(workDir.resolve("bob.properties"), "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n"
+                + "sasl.jaas.config=" + user("bob").get("sasl.jaas.config") + "\n");
+        try (Admin admin = Clients.admin(bootstrap(), user("admin"))) {
+            AccessControlEntry anyone = new AccessControlEntry("User:carol", "*", AclOperation.ALTER, AclPermissionType.ALLOW);
+            var otherCluster = admin.createAcls(List.of(new AclBinding(new ResourcePattern(ResourceType.CLUSTER, "other-cluster",
+                    PatternType.LITERAL), anyone))).all();
+            assertThatThrownBy(otherCluster::get).hasCauseInstanceOf(InvalidRequestException.class)
+                    .hasMessageContaining("kafka-cluster");
+            var noName = admin.createAcls(List.of(new AclBinding(new ResourcePattern(ResourceType.TOPIC, "", PatternType.LITERAL),
+                    anyone))).all();
+            assertThatThrownBy(noName::get).hasCauseInstanceOf(InvalidRequestException.class);
+        }
+        ExternalCommand.Result refused = kafkaAclsAs("bob.properties", "--add", "--allow-principal", "User:bob", "--operation", "All",
+                "--topic", "orders");
+        assertThat(refused.stdout() + refused.stderr()).contains("ClusterAuthorizationException");
+    }
+
+    @Test
+    void producersAndConsumersGetExactlyWhatTheirAclsAllow() throws Exception {
+        try (KafkaProducer<byte[], byte[]> alice = Clients.producer(bootstrap(), user("alice"))) {
+            for (int i = 0; i < 20; i++) {
+                alice.send(new ProducerRecord<>("orders", ("order-" + i).getBytes(StandardCharsets.UTF_8))).get();
+            }
+        }
+        Map<String, Object> bobProducing = new HashMap<>(user("bob"));
+        bobProducing.putAll(plainProducer());
+        try (KafkaProducer<byte[], byte[]> bob = Clients.producer(bootstrap(), bobProducing)) {
+            var refused = bob.send(new ProducerRecord<>("orders", "forged".getBytes(StandardCharsets.UTF_8)));
+            assertThatThrownBy(refused::get).hasCauseInstanceOf(TopicAuthorizationException.class);
+        }
+        try (KafkaConsumer<byte[], byte[]> bob = Clients.consumer(bootstrap(), user("bob"))) {
+            bob.assign(List.of(new TopicPartition("orders", 0)));
+            bob.seekToBeginning(List.of(new TopicPartition("orders", 0)));
+            assertThatThrownBy(() -> bob.poll(Duration.ofSeconds(10))).isInstanceOf(TopicAuthorizationException.class);
+        }
+
+        Map<String, Object> aliceInGroup = new HashMap<>(user("alice"));
+        aliceInGroup.put("group.id", "orders-readers");
+        List<String> read = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> alice = Clients.consumer(bootstrap(), aliceInGroup)) {
+            alice.subscribe(List.of("orders"));
+            Awaitility.await("alice reads her orders").atMost(TIMEOUT).until(() -> {
+                for (ConsumerRecord<byte[], byte[]> record : alice.poll(Duration.ofMillis(200))) {
+                    read.add(new String(record.value(), StandardCharsets.UTF_8));
+                }
+                return read.size() >= 20;
+            });
+            alice.commitSync();
+        }
+        assertThat(read).hasSize(20).doesNotContain("forged");
+        assertThat(Records.readAll(bootstrap(), "orders", TIMEOUT, user("admin"))).as("bob appended nothing").hasSize(20);
+    }
+
+    @Test
+    void aGroupWithoutAnAclIsRefusedEvenWithTheTopicReadable() throws Exception {
+        kafkaAcls("--add", "--allow-principal", "User:bob", "--operation", "Read", "--topic", "audit");
+        Map<String, Object> bobInGroup = new HashMap<>(user("bob"));
+        bobInGroup.put("group.id", "bobs-group");
+        try (KafkaConsumer<byte[], byte[]> bob = Clients.consumer(bootstrap(), bobInGroup)) {
+            bob.subscribe(List.of("audit"));
+            assertThatThrownBy(() -> bob.poll(Duration.ofSeconds(20))).isInstanceOf(GroupAuthorizationException.class);
+        }
+        try (Admin bob = Clients.admin(bootstrap(), user("bob")); Admin alice = Clients.admin(bootstrap(), user("alice"))) {
+            assertThatThrownBy(() -> bob.listConsumerGroupOffsets("orders-readers").partitionsToOffsetAndMetadata().get())
+                    .hasCauseInstanceOf(GroupAuthorizationException.class);
+        }
+    }
+
+    @Test
+    void metadataListsOnlyDescribableTopicsAndAdminApisNeedTheirAcls() throws Exception {
+        try (Admin bob = Clients.admin(bootstrap(), user("bob")); Admin alice = Clients.admin(bootstrap(), user("alice"))) {
+            assertThat(alice.listTopics().names().get()).contains("orders").doesNotContain("__consumer_offsets");
+            assertThat(bob.listTopics().names().get()).doesNotContain("orders");
+            assertThatThrownBy(() -> bob.describeTopics(List.of("orders")).allTopicNames().get())
+                    .hasCauseInstanceOf(TopicAuthorizationException.class);
+            assertThatThrownBy(() -> bob.createTopics(List.of(new NewTopic("bobs-topic", 1, (short) 1))).all().get())
+                    .hasCauseInstanceOf(TopicAuthorizationException.class);
+            assertThatThrownBy(() -> bob.deleteTopics(List.of("orders")).all().get())
+                    .hasCauseInstanceOf(TopicAuthorizationException.class);
+            assertThatThrownBy(() -> bob.describeConfigs(List.of(new ConfigResource(ConfigResource.Type.TOPIC, "orders"))).all().get())
+                    .hasCauseInstanceOf(TopicAuthorizationException.class);
+            assertThatThrownBy(() -> bob.describeUserScramCredentials().all().get())
+                    .hasCauseInstanceOf(ClusterAuthorizationException.class);
+            assertThat(bob.describeCluster().nodes().get()).as("DescribeCluster needs no ACL, as in Kafka").hasSize(1);
+        }
+        try (Admin admin = Clients.admin(bootstrap(), user("admin"))) {
+            assertThat(admin.listTopics().names().get()).contains("orders", "audit").doesNotContain("bobs-topic");
+        }
+    }
+}
