@@ -40,11 +40,10 @@ final class BatchRecompressor {
         List<ByteBuffer> rewritten = new ArrayList<>(); // null where a batch is kept as it is
         int total = 0;
         for (MutableRecordBatch batch : records.batches()) {
-            ByteBuffer bytes = batch.compressionType() == target.type() ? null : rewrite(batch, target);
+            ByteBuffer bytes = batch.compressionType() == target.type() ? null : rewrite(batch, target, maxBatchBytes);
             int size = bytes == null ? batch.sizeInBytes() : bytes.remaining();
             if (size > maxBatchBytes) {
-                throw new RecordTooLargeException("Batch of " + size + " bytes once re-compressed to "
-                        + target.type().name + " exceeds max.message.bytes " + maxBatchBytes);
+                throw tooLarge(size, target, maxBatchBytes);
             }
             rewritten.add(bytes);
             total += size;
@@ -62,13 +61,23 @@ final class BatchRecompressor {
         return MemoryRecords.readableRecords(joined.flip());
     }
 
-    private static ByteBuffer rewrite(MutableRecordBatch batch, Compression target) {
+    private static RecordTooLargeException tooLarge(int size, Compression target, int maxBatchBytes) {
+        return new RecordTooLargeException("Batch of " + size + " bytes once re-compressed to " + target.type().name
+                + " exceeds max.message.bytes " + maxBatchBytes);
+    }
+
+    private static ByteBuffer rewrite(MutableRecordBatch batch, Compression target, int maxBatchBytes) {
         MemoryRecordsBuilder builder = new MemoryRecordsBuilder(ByteBuffer.allocate(batch.sizeInBytes()),
                 RecordBatch.MAGIC_VALUE_V2, target, batch.timestampType(), batch.baseOffset(), RecordBatch.NO_TIMESTAMP,
                 batch.producerId(), batch.producerEpoch(), batch.baseSequence(), batch.isTransactional(), false,
                 batch.partitionLeaderEpoch(), Integer.MAX_VALUE);
         for (Record record : batch) {
             builder.appendWithOffset(record.offset(), record.timestamp(), record.key(), record.value(), record.headers());
+            // Refuse as soon as the batch is too large, not once it is built: a small zstd batch of zeros can
+            // decompress to gigabytes.
+            if (builder.estimatedSizeInBytes() > maxBatchBytes) {
+                throw tooLarge(builder.estimatedSizeInBytes(), target, maxBatchBytes);
+            }
         }
         return builder.build().buffer();
     }

@@ -103,7 +103,7 @@ final class LocalLog {
     }
 
     /**
-     * Rolls when the active segment is not empty and would exceed segment.bytes, has waited segment.ms less its jitter (see
+     * Rolls when the active segment is not empty and would exceed segment.bytes, has waited {@link LogConfig#rollMs} less its jitter (see
      * {@link LogSegment#timeWaitedForRoll}) or has a full index, and whenever {@code lastOffset} does not fit its
      * 4-byte relative offsets.
      */
@@ -111,7 +111,7 @@ final class LocalLog {
                                  long maxTimestamp) throws IOException {
         LogConfig cfg = config;
         boolean full = active.size() > 0 && (active.size() > cfg.segmentBytes() - appendBytes
-                || active.timeWaitedForRoll(time.milliseconds(), maxTimestamp) > cfg.segmentMs() - rollJitterMs(active, cfg)
+                || active.timeWaitedForRoll(time.milliseconds(), maxTimestamp) > cfg.rollMs() - rollJitterMs(active, cfg)
                 || active.indexesFull());
         return full || !active.canHoldOffset(lastOffset) ? roll(firstOffset) : active;
     }
@@ -121,7 +121,7 @@ final class LocalLog {
      * its partition and base offset), so that partitions created together do not all roll at the same moment.
      */
     private long rollJitterMs(LogSegment segment, LogConfig cfg) {
-        long bound = Math.min(cfg.segmentJitterMs(), cfg.segmentMs());
+        long bound = Math.min(cfg.segmentJitterMs(), cfg.rollMs());
         long mixed = (31L * topicPartition.hashCode() + segment.baseOffset()) * 0x9E3779B97F4A7C15L;
         return bound == 0 ? 0 : Math.floorMod(mixed, bound);
     }

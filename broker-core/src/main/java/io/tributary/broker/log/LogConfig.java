@@ -500,6 +500,10 @@ public final class LogConfig {
         Map<String, Object> parsed = TOPIC_DEF.parse(topicOverrides);
         Map<String, Object> merged = new HashMap<>(topicValues);
         topicOverrides.keySet().forEach(key -> merged.put(key, parsed.get(key)));
+        if ((Long) merged.get(MIN_COMPACTION_LAG_MS) > (Long) merged.get(MAX_COMPACTION_LAG_MS)) {
+            throw new ConfigException("conflict topic configs: " + MIN_COMPACTION_LAG_MS + " " + merged.get(MIN_COMPACTION_LAG_MS)
+                    + " is larger than " + MAX_COMPACTION_LAG_MS + " " + merged.get(MAX_COMPACTION_LAG_MS));
+        }
         return new LogConfig(merged, broker);
     }
 
@@ -509,6 +513,14 @@ public final class LogConfig {
 
     public long segmentMs() {
         return (Long) topicValues.get(SEGMENT_MS);
+    }
+
+    /**
+     * The age at which the active segment rolls: segment.ms, or max.compaction.lag.ms if smaller on a compacted
+     * topic, since the cleaner never touches the active segment (as Kafka's maxSegmentMs).
+     */
+    public long rollMs() {
+        return compactionEnabled() ? Math.min(segmentMs(), maxCompactionLagMs()) : segmentMs();
     }
 
     /** The largest random amount by which a segment rolls before segment.ms, in ms (0: none). */

@@ -4,6 +4,8 @@ import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.common.record.internal.CompressionType;
+import org.apache.kafka.common.record.internal.RecordBatch;
 
 /**
  * What a leader requires of every record a producer sends, beyond being well formed: a key on a compacted
@@ -25,6 +27,10 @@ record RecordRules(String topicPartition, boolean keyRequired, long earliestTime
     static RecordRules forLeader(String topicPartition, LogConfig config, long now) {
         boolean keyRequired = config.compactionEnabled();
         int maxRecordBytes = config.maxDecompressedMessageBytes();
+        if (config.storedCompression().filter(stored -> stored.type() == CompressionType.NONE).isPresent()) {
+            // Stored uncompressed, a larger record can never fit a batch: refuse it before it is decompressed whole.
+            maxRecordBytes = Math.min(maxRecordBytes, config.maxMessageBytes());
+        }
         if (config.timestampType() != TimestampType.CREATE_TIME) {
             return new RecordRules(topicPartition, keyRequired, Long.MIN_VALUE, Long.MAX_VALUE, maxRecordBytes);
         }
@@ -37,8 +43,9 @@ record RecordRules(String topicPartition, boolean keyRequired, long earliestTime
     void checkDecompressedSize(int recordBytes, int index) {
         if (recordBytes > maxDecompressedRecordBytes) {
             throw new RecordTooLargeException("Record " + index + " of a compressed batch to " + topicPartition
-                    + " takes " + recordBytes + " bytes decompressed, more than max.decompressed.message.bytes "
-                    + maxDecompressedRecordBytes);
+                    + " takes " + recordBytes + " bytes decompressed, more than the " + maxDecompressedRecordBytes
+                    + " a record may take here (max.decompressed.message.bytes, or max.message.bytes on a topic that "
+                    + "stores batches uncompressed)");
         }
     }
 
@@ -52,6 +59,9 @@ record RecordRules(String topicPartition, boolean keyRequired, long earliestTime
 
     /** @throws InvalidTimestampException if record {@code index} of a batch has a timestamp outside the window */
     void checkTimestamp(long timestamp, int index) {
+        if (timestamp == RecordBatch.NO_TIMESTAMP) {
+            return; // a record without a timestamp is not checked, as in Kafka
+        }
         if (timestamp < earliestTimestamp || timestamp > latestTimestamp) {
             throw new InvalidTimestampException("Timestamp " + timestamp + " of record " + index + " of a batch to "
                     + topicPartition + " is out of range: it must lie within [" + earliestTimestamp + ", "

@@ -7,6 +7,7 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.CorruptRecordException;
 import org.apache.kafka.common.errors.InvalidTimestampException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.common.record.internal.DefaultRecordBatch;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
@@ -79,6 +80,10 @@ final class RecordsValidator {
         batch.ensureValid();
         if (fromClient && batch.isControlBatch()) {
             throw new InvalidRecordException("Clients may not append control batches");
+        }
+        if (fromClient && batch.timestampType() == TimestampType.LOG_APPEND_TIME) {
+            throw new InvalidTimestampException("Batch at offset " + batch.baseOffset()
+                    + " claims LogAppendTime: only the broker stamps the append time");
         }
         Integer count = batch.countOrNull();
         if (count == null || count <= 0) {

@@ -121,7 +121,7 @@ class LeaderAppendRulesTest {
         builder.append(fixture.time.milliseconds(), "k".getBytes(StandardCharsets.UTF_8), new byte[200]);
         assertThatThrownBy(() -> log.appendAsLeader(builder.build(), 0))
                 .isInstanceOf(RecordTooLargeException.class)
-                .hasMessageContaining("max.decompressed.message.bytes 40");
+                .hasMessageContaining("more than the 40 a record may take here");
         assertThat(log.logEndOffset()).isZero();
     }
 
@@ -171,7 +171,9 @@ class LeaderAppendRulesTest {
         PartitionLog log = fixture.open();
         MemoryRecordsBuilder builder = MemoryRecords.builder(ByteBuffer.allocate(8192), Compression.gzip().build(),
                 TimestampType.CREATE_TIME, 0L);
-        builder.append(fixture.time.milliseconds(), "k".getBytes(StandardCharsets.UTF_8), new byte[5000]);
+        for (int i = 0; i < 10; i++) {
+            builder.append(fixture.time.milliseconds(), "k".getBytes(StandardCharsets.UTF_8), new byte[500]);
+        }
         MemoryRecords compressed = builder.build();
         assertThat(compressed.sizeInBytes()).isLessThan(1000);
         assertThatThrownBy(() -> log.appendAsLeader(compressed, 0))
@@ -199,6 +201,70 @@ class LeaderAppendRulesTest {
         // Rolled when it had waited more than segment.ms minus its jitter: after 200 to 1001 ms.
         assertThat(rolledAfter).allSatisfy(waited -> assertThat(waited).isBetween(201L, 1001L));
         assertThat(rolledAfter.stream().distinct().count()).as("segments roll at different ages").isGreaterThan(1);
+    }
+
+    @Test
+    void aRecordWithoutATimestampIsNotCheckedAgainstTheWindow() throws Exception {
+        LogFixture fixture = fixture(Map.of(LogConfig.MESSAGE_TIMESTAMP_BEFORE_MAX_MS, "1000"));
+        PartitionLog log = fixture.open();
+        log.appendAsLeader(batch(Compression.NONE, RecordBatch.NO_TIMESTAMP, "a"), 0);
+        assertThat(log.logEndOffset()).isEqualTo(1);
+    }
+
+    @Test
+    void aProducerBatchThatClaimsLogAppendTimeIsRefused() throws Exception {
+        LogFixture fixture = fixture(Map.of());
+        PartitionLog log = fixture.open();
+        MemoryRecordsBuilder builder = MemoryRecords.builder(ByteBuffer.allocate(1024), Compression.NONE,
+                TimestampType.LOG_APPEND_TIME, 0L);
+        builder.append(fixture.time.milliseconds(), "k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8));
+        assertThatThrownBy(() -> log.appendAsLeader(builder.build(), 0)).isInstanceOf(InvalidTimestampException.class);
+        assertThat(log.logEndOffset()).isZero();
+    }
+
+    @Test
+    void aHugeRecordIsRefusedBeforeItIsDecompressedForAnUncompressedTopic() throws Exception {
+        LogFixture fixture = fixture(Map.of(LogConfig.COMPRESSION_TYPE, "uncompressed", LogConfig.MAX_MESSAGE_BYTES, "100000"));
+        PartitionLog log = fixture.open();
+        MemoryRecordsBuilder builder = MemoryRecords.builder(ByteBuffer.allocate(1 << 20), Compression.zstd().build(),
+                TimestampType.CREATE_TIME, 0L);
+        builder.append(fixture.time.milliseconds(), "k".getBytes(StandardCharsets.UTF_8), new byte[50_000_000]);
+        MemoryRecords zeros = builder.build();
+        assertThat(zeros.sizeInBytes()).isLessThan(100_000);
+        assertThatThrownBy(() -> log.appendAsLeader(zeros, 0)).isInstanceOf(RecordTooLargeException.class)
+                .hasMessageContaining("more than the 100000 a record may take here");
+    }
+
+    @Test
+    void manySmallRecordsThatGrowTooLargeStopTheRewriteEarly() throws Exception {
+        LogFixture fixture = fixture(Map.of(LogConfig.COMPRESSION_TYPE, "uncompressed", LogConfig.MAX_MESSAGE_BYTES, "100000"));
+        PartitionLog log = fixture.open();
+        MemoryRecordsBuilder builder = MemoryRecords.builder(ByteBuffer.allocate(1 << 20), Compression.zstd().build(),
+                TimestampType.CREATE_TIME, 0L);
+        for (int i = 0; i < 20_000; i++) {
+            builder.append(fixture.time.milliseconds(), "k".getBytes(StandardCharsets.UTF_8), new byte[10_000]);
+        }
+        MemoryRecords zeros = builder.build();
+        assertThatThrownBy(() -> log.appendAsLeader(zeros, 0)).isInstanceOf(RecordTooLargeException.class)
+                .hasMessageContaining("once re-compressed to none");
+    }
+
+    @Test
+    void aCompactedTopicRollsItsActiveSegmentByMaxCompactionLag() throws Exception {
+        LogFixture fixture = fixture(Map.of(LogConfig.CLEANUP_POLICY, "compact", LogConfig.MAX_COMPACTION_LAG_MS, "1000"));
+        PartitionLog log = fixture.open();
+        log.appendAsLeader(batch(Compression.NONE, fixture.time.milliseconds(), "a"), 0);
+        fixture.time.sleep(1001);
+        log.appendAsLeader(batch(Compression.NONE, fixture.time.milliseconds(), "a"), 0);
+        assertThat(log.numberOfSegments()).as("rolled after max.compaction.lag.ms, long before segment.ms").isEqualTo(2);
+    }
+
+    @Test
+    void aMinCompactionLagAboveTheMaxIsRefused() {
+        assertThatThrownBy(() -> LogConfig.defaults().withTopicOverrides(Map.of(LogConfig.MIN_COMPACTION_LAG_MS, "2000",
+                LogConfig.MAX_COMPACTION_LAG_MS, "1000")))
+                .isInstanceOf(org.apache.kafka.common.config.ConfigException.class)
+                .hasMessageContaining("min.compaction.lag.ms");
     }
 
     private static String text(ByteBuffer buffer) {
