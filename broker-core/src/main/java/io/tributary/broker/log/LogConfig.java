@@ -447,6 +447,10 @@ public final class LogConfig {
         topic.put(FLUSH_MS, b.get(LOG_FLUSH_INTERVAL_MS) != null
                 ? b.get(LOG_FLUSH_INTERVAL_MS) : b.get(LOG_FLUSH_SCHEDULER_INTERVAL_MS));
         topic.put(RETENTION_MS, retentionMs(b));
+        Object unclean = brokerProps.get(UNCLEAN_LEADER_ELECTION_ENABLE); // declared and validated by BrokerConfig
+        if (unclean != null) {
+            topic.put(UNCLEAN_LEADER_ELECTION_ENABLE, ConfigDef.parseType(UNCLEAN_LEADER_ELECTION_ENABLE, unclean, Type.BOOLEAN));
+        }
         // Topic keys with no broker-level default (Kafka has none either) take the topic schema's default.
         TOPIC_DEF.parse(Map.of()).forEach(topic::putIfAbsent);
         @SuppressWarnings("unchecked")
@@ -539,6 +543,11 @@ public final class LogConfig {
     /** The largest record accepted once decompressed, in bytes. */
     public int maxDecompressedMessageBytes() {
         return (Integer) topicValues.get(MAX_DECOMPRESSED_MESSAGE_BYTES);
+    }
+
+    /** Whether a replica outside the ISR may lead when no ISR member is alive: the topic's setting, else the broker's. */
+    public boolean uncleanLeaderElectionEnable() {
+        return (Boolean) topicValues.get(UNCLEAN_LEADER_ELECTION_ENABLE);
     }
 
     /** How long a record stays out of the cleaner's reach after it was written, in ms. */

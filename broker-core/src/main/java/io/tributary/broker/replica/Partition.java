@@ -149,6 +149,11 @@ public final class Partition {
         return state == null ? 0 : state.isr().size();
     }
 
+    /** The partition state this replica acts on, or null before it was given one. */
+    synchronized PartitionState state() {
+        return state;
+    }
+
     /**
      * Could the controller elect another replica in this leader's place from the ISR: does the maximal ISR hold a
      * broker besides this one?
@@ -169,9 +174,13 @@ public final class Partition {
      */
     synchronized boolean makeLeader(PartitionState newState, List<Integer> assignedReplicas) {
         boolean newEpoch = role != Role.LEADER || state == null || newState.leaderEpoch() != state.leaderEpoch();
+        if (!newEpoch && olderThanHeld(newState)) {
+            return false; // a watch delivering a state this leader has already replaced by its own ISR write
+        }
         replicas = List.copyOf(assignedReplicas);
         state = newState;
-        maximalIsr = newState.isr();
+        // While a proposal is being written, its additions may be stored at any moment: they keep counting.
+        maximalIsr = !newEpoch && isrWriteInFlight ? union(newState.isr(), maximalIsr) : newState.isr();
         if (!newEpoch) {
             // An ISR change at this epoch, usually the controller's (a dead follower removed): it counts at once.
             maybeIncrementHighWatermark();
@@ -201,6 +210,9 @@ public final class Partition {
     synchronized boolean makeFollower(PartitionState newState, List<Integer> assignedReplicas) {
         boolean changed = role != Role.FOLLOWER || state == null || newState.leaderEpoch() != state.leaderEpoch()
                 || newState.leader() != state.leader();
+        if (!changed && olderThanHeld(newState)) {
+            return false;
+        }
         replicas = List.copyOf(assignedReplicas);
         state = newState;
         maximalIsr = newState.isr();
@@ -408,9 +420,7 @@ public final class Partition {
         if (newIsr.equals(state.isr()) && maximalIsr.equals(state.isr())) {
             return null;
         }
-        List<Integer> maybeStored = new ArrayList<>(maximalIsr);
-        newIsr.stream().filter(id -> !maybeStored.contains(id)).forEach(maybeStored::add);
-        maximalIsr = List.copyOf(maybeStored);
+        maximalIsr = union(maximalIsr, newIsr);
         isrWriteInFlight = true;
         return new IsrProposal(state.withIsr(newIsr), change, why, attempt);
     }
@@ -471,6 +481,17 @@ public final class Partition {
         log.info("{}: ISR change to {} lost a race with the controller; adopted the stored ISR {}", topicPartition, newIsr,
                 state.isr());
         return proposal.attempt() == 0 ? proposeIsr(proposal.change(), proposal.why(), 1) : null;
+    }
+
+    /** Is {@code candidate} an earlier version of the stored state than the one held? */
+    private boolean olderThanHeld(PartitionState candidate) {
+        return state != null && candidate.zkVersion() < state.zkVersion();
+    }
+
+    private static List<Integer> union(List<Integer> isr, List<Integer> more) {
+        List<Integer> union = new ArrayList<>(isr);
+        more.stream().filter(id -> !union.contains(id)).forEach(union::add);
+        return List.copyOf(union);
     }
 
     /** Takes a stored state of this leadership, unless the watch has already delivered a newer one. */

@@ -239,8 +239,9 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         });
     }
 
+    /** unclean.leader.election.enable is the topic's own where it has one (the controller elects by it). */
     private boolean anotherMayBeElected(Partition partition) {
-        return partition.othersInSync() || config.uncleanLeaderElection();
+        return partition.othersInSync() || partition.log().config().uncleanLeaderElectionEnable();
     }
 
     @Override

@@ -44,4 +44,15 @@ class KafkaTopicConfigsTest {
         Map<String, List<String>> ours = new TreeMap<>(LogConfig.brokerSynonyms());
         assertThat(ours).isEqualTo(kafka);
     }
+
+    @Test
+    void uncleanElectionIsTheTopicsOwnElseTheBrokers() {
+        LogConfig brokerAllows = LogConfig.fromBroker(Map.of(LogConfig.UNCLEAN_LEADER_ELECTION_ENABLE, "true"));
+        assertThat(brokerAllows.uncleanLeaderElectionEnable()).isTrue();
+        assertThat(brokerAllows.withTopicOverrides(Map.of(LogConfig.UNCLEAN_LEADER_ELECTION_ENABLE, "false"))
+                .uncleanLeaderElectionEnable()).isFalse();
+        assertThat(LogConfig.defaults().withTopicOverrides(Map.of(LogConfig.UNCLEAN_LEADER_ELECTION_ENABLE, "true"))
+                .uncleanLeaderElectionEnable()).isTrue();
+        assertThat(LogConfig.defaults().uncleanLeaderElectionEnable()).isFalse();
+    }
 }

@@ -170,6 +170,58 @@ class PartitionTest {
     }
 
     @Test
+    void aWatchedStateThatArrivesWhileAnExpansionIsWrittenDoesNotDropTheJoiningMember() throws Exception {
+        aLaggingFollowerLeavesTheIsr();
+        PartitionState shrunk = partition.state();
+        CountDownLatch writing = new CountDownLatch(1);
+        CountDownLatch zooKeeperAnswers = new CountDownLatch(1);
+        zooKeeper = proposed -> {
+            writing.countDown();
+            try {
+                zooKeeperAnswers.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return stored(proposed);
+        };
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            // Follower 2 catches up: the leader proposes {0, 1, 2}, and the write waits for ZooKeeper.
+            Future<Boolean> expansion = threads.submit(() -> partition.recordFollowerFetch(2, 5, 4));
+            assertThat(writing.await(10, TimeUnit.SECONDS)).as("the ISR write started").isTrue();
+            // Meanwhile a watch (any topic or cluster event) re-applies the state stored before the write.
+            partition.makeLeader(shrunk, REPLICAS);
+            append(5, (short) 1);
+            partition.recordFollowerFetch(1, 10, 4);
+            assertThat(partition.highWatermark())
+                    .as("broker 2 may be in the stored ISR already, and it lacks records 5-9").isEqualTo(5);
+            zooKeeperAnswers.countDown();
+            expansion.get(10, TimeUnit.SECONDS);
+            assertThat(partition.isrSize()).isEqualTo(3);
+            assertThat(partition.highWatermark()).isEqualTo(5);
+        } finally {
+            zooKeeperAnswers.countDown();
+            threads.shutdownNow();
+        }
+    }
+
+    @Test
+    void aWatchedStateOlderThanTheStoredOneIsIgnored() {
+        PartitionState before = partition.state();
+        aLaggingFollowerLeavesTheIsr();
+        assertThat(partition.makeLeader(before, REPLICAS)).isFalse();
+        assertThat(partition.isrSize()).as("the shrink the leader stored stays").isEqualTo(2);
+    }
+
+    /** Follower 2 falls behind past the lag limit and the leader stores the ISR {0, 1}; the high watermark is 5. */
+    private void aLaggingFollowerLeavesTheIsr() {
+        followerTwoDiesWhileOneKeepsUp();
+        assertThat(partition.maybeShrinkIsr(LAG_MS)).isTrue();
+        assertThat(partition.isrSize()).isEqualTo(2);
+        assertThat(partition.highWatermark()).isEqualTo(5);
+    }
+
+    @Test
     void anIsrShrinkThatCannotBeStoredDoesNotCountForTheHighWatermark() {
         followerTwoDiesWhileOneKeepsUp();
         zooKeeper = proposed -> {
