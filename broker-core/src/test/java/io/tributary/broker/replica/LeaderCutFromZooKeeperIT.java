@@ -177,7 +177,10 @@ class LeaderCutFromZooKeeperIT {
                 .until(() -> writer.acknowledged.size() >= before + 1_000 || writer.failure.get() != null);
     }
 
-    /** acks=1 writes sent straight to the victim, as a client with stale metadata would; records which it acknowledged. */
+    /**
+     * acks=1 writes sent straight to the victim, as a client with stale metadata would; records when each one it
+     * acknowledged was sent.
+     */
     private static final class ZombieProbe {
         private final RawConnection connection;
         private final int partition;
@@ -198,9 +201,11 @@ class LeaderCutFromZooKeeperIT {
             ProduceRequestData request = Requests.produce(TOPIC, partition, (short) 1,
                     MemoryRecords.withRecords(Compression.NONE, new SimpleRecord("-1".getBytes(StandardCharsets.UTF_8))))
                     .setTimeoutMs(3_000);
+            // The time it was sent: an append accepted before the deadline may be answered late on a loaded machine.
+            long sentSinceCutMs = sinceCutMs();
             var response = (ProduceResponse) connection.request(ApiKeys.PRODUCE, PRODUCE_VERSION, request);
             if (response.data().responses().iterator().next().partitionResponses().get(0).errorCode() == Errors.NONE.code()) {
-                acknowledgedSinceCutMs.add(sinceCutMs());
+                acknowledgedSinceCutMs.add(sentSinceCutMs);
             }
         }
     }
