@@ -74,7 +74,8 @@ class BrokerConfigTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"ssl.keystore.locaton", "listener.name.plaintext.ssl.trustsore.type", "sasl.enabled.mechanism",
-            "listener.name.nosuch.ssl.keystore.location", "listener.name.plaintext.gssapi.sasl.jaas.config"})
+            "listener.name.nosuch.ssl.keystore.location", "listener.name.plaintext.gssapi.sasl.jaas.config",
+            "listener.name.plaintext.SCRAM-SHA-512.sasl.jaas.config"})
     void rejectsSecurityKeysTheBrokerWouldIgnore(String key) {
         assertThatThrownBy(() -> new BrokerConfig(Map.of(key, "x"))).isInstanceOf(ConfigException.class).hasMessageContaining(key);
     }

@@ -44,8 +44,8 @@ public final class AclAuthorizer implements AutoCloseable {
     public static final String CLASS_NAME = AclAuthorizer.class.getName();
     /** Apache Kafka's ZooKeeper-mode authorizer, over the same nodes: accepted so its server.properties keep working. */
     public static final String KAFKA_ZOOKEEPER_CLASS_NAME = "kafka.security.authorizer.AclAuthorizer";
-    public static final String WILDCARD_PRINCIPAL = "User:*";
-    public static final String WILDCARD_HOST = "*";
+    private static final String WILDCARD_PRINCIPAL = "User:*";
+    private static final String WILDCARD_HOST = "*";
     /** Notifications older than this are deleted (every broker has long read them), as Kafka does. */
     private static final long CHANGE_EXPIRATION_MS = 15 * 60 * 1000L;
     private static final Logger log = LoggerFactory.getLogger(AclAuthorizer.class);
@@ -93,7 +93,7 @@ public final class AclAuthorizer implements AutoCloseable {
         changeWatches.add(changes);
         CountDownLatch loaded = new CountDownLatch(1);
         changes.listenable().addListener(CuratorCacheListener.builder()
-                .forCreates(node -> changed(changesPath, node))
+                .forCreates(node -> changed(changesPath, changes, node))
                 .forInitialized(loaded::countDown)
                 .build());
         changes.start();
@@ -102,7 +102,7 @@ public final class AclAuthorizer implements AutoCloseable {
         }
     }
 
-    private void changed(String changesPath, ChildData node) {
+    private void changed(String changesPath, CuratorCache changes, ChildData node) {
         if (node.getPath().equals(changesPath)) {
             return;
         }
@@ -111,13 +111,22 @@ public final class AclAuthorizer implements AutoCloseable {
         } catch (RuntimeException e) {
             log.warn("ignoring the ACL change notification {}: {}", node.getPath(), e.getMessage());
         }
-        if (node.getStat() != null && time.milliseconds() - node.getStat().getCtime() > CHANGE_EXPIRATION_MS) {
-            try {
-                zk.deleteIfVersion(node.getPath(), node.getStat().getVersion());
-            } catch (RuntimeException e) {
-                log.debug("could not delete the expired notification {}: {}", node.getPath(), e.getMessage());
-            }
-        }
+        deleteExpired(changesPath, changes);
+    }
+
+    /** Deletes the announcements older than {@link #CHANGE_EXPIRATION_MS} (any broker may; the first one does). */
+    private void deleteExpired(String changesPath, CuratorCache changes) {
+        long now = time.milliseconds();
+        changes.stream()
+                .filter(old -> !old.getPath().equals(changesPath) && old.getStat() != null
+                        && now - old.getStat().getCtime() > CHANGE_EXPIRATION_MS)
+                .forEach(old -> {
+                    try {
+                        zk.deleteIfVersion(old.getPath(), old.getStat().getVersion());
+                    } catch (RuntimeException e) {
+                        log.debug("could not delete the expired notification {}: {}", old.getPath(), e.getMessage());
+                    }
+                });
     }
 
     /** Reads one pattern's ACLs again. Synchronized: of two refreshes, the later read is the one kept. */

@@ -37,7 +37,7 @@ public final class SecurityConfigs {
             ScramMechanism.SCRAM_SHA_256.mechanismName(), ScramMechanism.SCRAM_SHA_512.mechanismName());
 
     private static final Pattern LISTENER_PREFIX = Pattern.compile("^listener\\.name\\.([^.]+)\\.(.+)$");
-    private static final Pattern MECHANISM_JAAS = Pattern.compile("^([a-z0-9-]+)\\." + Pattern.quote(SaslConfigs.SASL_JAAS_CONFIG) + "$");
+    private static final Pattern MECHANISM_JAAS = Pattern.compile("^([^.]+)\\." + Pattern.quote(SaslConfigs.SASL_JAAS_CONFIG) + "$");
 
     private SecurityConfigs() {
     }
@@ -123,6 +123,11 @@ public final class SecurityConfigs {
                     if (!SUPPORTED_MECHANISMS.contains(mechanism)) {
                         throw new ConfigException(key, "(hidden)", "unsupported SASL mechanism " + mechanism
                                 + "; supported: " + SUPPORTED_MECHANISMS);
+                    }
+                    if (!jaas.group(1).equals(mechanism.toLowerCase(Locale.ROOT))) {
+                        throw new ConfigException(key, "(hidden)", "the mechanism in this key is read in lower case, as in "
+                                + "Kafka: listener.name." + perListener.group(1) + "." + mechanism.toLowerCase(Locale.ROOT) + "."
+                                + SaslConfigs.SASL_JAAS_CONFIG);
                     }
                     continue;
                 }

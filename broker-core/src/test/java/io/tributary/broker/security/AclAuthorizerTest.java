@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Set;
 import io.tributary.broker.cluster.EmbeddedZooKeeper;
 import io.tributary.broker.cluster.ZkClient;
+import io.tributary.broker.testing.FakeTime;
 import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AccessControlEntryFilter;
 import org.apache.kafka.common.acl.AclBinding;
@@ -138,6 +139,23 @@ class AclAuthorizerTest {
         String extended = zk.children(AclStore.EXTENDED_CHANGES_PATH).get(0);
         assertThat(new String(zk.read(AclStore.EXTENDED_CHANGES_PATH + "/" + extended).orElseThrow().data(), StandardCharsets.UTF_8))
                 .isEqualTo("{\"version\":1,\"resourceType\":\"GROUP\",\"name\":\"etl-\",\"patternType\":\"PREFIXED\"}");
+    }
+
+    @Test
+    void announcementsOlderThanFifteenMinutesAreDeletedWithTheNextChangeAndTheAclsStay() throws Exception {
+        FakeTime clock = new FakeTime();
+        clock.sleep(System.currentTimeMillis() - clock.milliseconds());
+        authorizer.create(List.of(acl(topic("orders"), "User:alice", "*", WRITE, ALLOW)));
+        try (AclAuthorizer otherBroker = AclAuthorizer.start(zk, Set.of(ADMIN), false, clock, 10_000)) {
+            assertThat(zk.children(AclStore.LITERAL_CHANGES_PATH)).as("a fresh announcement stays").hasSize(1);
+
+            clock.sleep(Duration.ofMinutes(16).toMillis());
+            authorizer.create(List.of(acl(topic("orders"), "User:bob", "*", READ, ALLOW)));
+
+            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> otherBroker.authorize(BOB, HOST, READ, TOPIC, "orders")
+                    && zk.children(AclStore.LITERAL_CHANGES_PATH).isEmpty());
+            assertThat(otherBroker.authorize(ALICE, HOST, WRITE, TOPIC, "orders")).isTrue();
+        }
     }
 
     @Test

@@ -59,7 +59,7 @@ class AclsIT {
     @BeforeAll
     static void start(@TempDir Path dir) throws Exception {
         workDir = dir;
-        Map<String, String> settings = AuthorizedPlainBroker.settings("alice", "bob");
+        Map<String, String> settings = AuthorizedPlainBroker.settings("alice", "bob", "dave");
         settings.put("offsets.topic.replication.factor", "1");
         settings.put("offsets.topic.num.partitions", "3");
         settings.put("group.initial.rebalance.delay.ms", "0");
@@ -175,6 +175,30 @@ class AclsIT {
         }
         assertThat(read).hasSize(20).doesNotContain("forged");
         assertThat(Records.readAll(bootstrap(), "orders", TIMEOUT, user("admin"))).as("bob appended nothing").hasSize(20);
+    }
+
+    @Test
+    void anIdempotentProducerNeedsWriteOnSomeTopicAndAPlainOneWriteOnItsTopic() throws Exception {
+        try (Admin admin = Clients.admin(bootstrap(), user("admin"))) {
+            admin.createTopics(List.of(new NewTopic("ledger", 1, (short) 1))).all().get();
+        }
+        kafkaAcls("--add", "--allow-principal", "User:dave", "--operation", "Describe", "--topic", "ledger");
+        try (KafkaProducer<byte[], byte[]> dave = Clients.producer(bootstrap(), user("dave"))) {
+            var refused = dave.send(new ProducerRecord<>("ledger", "entry".getBytes(StandardCharsets.UTF_8)));
+            assertThatThrownBy(refused::get).as("InitProducerId: neither IDEMPOTENT_WRITE nor WRITE on any topic")
+                    .hasCauseInstanceOf(ClusterAuthorizationException.class);
+        }
+        Map<String, Object> davePlain = new HashMap<>(user("dave"));
+        davePlain.putAll(plainProducer());
+        try (KafkaProducer<byte[], byte[]> dave = Clients.producer(bootstrap(), davePlain)) {
+            var refused = dave.send(new ProducerRecord<>("ledger", "entry".getBytes(StandardCharsets.UTF_8)));
+            assertThatThrownBy(refused::get).hasCauseInstanceOf(TopicAuthorizationException.class);
+        }
+        kafkaAcls("--add", "--allow-principal", "User:dave", "--operation", "Write", "--topic", "ledger");
+        try (KafkaProducer<byte[], byte[]> dave = Clients.producer(bootstrap(), user("dave"))) {
+            dave.send(new ProducerRecord<>("ledger", "entry".getBytes(StandardCharsets.UTF_8))).get();
+        }
+        assertThat(Records.readAll(bootstrap(), "ledger", TIMEOUT, user("admin"))).hasSize(1);
     }
 
     @Test
