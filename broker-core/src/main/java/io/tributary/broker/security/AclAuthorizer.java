@@ -46,6 +46,8 @@ public final class AclAuthorizer implements AutoCloseable {
     public static final String KAFKA_ZOOKEEPER_CLASS_NAME = "kafka.security.authorizer.AclAuthorizer";
     private static final String WILDCARD_PRINCIPAL = "User:*";
     private static final String WILDCARD_HOST = "*";
+    /** A literal name no ACL is meant to name, checked first by {@link #authorizeAny} (Kafka's own choice of name). */
+    private static final String UNNAMED_RESOURCE = "hardcode";
     /** Notifications older than this are deleted (every broker has long read them), as Kafka does. */
     private static final long CHANGE_EXPIRATION_MS = 15 * 60 * 1000L;
     private static final Logger log = LoggerFactory.getLogger(AclAuthorizer.class);
@@ -177,17 +179,20 @@ public final class AclAuthorizer implements AutoCloseable {
     }
 
     /**
-     * Whether the principal may do {@code operation} on some resource of the type, as Kafka's
-     * {@code authorizeByResourceType} (an idempotent producer needs WRITE on some topic): a super user may; else an
-     * ALLOW for it on some pattern is needed, and no DENY on the wildcard name.
+     * Whether the principal may do {@code operation} on some resource of the type, decided as Kafka's
+     * {@code Authorizer.authorizeByResourceType} (an idempotent producer needs WRITE on some topic): allowed if an
+     * ordinary check of a resource no ACL names is (super users, allow.everyone.if.no.acl.found, wildcard
+     * ALLOWs); else denied by a DENY on the wildcard name; else allowed if some ALLOW remains that no literal or
+     * prefixed DENY covers (a DENY of the same literal name, or of a prefix of the allowed name).
      */
     public boolean authorizeAny(KafkaPrincipal principal, String host, AclOperation operation, ResourceType type) {
-        if (superUsers.contains(principal)) {
+        if (authorize(principal, host, operation, type, UNNAMED_RESOURCE)) {
             return true;
         }
         String who = principal.toString();
-        boolean[] allowed = new boolean[1];
-        boolean[] deniedEverywhere = new boolean[1];
+        Set<String> deniedLiterals = new HashSet<>();
+        Set<String> deniedPrefixes = new HashSet<>();
+        List<ResourcePattern> allowed = new ArrayList<>();
         acls.forEach((pattern, entries) -> {
             if (pattern.resourceType() != type) {
                 return;
@@ -196,15 +201,19 @@ public final class AclAuthorizer implements AutoCloseable {
                 if (!appliesTo(entry, who, host)) {
                     continue;
                 }
-                if (entry.permissionType() == AclPermissionType.DENY && (entry.operation() == operation || entry.operation() == AclOperation.ALL)
-                        && pattern.patternType() == PatternType.LITERAL && pattern.name().equals(ResourcePattern.WILDCARD_RESOURCE)) {
-                    deniedEverywhere[0] = true;
+                if (entry.permissionType() == AclPermissionType.DENY
+                        && (entry.operation() == operation || entry.operation() == AclOperation.ALL)) {
+                    (pattern.patternType() == PatternType.PREFIXED ? deniedPrefixes : deniedLiterals).add(pattern.name());
                 } else if (entry.permissionType() == AclPermissionType.ALLOW && allows(entry.operation(), operation)) {
-                    allowed[0] = true;
+                    allowed.add(pattern);
                 }
             }
         });
-        return allowed[0] && !deniedEverywhere[0];
+        if (deniedLiterals.contains(ResourcePattern.WILDCARD_RESOURCE)) {
+            return false;
+        }
+        return allowed.stream().anyMatch(pattern -> !deniedPrefixes.stream().anyMatch(pattern.name()::startsWith)
+                && (pattern.patternType() == PatternType.PREFIXED || !deniedLiterals.contains(pattern.name())));
     }
 
     private static boolean appliesTo(AccessControlEntry entry, String principal, String host) {

@@ -125,6 +125,25 @@ class AclAuthorizerTest {
     }
 
     @Test
+    void onSomeResourceOfATypeIsDecidedAsKafkaDecidesIt() throws Exception {
+        try (AclAuthorizer open = start(true)) {
+            open.create(List.of(acl(new ResourcePattern(org.apache.kafka.common.resource.ResourceType.CLUSTER, "kafka-cluster", PatternType.LITERAL),
+                    "User:admin", "*", ALL, ALLOW)));
+            assertThat(open.authorizeAny(BOB, HOST, WRITE, TOPIC))
+                    .as("no topic has ACLs and everyone is allowed where none are found").isTrue();
+        }
+        authorizer.create(List.of(acl(topic("orders"), "User:alice", "*", WRITE, ALLOW),
+                acl(topic("orders"), "User:alice", "*", WRITE, DENY),
+                acl(topic("public"), "User:bob", "*", WRITE, ALLOW),
+                acl(topic("secret-x"), "User:bob", "*", WRITE, ALLOW),
+                acl(new ResourcePattern(TOPIC, "secret-", PatternType.PREFIXED), "User:*", "*", WRITE, DENY)));
+        assertThat(authorizer.authorizeAny(ALICE, HOST, WRITE, TOPIC)).as("her only ALLOW is denied on the same name").isFalse();
+        assertThat(authorizer.authorizeAny(BOB, HOST, WRITE, TOPIC)).as("public is not under the denied prefix").isTrue();
+        authorizer.delete(new AclBindingFilter(topic("public").toFilter(), AccessControlEntryFilter.ANY));
+        assertThat(authorizer.authorizeAny(BOB, HOST, WRITE, TOPIC)).as("secret-x is under the denied prefix").isFalse();
+    }
+
+    @Test
     void aclsAreStoredInKafkasLayoutAndAnnounced() {
         authorizer.create(List.of(acl(topic("orders"), "User:alice", "*", READ, ALLOW),
                 acl(new ResourcePattern(GROUP, "etl-", PatternType.PREFIXED), "User:alice", "*", READ, ALLOW)));
