@@ -89,7 +89,7 @@ final class CommitProtocol {
             fs.delete(intentFile(tp), false);
         }
         for (String topic : byTopic.keySet()) {
-            ledger(topic).release(writer);
+            ledger(topic).release(writer); // every intent of this commit is gone: renamed or lost
         }
         return new Outcome(committed, lost);
     }
@@ -148,7 +148,7 @@ final class CommitProtocol {
         }
         fs.delete(layout.tempDir(tp.topic(), tp.partition()), true);
         if (intent.isPresent()) {
-            ledger(tp.topic()).release(intent.get().writer()); // unpinned once its other partitions' intents are gone too
+            ledger(tp.topic()).releaseIfResolved(intent.get().writer()); // once its other partitions' intents are gone too
         }
         return finished;
     }

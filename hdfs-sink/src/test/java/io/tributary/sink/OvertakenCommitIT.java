@@ -22,52 +22,77 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A loader killed in its job commit ({@link CommitPoint}, by the halt hook), then overtaken on
- * the same partitions by a sink that commits many more times than the ledger keeps versions
- * (pruning deletes every version the killed commit could look for), then run again: its
+ * A writer killed in its commit ({@link CommitPoint}, by the halt hook), then overtaken on the
+ * same partitions by another writer that commits many more times than the ledger keeps versions
+ * (pruning deletes every version the killed commit could look for), then started again: its
  * recovery must still tell exactly whether its ledger advance happened. Killed after its
- * intent, its staged files are stale (the sink landed those offsets): publishing them would
+ * intent, its files are stale (the other writer landed those offsets): publishing them would
  * duplicate. Killed after its ledger advance, they are the only copy: dropping them would lose.
+ * A loader overtaken by a sink, and a sink overtaken by loads.
  */
 class OvertakenCommitIT extends BrokerTestBase {
     private static final int PARTITIONS = 2;
     /** More commits than the ledger keeps versions (20), and enough for a prune to pass the killed commit's version. */
-    private static final int OVERTAKING_COMMITS = 35;
+    private static final int OVERTAKING_COMMITS = 32;
 
-    @TempDir(cleanup = CleanupMode.ON_SUCCESS) // keeps the loader's log of a failure
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS) // keeps the killed writer's log of a failure
     java.nio.file.Path dir;
 
     @Test
     @Timeout(300)
     void aLoaderKilledAfterItsIntentAndOvertakenPublishesNothingStale() throws Exception {
-        killOvertakeAndRecover("stale-intent", CommitPoint.AFTER_INTENT);
+        loaderKilledOvertakenAndRunAgain("stale-intent", CommitPoint.AFTER_INTENT);
     }
 
     @Test
     @Timeout(300)
     void aLoaderKilledAfterItsLedgerAdvanceAndOvertakenStillPublishesItsFiles() throws Exception {
-        killOvertakeAndRecover("advanced-then-killed", CommitPoint.AFTER_LEDGER);
+        loaderKilledOvertakenAndRunAgain("advanced-then-killed", CommitPoint.AFTER_LEDGER);
     }
 
-    private void killOvertakeAndRecover(String topic, CommitPoint point) throws Exception {
+    @Test
+    @Timeout(400)
+    void aSinkKilledAfterItsIntentAndOvertakenByLoadsPublishesNothingStale() throws Exception {
+        String topic = "stale-sink-intent";
         broker.createTopic(topic, PARTITIONS);
         Path root = new Path(dir.resolve("lake").toUri());
-        Configuration conf = new Configuration();
+        TestLoad.produceOverTwoHours(broker.bootstrapServers(), topic, PARTITIONS, 1_000);
+        long produced = 1_000;
+        Map<String, Object> props = sinkProps(topic, root);
+        String halt = "sink:" + CommitPoint.AFTER_INTENT.spelling();
+        try (SinkProcess sink = SinkProcess.start(dir, "sink-" + topic, props, "-Xmx256m", "-D" + CommitPoint.HALT_PROPERTY + "=" + halt)) {
+            assertThat(sink.awaitExit(Duration.ofSeconds(90))).as("exit code; %s", sink.logEnd()).isEqualTo(CommitPoint.HALT_EXIT_CODE);
+            assertThat(sink.logText()).contains("halting at " + halt);
+        }
+        OffsetLedger ledger = ledger(root, topic);
+        long killedAt = ledger.readVersion().number();
+        while (ledger.readVersion().number() < killedAt + OVERTAKING_COMMITS) {
+            runLoader(topic, root, "a load while the sink is down");
+            TestLoad.produce(broker.bootstrapServers(), topic, PARTITIONS, 10);
+            produced += 10;
+        }
+
+        Map<Integer, Long> ends = broker.endOffsets(topic, PARTITIONS);
+        try (RunningSink restarted = RunningSink.start(props)) {
+            await().atMost(Duration.ofSeconds(90)).until(() -> ledger.read().nextOffsets().equals(ends));
+        }
+        assertExactlyOnce(root, topic, ends, produced, halt);
+    }
+
+    private void loaderKilledOvertakenAndRunAgain(String topic, CommitPoint point) throws Exception {
+        broker.createTopic(topic, PARTITIONS);
+        Path root = new Path(dir.resolve("lake").toUri());
         TestLoad.produceOverTwoHours(broker.bootstrapServers(), topic, PARTITIONS, 1_000); // four staged files
         long produced = 1_000;
         String halt = "loader:" + point.spelling();
-        try (SinkProcess loader = SinkProcess.startLoader(dir, "loader-" + point.spelling(), SinkTests.loaderArgs(dir, broker.bootstrapServers(), topic, root),
-                "-Xmx384m", "-D" + CommitPoint.HALT_PROPERTY + "=" + halt)) {
+        try (SinkProcess loader = SinkProcess.startLoader(dir, "loader-" + point.spelling(),
+                SinkTests.loaderArgs(dir, broker.bootstrapServers(), topic, root), "-Xmx384m", "-D" + CommitPoint.HALT_PROPERTY + "=" + halt)) {
             assertThat(loader.awaitExit(Duration.ofSeconds(120))).as("exit code; %s", loader.logEnd()).isEqualTo(CommitPoint.HALT_EXIT_CODE);
             assertThat(loader.logText()).contains("halting at " + halt);
         }
-        OffsetLedger ledger = OffsetLedger.open(DatasetLayout.utc(root), topic, conf);
+        OffsetLedger ledger = ledger(root, topic);
         long killedAt = ledger.readVersion().number();
-
-        Map<String, Object> props = SinkTests.props(broker.bootstrapServers(), topic, topic + "-sink", root);
-        props.put(SinkConfig.ROTATE_INTERVAL_MS, "100");
-        props.put(SinkConfig.FLUSH_SIZE, "300"); // file names other than the loader's: a stale file is a duplicate, not a clash
-        try (RunningSink sink = RunningSink.start(props)) {
+        try (RunningSink sink = RunningSink.start(sinkProps(topic, root))) {
             while (ledger.readVersion().number() < killedAt + OVERTAKING_COMMITS) {
                 try (TestLoad load = TestLoad.start(broker.bootstrapServers(), topic, PARTITIONS, 400, 200)) {
                     load.await(Duration.ofMinutes(1)); // two seconds of records: a commit every rotation
@@ -78,16 +103,37 @@ class OvertakenCommitIT extends BrokerTestBase {
             await().atMost(Duration.ofSeconds(90)).until(() -> ledger.read().nextOffsets().equals(ends));
         }
 
+        runLoader(topic, root, "the run after a kill at " + halt);
+        assertExactlyOnce(root, topic, broker.endOffsets(topic, PARTITIONS), produced, halt);
+    }
+
+    // Fast commits, and file names other than the loader's: a stale file published is a duplicate, not a name clash.
+    private Map<String, Object> sinkProps(String topic, Path root) {
+        Map<String, Object> props = SinkTests.props(broker.bootstrapServers(), topic, topic + "-sink", root);
+        props.put(SinkConfig.ROTATE_INTERVAL_MS, "100");
+        props.put(SinkConfig.FLUSH_SIZE, "300");
+        return props;
+    }
+
+    private static OffsetLedger ledger(Path root, String topic) throws java.io.IOException {
+        return OffsetLedger.open(DatasetLayout.utc(root), topic, new Configuration());
+    }
+
+    private void runLoader(String topic, Path root, String which) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
-        int exit = ToolRunner.run(SinkTests.localJobs(dir), new TopicLoader(print, print), SinkTests.loaderArgs(dir, broker.bootstrapServers(), topic, root).toArray(String[]::new));
-        assertThat(exit).as("the run after a kill at %s: %s", halt, out).isZero();
+        int exit = ToolRunner.run(SinkTests.localJobs(dir), new TopicLoader(print, print),
+            SinkTests.loaderArgs(dir, broker.bootstrapServers(), topic, root).toArray(String[]::new));
+        assertThat(exit).as("%s: %s", which, out).isZero();
+    }
 
-        Map<Integer, Long> ends = broker.endOffsets(topic, PARTITIONS);
-        assertThat(ledger.read().nextOffsets()).isEqualTo(ends);
+    private void assertExactlyOnce(Path root, String topic, Map<Integer, Long> ends, long produced, String halt) throws Exception {
+        Configuration conf = new Configuration();
+        assertThat(SinkTests.ledger(root, topic, conf)).isEqualTo(ends);
         DatasetContents.read(root, topic, conf).assertExactly(ends);
         OutsideReader duckdb = OutsideReader.readTopic(dir.resolve("lake"), topic);
-        assertThat(duckdb.count()).as("rows after a kill at %s and %d commits of a sink", halt, OVERTAKING_COMMITS).isEqualTo(produced);
+        assertThat(duckdb.count()).as("rows after a kill at %s and %d commits of another writer", halt, OVERTAKING_COMMITS)
+            .isEqualTo(produced);
         assertThat(duckdb.distinctOffsets()).as("distinct offsets after a kill at %s", halt).isEqualTo(produced);
         assertThat(DatasetContents.leftovers(root, conf)).as("sink temp files").isEmpty();
     }

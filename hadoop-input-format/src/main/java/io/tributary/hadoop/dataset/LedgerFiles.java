@@ -165,8 +165,8 @@ final class LedgerFiles {
      * Deletes versions below {@code oldestKept}, lowest first (so a missing version implies every
      * lower one is missing too), and temp files last modified before {@code abandonedBeforeMs}:
      * writers that died before publishing left them. A version of the chain that names a pinned
-     * commit gets that commit's receipt before it goes (an orphan gets none); pins whose intents are all gone are released, and
-     * receipts without a pin removed.
+     * commit gets that commit's receipt before it goes (an orphan gets none); pins whose intents
+     * are all gone are released, and receipts without a pin removed.
      */
     void prune(long oldestKept, long abandonedBeforeMs) throws IOException {
         FileStatus[] listing = statuses();

@@ -15,8 +15,8 @@ import java.util.TreeMap;
  * created it, so that a writer recovering from a crash can tell whether its compare-and-set
  * happened; and {@code after=<commit id>}: the writer of the version it was built on, which
  * tells a version of the chain from an orphan (a name reused after a prune, see
- * {@link OffsetLedger}). The single-file ledger of earlier versions and today's update files share it, so
- * either can be read with {@code cat}.
+ * {@link OffsetLedger}). The single-file ledger of earlier versions and today's update files
+ * share it, so either can be read with {@code cat}.
  */
 final class LedgerText {
     private static final String HEADER = "# Tributary loaded-offset ledger: partition.<p> = next offset to load\n";

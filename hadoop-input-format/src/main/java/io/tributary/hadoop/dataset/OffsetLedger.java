@@ -149,11 +149,19 @@ public final class OffsetLedger {
     }
 
     /**
-     * Unpins commit {@code commitId} if none of its intents exists any more; a no-op otherwise (another
-     * of its intents still waits for a recovery). Writers call it after removing their intents,
-     * recoveries after finishing or dropping one; a prune releases what a crash left pinned.
+     * Unpins commit {@code commitId}: for its writer, once it has removed every intent of the
+     * commit itself (a finished or refused commit).
      */
     public void release(String commitId) throws IOException {
+        files.unpin(commitId);
+    }
+
+    /**
+     * Unpins commit {@code commitId} if none of its intents exists any more; a no-op otherwise
+     * (another of its intents still waits for a recovery). For a recovery that finished or
+     * dropped one intent of a commit; a prune releases what a crash left pinned the same way.
+     */
+    public void releaseIfResolved(String commitId) throws IOException {
         files.releaseIfResolved(commitId);
     }
 
