@@ -243,6 +243,11 @@ public final class OffsetLedger {
                 }
                 start = new Version(listed.getAsLong(), entries.get());
             }
+        } else if (!files.exists(files.version(start.number()))) {
+            // The cached version was pruned: the name after it may hold an orphan that a writer as far behind
+            // published and left there. Only a walk from a version still present stays on the chain.
+            newestSeen = Version.NONE;
+            return Optional.empty();
         }
         Version newest = start;
         for (Optional<Map<Integer, Long>> next; (next = files.read(files.version(newest.number() + 1))).isPresent(); ) {

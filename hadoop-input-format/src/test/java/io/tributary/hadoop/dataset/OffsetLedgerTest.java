@@ -103,6 +103,19 @@ class OffsetLedgerTest {
     }
 
     @Test
+    void aLongLivedReaderWhoseCachedVersionWasPrunedDoesNotTakeAnOrphanForTheNewest() throws IOException {
+        Ledgers.advanceNow(ledger, Map.of(0, 1L)); // this instance now caches version 1
+        overtake(0, 1); // others commit far past it, and prune version 1
+        assertThat(ledgerFiles()).doesNotContain(String.format("v%020d.ledger", 1));
+        // A writer as far behind published under the freed name 2 and died before deleting it.
+        Files.writeString(dir.resolve("_tributary/ledger/t").resolve(String.format("v%020d.ledger", 2)),
+            LedgerText.encode("t", Map.of(0, 2L), "stalled", "the-writer-of-version-1"), StandardCharsets.UTF_8);
+
+        assertThat(ledger.read().nextOffsets()).as("the chain's newest, not the orphan")
+            .containsEntry(0, 1L + 3 * OffsetLedger.KEPT_VERSIONS);
+    }
+
+    @Test
     void aPinStaysWhileAnIntentNamesTheCommitAndGoesWithTheLastOne() throws IOException {
         Path first = pendingIntent("first");
         Path second = pendingIntent("second");
