@@ -13,6 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import io.tributary.broker.metrics.BrokerTopicStats;
 import io.tributary.broker.cluster.BrokerRegistry;
 import io.tributary.broker.cluster.TopicListener;
 import io.tributary.broker.cluster.TopicManager;
@@ -60,6 +61,7 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
     private final List<LeadershipListener> leadershipListeners = new CopyOnWriteArrayList<>();
     private final HighWatermarkCheckpoints highWatermarks;
     private final ScheduledExecutorService background;
+    private final BrokerTopicStats topicStats = new BrokerTopicStats();
 
     /** Hears, on the thread that applied the change, of each partition this broker starts or stops leading. */
     public interface LeadershipListener {
@@ -297,6 +299,11 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         LogAppendInfo info = local(tp).appendAsLeader(records, acks);
         fetchWaiters.checkAndComplete(tp);
         return info;
+    }
+
+    /** What clients produced and consumed, per topic (the produce and fetch handlers record it). */
+    public BrokerTopicStats topicStats() {
+        return topicStats;
     }
 
     /** Completes when every partition's high watermark reaches its required offset, or with the partition's error. */
