@@ -31,8 +31,8 @@ public final class HttpListeners {
             } catch (URISyntaxException e) {
                 throw new IllegalArgumentException(trimmed + " is not http://host:port");
             }
-            if (!"http".equals(uri.getScheme()) || uri.getHost() == null || uri.getPort() < 0
-                    || !(uri.getPath() == null || uri.getPath().isEmpty()) || uri.getQuery() != null) {
+            if (!"http".equals(uri.getScheme()) || uri.getHost() == null || uri.getPort() < 0 || uri.getPort() > 65535
+                    || !(uri.getPath() == null || uri.getPath().isEmpty() || uri.getPath().equals("/")) || uri.getQuery() != null) {
                 throw new IllegalArgumentException(trimmed + " is not http://host:port");
             }
             addresses.add(new InetSocketAddress(uri.getHost(), uri.getPort()));
