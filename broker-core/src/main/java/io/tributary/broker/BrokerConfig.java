@@ -11,6 +11,7 @@ import java.util.Set;
 import io.tributary.broker.group.GroupConfig;
 import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.log.LogConfig;
+import io.tributary.broker.metrics.HttpListeners;
 import io.tributary.broker.network.ChannelSecurity;
 import io.tributary.broker.network.ConnectionLimits;
 import io.tributary.broker.network.SocketServerConfig;
@@ -38,6 +39,7 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String BROKER_ID = "broker.id";
     public static final String LISTENERS = Listeners.LISTENERS;
     public static final String ZOOKEEPER_CONNECT = "zookeeper.connect";
+    public static final String HTTP_LISTENERS = HttpListeners.HTTP_LISTENERS;
     public static final String ZOOKEEPER_EMBEDDED_PORT = "zookeeper.embedded.port";
     public static final String ZOOKEEPER_SESSION_TIMEOUT_MS = "zookeeper.session.timeout.ms";
     public static final String ZOOKEEPER_CONNECTION_TIMEOUT_MS = "zookeeper.connection.timeout.ms";
@@ -101,6 +103,10 @@ public final class BrokerConfig extends AbstractConfig {
                     "ZooKeeper session timeout: how long the broker's registration outlives a lost connection.")
             .define(ZOOKEEPER_CONNECTION_TIMEOUT_MS, Type.INT, 18_000, Range.atLeast(100), Importance.MEDIUM,
                     "How long start-up waits for the first ZooKeeper connection.")
+            .define(HTTP_LISTENERS, Type.STRING, "", ConfigDef.LambdaValidator.with(BrokerConfig::validateHttpListeners,
+                            () -> "http://host:port,..."), Importance.MEDIUM,
+                    "Where the broker serves GET /metrics (Prometheus text format), http://host:port,...; port 0 binds a "
+                            + "free port. Empty: no HTTP endpoint.")
             .define(NUM_NETWORK_THREADS, Type.INT, 3, Range.atLeast(1), Importance.HIGH,
                     "Threads that read requests from and write responses to the sockets, each with its own selector.")
             .define(NUM_IO_THREADS, Type.INT, 8, Range.atLeast(1), Importance.HIGH,
@@ -212,6 +218,14 @@ public final class BrokerConfig extends AbstractConfig {
     private final Listeners listeners;
     private final ConnectionLimits connectionLimits;
 
+    private static void validateHttpListeners(String name, Object value) {
+        try {
+            HttpListeners.parse((String) value);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(name, value, e.getMessage());
+        }
+    }
+
     private static void validateQueuedMaxRequestBytes(String name, Object value) {
         long bytes = (Long) value;
         if (bytes != -1 && bytes < 1) {
@@ -291,6 +305,11 @@ public final class BrokerConfig extends AbstractConfig {
     }
 
     /** Empty when the broker should run its own embedded ZooKeeper. */
+    /** {@code http.listeners}: the addresses of the HTTP endpoint, none when it is off. */
+    public List<InetSocketAddress> httpListeners() {
+        return HttpListeners.parse(getString(HTTP_LISTENERS));
+    }
+
     public String zookeeperConnect() {
         return getString(ZOOKEEPER_CONNECT).trim();
     }

@@ -31,6 +31,7 @@ import io.tributary.broker.quota.QuotaConfigWatcher;
 import io.tributary.broker.controller.ClusterView;
 import io.tributary.broker.controller.ControlledShutdown;
 import io.tributary.broker.controller.Controller;
+import io.tributary.broker.controller.PartitionHealth;
 import io.tributary.broker.controller.PartitionStateStore;
 import io.tributary.broker.controller.TopicPaths;
 import io.tributary.broker.group.GroupServices;
@@ -38,6 +39,8 @@ import io.tributary.broker.group.OffsetStore;
 import io.tributary.broker.log.LogAppendInfo;
 import io.tributary.broker.log.LogManager;
 import io.tributary.broker.log.cleaner.LogCleaner;
+import io.tributary.broker.metrics.BrokerMetrics;
+import io.tributary.broker.metrics.MetricsHttpServer;
 import io.tributary.broker.network.RequestChannel;
 import io.tributary.broker.network.SocketServer;
 import io.tributary.broker.replica.BrokerConnector;
@@ -97,6 +100,7 @@ public final class Server implements AutoCloseable {
     private AclAuthorizer authorizer;
     private final List<ListenerSecurity> listenerSecurity = new ArrayList<>();
     private BrokerConnector interBrokerConnector;
+    private MetricsHttpServer http;
     /** One per listener, in the order of {@code listeners}. */
     private final Map<ListenerName, SocketServer> socketServers = new LinkedHashMap<>();
     private final Map<ListenerName, InetSocketAddress> boundAddresses = new LinkedHashMap<>();
@@ -211,6 +215,10 @@ public final class Server implements AutoCloseable {
         socketServers.values().forEach(SocketServer::start);
         registry.register(config.zookeeperConnectionTimeoutMs(), embeddedZooKeeper != null);
         controller = Controller.start(cluster, zk, replication, time);
+        if (!config.httpListeners().isEmpty()) {
+            http = MetricsHttpServer.start(config.httpListeners(), new BrokerMetrics(replicas.topicStats(), new PartitionHealth(cluster, config.brokerId())).registry());
+            log.info("serving GET /metrics on {}", http.addresses());
+        }
         log.info("Tributary broker {} listening on {}, data in {}, ZooKeeper at {}{}", config.brokerId(), listening(config, interBroker),
                 config.logDirs(), connect, embeddedZooKeeper != null ? " (embedded)" : "");
     }
@@ -299,6 +307,11 @@ public final class Server implements AutoCloseable {
         return address;
     }
 
+    /** Where {@code http.listeners} bound (real ports for port 0); empty when the HTTP endpoint is off. */
+    public List<InetSocketAddress> httpAddresses() {
+        return http == null ? List.of() : http.addresses();
+    }
+
     public String bootstrapServers() {
         return boundAddress().getHostString() + ":" + boundAddress().getPort();
     }
@@ -323,6 +336,7 @@ public final class Server implements AutoCloseable {
             }
         }
         socketServers.values().forEach(SocketServer::stopAccepting);
+        quietly("HTTP endpoint", http);
         quietly("fetch purgatory", fetchWaiters);
         socketServers.values().forEach(server -> quietly("socket server", server));
         quietly("request handlers", handlers);

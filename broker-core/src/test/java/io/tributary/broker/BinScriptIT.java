@@ -32,6 +32,7 @@ class BinScriptIT {
                 HOME.resolve("config/server.properties").toString(),
                 "--override", "listeners=PLAINTEXT://127.0.0.1:0",
                 "--override", "zookeeper.embedded.port=0",
+                "--override", "http.listeners=http://127.0.0.1:0",
                 "--override", "log.dirs=" + data))
                 .directory(dir.toFile()).redirectErrorStream(true).redirectOutput(output.toFile()).start();
         try {

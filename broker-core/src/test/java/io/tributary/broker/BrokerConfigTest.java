@@ -128,4 +128,19 @@ class BrokerConfigTest {
         assertThat(BrokerConfig.configDef().names()).contains("log.dirs", "log.retention.hours", "message.max.bytes",
                 "listeners", "zookeeper.connect", "socket.request.max.bytes");
     }
+
+    @Test
+    void httpListenersAreOffByDefaultAndTakeHttpAddresses() {
+        assertThat(new BrokerConfig(Map.of()).httpListeners()).isEmpty();
+        assertThat(new BrokerConfig(Map.of("http.listeners", "http://127.0.0.1:9095, http://localhost:0/")).httpListeners())
+                .containsExactly(new java.net.InetSocketAddress("127.0.0.1", 9095), new java.net.InetSocketAddress("localhost", 0));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"127.0.0.1:9095", "https://127.0.0.1:9095", "http://127.0.0.1", "http://127.0.0.1:9095/metrics",
+            "http://127.0.0.1:99999", "http://:9095"})
+    void rejectsHttpListenersItCannotServe(String listeners) {
+        assertThatThrownBy(() -> new BrokerConfig(Map.of("http.listeners", listeners))).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("http.listeners").hasMessageContaining("is not http://host:port");
+    }
 }

@@ -43,5 +43,6 @@ class TributaryServerTest {
         assertThat(config.brokerId()).isZero();
         assertThat(config.listeners().bound()).extracting(Listener::port).containsExactly(9092);
         assertThat(config.zookeeperConnect()).isEmpty();
+        assertThat(config.httpListeners()).containsExactly(new java.net.InetSocketAddress("127.0.0.1", 9095));
     }
 }

@@ -1,8 +1,10 @@
 package io.tributary.broker.api;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import io.tributary.broker.api.TopicLookup.Found;
@@ -63,11 +65,15 @@ final class FetchHandler {
         }
         Read first = read(request, byId);
         if (first.complete(request)) {
+            countBytesOut(replicaId, first);
             return CompletableFuture.completedFuture(first.response());
         }
         CompletableFuture<FetchResponseData> result = new CompletableFuture<>();
         DelayedFetch<Read> delayed = new DelayedFetch<>(request.maxWaitMs(), () -> read(request, byId),
-                read -> read.complete(request), read -> result.complete(read.response()));
+                read -> read.complete(request), read -> {
+                    countBytesOut(replicaId, read);
+                    result.complete(read.response());
+                });
         fetchWaiters.tryCompleteElseWatch(delayed, partitions(request, byId));
         return result;
     }
@@ -86,8 +92,15 @@ final class FetchHandler {
         return response;
     }
 
+    /** Bytes sent to a consumer, once per answered fetch (a delayed fetch reads more than once); followers are not counted. */
+    private void countBytesOut(int replicaId, Read read) {
+        if (!FetchRequest.isValidBrokerId(replicaId)) {
+            read.bytesByTopic().forEach(replicas.topicStats()::recordFetched);
+        }
+    }
+
     /** One pass over the requested partitions. */
-    private record Read(FetchResponseData response, long bytes, boolean hasError) {
+    private record Read(FetchResponseData response, long bytes, boolean hasError, Map<String, Long> bytesByTopic) {
         boolean complete(FetchRequestData request) {
             return request.maxWaitMs() <= 0 || bytes >= request.minBytes() || hasError || request.topics().isEmpty();
         }
@@ -97,6 +110,7 @@ final class FetchHandler {
         FetchResponseData response = new FetchResponseData().setSessionId(0);
         long bytes = 0;
         boolean hasError = false;
+        Map<String, Long> bytesByTopic = new HashMap<>();
         for (FetchTopic fetchTopic : request.topics()) {
             Found found = lookup.find(fetchTopic.topic(), fetchTopic.topicId(), byId);
             List<PartitionData> partitions = new ArrayList<>();
@@ -110,7 +124,11 @@ final class FetchHandler {
                             fetchPartition, responseBytesLeft, bytes == 0, request.isolationLevel(), FetchRequest.replicaId(request));
                 }
                 hasError |= data.errorCode() != Errors.NONE.code();
-                bytes += data.records() == null ? 0 : data.records().sizeInBytes();
+                int partitionBytes = data.records() == null ? 0 : data.records().sizeInBytes();
+                bytes += partitionBytes;
+                if (partitionBytes > 0) {
+                    bytesByTopic.merge(found.topic().get().name(), (long) partitionBytes, Long::sum);
+                }
                 partitions.add(data);
             }
             response.responses().add(new FetchableTopicResponse()
@@ -118,7 +136,7 @@ final class FetchHandler {
                     .setTopicId(fetchTopic.topicId())
                     .setPartitions(partitions));
         }
-        return new Read(response, bytes, hasError);
+        return new Read(response, bytes, hasError, bytesByTopic);
     }
 
     private PartitionData readPartition(TopicPartition partition, FetchPartition request, int responseBytesLeft,

@@ -111,6 +111,7 @@ final class ProduceHandler {
         try {
             ProduceRequest.validateRecords(version, data.records());
             LogAppendInfo info = replicas.appendAsLeader(partition, (MemoryRecords) data.records(), acks);
+            replicas.topicStats().recordProduced(partition.topic(), info.recordCount(), data.records().sizeInBytes());
             PartitionProduceResponse response = new PartitionProduceResponse()
                     .setIndex(data.index())
                     .setBaseOffset(info.firstOffset())

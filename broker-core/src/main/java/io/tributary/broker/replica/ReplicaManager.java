@@ -28,6 +28,7 @@ import io.tributary.broker.controller.PartitionStateStore;
 import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.log.LogAppendInfo;
 import io.tributary.broker.log.PartitionLog;
+import io.tributary.broker.metrics.BrokerTopicStats;
 import io.tributary.broker.purgatory.Purgatory;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.kafka.common.TopicPartition;
@@ -74,6 +75,7 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
      */
     private volatile long sessionMayExpireAtNanos = NO_DEADLINE;
     private ScheduledFuture<?> pendingResignation; // guarded by resignationLock
+    private final BrokerTopicStats topicStats = new BrokerTopicStats();
 
     /** Hears, on the thread that applied the change, of each partition this broker starts or stops leading. */
     public interface LeadershipListener {
@@ -397,6 +399,11 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
             throw new NotLeaderOrFollowerException("broker " + config.brokerId() + " may have lost its ZooKeeper session "
                     + "and no longer leads " + tp);
         }
+    }
+
+    /** What clients produced and consumed, per topic (the produce and fetch handlers record it). */
+    public BrokerTopicStats topicStats() {
+        return topicStats;
     }
 
     /** Completes when every partition's high watermark reaches its required offset, or with the partition's error. */

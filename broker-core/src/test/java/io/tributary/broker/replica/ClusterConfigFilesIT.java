@@ -47,6 +47,7 @@ class ClusterConfigFilesIT {
                 assertThat(settings).containsEntry(BrokerConfig.BROKER_ID, Integer.toString(id))
                         .containsEntry(BrokerConfig.DEFAULT_REPLICATION_FACTOR, "3");
                 settings.remove(BrokerConfig.LISTENERS); // a free port instead
+                settings.put(BrokerConfig.HTTP_LISTENERS, "http://127.0.0.1:0"); // likewise for GET /metrics
                 Path brokerDir = Files.createDirectories(dir.resolve("broker-" + id));
                 settings.put(LogConfig.LOG_DIRS, brokerDir.resolve("logs").toString());
                 settings.put(BrokerConfig.ZOOKEEPER_CONNECT, zookeeper.connectString());

@@ -54,6 +54,12 @@ public final class TestBroker implements AutoCloseable {
         return server.boundAddress(listener).getPort();
     }
 
+    /** http://host:port of the first {@code http.listeners} address. */
+    public String httpUrl() {
+        InetSocketAddress address = server.httpAddresses().get(0);
+        return "http://" + address.getHostString() + ":" + address.getPort();
+    }
+
     public int port() {
         return server.boundAddress().getPort();
     }

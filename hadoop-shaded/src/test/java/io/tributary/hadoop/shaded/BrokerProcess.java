@@ -37,6 +37,7 @@ final class BrokerProcess implements AutoCloseable {
             home.resolve("config/server.properties").toString(),
             "--override", "listeners=PLAINTEXT://127.0.0.1:" + port,
             "--override", "zookeeper.embedded.port=" + zookeeperPort,
+            "--override", "http.listeners=http://127.0.0.1:0",
             "--override", "log.dirs=" + dir.resolve("logs")))
             .redirectErrorStream(true).redirectOutput(dir.resolve("broker.log").toFile()).start();
         BrokerProcess broker = new BrokerProcess(process, "127.0.0.1:" + port);

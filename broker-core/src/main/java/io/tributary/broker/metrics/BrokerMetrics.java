@@ -1,0 +1,41 @@
+package io.tributary.broker.metrics;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+
+/**
+ * The broker's meters in one Prometheus registry: per-topic traffic from {@link BrokerTopicStats} and the cluster
+ * gauges, which are computed only when scraped.
+ */
+public final class BrokerMetrics {
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+
+    /** Micrometer holds a gauge's object weakly: here it is held strongly, since nothing else may keep it. */
+    public BrokerMetrics(BrokerTopicStats topicStats, ClusterGauges cluster) {
+        topicStats.onNewTopic(topic -> registerTopic(topic, topicStats.of(topic)));
+        Gauge.builder("tributary.partitions.under.replicated", cluster, ClusterGauges::underReplicatedPartitions)
+                .description("Partitions this broker leads whose ISR is smaller than their replica list").strongReference(true)
+                .register(registry);
+        Gauge.builder("tributary.partitions.offline", cluster, ClusterGauges::offlinePartitions)
+                .description("Partitions without a live leader; counted by the active controller only (0 on the others)")
+                .strongReference(true).register(registry);
+        Gauge.builder("tributary.controller.active", cluster, gauges -> gauges.activeController() ? 1 : 0)
+                .description("1 on the active controller, 0 on every other broker").strongReference(true).register(registry);
+    }
+
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    private void registerTopic(String topic, BrokerTopicStats.TopicStats stats) {
+        FunctionCounter.builder("tributary.broker.messages.in", stats, BrokerTopicStats.TopicStats::messagesIn)
+                .description("Records produced to the topic on this broker").tag("topic", topic).register(registry);
+        FunctionCounter.builder("tributary.broker.bytes.in", stats, BrokerTopicStats.TopicStats::bytesIn)
+                .description("Bytes of record batches produced to the topic on this broker").tag("topic", topic).register(registry);
+        FunctionCounter.builder("tributary.broker.bytes.out", stats, BrokerTopicStats.TopicStats::bytesOut)
+                .description("Bytes of record batches of the topic sent to consumers (not followers)").tag("topic", topic)
+                .register(registry);
+    }
+}
