@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import io.tributary.broker.log.AppendOrigin;
 import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.controller.PartitionState;
 import io.tributary.broker.log.LogConfig;
@@ -69,7 +70,7 @@ class PartitionTest {
         for (int i = 0; i < count; i++) {
             records[i] = new SimpleRecord(("v" + i).getBytes(StandardCharsets.UTF_8));
         }
-        partition.appendAsLeader(MemoryRecords.withRecords(Compression.NONE, records), acks);
+        partition.appendAsLeader(MemoryRecords.withRecords(Compression.NONE, records), acks, AppendOrigin.CLIENT);
     }
 
     @Test
