@@ -178,6 +178,25 @@ class TransactionsIT {
     }
 
     @Test
+    void offsetsCommittedInAnOpenTransactionAreUnstableForReadCommittedConsumers() throws Exception {
+        TopicPartition in = new TopicPartition("ctp-in", 0);
+        try (KafkaProducer<byte[], byte[]> producer = transactional("unstable-offsets", Map.of());
+             KafkaConsumer<byte[], byte[]> member = readCommitted(Map.of(ConsumerConfig.GROUP_ID_CONFIG, "stable-readers"));
+             KafkaConsumer<byte[], byte[]> reader = readCommitted(Map.of(ConsumerConfig.GROUP_ID_CONFIG, "stable-readers"))) {
+            producer.beginTransaction();
+            producer.sendOffsetsToTransaction(Map.of(in, new OffsetAndMetadata(7)), member.groupMetadata());
+            // OffsetFetch with require_stable (a read_committed consumer's) answers UNSTABLE_OFFSET_COMMIT: it waits.
+            assertThatThrownBy(() -> reader.committed(Set.of(in), Duration.ofSeconds(3)))
+                    .isInstanceOf(org.apache.kafka.common.errors.TimeoutException.class);
+            producer.commitTransaction();
+            await().atMost(Duration.ofSeconds(20)).until(() -> {
+                OffsetAndMetadata committed = reader.committed(Set.of(in), Duration.ofSeconds(5)).get(in);
+                return committed != null && committed.offset() == 7;
+            });
+        }
+    }
+
+    @Test
     void aTransactionLeftOpenIsAbortedAtItsTimeoutAndItsProducerFenced() throws Exception {
         TopicPartition timeouts = new TopicPartition("timeouts", 0);
         try (KafkaProducer<byte[], byte[]> producer = transactional("sleeper",
