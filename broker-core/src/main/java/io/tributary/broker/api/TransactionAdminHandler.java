@@ -115,7 +115,8 @@ final class TransactionAdminHandler {
                         partition.activeProducers().add(new DescribeProducersResponseData.ProducerState()
                                 .setProducerId(producer.producerId()).setProducerEpoch(producer.epoch())
                                 .setLastSequence(producer.lastSequence()).setLastTimestamp(producer.lastWriteMs())
-                                .setCoordinatorEpoch(-1).setCurrentTxnStartOffset(producer.currentTxnStartOffset()));
+                                .setCoordinatorEpoch(producer.coordinatorEpoch())
+                                .setCurrentTxnStartOffset(producer.currentTxnStartOffset()));
                     }
                 } catch (RuntimeException e) {
                     partition.setErrorCode(Errors.forException(e).code()).setErrorMessage(e.getMessage());

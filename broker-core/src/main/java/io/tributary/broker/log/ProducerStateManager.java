@@ -16,8 +16,11 @@ import java.util.Optional;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
+import org.apache.kafka.common.errors.TransactionCoordinatorFencedException;
 import org.apache.kafka.common.record.internal.ControlRecordType;
+import org.apache.kafka.common.record.internal.EndTransactionMarker;
 import org.apache.kafka.common.record.internal.Record;
 import org.apache.kafka.common.record.internal.RecordBatch;
 import org.slf4j.Logger;
@@ -74,6 +77,8 @@ public final class ProducerStateManager {
     /** Each producer's newest epoch, markers' included (a coordinator's abort bumps it). */
     private final Map<Long, Short> epochs = new HashMap<>();
     private final OngoingTransactions ongoing = new OngoingTransactions();
+    /** The coordinator epoch of each producer's newest marker: a marker from an older coordinator is fenced. */
+    private final Map<Long, Integer> coordinatorEpochs = new HashMap<>();
     private long replayedFrom = -1;
 
     /**
@@ -198,6 +203,11 @@ public final class ProducerStateManager {
             throw new InvalidProducerEpochException("Producer " + batch.producerId() + " has epoch " + batch.producerEpoch()
                     + ", older than the current epoch " + newest);
         }
+        Integer coordinatorEpoch = batch.isControlBatch() ? coordinatorEpochs.get(batch.producerId()) : null;
+        if (coordinatorEpoch != null && marker(batch).coordinatorEpoch() < coordinatorEpoch) {
+            throw new TransactionCoordinatorFencedException("A marker of producer " + batch.producerId() + " from coordinator epoch "
+                    + marker(batch).coordinatorEpoch() + ", older than " + coordinatorEpoch + " of its last marker");
+        }
     }
 
     private static boolean inSequence(int lastSequence, int nextSequence) {
@@ -225,7 +235,9 @@ public final class ProducerStateManager {
     }
 
     private CompletedTxn complete(RecordBatch marker, long markerOffset) {
-        boolean aborted = markerType(marker) == ControlRecordType.ABORT;
+        EndTransactionMarker end = marker(marker);
+        coordinatorEpochs.merge(marker.producerId(), end.coordinatorEpoch(), Math::max);
+        boolean aborted = end.controlType() == ControlRecordType.ABORT;
         long first = ongoing.end(marker.producerId());
         long unstable = ongoing.firstUnstableOffset();
         return new CompletedTxn(marker.producerId(), first < 0 ? markerOffset : first, markerOffset, aborted,
@@ -234,15 +246,23 @@ public final class ProducerStateManager {
 
     /** COMMIT or ABORT: the type of a control batch's (only) record. */
     public static ControlRecordType markerType(RecordBatch marker) {
-        java.util.Iterator<Record> records = marker.iterator();
-        return records.hasNext() ? ControlRecordType.parse(records.next().key()) : ControlRecordType.UNKNOWN;
+        return marker(marker).controlType();
+    }
+
+    private static EndTransactionMarker marker(RecordBatch controlBatch) {
+        java.util.Iterator<Record> records = controlBatch.iterator();
+        if (!records.hasNext()) {
+            throw new InvalidRecordException("A control batch without a record at offset " + controlBatch.baseOffset());
+        }
+        return EndTransactionMarker.deserialize(records.next());
     }
 
     /**
      * A producer as DescribeProducers shows it: its newest epoch, its last sequence (-1 if it wrote only through a
      * coordinator), its last write here (broker time) and its open transaction's first offset (-1 if none).
      */
-    public record ProducerView(long producerId, short epoch, int lastSequence, long lastWriteMs, long currentTxnStartOffset) {
+    public record ProducerView(long producerId, short epoch, int lastSequence, long lastWriteMs, int coordinatorEpoch,
+                               long currentTxnStartOffset) {
     }
 
     /** Every producer this partition remembers. */
@@ -253,7 +273,7 @@ public final class ProducerStateManager {
             Deque<BatchMetadata> recent = producers.get(producerId);
             int lastSequence = recent == null || recent.isEmpty() ? -1 : recent.peekLast().lastSequence();
             views.add(new ProducerView(producerId, epochs.getOrDefault(producerId, (short) -1), lastSequence, writeMs,
-                    open.getOrDefault(producerId, -1L)));
+                    coordinatorEpochs.getOrDefault(producerId, -1), open.getOrDefault(producerId, -1L)));
         });
         return views;
     }
@@ -280,6 +300,7 @@ public final class ProducerStateManager {
             if (nowMs - entry.getValue() >= expirationMs && !ongoing.isOpen(entry.getKey())) {
                 producers.remove(entry.getKey());
                 epochs.remove(entry.getKey());
+                coordinatorEpochs.remove(entry.getKey());
                 return true;
             }
             return false;
@@ -355,6 +376,7 @@ public final class ProducerStateManager {
                 producers.clear();
                 lastWriteMs.clear();
                 epochs.clear();
+                coordinatorEpochs.clear();
                 ongoing.clear();
             }
         }

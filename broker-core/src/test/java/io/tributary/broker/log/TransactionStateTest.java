@@ -146,6 +146,20 @@ class TransactionStateTest {
         assertThat(TestRecords.storedBatches(log)).extracting(RecordBatch::producerEpoch).containsExactly((short) 0, (short) 1);
     }
 
+    @Test
+    void aMarkerFromAnOlderCoordinatorEpochIsFenced() {
+        transactional(PRODUCER_A, 0, "a0");
+        marker(PRODUCER_A, ControlRecordType.COMMIT); // coordinator epoch 5
+        transactional(PRODUCER_A, 1, "a1");
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> appender.append(log,
+                MemoryRecords.withEndTransactionMarker(0L, PRODUCER_A, (short) 0, new EndTransactionMarker(ControlRecordType.ABORT, 4)),
+                0, AppendOrigin.COORDINATOR))).isInstanceOf(org.apache.kafka.common.errors.TransactionCoordinatorFencedException.class);
+        assertThat(appender.firstUnstableOffset(log)).isEqualTo(2); // a1's transaction is still open
+        assertThat(appender.activeProducers(log)).singleElement()
+                .satisfies(p -> assertThat(p.coordinatorEpoch()).isEqualTo(5))
+                .satisfies(p -> assertThat(p.currentTxnStartOffset()).isEqualTo(2));
+    }
+
     private static String dump(Path file) throws Exception {
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         PrintStream original = System.out;
