@@ -86,6 +86,9 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String TRANSACTION_STATE_LOG_MIN_ISR = "transaction.state.log.min.isr";
     public static final String TRANSACTION_STATE_LOG_SEGMENT_BYTES = "transaction.state.log.segment.bytes";
     public static final String TRANSACTION_MAX_TIMEOUT_MS = "transaction.max.timeout.ms";
+    public static final String TRANSACTIONAL_ID_EXPIRATION_MS = "transactional.id.expiration.ms";
+    public static final String TRANSACTION_REMOVE_EXPIRED_CLEANUP_INTERVAL_MS =
+            "transaction.remove.expired.transaction.cleanup.interval.ms";
     public static final String TRANSACTION_ABORT_TIMED_OUT_CLEANUP_INTERVAL_MS =
             "transaction.abort.timed.out.transaction.cleanup.interval.ms";
 
@@ -191,6 +194,11 @@ public final class BrokerConfig extends AbstractConfig {
             .define(TRANSACTION_MAX_TIMEOUT_MS, Type.INT, 900_000, Range.atLeast(1), Importance.HIGH,
                     "Largest transaction.timeout.ms a producer may ask for; InitProducerId with a larger one gets "
                             + "INVALID_TRANSACTION_TIMEOUT.")
+            .define(TRANSACTIONAL_ID_EXPIRATION_MS, Type.INT, 7 * 24 * 3600 * 1000, Range.atLeast(1), Importance.HIGH,
+                    "A transactional id with no open transaction whose state has not changed for this long is forgotten "
+                            + "(a tombstone in __transaction_state); its next producer gets a new producer id.")
+            .define(TRANSACTION_REMOVE_EXPIRED_CLEANUP_INTERVAL_MS, Type.INT, 3_600_000, Range.atLeast(1), Importance.LOW,
+                    "How often the transaction coordinator forgets transactional ids idle for transactional.id.expiration.ms.")
             .define(TRANSACTION_ABORT_TIMED_OUT_CLEANUP_INTERVAL_MS, Type.INT, 10_000, Range.atLeast(1), Importance.LOW,
                     "How often the transaction coordinator aborts transactions open for longer than their timeout.")
             .define(REPLICA_LAG_TIME_MAX_MS, Type.LONG, 30_000L, Range.atLeast(1), Importance.HIGH,
@@ -352,6 +360,7 @@ public final class BrokerConfig extends AbstractConfig {
         return new TransactionConfig(getInt(TRANSACTION_STATE_LOG_NUM_PARTITIONS), replicas,
                 Math.min(getInt(TRANSACTION_STATE_LOG_MIN_ISR), replicas), getInt(TRANSACTION_STATE_LOG_SEGMENT_BYTES),
                 getInt(TRANSACTION_MAX_TIMEOUT_MS), getInt(TRANSACTION_ABORT_TIMED_OUT_CLEANUP_INTERVAL_MS),
+                getInt(TRANSACTIONAL_ID_EXPIRATION_MS), getInt(TRANSACTION_REMOVE_EXPIRED_CLEANUP_INTERVAL_MS),
                 getInt(OFFSETS_COMMIT_TIMEOUT_MS));
     }
 

@@ -303,6 +303,32 @@ public final class TransactionCoordinator {
         }
     }
 
+    /**
+     * Forgets (with a tombstone) every transactional id without an open transaction whose state has not changed for
+     * {@code transactional.id.expiration.ms}.
+     */
+    void expireIdle() {
+        long now = time.milliseconds();
+        for (TransactionMetadata txn : transactions.values()) {
+            synchronized (txn) {
+                if (!txn.state.isIdle() || txn.pendingWrite || now - txn.lastUpdateMs < config.idExpirationMs()) {
+                    continue;
+                }
+                txn.pendingWrite = true;
+                store.delete(txn.transactionalId).thenAccept(error -> {
+                    synchronized (txn) {
+                        txn.pendingWrite = false;
+                        if (error == Errors.NONE) {
+                            txn.state = TransactionState.DEAD;
+                            transactions.remove(txn.transactionalId, txn);
+                            log.info("transactional id {} expired", txn.transactionalId);
+                        }
+                    }
+                });
+            }
+        }
+    }
+
     /** Loads the transactional ids of one state partition, and finishes the transactions decided there. */
     void load(int partition, int leaderEpoch) {
         loadedEpochs.put(partition, leaderEpoch);

@@ -18,7 +18,8 @@ import org.apache.kafka.common.utils.Time;
 /**
  * The transaction coordinator over the {@code __transaction_state} partitions this broker leads, with the thread
  * that sends markers and a timer that aborts timed-out transactions every
- * {@code transaction.abort.timed.out.transaction.cleanup.interval.ms}. Coordination follows leadership through a
+ * {@code transaction.abort.timed.out.transaction.cleanup.interval.ms} and forgets ids idle for
+ * {@code transactional.id.expiration.ms} every {@code transaction.remove.expired.transaction.cleanup.interval.ms}. Coordination follows leadership through a
  * {@link CoordinatorLoader}: a partition's transactional ids are read from its log when this broker starts to
  * lead it (and its decided transactions completed), and dropped when it stops.
  */
@@ -63,6 +64,8 @@ public final class TransactionServices implements AutoCloseable {
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(CoordinatorLoader.daemon("tributary-txn-timer"));
         timer.scheduleWithFixedDelay(CoordinatorLoader.guarded("transaction timeouts", coordinator::abortTimedOut),
                 config.abortTimedOutIntervalMs(), config.abortTimedOutIntervalMs(), TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(CoordinatorLoader.guarded("transactional id expiry", coordinator::expireIdle),
+                config.removeExpiredIntervalMs(), config.removeExpiredIntervalMs(), TimeUnit.MILLISECONDS);
         return new TransactionServices(coordinator, store, markers, partitions, timer);
     }
 

@@ -66,6 +66,17 @@ public final class TransactionStateStore {
         }
     }
 
+    /** Appends the tombstone that forgets {@code transactionalId}; completes once the ISR has it. */
+    CompletableFuture<Errors> delete(String transactionalId) {
+        MemoryRecords records = MemoryRecords.withRecords(Compression.NONE,
+                new SimpleRecord(time.milliseconds(), TransactionRecord.key(transactionalId), null));
+        try {
+            return topic.append(transactionalId, records);
+        } catch (RuntimeException e) {
+            return CompletableFuture.completedFuture(Errors.forException(e));
+        }
+    }
+
     /** The latest state of each transactional id of one partition; ids whose last record is a tombstone are absent. */
     Map<String, TransactionRecord> load(int partition) {
         Map<String, TransactionRecord> states = new HashMap<>();

@@ -53,9 +53,11 @@ class TransactionsToolIT {
         broker = TestBroker.start(dir, Map.of(
                 BrokerConfig.TRANSACTION_STATE_LOG_REPLICATION_FACTOR, "1",
                 BrokerConfig.TRANSACTION_STATE_LOG_NUM_PARTITIONS, "2",
-                BrokerConfig.OFFSETS_TOPIC_REPLICATION_FACTOR, "1"));
+                BrokerConfig.OFFSETS_TOPIC_REPLICATION_FACTOR, "1",
+                BrokerConfig.TRANSACTIONAL_ID_EXPIRATION_MS, "1500",
+                BrokerConfig.TRANSACTION_REMOVE_EXPIRED_CLEANUP_INTERVAL_MS, "200"));
         try (Admin admin = Clients.admin(broker.bootstrapServers())) {
-            admin.createTopics(List.of(new NewTopic("hanging", 1, (short) 1))).all().get();
+            admin.createTopics(List.of(new NewTopic("hanging", 1, (short) 1), new NewTopic("expiring", 1, (short) 1))).all().get();
         }
     }
 
@@ -119,6 +121,31 @@ class TransactionsToolIT {
             tool("abort", "--topic", "hanging", "--partition", "0", "--start-offset", "0");
             await().atMost(Duration.ofSeconds(20))
                     .until(() -> CommittedReads.lastStableOffset(broker.bootstrapServers(), hanging) == 2);
+        }
+    }
+
+    @Test
+    void anIdleTransactionalIdExpiresAndItsNextProducerGetsANewProducerId() throws Exception {
+        long firstProducerId;
+        try (KafkaProducer<byte[], byte[]> producer = Clients.producer(broker.bootstrapServers(),
+                Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "short-lived"))) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>("expiring", "once".getBytes())).get();
+            producer.commitTransaction();
+            assertThat(tool("list")).contains("short-lived");
+            try (Admin admin = Clients.admin(broker.bootstrapServers())) {
+                firstProducerId = admin.describeTransactions(List.of("short-lived")).description("short-lived").get().producerId();
+            }
+        }
+        // transactional.id.expiration.ms is 1.5 s: the id is forgotten, so the tool lists it no more.
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300)).until(() -> !tool("list").contains("short-lived"));
+        try (KafkaProducer<byte[], byte[]> producer = Clients.producer(broker.bootstrapServers(),
+                Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "short-lived"));
+             Admin admin = Clients.admin(broker.bootstrapServers())) {
+            producer.initTransactions();
+            assertThat(admin.describeTransactions(List.of("short-lived")).description("short-lived").get().producerId())
+                    .isNotEqualTo(firstProducerId);
         }
     }
 }
