@@ -18,7 +18,16 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import io.tributary.broker.testing.RawConnection;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.message.AddPartitionsToTxnRequestData;
+import org.apache.kafka.common.message.AddPartitionsToTxnRequestData.AddPartitionsToTxnTopic;
+import org.apache.kafka.common.message.AddPartitionsToTxnRequestData.AddPartitionsToTxnTopicCollection;
+import org.apache.kafka.common.message.AddPartitionsToTxnRequestData.AddPartitionsToTxnTransaction;
+import org.apache.kafka.common.message.AddPartitionsToTxnRequestData.AddPartitionsToTxnTransactionCollection;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AddPartitionsToTxnResponse;
 import org.apache.kafka.common.utils.internals.Exit;
 import org.apache.kafka.tools.TransactionsCommand;
 import org.junit.jupiter.api.AfterAll;
@@ -32,7 +41,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Kafka's own {@code kafka-transactions} tool (TransactionsCommand, kafka-tools 4.4) against us: it lists and
  * describes an open transaction, describes the partition's producers, and aborts the hanging transaction (the
- * WriteTxnMarkers it sends to the partition leader), after which read_committed readers move past it.
+ * WriteTxnMarkers it sends to the partition leader), after which read_committed readers move past it. The verify-only
+ * AddPartitionsToTxn (v4+, KIP-890) that partition leaders send answers per partition and changes nothing; an
+ * idle transactional id expires.
  */
 @Timeout(120)
 class TransactionsToolIT {
@@ -146,6 +157,44 @@ class TransactionsToolIT {
             producer.initTransactions();
             assertThat(admin.describeTransactions(List.of("short-lived")).description("short-lived").get().producerId())
                     .isNotEqualTo(firstProducerId);
+        }
+    }
+
+    private static Map<TopicPartition, Errors> verify(String id, long producerId, short epoch, TopicPartition... partitions)
+            throws Exception {
+        AddPartitionsToTxnTopicCollection topics = new AddPartitionsToTxnTopicCollection();
+        for (TopicPartition partition : partitions) {
+            topics.add(new AddPartitionsToTxnTopic().setName(partition.topic()).setPartitions(List.of(partition.partition())));
+        }
+        AddPartitionsToTxnTransactionCollection transactions = new AddPartitionsToTxnTransactionCollection();
+        transactions.add(new AddPartitionsToTxnTransaction().setTransactionalId(id).setProducerId(producerId)
+                .setProducerEpoch(epoch).setVerifyOnly(true).setTopics(topics));
+        try (RawConnection raw = RawConnection.to(broker.bootstrapServers())) {
+            AddPartitionsToTxnResponse response = (AddPartitionsToTxnResponse) raw.request(ApiKeys.ADD_PARTITIONS_TO_TXN, (short) 4,
+                    new AddPartitionsToTxnRequestData().setTransactions(transactions));
+            return response.errors().get(id);
+        }
+    }
+
+    @Test
+    void verifyOnlyAddPartitionsToTxnTellsWhichPartitionsAreInTheOpenTransaction() throws Exception {
+        try (KafkaProducer<byte[], byte[]> producer = Clients.producer(broker.bootstrapServers(),
+                Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "verified"));
+             Admin admin = Clients.admin(broker.bootstrapServers())) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>("expiring", "in".getBytes())).get();
+            var described = admin.describeTransactions(List.of("verified")).description("verified").get();
+            TopicPartition added = new TopicPartition("expiring", 0);
+            TopicPartition other = new TopicPartition("hanging", 0);
+            short epoch = (short) described.producerEpoch();
+            assertThat(verify("verified", described.producerId(), epoch, added, other))
+                    .isEqualTo(Map.of(added, Errors.NONE, other, Errors.INVALID_TXN_STATE));
+            assertThat(verify("verified", described.producerId(), (short) (epoch - 1), added))
+                    .isEqualTo(Map.of(added, Errors.PRODUCER_FENCED));
+            assertThat(admin.describeTransactions(List.of("verified")).description("verified").get().topicPartitions())
+                    .containsExactly(added); // verifying added nothing
+            producer.abortTransaction();
         }
     }
 }
