@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import io.tributary.broker.group.GroupConfig;
+import io.tributary.broker.txn.TransactionConfig;
 import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.metrics.HttpListeners;
@@ -85,6 +86,16 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String CONTROLLED_SHUTDOWN_TIMEOUT_MS = "controlled.shutdown.timeout.ms";
     public static final String PRODUCER_ID_EXPIRATION_MS = "producer.id.expiration.ms";
     public static final String PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS = "producer.id.expiration.check.interval.ms";
+    public static final String TRANSACTION_STATE_LOG_NUM_PARTITIONS = "transaction.state.log.num.partitions";
+    public static final String TRANSACTION_STATE_LOG_REPLICATION_FACTOR = "transaction.state.log.replication.factor";
+    public static final String TRANSACTION_STATE_LOG_MIN_ISR = "transaction.state.log.min.isr";
+    public static final String TRANSACTION_STATE_LOG_SEGMENT_BYTES = "transaction.state.log.segment.bytes";
+    public static final String TRANSACTION_MAX_TIMEOUT_MS = "transaction.max.timeout.ms";
+    public static final String TRANSACTIONAL_ID_EXPIRATION_MS = "transactional.id.expiration.ms";
+    public static final String TRANSACTION_REMOVE_EXPIRED_CLEANUP_INTERVAL_MS =
+            "transaction.remove.expired.transaction.cleanup.interval.ms";
+    public static final String TRANSACTION_ABORT_TIMED_OUT_CLEANUP_INTERVAL_MS =
+            "transaction.abort.timed.out.transaction.cleanup.interval.ms";
 
     private static final ConfigDef DEFINITION = SecurityConfigs.define(LogConfig.brokerConfigDef())
             .define(BROKER_ID, Type.INT, 0, Range.atLeast(0), Importance.HIGH,
@@ -180,6 +191,25 @@ public final class BrokerConfig extends AbstractConfig {
             .define(OFFSETS_COMMIT_TIMEOUT_MS, Type.INT, 5000, Range.atLeast(1), Importance.HIGH,
                     "An offset commit is answered once the ISR of its __consumer_offsets partition has it (as for "
                             + "acks=-1, respecting min.insync.replicas), or with COORDINATOR_NOT_AVAILABLE after this long.")
+            .define(TRANSACTION_STATE_LOG_NUM_PARTITIONS, Type.INT, 50, Range.atLeast(1), Importance.HIGH,
+                    "Partitions of __transaction_state when it is created; a transactional id is coordinated by the "
+                            + "leader of partition abs(hash(id)) % partitions. Fixed once the topic exists.")
+            .define(TRANSACTION_STATE_LOG_REPLICATION_FACTOR, Type.SHORT, (short) 3, Range.atLeast(1), Importance.HIGH,
+                    "Replication factor of __transaction_state when it is created; fewer if fewer brokers are alive then.")
+            .define(TRANSACTION_STATE_LOG_MIN_ISR, Type.INT, 2, Range.atLeast(1), Importance.HIGH,
+                    "min.insync.replicas of __transaction_state when it is created (capped at its replication factor).")
+            .define(TRANSACTION_STATE_LOG_SEGMENT_BYTES, Type.INT, 100 * 1024 * 1024, Range.atLeast(1), Importance.HIGH,
+                    "segment.bytes of __transaction_state when it is created.")
+            .define(TRANSACTION_MAX_TIMEOUT_MS, Type.INT, 900_000, Range.atLeast(1), Importance.HIGH,
+                    "Largest transaction.timeout.ms a producer may ask for; InitProducerId with a larger one gets "
+                            + "INVALID_TRANSACTION_TIMEOUT.")
+            .define(TRANSACTIONAL_ID_EXPIRATION_MS, Type.INT, 7 * 24 * 3600 * 1000, Range.atLeast(1), Importance.HIGH,
+                    "A transactional id with no open transaction whose state has not changed for this long is forgotten "
+                            + "(a tombstone in __transaction_state); its next producer gets a new producer id.")
+            .define(TRANSACTION_REMOVE_EXPIRED_CLEANUP_INTERVAL_MS, Type.INT, 3_600_000, Range.atLeast(1), Importance.LOW,
+                    "How often the transaction coordinator forgets transactional ids idle for transactional.id.expiration.ms.")
+            .define(TRANSACTION_ABORT_TIMED_OUT_CLEANUP_INTERVAL_MS, Type.INT, 10_000, Range.atLeast(1), Importance.LOW,
+                    "How often the transaction coordinator aborts transactions open for longer than their timeout.")
             .define(REPLICA_LAG_TIME_MAX_MS, Type.LONG, 30_000L, Range.atLeast(1), Importance.HIGH,
                     "A follower that has not caught up with the leader's log end for this long leaves the ISR.")
             .define(REPLICA_HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS, Type.LONG, 5000L, Range.atLeast(1), Importance.HIGH,
@@ -378,6 +408,15 @@ public final class BrokerConfig extends AbstractConfig {
 
     public long producerIdExpirationCheckIntervalMs() {
         return getInt(PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS);
+    }
+
+    public TransactionConfig transactionConfig() {
+        short replicas = getShort(TRANSACTION_STATE_LOG_REPLICATION_FACTOR);
+        return new TransactionConfig(getInt(TRANSACTION_STATE_LOG_NUM_PARTITIONS), replicas,
+                Math.min(getInt(TRANSACTION_STATE_LOG_MIN_ISR), replicas), getInt(TRANSACTION_STATE_LOG_SEGMENT_BYTES),
+                getInt(TRANSACTION_MAX_TIMEOUT_MS), getInt(TRANSACTION_ABORT_TIMED_OUT_CLEANUP_INTERVAL_MS),
+                getInt(TRANSACTIONAL_ID_EXPIRATION_MS), getInt(TRANSACTION_REMOVE_EXPIRED_CLEANUP_INTERVAL_MS),
+                getInt(OFFSETS_COMMIT_TIMEOUT_MS));
     }
 
     public GroupConfig groupConfig() {

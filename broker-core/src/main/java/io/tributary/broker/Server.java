@@ -10,12 +10,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import io.tributary.broker.api.ApiSettings;
 import io.tributary.broker.api.BrokerIdentity;
+import io.tributary.broker.log.AppendOrigin;
 import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.api.RequestDispatcher;
 import io.tributary.broker.api.RequestHandlerPool;
@@ -29,12 +31,17 @@ import io.tributary.broker.cluster.ClientQuotaStore;
 import io.tributary.broker.quota.ClientQuotaEnforcer;
 import io.tributary.broker.quota.QuotaConfigWatcher;
 import io.tributary.broker.controller.ClusterView;
+import io.tributary.broker.controller.PartitionState;
 import io.tributary.broker.controller.ControlledShutdown;
 import io.tributary.broker.controller.Controller;
 import io.tributary.broker.controller.PartitionHealth;
 import io.tributary.broker.controller.PartitionStateStore;
 import io.tributary.broker.controller.TopicPaths;
 import io.tributary.broker.group.GroupServices;
+import io.tributary.broker.txn.MarkerAppender;
+import io.tributary.broker.txn.TransactionConfig;
+import io.tributary.broker.txn.TransactionServices;
+import io.tributary.broker.txn.TransactionStateStore;
 import io.tributary.broker.group.OffsetStore;
 import io.tributary.broker.log.LogAppendInfo;
 import io.tributary.broker.log.LogManager;
@@ -94,6 +101,7 @@ public final class Server implements AutoCloseable {
     private Purgatory<TopicPartition> fetchWaiters;
     private IdempotentAppender appender;
     private GroupServices groups;
+    private TransactionServices transactions;
     private ScheduledExecutorService producerStateTasks;
     private RequestHandlerPool handlers;
     private ScramCredentialCache scramCredentials;
@@ -177,13 +185,23 @@ public final class Server implements AutoCloseable {
         BrokerIdentity identity = new BrokerIdentity(config.brokerId(), registry.clusterId(), ownInterBroker, advertised);
 
         OffsetStore offsets = OffsetStore.open(topics, config.offsetsTopicPartitions(), config.offsetsTopicReplicationFactor(),
-                (partition, records) -> appendOffsets(partition, records, config.offsetsCommitTimeoutMs()), time);
+                (partition, records) -> appendAsCoordinator(partition, records, config.offsetsCommitTimeoutMs()), time);
         groups = GroupServices.start(config.groupConfig(), offsets, time);
+        ProducerIdManager producerIds = new ProducerIdManager(zk, config.brokerId());
+        TransactionConfig txnConfig = config.transactionConfig();
+        TransactionStateStore txnStates = TransactionStateStore.open(topics, txnConfig,
+                (partition, records) -> appendAsCoordinator(partition, records, txnConfig.writeTimeoutMs()), time);
+        MarkerAppender markers = new MarkerAppender(replicas, groups.offsets()::transactionCompleted,
+                txnConfig.writeTimeoutMs(), time);
+        transactions = TransactionServices.start(txnConfig, txnStates, producerIds::nextId, new TransactionServices.MarkerRoutes(
+                config.brokerId(), markers, this::leaderOf, cluster::broker, interBrokerConnector), time);
         replicas.addLeadershipListener(new ReplicaManager.LeadershipListener() {
             @Override
             public void becameLeader(TopicPartition partition, int leaderEpoch) {
                 if (partition.topic().equals(OffsetStore.TOPIC)) {
                     groups.becameLeader(partition.partition(), leaderEpoch);
+                } else if (partition.topic().equals(TransactionStateStore.TOPIC)) {
+                    transactions.becameLeader(partition.partition(), leaderEpoch);
                 }
             }
 
@@ -191,13 +209,16 @@ public final class Server implements AutoCloseable {
             public void resigned(TopicPartition partition) {
                 if (partition.topic().equals(OffsetStore.TOPIC)) {
                     groups.resigned(partition.partition());
+                } else if (partition.topic().equals(TransactionStateStore.TOPIC)) {
+                    transactions.resigned(partition.partition());
                 }
             }
         });
         quotas = new ClientQuotaEnforcer(config.quotaWindowNum(), config.quotaWindowSizeSeconds(), time);
         quotaWatcher = QuotaConfigWatcher.start(zk, quotas, config.zookeeperConnectionTimeoutMs());
-        RequestDispatcher dispatcher = RequestDispatcher.create(identity, topics, new ProducerIdManager(zk, config.brokerId()),
-                replicas, cluster, fetchWaiters, groups, apiSettings(config), new ClientQuotaStore(zk), quotas,
+        RequestDispatcher dispatcher = RequestDispatcher.create(identity, topics, producerIds,
+                replicas, cluster, fetchWaiters, groups, transactions, markers, offsets, apiSettings(config),
+                new ClientQuotaStore(zk), quotas,
                 new RegisteredBrokerFollowers(cluster, interBroker, brokerPrincipal),
                 new ScramUsers(zk),
                 ownCredentials.map(InterBrokerCredentials::principal), Optional.ofNullable(authorizer));
@@ -263,12 +284,18 @@ public final class Server implements AutoCloseable {
                 config.deleteTopicEnable(), BrokerConfig.configDef(), config.originals());
     }
 
+    /** The leader of {@code partition} as ZooKeeper has it, if it has one. */
+    private OptionalInt leaderOf(TopicPartition partition) {
+        return cluster.partitionState(partition).filter(PartitionState::hasLeader)
+                .map(state -> OptionalInt.of(state.leader())).orElse(OptionalInt.empty());
+    }
+
     /**
-     * Offset records are appended as an acks=-1 produce would be (refused below the topic's
-     * min.insync.replicas) and count once the ISR has them, or fail after {@code timeoutMs}.
+     * The coordinators' records (offsets, transaction states) are appended as an acks=-1 produce would be (refused
+     * below the topic's min.insync.replicas) and count once the ISR has them, or fail after {@code timeoutMs}.
      */
-    private CompletableFuture<Errors> appendOffsets(TopicPartition partition, MemoryRecords records, long timeoutMs) {
-        LogAppendInfo info = replicas.appendAsLeader(partition, records, ACKS_ALL);
+    private CompletableFuture<Errors> appendAsCoordinator(TopicPartition partition, MemoryRecords records, long timeoutMs) {
+        LogAppendInfo info = replicas.appendAsLeader(partition, records, ACKS_ALL, AppendOrigin.COORDINATOR);
         return replicas.awaitReplication(Map.of(partition, info.lastOffset() + 1), timeoutMs)
                 .thenApply(errors -> errors.get(partition));
     }
@@ -342,6 +369,7 @@ public final class Server implements AutoCloseable {
         quietly("request handlers", handlers);
         quietly("replica manager", replicas);
         quietly("controller", controller);
+        quietly("transaction coordinator", transactions);
         quietly("group coordinator", groups);
         if (producerStateTasks != null) {
             producerStateTasks.shutdownNow();

@@ -8,6 +8,8 @@ import io.tributary.broker.controller.PartitionState;
 import io.tributary.broker.group.GroupServices;
 import io.tributary.broker.group.OffsetStore;
 import io.tributary.broker.replica.ReplicaManager;
+import io.tributary.broker.txn.TransactionServices;
+import io.tributary.broker.txn.TransactionStateStore;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.FindCoordinatorRequestData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData;
@@ -17,9 +19,10 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.FindCoordinatorRequest.CoordinatorType;
 
 /**
- * FindCoordinator: the coordinator of a group is the current leader of its
- * {@code __consumer_offsets} partition (COORDINATOR_NOT_AVAILABLE while it has none). Transactions and share groups are not
- * implemented, so their keys get an error. v0–3 ask for one key, v4+ for a batch.
+ * FindCoordinator: the coordinator of a group is the current leader of its {@code __consumer_offsets} partition,
+ * that of a transactional id the leader of its {@code __transaction_state} partition (COORDINATOR_NOT_AVAILABLE
+ * while it has none); each topic is created on the first lookup of its kind. Share groups are not implemented, so
+ * their keys get an error. v0–3 ask for one key, v4+ for a batch.
  */
 final class CoordinatorHandler {
     private static final short FIRST_BATCHED_VERSION = 4;
@@ -28,10 +31,13 @@ final class CoordinatorHandler {
     private final GroupServices groups;
     private final ClusterView cluster;
     private final ReplicaManager replicas;
+    private final TransactionServices transactions;
 
-    CoordinatorHandler(BrokerIdentity broker, GroupServices groups, ClusterView cluster, ReplicaManager replicas) {
+    CoordinatorHandler(BrokerIdentity broker, GroupServices groups, TransactionServices transactions, ClusterView cluster,
+                       ReplicaManager replicas) {
         this.broker = broker;
         this.groups = groups;
+        this.transactions = transactions;
         this.cluster = cluster;
         this.replicas = replicas;
     }
@@ -53,24 +59,29 @@ final class CoordinatorHandler {
 
     private Coordinator find(String key, byte keyType, ListenerName listener) {
         Coordinator coordinator = new Coordinator().setKey(key);
-        Errors error = keyType == CoordinatorType.GROUP.id() ? Errors.NONE
-                : keyType == CoordinatorType.TRANSACTION.id() ? Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED
-                : Errors.INVALID_REQUEST;
+        boolean transactional = keyType == CoordinatorType.TRANSACTION.id();
+        Errors error = keyType == CoordinatorType.GROUP.id() || transactional ? Errors.NONE : Errors.INVALID_REQUEST;
         if (error == Errors.NONE && (key == null || key.isEmpty())) {
             error = Errors.INVALID_REQUEST;
         }
         if (error != Errors.NONE) {
             return coordinator.setErrorCode(error.code()).setErrorMessage(error == Errors.INVALID_REQUEST
-                    ? "only consumer groups with a non-empty id have a coordinator here" : "transactions are not implemented")
+                    ? "only consumer groups and transactional ids that are not empty have a coordinator here" : error.message())
                     .setNodeId(-1).setHost("").setPort(-1);
         }
         try {
-            groups.ensureOffsetsTopic();
+            if (transactional) {
+                transactions.ensureStateTopic();
+            } else {
+                groups.ensureOffsetsTopic();
+            }
         } catch (RuntimeException e) {
             return coordinator.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE.code()).setErrorMessage(e.getMessage())
                     .setNodeId(-1).setHost("").setPort(-1);
         }
-        TopicPartition partition = new TopicPartition(OffsetStore.TOPIC, groups.partitionFor(key));
+        TopicPartition partition = transactional
+                ? new TopicPartition(TransactionStateStore.TOPIC, transactions.partitionFor(key))
+                : new TopicPartition(OffsetStore.TOPIC, groups.partitionFor(key));
         Optional<ClusterView.Endpoint> leader = replicas.leaderEpoch(partition) >= 0 ? broker.on(listener)
                 : cluster.partitionState(partition)
                         .filter(state -> state.hasLeader() && state.leader() != broker.nodeId()) // not leading here

@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import io.tributary.broker.api.TopicLookup.Found;
 import io.tributary.broker.cluster.TopicManager;
+import io.tributary.broker.log.AbortedTxn;
 import io.tributary.broker.log.FetchDataInfo;
 import io.tributary.broker.log.PartitionLog;
 import io.tributary.broker.network.Session;
@@ -146,29 +147,45 @@ final class FetchHandler {
         try {
             leader = follower
                     ? replicas.followerRead(partition, replicaId, request.fetchOffset(), request.currentLeaderEpoch())
-                    : replicas.leaderRead(partition, request.currentLeaderEpoch());
+                    : replicas.leaderRead(partition, request.currentLeaderEpoch(), isolationLevel == READ_COMMITTED);
         } catch (RuntimeException e) {
             return error(partition.partition(), Errors.forException(e));
         }
         PartitionLog partitionLog = leader.log();
         long highWatermark = leader.highWatermark();
+        long lastStable = leader.lastStableOffset();
+        boolean readCommitted = !follower && isolationLevel == READ_COMMITTED;
         PartitionData data = new PartitionData()
                 .setPartitionIndex(partition.partition())
-                .setAbortedTransactions(isolationLevel == READ_COMMITTED ? List.of() : null);
+                .setAbortedTransactions(readCommitted ? List.of() : null);
         try {
             int maxBytes = Math.min(request.partitionMaxBytes(), responseBytesLeft);
-            FetchDataInfo info = partitionLog.read(request.fetchOffset(), maxBytes, follower ? Long.MAX_VALUE : highWatermark, minOneBatch);
+            long limit = follower ? Long.MAX_VALUE : readCommitted ? lastStable : highWatermark;
+            FetchDataInfo info = partitionLog.read(request.fetchOffset(), maxBytes, limit, minOneBatch);
+            if (readCommitted && info.records().sizeInBytes() > 0) {
+                data.setAbortedTransactions(abortedTransactions(partitionLog, request.fetchOffset(), lastStable));
+            }
             return data.setHighWatermark(highWatermark)
-                    .setLastStableOffset(highWatermark)
+                    .setLastStableOffset(lastStable)
                     .setLogStartOffset(info.logStartOffset())
                     .setRecords(info.records());
         } catch (RuntimeException e) {
             return data.setErrorCode(Errors.forException(e).code())
                     .setHighWatermark(highWatermark)
-                    .setLastStableOffset(highWatermark)
+                    .setLastStableOffset(lastStable)
                     .setLogStartOffset(partitionLog.logStartOffset())
                     .setRecords(MemoryRecords.EMPTY);
         }
+    }
+
+    /** What a read_committed consumer must skip among the records it gets: aborted transactions in [fetchOffset, LSO). */
+    private static List<FetchResponseData.AbortedTransaction> abortedTransactions(PartitionLog partitionLog, long fetchOffset,
+                                                                                   long lastStable) {
+        List<FetchResponseData.AbortedTransaction> aborted = new ArrayList<>();
+        for (AbortedTxn txn : partitionLog.abortedTxns(fetchOffset, lastStable)) {
+            aborted.add(new FetchResponseData.AbortedTransaction().setProducerId(txn.producerId()).setFirstOffset(txn.firstOffset()));
+        }
+        return aborted;
     }
 
     static PartitionData error(int partition, Errors error) {

@@ -8,6 +8,7 @@ import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.log.PartitionLog;
 import io.tributary.broker.replica.ReplicaManager;
 import io.tributary.broker.replica.ReplicaManager.LeaderRead;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.ListOffsetsRequestData;
 import org.apache.kafka.common.message.ListOffsetsRequestData.ListOffsetsPartition;
@@ -45,7 +46,8 @@ final class ListOffsetsHandler {
                 if (found.topic().isEmpty()) {
                     partitions.add(result(partition, found.error(), NOT_FOUND, NOT_FOUND, -1));
                 } else {
-                    partitions.add(lookUp(new TopicPartition(found.topic().get().name(), partition.partitionIndex()), partition));
+                    partitions.add(lookUp(new TopicPartition(found.topic().get().name(), partition.partitionIndex()), partition,
+                            request.isolationLevel() == IsolationLevel.READ_COMMITTED.id()));
                 }
                 if (version < FIRST_VERSION_WITH_LEADER_EPOCH) {
                     partitions.get(partitions.size() - 1).setLeaderEpoch(-1);
@@ -56,9 +58,10 @@ final class ListOffsetsHandler {
         return response;
     }
 
-    private ListOffsetsPartitionResponse lookUp(TopicPartition topicPartition, ListOffsetsPartition partition) {
+    /** LATEST is the last stable offset for read_committed ({@code readCommitted}), the high watermark otherwise. */
+    private ListOffsetsPartitionResponse lookUp(TopicPartition topicPartition, ListOffsetsPartition partition, boolean readCommitted) {
         try {
-            LeaderRead leader = replicas.leaderRead(topicPartition, partition.currentLeaderEpoch());
+            LeaderRead leader = replicas.leaderRead(topicPartition, partition.currentLeaderEpoch(), readCommitted);
             PartitionLog partitionLog = leader.log();
             int epoch = leader.leaderEpoch();
             long timestamp = partition.timestamp();
@@ -66,7 +69,7 @@ final class ListOffsetsHandler {
                 return result(partition, Errors.NONE, NOT_FOUND, partitionLog.logStartOffset(), epoch);
             }
             if (timestamp == ListOffsetsRequest.LATEST_TIMESTAMP) {
-                return result(partition, Errors.NONE, NOT_FOUND, leader.highWatermark(), epoch);
+                return result(partition, Errors.NONE, NOT_FOUND, leader.lastStableOffset(), epoch);
             }
             if (timestamp == ListOffsetsRequest.MAX_TIMESTAMP) {
                 return found(partition, partitionLog.maxTimestampAndOffset(), epoch);

@@ -36,11 +36,17 @@ import org.apache.kafka.common.message.OffsetFetchResponseData.OffsetFetchRespon
 import org.apache.kafka.common.message.OffsetFetchResponseData.OffsetFetchResponsePartitions;
 import org.apache.kafka.common.message.OffsetFetchResponseData.OffsetFetchResponseTopic;
 import org.apache.kafka.common.message.OffsetFetchResponseData.OffsetFetchResponseTopics;
+import org.apache.kafka.common.message.TxnOffsetCommitRequestData;
+import org.apache.kafka.common.message.TxnOffsetCommitRequestData.TxnOffsetCommitRequestPartition;
+import org.apache.kafka.common.message.TxnOffsetCommitRequestData.TxnOffsetCommitRequestTopic;
+import org.apache.kafka.common.message.TxnOffsetCommitResponseData;
+import org.apache.kafka.common.message.TxnOffsetCommitResponseData.TxnOffsetCommitResponsePartition;
+import org.apache.kafka.common.message.TxnOffsetCommitResponseData.TxnOffsetCommitResponseTopic;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.OffsetFetchResponse;
 
 /**
- * OffsetCommit, OffsetFetch and OffsetDelete. Topics are named (or, from OffsetCommit and
+ * OffsetCommit, TxnOffsetCommit, OffsetFetch and OffsetDelete. Topics are named (or, from OffsetCommit and
  * OffsetFetch v10, identified by topic id); partitions of unknown topics get an error and are
  * never stored. OffsetFetch v8+ batches several groups in one request.
  */
@@ -113,6 +119,51 @@ final class OffsetsHandler {
         return response;
     }
 
+    // ---- TxnOffsetCommit
+
+    /** A transaction's offset commits: completes once appended (they count at the transaction's COMMIT marker). */
+    CompletableFuture<TxnOffsetCommitResponseData> commitTransactional(TxnOffsetCommitRequestData request) {
+        Map<TopicPartition, OffsetCommit.Position> positions = new LinkedHashMap<>();
+        Map<TopicPartition, Errors> rejected = new HashMap<>();
+        for (TxnOffsetCommitRequestTopic topic : request.topics()) {
+            ResolvedTopic resolved = resolve(topic.name(), topic.topicId(), false);
+            for (TxnOffsetCommitRequestPartition partition : topic.partitions()) {
+                TopicPartition tp = new TopicPartition(topic.name(), partition.partitionIndex());
+                if (resolved.hasPartition(partition.partitionIndex())) {
+                    positions.put(tp, new OffsetCommit.Position(partition.committedOffset(),
+                            partition.committedLeaderEpoch(), partition.committedMetadata()));
+                } else {
+                    rejected.put(tp, Errors.UNKNOWN_TOPIC_OR_PARTITION);
+                }
+            }
+        }
+        CompletableFuture<Map<TopicPartition, Errors>> committed;
+        try {
+            committed = positions.isEmpty() ? CompletableFuture.completedFuture(Map.of())
+                    : offsets.commitTransactional(new OffsetCommit(request.groupId(), request.memberId(),
+                            request.groupInstanceId(), request.generationIdOrMemberEpoch(), positions),
+                            request.producerId(), request.producerEpoch());
+        } catch (ApiException e) {
+            Errors error = Errors.forException(e);
+            positions.keySet().forEach(tp -> rejected.put(tp, error));
+            committed = CompletableFuture.completedFuture(Map.of());
+        }
+        return committed.thenApply(results -> {
+            TxnOffsetCommitResponseData response = new TxnOffsetCommitResponseData();
+            for (TxnOffsetCommitRequestTopic topic : request.topics()) {
+                TxnOffsetCommitResponseTopic topicResponse = new TxnOffsetCommitResponseTopic().setName(topic.name());
+                for (TxnOffsetCommitRequestPartition partition : topic.partitions()) {
+                    TopicPartition tp = new TopicPartition(topic.name(), partition.partitionIndex());
+                    Errors error = rejected.getOrDefault(tp, results.getOrDefault(tp, Errors.NONE));
+                    topicResponse.partitions().add(new TxnOffsetCommitResponsePartition()
+                            .setPartitionIndex(partition.partitionIndex()).setErrorCode(error.code()));
+                }
+                response.topics().add(topicResponse);
+            }
+            return response;
+        });
+    }
+
     // ---- OffsetFetch
 
     OffsetFetchResponseData fetch(OffsetFetchRequestData request, short version) {
@@ -122,7 +173,7 @@ final class OffsetsHandler {
         boolean byId = version >= FIRST_VERSION_BY_TOPIC_ID;
         OffsetFetchResponseData response = new OffsetFetchResponseData();
         for (OffsetFetchRequestGroup group : request.groups()) {
-            response.groups().add(fetchGroup(group, byId));
+            response.groups().add(fetchGroup(group, byId, request.requireStable()));
         }
         return response;
     }
@@ -152,15 +203,16 @@ final class OffsetsHandler {
     }
 
     /** One group of a batched OffsetFetch; a group this broker does not coordinate gets its error alone. */
-    private OffsetFetchResponseGroup fetchGroup(OffsetFetchRequestGroup group, boolean byId) {
+    private OffsetFetchResponseGroup fetchGroup(OffsetFetchRequestGroup group, boolean byId, boolean requireStable) {
         try {
-            return fetchCoordinatedGroup(group, byId);
+            return fetchCoordinatedGroup(group, byId, requireStable);
         } catch (ApiException e) {
             return new OffsetFetchResponseGroup().setGroupId(group.groupId()).setErrorCode(Errors.forException(e).code());
         }
     }
 
-    private OffsetFetchResponseGroup fetchCoordinatedGroup(OffsetFetchRequestGroup group, boolean byId) {
+    /** With {@code requireStable}, a partition an open transaction has committed an offset of gets UNSTABLE_OFFSET_COMMIT. */
+    private OffsetFetchResponseGroup fetchCoordinatedGroup(OffsetFetchRequestGroup group, boolean byId, boolean requireStable) {
         OffsetFetchResponseGroup response = new OffsetFetchResponseGroup().setGroupId(group.groupId());
         Map<String, List<Integer>> requested = null;
         Map<String, Errors> unknownIds = new LinkedHashMap<>();
@@ -185,8 +237,11 @@ final class OffsetsHandler {
             OffsetFetchResponseTopics topicResponse = new OffsetFetchResponseTopics().setName(topic.getKey())
                     .setTopicId(state.map(TopicState::id).orElse(Uuid.ZERO_UUID));
             for (int partition : topic.getValue()) {
-                CommittedOffset offset = found.get(new TopicPartition(topic.getKey(), partition));
+                TopicPartition tp = new TopicPartition(topic.getKey(), partition);
+                CommittedOffset offset = found.get(tp);
+                boolean unstable = requireStable && offsets.hasPendingTransactionalOffset(group.groupId(), tp);
                 topicResponse.partitions().add(new OffsetFetchResponsePartitions().setPartitionIndex(partition)
+                        .setErrorCode(unstable ? Errors.UNSTABLE_OFFSET_COMMIT.code() : Errors.NONE.code())
                         .setCommittedOffset(offset == null ? OffsetFetchResponse.INVALID_OFFSET : offset.offset())
                         .setCommittedLeaderEpoch(offset == null ? -1 : offset.leaderEpoch())
                         .setMetadata(offset == null ? OffsetFetchResponse.NO_METADATA : offset.metadata()));

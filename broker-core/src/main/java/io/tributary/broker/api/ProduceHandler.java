@@ -101,9 +101,6 @@ final class ProduceHandler {
         if (acks != 0 && acks != 1 && acks != -1) {
             return Errors.INVALID_REQUIRED_ACKS;
         }
-        if (request.transactionalId() != null) {
-            return Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED; // transactions are not implemented
-        }
         return Errors.NONE;
     }
 

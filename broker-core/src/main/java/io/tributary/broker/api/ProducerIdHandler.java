@@ -8,8 +8,8 @@ import org.apache.kafka.common.record.internal.RecordBatch;
 
 /**
  * InitProducerId for idempotent producers: a fresh producer id at epoch 0, or, for a producer that
- * names its current id and epoch (after a sequence error), the same id at the next epoch.
- * Transactional ids (and two-phase commit) are refused: transactions are not implemented.
+ * names its current id and epoch (after a sequence error), the same id at the next epoch. Requests
+ * with a transactional id go to the transaction coordinator ({@link TransactionHandler}).
  */
 final class ProducerIdHandler {
     private final ProducerIdManager ids;
@@ -20,7 +20,7 @@ final class ProducerIdHandler {
 
     InitProducerIdResponseData handle(InitProducerIdRequestData request) {
         InitProducerIdResponseData response = new InitProducerIdResponseData();
-        if (request.transactionalId() != null || request.enable2Pc()) {
+        if (request.enable2Pc()) {
             return response.setErrorCode(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code())
                     .setProducerId(RecordBatch.NO_PRODUCER_ID).setProducerEpoch(RecordBatch.NO_PRODUCER_EPOCH);
         }

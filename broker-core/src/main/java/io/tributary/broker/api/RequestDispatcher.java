@@ -7,6 +7,7 @@ import io.tributary.broker.cluster.ProducerIdManager;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.controller.ClusterView;
 import io.tributary.broker.group.GroupServices;
+import io.tributary.broker.group.OffsetStore;
 import io.tributary.broker.network.Request;
 import io.tributary.broker.network.Response;
 import io.tributary.broker.purgatory.Purgatory;
@@ -15,8 +16,12 @@ import io.tributary.broker.replica.ReplicaManager;
 import io.tributary.broker.security.AclAuthorizer;
 import io.tributary.broker.security.FollowerCheck;
 import io.tributary.broker.security.ScramUsers;
+import io.tributary.broker.txn.MarkerAppender;
+import io.tributary.broker.txn.TransactionServices;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
+import org.apache.kafka.common.message.AddOffsetsToTxnRequestData;
+import org.apache.kafka.common.message.AddPartitionsToTxnRequestData;
 import org.apache.kafka.common.message.AlterClientQuotasRequestData;
 import org.apache.kafka.common.message.AlterConfigsRequestData;
 import org.apache.kafka.common.message.AlterUserScramCredentialsRequestData;
@@ -30,7 +35,10 @@ import org.apache.kafka.common.message.DescribeClientQuotasRequestData;
 import org.apache.kafka.common.message.DescribeClusterRequestData;
 import org.apache.kafka.common.message.DescribeConfigsRequestData;
 import org.apache.kafka.common.message.DescribeGroupsRequestData;
+import org.apache.kafka.common.message.DescribeProducersRequestData;
+import org.apache.kafka.common.message.DescribeTransactionsRequestData;
 import org.apache.kafka.common.message.DescribeUserScramCredentialsRequestData;
+import org.apache.kafka.common.message.EndTxnRequestData;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.FindCoordinatorRequestData;
 import org.apache.kafka.common.message.HeartbeatRequestData;
@@ -41,6 +49,7 @@ import org.apache.kafka.common.message.LeaveGroupRequestData;
 import org.apache.kafka.common.message.ListGroupsRequestData;
 import org.apache.kafka.common.message.DeleteRecordsRequestData;
 import org.apache.kafka.common.message.ListOffsetsRequestData;
+import org.apache.kafka.common.message.ListTransactionsRequestData;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.OffsetCommitRequestData;
 import org.apache.kafka.common.message.OffsetDeleteRequestData;
@@ -50,6 +59,8 @@ import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.SaslAuthenticateResponseData;
 import org.apache.kafka.common.message.SaslHandshakeResponseData;
 import org.apache.kafka.common.message.SyncGroupRequestData;
+import org.apache.kafka.common.message.TxnOffsetCommitRequestData;
+import org.apache.kafka.common.message.WriteTxnMarkersRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
@@ -58,6 +69,7 @@ import org.apache.kafka.common.requests.DeleteAclsRequest;
 import org.apache.kafka.common.requests.DescribeAclsRequest;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.apache.kafka.common.network.Send;
+import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -86,6 +98,11 @@ public final class RequestDispatcher {
     private final ScramCredentialsHandler scramCredentials;
     private final AclHandler acls;
     private final RequestAuthorization authorization;
+    private final TransactionApis transactions;
+
+    /** The handlers of the transaction APIs: the coordinator's, and the partition leaders' WriteTxnMarkers. */
+    private record TransactionApis(TransactionHandler coordinator, TxnMarkersHandler markers, TransactionAdminHandler admin) {
+    }
 
     /** The handlers of the consumer-group APIs. */
     private record GroupApis(CoordinatorHandler coordinator, GroupMembershipHandler membership, GroupAdminHandler admin,
@@ -96,7 +113,7 @@ public final class RequestDispatcher {
                       DeleteRecordsHandler deleteRecords, TopicAdminHandler topicAdmin, ConfigHandler configs, ProducerIdHandler producerIds,
                       OffsetForLeaderEpochHandler leaderEpochs, GroupApis groups, ClientQuotasHandler clientQuotas,
                       QuotaThrottle throttle, ScramCredentialsHandler scramCredentials, AclHandler acls,
-                      RequestAuthorization authorization) {
+                      RequestAuthorization authorization, TransactionApis transactions) {
         this.metadata = metadata;
         this.produce = produce;
         this.fetch = fetch;
@@ -112,12 +129,14 @@ public final class RequestDispatcher {
         this.scramCredentials = scramCredentials;
         this.acls = acls;
         this.authorization = authorization;
+        this.transactions = transactions;
     }
 
     /** Wires one handler per API family over the broker's services. */
     public static RequestDispatcher create(BrokerIdentity broker, TopicManager topics, ProducerIdManager producerIds,
                                            ReplicaManager replicas, ClusterView cluster, Purgatory<TopicPartition> fetchWaiters,
-                                           GroupServices groupServices, ApiSettings settings, ClientQuotaStore quotaStore,
+                                           GroupServices groupServices, TransactionServices transactionServices,
+                                           MarkerAppender markers, OffsetStore offsetStore, ApiSettings settings, ClientQuotaStore quotaStore,
                                            ClientQuotaEnforcer quotas, FollowerCheck followers, ScramUsers scramUsers,
                                            Optional<KafkaPrincipal> brokerPrincipal, Optional<AclAuthorizer> authorizer) {
         ConfigHandler configs = new ConfigHandler(topics, settings.brokerDef(), settings.brokerProps(), broker.nodeId());
@@ -133,7 +152,7 @@ public final class RequestDispatcher {
                 configs,
                 new ProducerIdHandler(producerIds),
                 new OffsetForLeaderEpochHandler(replicas),
-                new GroupApis(new CoordinatorHandler(broker, groupServices, cluster, replicas),
+                new GroupApis(new CoordinatorHandler(broker, groupServices, transactionServices, cluster, replicas),
                         new GroupMembershipHandler(groupServices.coordinator()),
                         new GroupAdminHandler(groupServices.coordinator(), groupServices.offsets()),
                         new OffsetsHandler(topics, groupServices.offsets())),
@@ -142,7 +161,9 @@ public final class RequestDispatcher {
                 new ScramCredentialsHandler(scramUsers, brokerPrincipal),
                 new AclHandler(authorizer),
                 authorizer.<RequestAuthorization>map(acls -> new AclRequestAuthorization(acls, new TopicLookup(topics)))
-                        .orElse(RequestAuthorization.NONE));
+                        .orElse(RequestAuthorization.NONE),
+                new TransactionApis(new TransactionHandler(transactionServices, offsetStore), new TxnMarkersHandler(markers),
+                        new TransactionAdminHandler(transactionServices.coordinator(), replicas, Time.SYSTEM)));
     }
 
     /** The response to send, completed later for requests that wait (fetch long-polls). */
@@ -199,7 +220,17 @@ public final class RequestDispatcher {
             case DESCRIBE_CONFIGS -> done(configs.describe((DescribeConfigsRequestData) data));
             case INCREMENTAL_ALTER_CONFIGS -> done(configs.alter((IncrementalAlterConfigsRequestData) data));
             case ALTER_CONFIGS -> done(configs.replace((AlterConfigsRequestData) data));
-            case INIT_PRODUCER_ID -> done(producerIds.handle((InitProducerIdRequestData) data));
+            case INIT_PRODUCER_ID -> ((InitProducerIdRequestData) data).transactionalId() != null
+                    ? transactions.coordinator().initProducerId((InitProducerIdRequestData) data)
+                    : done(producerIds.handle((InitProducerIdRequestData) data));
+            case ADD_PARTITIONS_TO_TXN -> transactions.coordinator().addPartitions((AddPartitionsToTxnRequestData) data, version);
+            case ADD_OFFSETS_TO_TXN -> transactions.coordinator().addOffsets((AddOffsetsToTxnRequestData) data);
+            case END_TXN -> transactions.coordinator().endTransaction((EndTxnRequestData) data);
+            case WRITE_TXN_MARKERS -> transactions.markers().handle((WriteTxnMarkersRequestData) data);
+            case TXN_OFFSET_COMMIT -> groups.offsets().commitTransactional((TxnOffsetCommitRequestData) data);
+            case LIST_TRANSACTIONS -> done(transactions.admin().list((ListTransactionsRequestData) data));
+            case DESCRIBE_TRANSACTIONS -> done(transactions.admin().describe((DescribeTransactionsRequestData) data));
+            case DESCRIBE_PRODUCERS -> done(transactions.admin().describeProducers((DescribeProducersRequestData) data));
             case OFFSET_FOR_LEADER_EPOCH -> done(leaderEpochs.handle((OffsetForLeaderEpochRequestData) data));
             case FIND_COORDINATOR -> done(groups.coordinator().handle((FindCoordinatorRequestData) data, version, request.session().listener()));
             case JOIN_GROUP -> groups.membership().join((JoinGroupRequestData) data, request);

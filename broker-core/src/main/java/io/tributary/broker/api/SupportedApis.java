@@ -46,6 +46,16 @@ public final class SupportedApis {
         ranges.put(ApiKeys.DESCRIBE_GROUPS, VersionRange.of(0, 6));
         ranges.put(ApiKeys.DELETE_GROUPS, VersionRange.of(0, 3));
         ranges.put(ApiKeys.OFFSET_DELETE, VersionRange.of(0, 0));
+        // Transactions as in Kafka's transaction version 1 (no finalized transaction.version feature): producers add
+        // partitions with AddPartitionsToTxn v0-3; v4+ (brokers' batched and verify-only form) is answered too.
+        ranges.put(ApiKeys.ADD_PARTITIONS_TO_TXN, VersionRange.of(0, 5));
+        ranges.put(ApiKeys.ADD_OFFSETS_TO_TXN, VersionRange.of(0, 4));
+        ranges.put(ApiKeys.END_TXN, VersionRange.of(0, 4));
+        ranges.put(ApiKeys.WRITE_TXN_MARKERS, VersionRange.of(1, 1));
+        ranges.put(ApiKeys.TXN_OFFSET_COMMIT, VersionRange.of(0, 5));
+        ranges.put(ApiKeys.DESCRIBE_PRODUCERS, VersionRange.of(0, 0));
+        ranges.put(ApiKeys.DESCRIBE_TRANSACTIONS, VersionRange.of(0, 0));
+        ranges.put(ApiKeys.LIST_TRANSACTIONS, VersionRange.of(0, 2));
         // v0 is advertised because librdkafka requires it before it uses v1; a v0 handshake itself is refused.
         ranges.put(ApiKeys.SASL_HANDSHAKE, VersionRange.of(0, 1));
         ranges.put(ApiKeys.SASL_AUTHENTICATE, VersionRange.of(0, 2));

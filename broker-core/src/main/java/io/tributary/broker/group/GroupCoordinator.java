@@ -1,5 +1,6 @@
 package io.tributary.broker.group;
 
+import io.tributary.broker.coordinator.CoordinatedPartitions;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

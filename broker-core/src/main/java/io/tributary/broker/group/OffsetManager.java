@@ -1,5 +1,6 @@
 package io.tributary.broker.group;
 
+import io.tributary.broker.coordinator.CoordinatedPartitions;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -38,6 +39,9 @@ public final class OffsetManager {
     private final OffsetStore store;
     private final CoordinatedPartitions partitions;
     private final Time time;
+    /** Transactions' offset commits that wait for their markers: offsets partition → producer id → group → offsets. */
+    private final Map<Integer, Map<Long, Map<String, Map<TopicPartition, CommittedOffset>>>> pendingTransactional =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     OffsetManager(GroupConfig config, GroupRegistry groups, GroupCoordinator coordinator, OffsetStore store,
                   CoordinatedPartitions partitions, Time time) {
@@ -53,7 +57,9 @@ public final class OffsetManager {
     void load(int offsetsPartition) {
         long now = time.milliseconds();
         int count = 0;
-        Map<String, Map<TopicPartition, CommittedOffset>> stored = store.load(offsetsPartition);
+        OffsetStore.Loaded loaded = store.load(offsetsPartition);
+        pendingTransactional.put(offsetsPartition, new HashMap<>(loaded.pending()));
+        Map<String, Map<TopicPartition, CommittedOffset>> stored = loaded.committed();
         for (Map.Entry<String, Map<TopicPartition, CommittedOffset>> entry : stored.entrySet()) {
             Group group = groups.getOrCreate(entry.getKey(), now);
             synchronized (group) {
@@ -112,6 +118,108 @@ public final class OffsetManager {
                 }
             });
         }
+    }
+
+    /**
+     * TxnOffsetCommit: appends a transaction's offset commits, which count once its COMMIT marker is written
+     * ({@link #transactionCompleted}). Completes, once appended and replicated, with each partition's error.
+     *
+     * @throws org.apache.kafka.common.errors.NotCoordinatorException and
+     *         {@link org.apache.kafka.common.errors.CoordinatorLoadInProgressException}
+     */
+    public CompletableFuture<Map<TopicPartition, Errors>> commitTransactional(OffsetCommit commit, long producerId,
+                                                                              short producerEpoch) {
+        if (commit.groupId() == null || commit.groupId().isEmpty()) {
+            return allFailed(commit.offsets().keySet(), Errors.INVALID_GROUP_ID);
+        }
+        partitions.require(commit.groupId());
+        Group group = groups.getOrCreate(commit.groupId(), time.milliseconds());
+        synchronized (group) {
+            Errors error = group.is(GroupState.DEAD) ? Errors.COORDINATOR_NOT_AVAILABLE
+                    : commit.generationId() < 0 ? Errors.NONE
+                    : coordinator.checkCommitter(group, commit.memberId(), commit.groupInstanceId(), commit.generationId());
+            if (error != Errors.NONE) {
+                return allFailed(commit.offsets().keySet(), error);
+            }
+        }
+        long now = time.milliseconds();
+        Map<TopicPartition, CommittedOffset> accepted = new LinkedHashMap<>();
+        Map<TopicPartition, Errors> results = new LinkedHashMap<>();
+        commit.offsets().forEach((partition, position) -> {
+            if (position.metadata() != null && position.metadata().length() > config.offsetMetadataMaxBytes()) {
+                results.put(partition, Errors.OFFSET_METADATA_TOO_LARGE);
+            } else {
+                accepted.put(partition, new CommittedOffset(position.offset(), position.leaderEpoch(), position.metadata(), now));
+            }
+        });
+        if (accepted.isEmpty()) {
+            return CompletableFuture.completedFuture(results);
+        }
+        CompletableFuture<Errors> written;
+        try {
+            written = store.writeTransactional(commit.groupId(), producerId, producerEpoch, accepted)
+                    .thenApply(OffsetManager::commitError);
+        } catch (RuntimeException e) {
+            written = CompletableFuture.completedFuture(commitError(Errors.forException(e)));
+        }
+        int offsetsPartition = partitions.partitionOf(commit.groupId());
+        return written.thenApply(error -> {
+            if (error == Errors.NONE) {
+                Map<Long, Map<String, Map<TopicPartition, CommittedOffset>>> pending =
+                        pendingTransactional.computeIfAbsent(offsetsPartition, p -> new HashMap<>());
+                synchronized (pending) {
+                    pending.computeIfAbsent(producerId, id -> new HashMap<>())
+                            .computeIfAbsent(commit.groupId(), g -> new HashMap<>()).putAll(accepted);
+                }
+            }
+            accepted.keySet().forEach(partition -> results.put(partition, error));
+            return results;
+        });
+    }
+
+    /**
+     * A marker of {@code producerId}'s transaction is in {@code offsetsPartition}: its offset commits there now
+     * count (COMMIT) or are dropped (ABORT).
+     */
+    public void transactionCompleted(int offsetsPartition, long producerId, boolean committed) {
+        Map<Long, Map<String, Map<TopicPartition, CommittedOffset>>> pending = pendingTransactional.get(offsetsPartition);
+        if (pending == null) {
+            return;
+        }
+        Map<String, Map<TopicPartition, CommittedOffset>> completed;
+        synchronized (pending) {
+            completed = pending.remove(producerId);
+        }
+        if (completed == null || !committed) {
+            return;
+        }
+        long now = time.milliseconds();
+        completed.forEach((groupId, offsets) -> {
+            Group group = groups.getOrCreate(groupId, now);
+            synchronized (group) {
+                offsets.forEach(group::putOffset);
+            }
+        });
+    }
+
+    /**
+     * Whether an open transaction has committed an offset of {@code partition} for the group: OffsetFetch with
+     * require_stable answers UNSTABLE_OFFSET_COMMIT for it until the transaction completes (KIP-447).
+     */
+    public boolean hasPendingTransactionalOffset(String groupId, TopicPartition partition) {
+        Map<Long, Map<String, Map<TopicPartition, CommittedOffset>>> pending =
+                pendingTransactional.get(partitions.partitionOf(groupId));
+        if (pending == null) {
+            return false;
+        }
+        synchronized (pending) {
+            return pending.values().stream().anyMatch(byGroup -> byGroup.getOrDefault(groupId, Map.of()).containsKey(partition));
+        }
+    }
+
+    /** Forgets the pending transactional commits of an offsets partition this broker no longer leads. */
+    void unloadPending(int offsetsPartition) {
+        pendingTransactional.remove(offsetsPartition);
     }
 
     /** Appends the commits; completes once they are replicated, with the error to report for them. */

@@ -5,25 +5,23 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.IntFunction;
 import io.tributary.broker.cluster.TopicManager;
-import io.tributary.broker.log.FetchDataInfo;
+import io.tributary.broker.coordinator.InternalTopic;
+import io.tributary.broker.log.AppendOrigin;
 import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.log.PartitionLog;
+import io.tributary.broker.log.ProducerStateManager;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
-import org.apache.kafka.common.errors.InvalidReplicationFactorException;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.ControlRecordType;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.Record;
 import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.utils.Time;
-import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,95 +39,51 @@ public final class OffsetStore {
     public static final String TOPIC = Topic.GROUP_METADATA_TOPIC_NAME;
     private static final Logger log = LoggerFactory.getLogger(OffsetStore.class);
     private static final int LEADER_EPOCH = 0;
-    private static final int READ_CHUNK_BYTES = 1024 * 1024;
     private static final String SEGMENT_BYTES = Integer.toString(100 * 1024 * 1024);
 
-    private final int partitionCount;
-    private final IntFunction<Optional<PartitionLog>> logs;
-    private final Appender appender;
-    private final Runnable topicCreator;
+    private final InternalTopic topic;
     private final Time time;
-
-    /** Appends a batch of offset records to a partition of the offsets topic as its leader. */
-    public interface Appender {
-        /**
-         * @return completes with NONE once the partition's ISR has the batch, or with the error that prevented it
-         * @throws RuntimeException (a kafka-clients exception) if the batch could not be appended at all
-         */
-        CompletableFuture<Errors> append(TopicPartition partition, MemoryRecords records);
-    }
 
     /** @param partitions the logs of partitions 0..n-1 of the offsets topic, all led by this broker, without replicas */
     public OffsetStore(List<PartitionLog> partitions, Time time) {
         this(partitions, (tp, records) -> {
-            partitions.get(tp.partition()).appendAsLeader(records, LEADER_EPOCH);
+            partitions.get(tp.partition()).appendAsLeader(records, LEADER_EPOCH, AppendOrigin.COORDINATOR);
             return CompletableFuture.completedFuture(Errors.NONE);
         }, time);
     }
 
     /** Over the logs of partitions 0..n-1 of the offsets topic, writing through {@code appender}. */
-    OffsetStore(List<PartitionLog> partitions, Appender appender, Time time) {
-        this(checkedCount(partitions), p -> Optional.of(partitions.get(p)), appender, () -> { }, time);
+    OffsetStore(List<PartitionLog> partitions, InternalTopic.Appender appender, Time time) {
+        this(InternalTopic.over(TOPIC, partitions, appender), time);
     }
 
-    private OffsetStore(int partitionCount, IntFunction<Optional<PartitionLog>> logs, Appender appender, Runnable topicCreator,
-                        Time time) {
-        this.partitionCount = partitionCount;
-        this.logs = logs;
-        this.appender = appender;
-        this.topicCreator = topicCreator;
+    private OffsetStore(InternalTopic topic, Time time) {
+        this.topic = topic;
         this.time = time;
     }
 
-    private static int checkedCount(List<PartitionLog> partitions) {
-        if (partitions.isEmpty()) {
-            throw new IllegalArgumentException("the offsets topic needs at least one partition");
-        }
-        return partitions.size();
-    }
-
     /**
-     * Opens the offsets topic. It is created (compacted, {@code partitionCount} partitions,
-     * {@code replicationFactor} replicas or as many as brokers are alive then) on first use — the
-     * first FindCoordinator or commit, normally once the cluster's brokers are up — as Kafka does.
-     * An existing topic keeps its partition count: the count decides which partition holds a
-     * group, so it must never change under stored offsets.
+     * Opens the offsets topic (see {@link InternalTopic}: created compacted with {@code partitionCount} partitions
+     * and {@code replicationFactor} replicas on first use — the first FindCoordinator or commit — as Kafka does).
      */
-    public static OffsetStore open(TopicManager topics, int partitionCount, short replicationFactor, Appender appender, Time time) {
-        Runnable creator = () -> createIfAbsent(topics, partitionCount, replicationFactor);
-        int count = topics.topic(TOPIC).map(TopicManager.TopicState::partitionCount).orElse(partitionCount);
-        if (count != partitionCount) {
-            log.warn("{} has {} partitions; keeping them (offsets.topic.num.partitions is {})", TOPIC, count, partitionCount);
-        }
-        return new OffsetStore(count, p -> topics.log(new TopicPartition(TOPIC, p)), appender, creator, time);
-    }
-
-    private static void createIfAbsent(TopicManager topics, int partitionCount, short replicationFactor) {
-        for (short replicas = replicationFactor; replicas >= 1 && topics.topic(TOPIC).isEmpty(); replicas--) {
-            try {
-                topics.create(TOPIC, partitionCount, replicas, Map.of(
-                        LogConfig.CLEANUP_POLICY, LogConfig.CLEANUP_POLICY_COMPACT,
-                        LogConfig.SEGMENT_BYTES, SEGMENT_BYTES), false);
-            } catch (TopicExistsException e) {
-                return; // created concurrently: use it
-            } catch (InvalidReplicationFactorException e) {
-                log.warn("creating {}: {}; trying {} replicas", TOPIC, e.getMessage(), replicas - 1);
-            }
-        }
+    public static OffsetStore open(TopicManager topics, int partitionCount, short replicationFactor,
+                                   InternalTopic.Appender appender, Time time) {
+        return new OffsetStore(InternalTopic.open(topics, TOPIC, partitionCount, replicationFactor,
+                Map.of(LogConfig.SEGMENT_BYTES, SEGMENT_BYTES), appender), time);
     }
 
     /** Creates the offsets topic if it does not exist yet. */
     public void ensureTopic() {
-        topicCreator.run();
+        topic.ensureExists();
     }
 
     public int partitionCount() {
-        return partitionCount;
+        return topic.partitionCount();
     }
 
     /** The offsets-topic partition that holds {@code groupId}'s offsets. */
     public int partitionFor(String groupId) {
-        return Utils.abs(groupId.hashCode()) % partitionCount;
+        return topic.partitionFor(groupId);
     }
 
     /**
@@ -158,45 +112,62 @@ public final class OffsetStore {
     }
 
     private CompletableFuture<Errors> append(String groupId, List<SimpleRecord> records) {
-        MemoryRecords batch = MemoryRecords.withRecords(Compression.NONE, records.toArray(SimpleRecord[]::new));
-        ensureTopic();
-        return appender.append(new TopicPartition(TOPIC, partitionFor(groupId)), batch);
+        return topic.append(groupId, MemoryRecords.withRecords(Compression.NONE, records.toArray(SimpleRecord[]::new)));
     }
 
     /**
-     * Reads one partition from its start to its end: the latest commit per key wins, a tombstone
-     * removes the key. Records this broker cannot read are logged and skipped.
-     *
-     * @return committed offsets by group; empty if this broker holds no replica of the partition
+     * Appends the offset commits of a transaction as one transactional batch of {@code producerId}: they count only
+     * once the transaction's COMMIT marker follows them in the partition.
      */
-    Map<String, Map<TopicPartition, CommittedOffset>> load(int offsetsPartition) {
+    CompletableFuture<Errors> writeTransactional(String groupId, long producerId, short producerEpoch,
+                                                 Map<TopicPartition, CommittedOffset> commits) {
+        long now = time.milliseconds();
+        List<SimpleRecord> records = new ArrayList<>();
+        commits.forEach((partition, offset) -> records.add(new SimpleRecord(now,
+                OffsetRecords.key(groupId, partition), OffsetRecords.value(offset))));
+        // Sequence 0, as Kafka writes them: the coordinator's appends are not sequence-checked.
+        return topic.append(groupId, MemoryRecords.withTransactionalRecords(Compression.NONE, producerId, producerEpoch,
+                0, records.toArray(SimpleRecord[]::new)));
+    }
+
+    /**
+     * What one offsets partition holds: the committed offsets by group, and the offset commits of transactions not
+     * completed yet, by producer id and group.
+     */
+    record Loaded(Map<String, Map<TopicPartition, CommittedOffset>> committed,
+                  Map<Long, Map<String, Map<TopicPartition, CommittedOffset>>> pending) {
+    }
+
+    /**
+     * Reads one partition from its start to its end: the latest commit per key wins, a tombstone removes the key, a
+     * transaction's commits count at its COMMIT marker (and are dropped at its ABORT marker). Records this broker
+     * cannot read are logged and skipped.
+     *
+     * @return nothing if this broker holds no replica of the partition
+     */
+    Loaded load(int offsetsPartition) {
         Map<String, Map<TopicPartition, CommittedOffset>> groups = new HashMap<>();
-        PartitionLog partition = logs.apply(offsetsPartition).orElse(null);
-        if (partition == null) {
-            return groups;
-        }
-        long position = partition.logStartOffset();
-        long end = partition.logEndOffset();
-        while (position < end) {
-            FetchDataInfo chunk = partition.read(position, READ_CHUNK_BYTES, end, true);
-            long next = position;
-            for (RecordBatch batch : chunk.records().batches()) {
-                for (Record record : batch) {
-                    apply(groups, record, partition);
+        Map<Long, Map<String, Map<TopicPartition, CommittedOffset>>> pending = new HashMap<>();
+        topic.replay(offsetsPartition, batch -> {
+            if (batch.isControlBatch()) {
+                Map<String, Map<TopicPartition, CommittedOffset>> completed = pending.remove(batch.producerId());
+                if (completed != null && ProducerStateManager.markerType(batch) == ControlRecordType.COMMIT) {
+                    completed.forEach((group, offsets) -> groups.computeIfAbsent(group, g -> new HashMap<>()).putAll(offsets));
                 }
-                next = batch.nextOffset();
+                return;
             }
-            if (next == position) {
-                break; // nothing more readable below the end offset
+            Map<String, Map<TopicPartition, CommittedOffset>> target = batch.isTransactional()
+                    ? pending.computeIfAbsent(batch.producerId(), id -> new HashMap<>()) : groups;
+            for (Record record : batch) {
+                apply(target, record, offsetsPartition);
             }
-            position = next;
-        }
+        });
         groups.values().removeIf(Map::isEmpty);
-        return groups;
+        return new Loaded(groups, pending);
     }
 
     private static void apply(Map<String, Map<TopicPartition, CommittedOffset>> groups, Record record,
-                              PartitionLog partition) {
+                              int offsetsPartition) {
         if (!record.hasKey()) {
             return;
         }
@@ -209,7 +180,7 @@ public final class OffsetStore {
                 offsets.remove(key.partition());
             }
         } catch (RuntimeException e) {
-            log.warn("skipping unreadable record at offset {} of {}: {}", record.offset(), partition.topicPartition(), e.toString());
+            log.warn("skipping unreadable record at offset {} of {}: {}", record.offset(), new TopicPartition(TOPIC, offsetsPartition), e.toString());
         }
     }
 }

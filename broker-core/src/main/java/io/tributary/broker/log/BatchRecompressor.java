@@ -32,7 +32,7 @@ final class BatchRecompressor {
     static MemoryRecords recompress(MemoryRecords records, Compression target, int maxBatchBytes) {
         boolean needed = false;
         for (MutableRecordBatch batch : records.batches()) {
-            needed |= batch.compressionType() != target.type();
+            needed |= rewritten(batch, target);
         }
         if (!needed) {
             return records;
@@ -40,7 +40,7 @@ final class BatchRecompressor {
         List<ByteBuffer> rewritten = new ArrayList<>(); // null where a batch is kept as it is
         int total = 0;
         for (MutableRecordBatch batch : records.batches()) {
-            ByteBuffer bytes = batch.compressionType() == target.type() ? null : rewrite(batch, target, maxBatchBytes);
+            ByteBuffer bytes = rewritten(batch, target) ? rewrite(batch, target, maxBatchBytes) : null;
             int size = bytes == null ? batch.sizeInBytes() : bytes.remaining();
             if (size > maxBatchBytes) {
                 throw tooLarge(size, target, maxBatchBytes);
@@ -59,6 +59,11 @@ final class BatchRecompressor {
             }
         }
         return MemoryRecords.readableRecords(joined.flip());
+    }
+
+    /** Control batches (transaction markers) are stored as written, uncompressed, as Kafka stores them. */
+    private static boolean rewritten(MutableRecordBatch batch, Compression target) {
+        return !batch.isControlBatch() && batch.compressionType() != target.type();
     }
 
     private static RecordTooLargeException tooLarge(int size, Compression target, int maxBatchBytes) {

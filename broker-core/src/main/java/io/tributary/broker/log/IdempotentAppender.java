@@ -65,16 +65,26 @@ public final class IdempotentAppender {
         return states.computeIfAbsent(partitionLog, log -> new LazyState()).get(partitionLog, time.milliseconds());
     }
 
+    /** A producer's append ({@link AppendOrigin#CLIENT}). */
     public LogAppendInfo append(PartitionLog partitionLog, MemoryRecords records, int leaderEpoch) {
+        return append(partitionLog, records, leaderEpoch, AppendOrigin.CLIENT);
+    }
+
+    /**
+     * Appends as leader. A coordinator's batches (markers, transactional offset commits) have no sequences: only
+     * their epochs are checked, and they are never taken for retries.
+     */
+    public LogAppendInfo append(PartitionLog partitionLog, MemoryRecords records, int leaderEpoch, AppendOrigin origin) {
         List<MutableRecordBatch> batches = new ArrayList<>();
         records.batches().forEach(batches::add);
         if (batches.stream().noneMatch(b -> b.producerId() != RecordBatch.NO_PRODUCER_ID)) {
-            return partitionLog.appendAsLeader(records, leaderEpoch);
+            return partitionLog.appendAsLeader(records, leaderEpoch, origin);
         }
+        boolean sequenced = origin == AppendOrigin.CLIENT;
         ProducerStateManager state = stateOf(partitionLog);
         synchronized (state) {
             long now = time.milliseconds();
-            if (batches.size() == 1) {
+            if (sequenced && batches.size() == 1) {
                 Optional<BatchMetadata> duplicate = state.duplicateOf(batches.get(0));
                 if (duplicate.isPresent()) {
                     return new LogAppendInfo(duplicate.get().firstOffset(), duplicate.get().lastOffset(), -1, -1, 0, 0);
@@ -82,15 +92,19 @@ public final class IdempotentAppender {
             }
             for (MutableRecordBatch batch : batches) {
                 if (batch.producerId() != RecordBatch.NO_PRODUCER_ID) {
-                    state.checkSequence(batch);
+                    if (sequenced) {
+                        state.checkSequence(batch);
+                    } else {
+                        state.checkEpoch(batch);
+                    }
                 }
             }
-            LogAppendInfo info = partitionLog.appendAsLeader(records, leaderEpoch);
+            LogAppendInfo info = partitionLog.appendAsLeader(records, leaderEpoch, origin);
             long next = info.firstOffset();
             for (MutableRecordBatch batch : batches) {
                 long count = batch.lastOffset() - batch.baseOffset() + 1;
                 if (batch.producerId() != RecordBatch.NO_PRODUCER_ID) {
-                    state.update(batch, next, next + count - 1, now);
+                    indexIfAborted(partitionLog, state.update(batch, next, next + count - 1, now));
                 }
                 next += count;
             }
@@ -106,10 +120,43 @@ public final class IdempotentAppender {
             long now = time.milliseconds();
             for (MutableRecordBatch batch : records.batches()) {
                 if (batch.producerId() != RecordBatch.NO_PRODUCER_ID) {
-                    state.update(batch, batch.baseOffset(), batch.lastOffset(), now);
+                    indexIfAborted(partitionLog, state.update(batch, batch.baseOffset(), batch.lastOffset(), now));
                 }
             }
             return info;
+        }
+    }
+
+    private static void indexIfAborted(PartitionLog partitionLog, ProducerStateManager.CompletedTxn completed) {
+        if (completed != null && completed.aborted()) {
+            partitionLog.indexAbortedTxn(completed.asAborted());
+        }
+    }
+
+    /**
+     * The first offset of the oldest open transaction of {@code partitionLog}, or -1 if none is open; loads the
+     * partition's producer state if this is its first use.
+     */
+    public long firstUnstableOffset(PartitionLog partitionLog) {
+        ProducerStateManager state = stateOf(partitionLog);
+        synchronized (state) {
+            return state.firstUnstableOffset();
+        }
+    }
+
+    /** The producers {@code partitionLog} remembers (DescribeProducers). */
+    public List<ProducerStateManager.ProducerView> activeProducers(PartitionLog partitionLog) {
+        ProducerStateManager state = stateOf(partitionLog);
+        synchronized (state) {
+            return state.activeProducers();
+        }
+    }
+
+    /** The open transactions of {@code partitionLog} by producer id, each with its first offset. */
+    public Map<Long, Long> openTransactions(PartitionLog partitionLog) {
+        ProducerStateManager state = stateOf(partitionLog);
+        synchronized (state) {
+            return state.openTransactions();
         }
     }
 

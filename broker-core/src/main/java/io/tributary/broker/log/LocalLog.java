@@ -173,6 +173,30 @@ final class LocalLog {
         return Optional.empty();
     }
 
+    /**
+     * Indexes an aborted transaction in the segment holding its ABORT marker, unless that segment has it already
+     * (recovery replays markers that may have been indexed before the crash) or is gone. Caller holds the append lock.
+     */
+    void indexAbortedTxn(AbortedTxn txn) throws IOException {
+        Long base = segments.floorBaseOffset(txn.lastOffset());
+        LogSegment segment = base == null ? null : segments.get(base);
+        if (segment != null && segment.lastAbortMarkerOffset() < txn.lastOffset()) {
+            segment.appendAbortedTxn(txn);
+        }
+    }
+
+    /** The aborted transactions that end at or after {@code fetchOffset} and start before {@code upperBound}. */
+    List<AbortedTxn> abortedTxns(long fetchOffset, long upperBound) {
+        List<AbortedTxn> found = new ArrayList<>();
+        SegmentTable table = segments.readTable();
+        for (int slot = Math.max(0, table.floorSlot(fetchOffset)); slot < table.size(); slot++) {
+            if (table.segment(slot).collectAbortedTxns(fetchOffset, upperBound, found)) {
+                break;
+            }
+        }
+        return found;
+    }
+
     /** The file position in {@code segment} of the batch holding {@code limit}, or its size if it ends before. */
     private static int maxPosition(LogSegment segment, long nextBaseOffset, long limit) {
         if (limit >= nextBaseOffset) {
@@ -253,7 +277,7 @@ final class LocalLog {
      */
     private void deleteRetiredFiles(long baseOffset) throws IOException {
         for (Path file : List.of(SegmentFiles.log(dir, baseOffset), SegmentFiles.offsetIndex(dir, baseOffset),
-                SegmentFiles.timeIndex(dir, baseOffset))) {
+                SegmentFiles.timeIndex(dir, baseOffset), SegmentFiles.txnIndex(dir, baseOffset))) {
             Files.deleteIfExists(file.resolveSibling(file.getFileName() + SegmentFiles.DELETED_SUFFIX));
         }
     }
@@ -291,6 +315,10 @@ final class LocalLog {
         Path swap = SegmentFiles.swap(dir, base, last.endOffset());
         Files.move(cleaned, swap, StandardCopyOption.ATOMIC_MOVE);
         Utils.flushDir(dir); // the commit point must survive a power loss, not only a process crash
+        List<AbortedTxn> aborted = new ArrayList<>();
+        for (LogSegment segment : old) {
+            aborted.addAll(segment.abortedTxns());
+        }
         for (LogSegment segment : old) {
             deleteRetiredFiles(segment.baseOffset());
             segment.markDeleted();
@@ -298,6 +326,9 @@ final class LocalLog {
         Files.move(swap, SegmentFiles.log(dir, base), StandardCopyOption.ATOMIC_MOVE);
         LogSegment segment = LogSegment.open(dir, base, config);
         segment.recover();
+        for (AbortedTxn txn : aborted) {
+            segment.appendAbortedTxn(txn); // the cleaned segment keeps the aborted transactions of those it replaces
+        }
         retire(segment);
         segment.flush();
         segments.put(segment);

@@ -180,6 +180,7 @@ final class LogLoader {
                     Files.deleteIfExists(SegmentFiles.log(dir, baseOffset));
                     Files.deleteIfExists(SegmentFiles.offsetIndex(dir, baseOffset));
                     Files.deleteIfExists(SegmentFiles.timeIndex(dir, baseOffset));
+                    Files.deleteIfExists(SegmentFiles.txnIndex(dir, baseOffset));
                 }
             }
             Files.move(file, SegmentFiles.log(dir, range[0]), StandardCopyOption.ATOMIC_MOVE);
@@ -201,7 +202,7 @@ final class LogLoader {
     }
 
     private boolean isOrphanIndex(String name) {
-        for (String suffix : List.of(SegmentFiles.INDEX_SUFFIX, SegmentFiles.TIME_INDEX_SUFFIX)) {
+        for (String suffix : List.of(SegmentFiles.INDEX_SUFFIX, SegmentFiles.TIME_INDEX_SUFFIX, SegmentFiles.TXN_INDEX_SUFFIX)) {
             if (name.endsWith(suffix)) {
                 String base = name.substring(0, name.length() - suffix.length());
                 return !Files.exists(dir.resolve(base + SegmentFiles.LOG_SUFFIX));

@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.errors.CorruptRecordException;
@@ -45,6 +46,7 @@ final class LogSegment implements Closeable {
      */
     private volatile ByteBuffer mapped;
     private final TimeIndex timeIndex;
+    private final TransactionIndex txnIndex;
     /** Marks {@link #firstBatchTimestamp} as not read yet. */
     private static final long NOT_LOADED = Long.MIN_VALUE;
 
@@ -58,11 +60,12 @@ final class LogSegment implements Closeable {
     private volatile SegmentMappings mappings;
 
     private LogSegment(long baseOffset, FileRecords records, OffsetIndex offsetIndex, TimeIndex timeIndex,
-                       int indexIntervalBytes, long createdMs) {
+                       TransactionIndex txnIndex, int indexIntervalBytes, long createdMs) {
         this.baseOffset = baseOffset;
         this.records = records;
         this.offsetIndex = offsetIndex;
         this.timeIndex = timeIndex;
+        this.txnIndex = txnIndex;
         this.indexIntervalBytes = indexIntervalBytes;
         this.createdMs = createdMs;
     }
@@ -71,6 +74,7 @@ final class LogSegment implements Closeable {
     static LogSegment create(Path dir, long baseOffset, LogConfig config, long nowMs) throws IOException {
         Files.deleteIfExists(SegmentFiles.offsetIndex(dir, baseOffset));
         Files.deleteIfExists(SegmentFiles.timeIndex(dir, baseOffset));
+        Files.deleteIfExists(SegmentFiles.txnIndex(dir, baseOffset));
         FileRecords records = FileRecords.open(SegmentFiles.log(dir, baseOffset).toFile(), false, 0, false);
         return open(dir, baseOffset, records, config, nowMs);
     }
@@ -93,7 +97,7 @@ final class LogSegment implements Closeable {
         TimeIndex timeIndex = new TimeIndex(SegmentFiles.timeIndex(dir, baseOffset), baseOffset,
                 config.segmentIndexBytes());
         LogSegment segment = new LogSegment(baseOffset, records, offsetIndex, timeIndex,
-                config.indexIntervalBytes(), nowMs);
+                new TransactionIndex(SegmentFiles.txnIndex(dir, baseOffset)), config.indexIntervalBytes(), nowMs);
         segment.maxTimestampSoFar = timeIndex.entries() == 0 ? TimestampOffset.UNKNOWN : timeIndex.lastEntry();
         return segment;
     }
@@ -355,6 +359,7 @@ final class LogSegment implements Closeable {
         } catch (CorruptRecordException | InvalidRecordException e) {
             reason = e.getMessage();
         }
+        txnIndex.truncateTo(nextOffset);
         int truncated = records.sizeInBytes() - validBytes;
         if (truncated > 0) {
             records.truncateTo(validBytes);
@@ -381,6 +386,7 @@ final class LogSegment implements Closeable {
         firstBatchTimestamp = NOT_LOADED;
         offsetIndex.truncateTo(offset);
         timeIndex.truncateTo(offset);
+        txnIndex.truncateTo(offset);
         bytesSinceLastIndexEntry = 0;
         maxTimestampSoFar = timeIndex.entries() == 0 ? TimestampOffset.UNKNOWN : timeIndex.lastEntry();
         if (mapping == null) {
@@ -416,9 +422,30 @@ final class LogSegment implements Closeable {
         records.flush();
         offsetIndex.flush();
         timeIndex.flush();
+        txnIndex.flush();
     }
 
-    /** Renames the three files with the {@code .deleted} suffix; reads in flight keep working. */
+    /** Records a transaction whose ABORT marker this segment holds. */
+    void appendAbortedTxn(AbortedTxn txn) throws IOException {
+        txnIndex.append(txn);
+    }
+
+    /** The aborted transactions whose markers this segment holds, oldest first. */
+    List<AbortedTxn> abortedTxns() {
+        return txnIndex.entries();
+    }
+
+    /** The offset of the newest ABORT marker this segment's index has, or -1. */
+    long lastAbortMarkerOffset() {
+        return txnIndex.lastMarkerOffset();
+    }
+
+    /** See {@link TransactionIndex#collect}. */
+    boolean collectAbortedTxns(long fetchOffset, long upperBound, List<AbortedTxn> out) {
+        return txnIndex.collect(fetchOffset, upperBound, out);
+    }
+
+    /** Renames the files with the {@code .deleted} suffix; reads in flight keep working. */
     void markDeleted() throws IOException {
         Path logFile = records.file().toPath();
         records.renameTo(logFile.resolveSibling(logFile.getFileName() + SegmentFiles.DELETED_SUFFIX).toFile());
@@ -426,6 +453,7 @@ final class LogSegment implements Closeable {
                 + SegmentFiles.DELETED_SUFFIX));
         timeIndex.renameTo(timeIndex.file().resolveSibling(timeIndex.file().getFileName()
                 + SegmentFiles.DELETED_SUFFIX));
+        txnIndex.renameTo(txnIndex.file().resolveSibling(txnIndex.file().getFileName() + SegmentFiles.DELETED_SUFFIX));
     }
 
     /** Closes and deletes the files, wherever they were renamed to. */
@@ -441,6 +469,7 @@ final class LogSegment implements Closeable {
         Files.deleteIfExists(records.file().toPath());
         offsetIndex.deleteIfExists();
         timeIndex.deleteIfExists();
+        txnIndex.deleteIfExists();
     }
 
     /** Writes the final time index entry, trims the indexes and closes the file. */
@@ -450,6 +479,7 @@ final class LogSegment implements Closeable {
         appendFinalTimeIndexEntry();
         offsetIndex.close();
         timeIndex.close();
+        txnIndex.close();
         records.close();
     }
 

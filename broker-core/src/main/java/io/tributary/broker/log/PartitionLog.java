@@ -105,8 +105,13 @@ public final class PartitionLog {
      * empty {@code records} appends nothing.
      */
     public LogAppendInfo appendAsLeader(MemoryRecords records, int leaderEpoch) {
+        return appendAsLeader(records, leaderEpoch, AppendOrigin.CLIENT);
+    }
+
+    /** {@link #appendAsLeader(MemoryRecords, int)} for {@code origin}: a coordinator may append control batches. */
+    public LogAppendInfo appendAsLeader(MemoryRecords records, int leaderEpoch, AppendOrigin origin) {
         LogConfig cfg = local.config();
-        RecordsValidator.ValidatedRecords validated = RecordsValidator.validate(records, cfg.maxMessageBytes(), true,
+        RecordsValidator.ValidatedRecords validated = RecordsValidator.validate(records, cfg.maxMessageBytes(), origin,
                 RecordRules.forLeader(topicPartition.toString(), cfg, time.milliseconds()));
         if (validated.batchCount() == 0) {
             return LogAppendInfo.NOTHING_APPENDED;
@@ -146,7 +151,7 @@ public final class PartitionLog {
      */
     public LogAppendInfo appendAsFollower(MemoryRecords records) {
         RecordsValidator.ValidatedRecords validated =
-                RecordsValidator.validate(records, local.config().maxMessageBytes(), false, RecordRules.ANY);
+                RecordsValidator.validate(records, local.config().maxMessageBytes(), AppendOrigin.REPLICATION, RecordRules.ANY);
         if (validated.batchCount() == 0) {
             return LogAppendInfo.NOTHING_APPENDED;
         }
@@ -230,6 +235,30 @@ public final class PartitionLog {
                     + topicPartition + ": the first available offset is " + start + ", the log end offset is "
                     + end);
         }
+    }
+
+    /**
+     * Records in the {@code .txnindex} of the segment holding its marker a transaction whose ABORT marker has been
+     * appended; one indexed already is left alone.
+     */
+    public void indexAbortedTxn(AbortedTxn txn) {
+        appendLock.lock();
+        try {
+            ensureOpen();
+            local.indexAbortedTxn(txn);
+        } catch (IOException e) {
+            throw new KafkaStorageException("Indexing an aborted transaction of " + topicPartition + " failed", e);
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    /**
+     * For a read_committed fetch from {@code fetchOffset}: the aborted transactions that end at or after it and
+     * start below {@code upperBound} (the last stable offset), whose records the consumer must skip.
+     */
+    public List<AbortedTxn> abortedTxns(long fetchOffset, long upperBound) {
+        return local.abortedTxns(fetchOffset, upperBound);
     }
 
     /** The first record whose timestamp is at or above {@code timestamp}, found through the time indexes. */

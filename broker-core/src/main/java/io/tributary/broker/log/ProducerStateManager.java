@@ -16,7 +16,12 @@ import java.util.Optional;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
+import org.apache.kafka.common.errors.TransactionCoordinatorFencedException;
+import org.apache.kafka.common.record.internal.ControlRecordType;
+import org.apache.kafka.common.record.internal.EndTransactionMarker;
+import org.apache.kafka.common.record.internal.Record;
 import org.apache.kafka.common.record.internal.RecordBatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,8 +36,9 @@ import org.slf4j.LoggerFactory;
  * <p>Snapshot file {@code <dir>/<20-digit offset>.snapshot}: the state of every batch below that
  * offset. Layout: int magic ("TPS2"), int entry count, entries of (long producer id, short epoch, int
  * first sequence, int last sequence, long first offset, long last offset, long the producer's last
- * write time), then a CRC-32C of all prior bytes. "TPS1" snapshots, without the write time, are
- * still read (their producers count as written at load). A producer with several cached batches has one entry per batch, oldest first. Loading takes
+ * write time), then (since "TPS3") an int count of open transactions and for each (long producer id, long first
+ * offset), then a CRC-32C of all prior bytes. "TPS1" snapshots, without the write time, and "TPS2" ones, without
+ * open transactions, are still read (TPS1's producers count as written at load). A producer with several cached batches has one entry per batch, oldest first. Loading takes
  * the newest valid snapshot not beyond the log end and replays the log from there, so state
  * survives restarts, clean or not.
  *
@@ -40,6 +46,11 @@ import org.slf4j.LoggerFactory;
  * Kafka, so a restart replays at most the active segment; the owner may take more (at the log end).
  * The newest {@value #SNAPSHOTS_KEPT} are kept (an unreadable newest one costs a longer replay, not
  * the state); snapshots beyond the log end, left by a truncation, are deleted at load.
+ *
+ * <p>Transactions: a transactional batch opens its producer's transaction ({@link OngoingTransactions}) and a
+ * COMMIT or ABORT control batch closes it; {@link #update} reports each closed one, so the caller can index an
+ * aborted one. The oldest open transaction holds the last stable offset back ({@link #firstUnstableOffset}).
+ * A marker's epoch fences the producer's older epochs here too.
  *
  * <p>Not thread-safe: the caller serialises check, append and update per partition by synchronizing
  * on this manager, as the snapshot after a roll does (it runs on the log's scheduler). State updates
@@ -55,14 +66,30 @@ public final class ProducerStateManager {
     static final String SNAPSHOT_SUFFIX = ".snapshot";
     static final int SNAPSHOTS_KEPT = 3;
     private static final int MAGIC_WITHOUT_WRITE_TIMES = 0x54505331; // "TPS1", written before producer ids expired
-    private static final int MAGIC = 0x54505332; // "TPS2": each entry ends with its producer's last write time
+    private static final int MAGIC_WITHOUT_TRANSACTIONS = 0x54505332; // "TPS2": entries end with the last write time
+    private static final int MAGIC = 0x54505333; // "TPS3": TPS2 plus the open transactions
     private static final int ENTRY_BYTES = 8 + 2 + 4 + 4 + 8 + 8 + 8;
     private static final int READ_CHUNK_BYTES = 1024 * 1024;
 
     private final Map<Long, Deque<BatchMetadata>> producers = new HashMap<>();
     /** Broker time of each producer's last write here, for producer.id.expiration.ms. */
     private final Map<Long, Long> lastWriteMs = new HashMap<>();
+    /** Each producer's newest epoch, markers' included (a coordinator's abort bumps it). */
+    private final Map<Long, Short> epochs = new HashMap<>();
+    private final OngoingTransactions ongoing = new OngoingTransactions();
+    /** The coordinator epoch of each producer's newest marker: a marker from an older coordinator is fenced. */
+    private final Map<Long, Integer> coordinatorEpochs = new HashMap<>();
     private long replayedFrom = -1;
+
+    /**
+     * A transaction closed by a marker at {@code lastOffset}; {@code firstOffset} is the marker's own offset when
+     * no records of the transaction were seen here. {@code lastStableOffset}: where the LSO stood once it closed.
+     */
+    public record CompletedTxn(long producerId, long firstOffset, long lastOffset, boolean aborted, long lastStableOffset) {
+        AbortedTxn asAborted() {
+            return new AbortedTxn(producerId, firstOffset, lastOffset, lastStableOffset);
+        }
+    }
 
     /** One appended batch of a producer. */
     public record BatchMetadata(short epoch, int firstSequence, int lastSequence, long firstOffset, long lastOffset) {
@@ -136,6 +163,10 @@ public final class ProducerStateManager {
      *                                       sequence that is not one of the cached batches
      */
     public void checkSequence(RecordBatch batch) {
+        checkEpoch(batch);
+        if (batch.isControlBatch()) {
+            return; // markers carry no sequence
+        }
         Deque<BatchMetadata> recent = producers.get(batch.producerId());
         if (recent == null || recent.isEmpty()) {
             return;
@@ -161,14 +192,100 @@ public final class ProducerStateManager {
                 + " after " + last.lastSequence() + " (epoch " + last.epoch() + ")");
     }
 
+    /**
+     * Checks only that {@code batch} is not from an epoch older than its producer's newest: a coordinator's batch.
+     *
+     * @throws InvalidProducerEpochException if it is
+     */
+    public void checkEpoch(RecordBatch batch) {
+        Short newest = epochs.get(batch.producerId());
+        if (newest != null && batch.producerEpoch() < newest) {
+            throw new InvalidProducerEpochException("Producer " + batch.producerId() + " has epoch " + batch.producerEpoch()
+                    + ", older than the current epoch " + newest);
+        }
+        Integer coordinatorEpoch = batch.isControlBatch() ? coordinatorEpochs.get(batch.producerId()) : null;
+        if (coordinatorEpoch != null && marker(batch).coordinatorEpoch() < coordinatorEpoch) {
+            throw new TransactionCoordinatorFencedException("A marker of producer " + batch.producerId() + " from coordinator epoch "
+                    + marker(batch).coordinatorEpoch() + ", older than " + coordinatorEpoch + " of its last marker");
+        }
+    }
+
     private static boolean inSequence(int lastSequence, int nextSequence) {
         return nextSequence == lastSequence + 1 || (nextSequence == 0 && lastSequence == Integer.MAX_VALUE);
     }
 
-    /** Records an appended batch of a producer at the offsets it was given, written at {@code nowMs}. */
-    public void update(RecordBatch batch, long firstOffset, long lastOffset, long nowMs) {
-        record(batch.producerId(), new BatchMetadata(batch.producerEpoch(), batch.baseSequence(), batch.lastSequence(), firstOffset, lastOffset),
+    /**
+     * Records an appended batch of a producer at the offsets it was given, written at {@code nowMs}.
+     *
+     * @return the transaction a control batch closed, else null
+     */
+    public CompletedTxn update(RecordBatch batch, long firstOffset, long lastOffset, long nowMs) {
+        long producerId = batch.producerId();
+        epochs.merge(producerId, batch.producerEpoch(), (a, b) -> a >= b ? a : b);
+        if (batch.isControlBatch()) {
+            lastWriteMs.merge(producerId, nowMs, Math::max);
+            return complete(batch, firstOffset);
+        }
+        record(producerId, new BatchMetadata(batch.producerEpoch(), batch.baseSequence(), batch.lastSequence(), firstOffset, lastOffset),
                 nowMs);
+        if (batch.isTransactional()) {
+            ongoing.begin(producerId, firstOffset);
+        }
+        return null;
+    }
+
+    private CompletedTxn complete(RecordBatch marker, long markerOffset) {
+        EndTransactionMarker end = marker(marker);
+        coordinatorEpochs.merge(marker.producerId(), end.coordinatorEpoch(), Math::max);
+        boolean aborted = end.controlType() == ControlRecordType.ABORT;
+        long first = ongoing.end(marker.producerId());
+        long unstable = ongoing.firstUnstableOffset();
+        return new CompletedTxn(marker.producerId(), first < 0 ? markerOffset : first, markerOffset, aborted,
+                unstable < 0 ? markerOffset + 1 : unstable);
+    }
+
+    /** COMMIT or ABORT: the type of a control batch's (only) record. */
+    public static ControlRecordType markerType(RecordBatch marker) {
+        return marker(marker).controlType();
+    }
+
+    private static EndTransactionMarker marker(RecordBatch controlBatch) {
+        java.util.Iterator<Record> records = controlBatch.iterator();
+        if (!records.hasNext()) {
+            throw new InvalidRecordException("A control batch without a record at offset " + controlBatch.baseOffset());
+        }
+        return EndTransactionMarker.deserialize(records.next());
+    }
+
+    /**
+     * A producer as DescribeProducers shows it: its newest epoch, its last sequence (-1 if it wrote only through a
+     * coordinator), its last write here (broker time) and its open transaction's first offset (-1 if none).
+     */
+    public record ProducerView(long producerId, short epoch, int lastSequence, long lastWriteMs, int coordinatorEpoch,
+                               long currentTxnStartOffset) {
+    }
+
+    /** Every producer this partition remembers. */
+    public List<ProducerView> activeProducers() {
+        Map<Long, Long> open = ongoing.all();
+        List<ProducerView> views = new ArrayList<>();
+        lastWriteMs.forEach((producerId, writeMs) -> {
+            Deque<BatchMetadata> recent = producers.get(producerId);
+            int lastSequence = recent == null || recent.isEmpty() ? -1 : recent.peekLast().lastSequence();
+            views.add(new ProducerView(producerId, epochs.getOrDefault(producerId, (short) -1), lastSequence, writeMs,
+                    coordinatorEpochs.getOrDefault(producerId, -1), open.getOrDefault(producerId, -1L)));
+        });
+        return views;
+    }
+
+    /** The first offset of the oldest open transaction, or -1 if none is open. */
+    public long firstUnstableOffset() {
+        return ongoing.firstUnstableOffset();
+    }
+
+    /** The open transactions by producer id, with each one's first offset. */
+    public Map<Long, Long> openTransactions() {
+        return ongoing.all();
     }
 
     /**
@@ -180,8 +297,10 @@ public final class ProducerStateManager {
     public int removeExpired(long nowMs, long expirationMs) {
         int before = producers.size();
         lastWriteMs.entrySet().removeIf(entry -> {
-            if (nowMs - entry.getValue() >= expirationMs) {
+            if (nowMs - entry.getValue() >= expirationMs && !ongoing.isOpen(entry.getKey())) {
                 producers.remove(entry.getKey());
+                epochs.remove(entry.getKey());
+                coordinatorEpochs.remove(entry.getKey());
                 return true;
             }
             return false;
@@ -214,13 +333,16 @@ public final class ProducerStateManager {
         List<Map.Entry<Long, BatchMetadata>> entries = new ArrayList<>();
         producers.forEach((id, batches) -> batches.stream().filter(batch -> batch.lastOffset() < offset)
                 .forEach(batch -> entries.add(Map.entry(id, batch))));
-        ByteBuffer buffer = ByteBuffer.allocate(8 + entries.size() * ENTRY_BYTES + 4);
+        Map<Long, Long> open = ongoing.beganBelow(offset);
+        ByteBuffer buffer = ByteBuffer.allocate(8 + entries.size() * ENTRY_BYTES + 4 + open.size() * 16 + 4);
         buffer.putInt(MAGIC).putInt(entries.size());
         for (Map.Entry<Long, BatchMetadata> entry : entries) {
             BatchMetadata b = entry.getValue();
             buffer.putLong(entry.getKey()).putShort(b.epoch()).putInt(b.firstSequence()).putInt(b.lastSequence())
                     .putLong(b.firstOffset()).putLong(b.lastOffset()).putLong(lastWriteMs.get(entry.getKey()));
         }
+        buffer.putInt(open.size());
+        open.forEach((producerId, first) -> buffer.putLong(producerId).putLong(first));
         CRC32C crc = new CRC32C();
         crc.update(buffer.array(), 0, buffer.position());
         buffer.putInt((int) crc.getValue());
@@ -253,6 +375,9 @@ public final class ProducerStateManager {
                 log.warn("ignoring unreadable producer snapshot {}: {}", snapshot, e.getMessage());
                 producers.clear();
                 lastWriteMs.clear();
+                epochs.clear();
+                coordinatorEpochs.clear();
+                ongoing.clear();
             }
         }
         return 0;
@@ -264,14 +389,22 @@ public final class ProducerStateManager {
         CRC32C crc = new CRC32C();
         crc.update(bytes, 0, bytes.length - 4);
         int magic = buffer.getInt();
-        if ((magic != MAGIC && magic != MAGIC_WITHOUT_WRITE_TIMES) || buffer.getInt(bytes.length - 4) != (int) crc.getValue()) {
+        boolean known = magic == MAGIC || magic == MAGIC_WITHOUT_TRANSACTIONS || magic == MAGIC_WITHOUT_WRITE_TIMES;
+        if (!known || buffer.getInt(bytes.length - 4) != (int) crc.getValue()) {
             throw new IllegalStateException("bad magic or checksum");
         }
         int count = buffer.getInt();
         for (int i = 0; i < count; i++) {
             long producerId = buffer.getLong();
             BatchMetadata batch = new BatchMetadata(buffer.getShort(), buffer.getInt(), buffer.getInt(), buffer.getLong(), buffer.getLong());
-            record(producerId, batch, magic == MAGIC ? buffer.getLong() : nowMs);
+            record(producerId, batch, magic != MAGIC_WITHOUT_WRITE_TIMES ? buffer.getLong() : nowMs);
+            epochs.merge(producerId, batch.epoch(), (a, b) -> a >= b ? a : b);
+        }
+        if (magic == MAGIC) {
+            int open = buffer.getInt();
+            for (int i = 0; i < open; i++) {
+                ongoing.begin(buffer.getLong(), buffer.getLong());
+            }
         }
     }
 
@@ -283,7 +416,10 @@ public final class ProducerStateManager {
             for (RecordBatch batch : chunk.records().batches()) {
                 if (batch.lastOffset() >= offset) {
                     if (batch.producerId() != RecordBatch.NO_PRODUCER_ID) {
-                        update(batch, batch.baseOffset(), batch.lastOffset(), nowMs);
+                        CompletedTxn completed = update(batch, batch.baseOffset(), batch.lastOffset(), nowMs);
+                        if (completed != null && completed.aborted()) {
+                            partitionLog.indexAbortedTxn(completed.asAborted()); // lost if the crash came first
+                        }
                     }
                     offset = batch.nextOffset();
                 }

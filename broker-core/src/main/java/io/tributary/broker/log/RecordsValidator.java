@@ -34,12 +34,15 @@ final class RecordsValidator {
     /**
      * Validates every batch of an append request; nothing is modified.
      *
-     * @param fromClient true for a producer's request: control batches are refused and offsets are not checked
-     *                   (the leader assigns them); false for a follower's copy, whose offsets must increase
-     * @param rules      what every record must meet (keys, timestamp window); {@link RecordRules#ANY} for a
-     *                   follower's copy
+     * @param origin a producer's request ({@link AppendOrigin#CLIENT}) may hold no control batch; offsets are checked
+     *               only in a follower's copy ({@link AppendOrigin#REPLICATION}), whose offsets must increase (elsewhere
+     *               the leader assigns them)
+     * @param rules  what every record must meet (keys, timestamp window); {@link RecordRules#ANY} for a follower's
+     *               copy
      */
-    static ValidatedRecords validate(MemoryRecords records, int maxBatchBytes, boolean fromClient, RecordRules rules) {
+    static ValidatedRecords validate(MemoryRecords records, int maxBatchBytes, AppendOrigin origin, RecordRules rules) {
+        boolean fromClient = origin == AppendOrigin.CLIENT;
+        boolean checkOffsets = origin == AppendOrigin.REPLICATION;
         int batchCount = 0;
         int recordCount = 0;
         int bytes = 0;
@@ -50,7 +53,7 @@ final class RecordsValidator {
         for (MutableRecordBatch batch : records.batches()) {
             checkBatch(batch, buffer.duplicate().position(batchStart).limit(batchStart + batch.sizeInBytes()),
                     maxBatchBytes, fromClient, rules);
-            if (!fromClient && batchCount > 0 && batch.baseOffset() <= previousLastOffset) {
+            if (checkOffsets && batchCount > 0 && batch.baseOffset() <= previousLastOffset) {
                 throw new InvalidRecordException("Batch at offset " + batch.baseOffset()
                         + " does not follow the previous batch ending at " + previousLastOffset);
             }

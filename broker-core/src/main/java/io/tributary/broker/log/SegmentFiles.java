@@ -9,6 +9,7 @@ final class SegmentFiles {
     static final String LOG_SUFFIX = ".log";
     static final String INDEX_SUFFIX = ".index";
     static final String TIME_INDEX_SUFFIX = ".timeindex";
+    static final String TXN_INDEX_SUFFIX = ".txnindex";
     /** Appended to the files of a segment removed by retention until they are deleted. */
     static final String DELETED_SUFFIX = ".deleted";
     /** A cleaned segment being written: {@code <base>.<end>.cleaned}; deleted at start-up if a crash left it. */
@@ -37,6 +38,10 @@ final class SegmentFiles {
 
     static Path timeIndex(Path dir, long baseOffset) {
         return dir.resolve(baseName(baseOffset) + TIME_INDEX_SUFFIX);
+    }
+
+    static Path txnIndex(Path dir, long baseOffset) {
+        return dir.resolve(baseName(baseOffset) + TXN_INDEX_SUFFIX);
     }
 
     static Path cleaned(Path dir, long baseOffset, long endOffset) {

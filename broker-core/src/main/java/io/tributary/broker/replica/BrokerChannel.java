@@ -28,7 +28,7 @@ import org.apache.kafka.common.requests.ResponseHeader;
  * with kafka-clients' generated classes, authenticated first if the leader's inter-broker listener is SASL. A read that takes longer than the timeout (a stopped or
  * unreachable leader) fails with an IOException; the caller reconnects. Not thread-safe.
  */
-final class BrokerChannel implements AutoCloseable {
+public final class BrokerChannel implements AutoCloseable {
     private final Socket socket;
     private final DataInputStream in;
     private final DataOutputStream out;
@@ -42,7 +42,7 @@ final class BrokerChannel implements AutoCloseable {
         this.clientId = clientId;
     }
 
-    static BrokerChannel connect(String host, int port, int timeoutMs, String clientId, BrokerConnector connector) throws IOException {
+    public static BrokerChannel connect(String host, int port, int timeoutMs, String clientId, BrokerConnector connector) throws IOException {
         Socket socket = connector.connect(new InetSocketAddress(host, port), timeoutMs);
         try {
             socket.setSoTimeout(timeoutMs);
@@ -89,7 +89,7 @@ final class BrokerChannel implements AutoCloseable {
     }
 
     /** Sends {@code request} at {@code version} and returns the response body. */
-    ApiMessage send(ApiKeys key, short version, ApiMessage request) throws IOException {
+    public ApiMessage send(ApiKeys key, short version, ApiMessage request) throws IOException {
         RequestHeader header = new RequestHeader(key, version, clientId, ++correlationId);
         ByteBuffer frame = RequestUtils.serialize(header.data(), key.requestHeaderVersion(version), request, version);
         out.writeInt(frame.remaining());

@@ -7,7 +7,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.IntPredicate;
 import java.util.function.UnaryOperator;
+import io.tributary.broker.log.AppendOrigin;
 import io.tributary.broker.log.IdempotentAppender;
+import io.tributary.broker.log.ProducerStateManager;
 import io.tributary.broker.controller.PartitionState;
 import io.tributary.broker.log.LogAppendInfo;
 import io.tributary.broker.log.PartitionLog;
@@ -236,16 +238,26 @@ public final class Partition {
      * @throws NotLeaderOrFollowerException if this replica does not lead
      * @throws NotEnoughReplicasException    for acks=-1 with an ISR smaller than the topic's min.insync.replicas
      */
-    synchronized LogAppendInfo appendAsLeader(MemoryRecords records, short acks) {
+    synchronized LogAppendInfo appendAsLeader(MemoryRecords records, short acks, AppendOrigin origin) {
         requireLeader();
         int minInsyncReplicas = minInSyncReplicas();
         if (acks == -1 && state.isr().size() < minInsyncReplicas) {
             throw new NotEnoughReplicasException("The ISR of " + topicPartition + " is " + state.isr()
                     + ", fewer than min.insync.replicas=" + minInsyncReplicas);
         }
-        LogAppendInfo info = appender.append(partitionLog, records, state.leaderEpoch());
+        LogAppendInfo info = appender.append(partitionLog, records, state.leaderEpoch(), origin);
         maybeIncrementHighWatermark();
         return info;
+    }
+
+    /** The last stable offset under {@code highWatermark}: the first offset of the oldest open transaction, if lower. */
+    long lastStableOffset(long highWatermark) {
+        long unstable = appender.firstUnstableOffset(partitionLog);
+        return unstable < 0 ? highWatermark : Math.min(unstable, highWatermark);
+    }
+
+    List<ProducerStateManager.ProducerView> activeProducers() {
+        return appender.activeProducers(partitionLog);
     }
 
     /**

@@ -25,9 +25,11 @@ import io.tributary.broker.controller.ClusterView;
 import io.tributary.broker.controller.LeaderElection;
 import io.tributary.broker.controller.PartitionState;
 import io.tributary.broker.controller.PartitionStateStore;
+import io.tributary.broker.log.AppendOrigin;
 import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.log.LogAppendInfo;
 import io.tributary.broker.log.PartitionLog;
+import io.tributary.broker.log.ProducerStateManager;
 import io.tributary.broker.metrics.BrokerTopicStats;
 import io.tributary.broker.purgatory.Purgatory;
 import org.apache.curator.framework.state.ConnectionState;
@@ -86,8 +88,11 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         void resigned(TopicPartition partition);
     }
 
-    /** A leader's log and what a reader may see of it. */
-    public record LeaderRead(PartitionLog log, long highWatermark, int leaderEpoch) {
+    /**
+     * A leader's log and what a reader may see of it: up to the high watermark, and for read_committed up to the
+     * last stable offset (the high watermark or, if lower, the first offset of the oldest open transaction).
+     */
+    public record LeaderRead(PartitionLog log, long highWatermark, long lastStableOffset, int leaderEpoch) {
     }
 
     public ReplicaManager(ReplicationConfig config, TopicManager topics, IdempotentAppender appender,
@@ -383,9 +388,14 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
      *         and the log's validation errors
      */
     public LogAppendInfo appendAsLeader(TopicPartition tp, MemoryRecords records, short acks) {
+        return appendAsLeader(tp, records, acks, AppendOrigin.CLIENT);
+    }
+
+    /** {@link #appendAsLeader(TopicPartition, MemoryRecords, short)} for the broker's coordinators too (markers). */
+    public LogAppendInfo appendAsLeader(TopicPartition tp, MemoryRecords records, short acks, AppendOrigin origin) {
         Partition partition = local(tp);
         refuseAsPossibleZombie(tp, partition);
-        LogAppendInfo info = partition.appendAsLeader(records, acks);
+        LogAppendInfo info = partition.appendAsLeader(records, acks, origin);
         fetchWaiters.checkAndComplete(tp);
         // An append that took long (a slow disk, a wait for the partition's lock) may end past the deadline: it stays
         // in the log unacknowledged, like a write cut short by a change of leader.
@@ -424,11 +434,28 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         return partition.isrSize() < partition.minInSyncReplicas() ? Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND : Errors.NONE;
     }
 
-    /** For consumers: the leader's log up to its high watermark, if this broker leads at {@code clientEpoch}. */
-    public LeaderRead leaderRead(TopicPartition tp, int clientEpoch) {
+    /**
+     * For consumers: the leader's log up to its high watermark, if this broker leads at {@code clientEpoch}. The
+     * last stable offset is computed only when {@code readCommitted} (otherwise it is the high watermark).
+     */
+    public LeaderRead leaderRead(TopicPartition tp, int clientEpoch, boolean readCommitted) {
         Partition partition = local(tp);
         long highWatermark = partition.leaderHighWatermark(clientEpoch);
-        return new LeaderRead(partition.log(), highWatermark, partition.leaderEpoch());
+        long lastStable = readCommitted ? partition.lastStableOffset(highWatermark) : highWatermark;
+        return new LeaderRead(partition.log(), highWatermark, lastStable, partition.leaderEpoch());
+    }
+
+    /**
+     * The producers a partition this broker leads remembers (DescribeProducers).
+     *
+     * @throws NotLeaderOrFollowerException if this broker does not lead it
+     */
+    public List<ProducerStateManager.ProducerView> activeProducers(TopicPartition tp) {
+        Partition partition = local(tp);
+        if (!partition.isLeader()) {
+            throw new NotLeaderOrFollowerException("broker " + config.brokerId() + " does not lead " + tp);
+        }
+        return partition.activeProducers();
     }
 
     /** For a follower's fetch: records its position, then returns the whole log (followers read to the log end). */
@@ -437,7 +464,7 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         if (partition.recordFollowerFetch(replicaId, fetchOffset, clientEpoch)) {
             highWatermarkMoved(tp);
         }
-        return new LeaderRead(partition.log(), partition.highWatermark(), partition.leaderEpoch());
+        return new LeaderRead(partition.log(), partition.highWatermark(), partition.highWatermark(), partition.leaderEpoch());
     }
 
     /** OffsetForLeaderEpoch: where {@code requestedEpoch} ends in this leader's log. */

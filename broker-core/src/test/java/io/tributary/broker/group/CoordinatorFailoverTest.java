@@ -1,5 +1,6 @@
 package io.tributary.broker.group;
 
+import io.tributary.broker.coordinator.CoordinatedPartitions;
 import static io.tributary.broker.group.GroupFixture.CONFIG;
 import static io.tributary.broker.group.GroupFixture.join;
 import static org.assertj.core.api.Assertions.assertThat;

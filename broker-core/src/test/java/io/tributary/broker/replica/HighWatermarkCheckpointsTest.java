@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import io.tributary.broker.log.AppendOrigin;
 import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.controller.PartitionState;
 import io.tributary.broker.log.LogConfig;
@@ -65,7 +66,7 @@ class HighWatermarkCheckpointsTest {
         for (int i = 0; i < records; i++) {
             batch[i] = new SimpleRecord(new byte[] {(byte) i});
         }
-        partition.appendAsLeader(MemoryRecords.withRecords(Compression.NONE, batch), (short) 1);
+        partition.appendAsLeader(MemoryRecords.withRecords(Compression.NONE, batch), (short) 1, AppendOrigin.CLIENT);
         return partition;
     }
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import io.tributary.broker.log.AppendOrigin;
 import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.controller.PartitionState;
 import io.tributary.broker.log.LogConfig;
@@ -75,7 +76,7 @@ class PartitionTest {
         for (int i = 0; i < count; i++) {
             records[i] = new SimpleRecord(("v" + i).getBytes(StandardCharsets.UTF_8));
         }
-        partition.appendAsLeader(MemoryRecords.withRecords(Compression.NONE, records), acks);
+        partition.appendAsLeader(MemoryRecords.withRecords(Compression.NONE, records), acks, AppendOrigin.CLIENT);
     }
 
     @Test

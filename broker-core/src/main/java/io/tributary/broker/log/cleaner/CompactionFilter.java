@@ -9,7 +9,9 @@ import org.apache.kafka.common.record.internal.RecordBatch;
  * Decides record by record what a clean keeps: the latest record of each key, except tombstones whose
  * delete horizon has passed. The first clean that keeps a tombstone stamps its batch with the horizon
  * now + delete.retention.ms (kafka-clients' filter does that); a later clean past the horizon drops it.
- * Batches left empty are dropped; the offsets of the records kept never change.
+ * Batches left empty are dropped; the offsets of the records kept never change. Transaction markers
+ * (control batches) are always kept: a read_committed reader needs them to end a transaction's
+ * records, and the offsets coordinator to apply a transaction's commits when it loads.
  */
 final class CompactionFilter extends RecordFilter {
     private final LatestOffsets latest;
@@ -22,11 +24,14 @@ final class CompactionFilter extends RecordFilter {
 
     @Override
     protected BatchRetentionResult checkBatchRetention(RecordBatch batch) {
-        return new BatchRetentionResult(BatchRetention.DELETE_EMPTY, false);
+        return new BatchRetentionResult(batch.isControlBatch() ? BatchRetention.RETAIN_EMPTY : BatchRetention.DELETE_EMPTY, false);
     }
 
     @Override
     protected boolean shouldRetainRecord(RecordBatch batch, Record record) {
+        if (batch.isControlBatch()) {
+            return true;
+        }
         if (!latest.isLatest(record)) {
             return false;
         }

@@ -21,6 +21,9 @@ final class LatestOffsets {
         LatestOffsets offsets = new LatestOffsets();
         for (ClosedSegment segment : segments) {
             for (RecordBatch batch : segment.records().batches()) {
+                if (batch.isControlBatch()) {
+                    continue; // markers are kept whatever their key (see CompactionFilter)
+                }
                 for (Record record : batch) {
                     // A key seen before keeps its stored copy; only new keys are copied out of the batch.
                     if (record.hasKey() && offsets.latest.replace(record.key(), record.offset()) == null) {

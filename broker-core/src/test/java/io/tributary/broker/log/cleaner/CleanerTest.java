@@ -14,6 +14,11 @@ import java.util.Set;
 import java.util.stream.Stream;
 import io.tributary.broker.log.ClosedSegment;
 import io.tributary.broker.log.cleaner.CompactedLog.Stored;
+import io.tributary.broker.log.AppendOrigin;
+import org.apache.kafka.common.record.internal.ControlRecordType;
+import org.apache.kafka.common.record.internal.EndTransactionMarker;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.RecordBatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,6 +53,46 @@ class CleanerTest {
         Set<String> keys = new HashSet<>();
         stored.stream().filter(s -> s.offset() < offset)
                 .forEach(s -> assertThat(keys.add(s.key())).as("key %s kept twice", s.key()).isTrue());
+    }
+
+    /** Offsets of the control batches (transaction markers) in the log. */
+    private static List<Long> markerOffsets(CompactedLog log) {
+        List<Long> markers = new java.util.ArrayList<>();
+        long end = log.log.logEndOffset();
+        for (long position = log.log.logStartOffset(); position < end; ) {
+            long next = position;
+            for (RecordBatch batch : log.log.read(position, 64 * 1024, end, true).records().batches()) {
+                if (batch.isControlBatch()) {
+                    markers.add(batch.baseOffset());
+                }
+                next = batch.nextOffset();
+            }
+            if (next == position) {
+                break;
+            }
+            position = next;
+        }
+        return markers;
+    }
+
+    @Test
+    void transactionMarkersAreKeptWhileTheDataAroundThemIsCompacted() {
+        try (CompactedLog log = new CompactedLog(dir, Map.of())) {
+            for (int i = 0; i < 200; i++) {
+                log.append("key-" + (i % 5), "value-" + i);
+                if (i % 4 == 3) {
+                    ControlRecordType type = i % 8 == 3 ? ControlRecordType.COMMIT : ControlRecordType.ABORT;
+                    log.log.appendAsLeader(MemoryRecords.withEndTransactionMarker(log.time.milliseconds(), 7L, (short) 0,
+                            new EndTransactionMarker(type, 0)), 0, AppendOrigin.COORDINATOR);
+                }
+            }
+            List<Long> before = markerOffsets(log);
+            assertThat(before).hasSize(50);
+            int recordsBefore = log.readAll().size();
+            new Cleaner(log.time).clean(log.log);
+            assertThat(log.readAll().size()).isLessThan(recordsBefore - 100); // the data was compacted
+            assertThat(markerOffsets(log)).isEqualTo(before); // every marker kept, at its offset
+        }
     }
 
     @Test

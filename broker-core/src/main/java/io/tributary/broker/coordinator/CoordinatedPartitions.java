@@ -1,4 +1,4 @@
-package io.tributary.broker.group;
+package io.tributary.broker.coordinator;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -8,14 +8,15 @@ import org.apache.kafka.common.errors.NotCoordinatorException;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * The partitions of the offsets topic this broker coordinates: those it leads, each at the leader
- * epoch it was given. A partition is loading until its groups and offsets have been read from its
- * log; then it is coordinated. A group whose partition is neither gets NOT_COORDINATOR (its
- * clients look the coordinator up again), one whose partition is loading gets
+ * The partitions of a coordinator's internal topic ({@code __consumer_offsets}, {@code __transaction_state}) this
+ * broker coordinates: those it leads, each at the leader epoch it was given. A partition is loading until its
+ * state has been read from its log; then it is coordinated. A key (group, transactional id) whose partition is
+ * neither gets NOT_COORDINATOR (its clients look the coordinator up again), one whose partition is loading gets
  * COORDINATOR_LOAD_IN_PROGRESS (they retry). Thread-safe.
  */
-final class CoordinatedPartitions {
+public final class CoordinatedPartitions {
     private final ToIntFunction<String> partitionOfGroup;
+    private final String keyName;
     private final ConcurrentMap<Integer, Tenure> tenures = new ConcurrentHashMap<>();
 
     /** Leadership of one offsets partition: its epoch, and whether its groups are loaded. */
@@ -23,41 +24,50 @@ final class CoordinatedPartitions {
     }
 
     /** @param partitionOfGroup the offsets partition that holds a group */
-    CoordinatedPartitions(ToIntFunction<String> partitionOfGroup) {
-        this.partitionOfGroup = partitionOfGroup;
+    public CoordinatedPartitions(ToIntFunction<String> partitionOfGroup) {
+        this(partitionOfGroup, "group");
     }
 
-    int partitionOf(String groupId) {
+    /**
+     * @param partitionOfKey the partition that holds a key
+     * @param keyName        what a key is, for error messages ("group", "transactional id")
+     */
+    public CoordinatedPartitions(ToIntFunction<String> partitionOfKey, String keyName) {
+        this.partitionOfGroup = partitionOfKey;
+        this.keyName = keyName;
+    }
+
+    public int partitionOf(String groupId) {
         return partitionOfGroup.applyAsInt(groupId);
     }
 
     /** This broker leads {@code partition} at {@code leaderEpoch}; its groups are about to be loaded. */
-    void startLoading(int partition, int leaderEpoch) {
+    public void startLoading(int partition, int leaderEpoch) {
         tenures.put(partition, new Tenure(leaderEpoch, false));
     }
 
     /** True while {@code partition} waits to be loaded for the leadership at {@code leaderEpoch}. */
-    boolean isLoading(int partition, int leaderEpoch) {
+    public boolean isLoading(int partition, int leaderEpoch) {
         return new Tenure(leaderEpoch, false).equals(tenures.get(partition));
     }
 
     /** The groups of {@code partition} are loaded; ignored if the leadership at {@code leaderEpoch} ended meanwhile. */
-    void finishLoading(int partition, int leaderEpoch) {
+    public void finishLoading(int partition, int leaderEpoch) {
         tenures.replace(partition, new Tenure(leaderEpoch, false), new Tenure(leaderEpoch, true));
     }
 
     /** This broker no longer leads {@code partition}. */
-    void resign(int partition) {
+    public void resign(int partition) {
         tenures.remove(partition);
     }
 
     /** True if this broker leads {@code partition} (loaded or not). */
-    boolean leads(int partition) {
+    public boolean leads(int partition) {
         return tenures.containsKey(partition);
     }
 
     /** NONE if this broker coordinates {@code groupId}, else NOT_COORDINATOR or COORDINATOR_LOAD_IN_PROGRESS. */
-    Errors errorFor(String groupId) {
+    public Errors errorFor(String groupId) {
         Tenure tenure = tenures.get(partitionOf(groupId));
         if (tenure == null) {
             return Errors.NOT_COORDINATOR;
@@ -69,13 +79,13 @@ final class CoordinatedPartitions {
      * @throws NotCoordinatorException             if this broker does not lead the group's partition
      * @throws CoordinatorLoadInProgressException if it is still loading it
      */
-    void require(String groupId) {
+    public void require(String groupId) {
         Errors error = errorFor(groupId);
         if (error == Errors.NOT_COORDINATOR) {
-            throw new NotCoordinatorException("This broker is not the coordinator of group " + groupId);
+            throw new NotCoordinatorException("This broker is not the coordinator of " + keyName + " " + groupId);
         }
         if (error == Errors.COORDINATOR_LOAD_IN_PROGRESS) {
-            throw new CoordinatorLoadInProgressException("The coordinator of group " + groupId + " is loading its offsets");
+            throw new CoordinatorLoadInProgressException("The coordinator of " + keyName + " " + groupId + " is loading its state");
         }
     }
 }

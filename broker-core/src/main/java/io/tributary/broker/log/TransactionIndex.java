@@ -1,0 +1,133 @@
+package io.tributary.broker.log;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The aborted-transaction index of one segment, {@code <base>.txnindex}: the {@link AbortedTxn}s whose ABORT marker
+ * lies in the segment, in marker order, in Kafka's file format. The file exists only once a segment has an aborted
+ * transaction; its entries are also kept in memory (they are few), so a read_committed fetch never touches the disk
+ * for them. Guarded by the owning segment's appender (the log's append lock); reads take a copy.
+ */
+final class TransactionIndex {
+    private Path file;
+    private volatile List<AbortedTxn> entries;
+    private FileChannel channel;
+
+    TransactionIndex(Path file) throws IOException {
+        this.file = file;
+        this.entries = Files.exists(file) ? read(file) : List.of();
+    }
+
+    private static List<AbortedTxn> read(Path file) throws IOException {
+        ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(file));
+        List<AbortedTxn> read = new ArrayList<>();
+        while (bytes.remaining() >= AbortedTxn.SIZE) {
+            read.add(AbortedTxn.readFrom(bytes));
+        }
+        return List.copyOf(read); // a torn last entry after a crash is dropped; recovery writes it again
+    }
+
+    /** The last offset (the marker's) of the newest entry, or -1 if there is none. */
+    long lastMarkerOffset() {
+        List<AbortedTxn> current = entries;
+        return current.isEmpty() ? -1 : current.get(current.size() - 1).lastOffset();
+    }
+
+    void append(AbortedTxn txn) throws IOException {
+        if (txn.lastOffset() <= lastMarkerOffset()) {
+            throw new IllegalArgumentException("aborted transaction " + txn + " does not follow the marker at "
+                    + lastMarkerOffset() + " in " + file);
+        }
+        ByteBuffer buffer = ByteBuffer.allocate(AbortedTxn.SIZE);
+        txn.writeTo(buffer);
+        buffer.flip();
+        FileChannel out = channel();
+        while (buffer.hasRemaining()) {
+            out.write(buffer);
+        }
+        List<AbortedTxn> grown = new ArrayList<>(entries);
+        grown.add(txn);
+        entries = List.copyOf(grown);
+    }
+
+    private FileChannel channel() throws IOException {
+        if (channel == null) {
+            channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            channel.position(channel.size() - channel.size() % AbortedTxn.SIZE);
+        }
+        return channel;
+    }
+
+    /**
+     * Adds to {@code out} the entries of transactions that end at or after {@code fetchOffset} and start before
+     * {@code upperBound}.
+     *
+     * @return true if no later segment can hold more of them: an entry was written once the LSO had reached
+     *         {@code upperBound}, so every transaction starting below it had completed by then
+     */
+    boolean collect(long fetchOffset, long upperBound, List<AbortedTxn> out) {
+        for (AbortedTxn txn : entries) {
+            if (txn.lastOffset() >= fetchOffset && txn.firstOffset() < upperBound) {
+                out.add(txn);
+            }
+            if (txn.lastStableOffset() >= upperBound) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Removes the entries whose marker lies at or after {@code offset}. */
+    void truncateTo(long offset) throws IOException {
+        List<AbortedTxn> kept = entries.stream().filter(txn -> txn.lastOffset() < offset).toList();
+        if (kept.size() == entries.size()) {
+            return;
+        }
+        entries = kept;
+        if (Files.exists(file)) {
+            channel().truncate((long) kept.size() * AbortedTxn.SIZE);
+            channel.position(channel.size());
+        }
+    }
+
+    List<AbortedTxn> entries() {
+        return entries;
+    }
+
+    void flush() throws IOException {
+        if (channel != null) {
+            channel.force(true);
+        }
+    }
+
+    void renameTo(Path target) throws IOException {
+        if (Files.exists(file)) {
+            Files.move(file, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+        file = target;
+    }
+
+    void close() throws IOException {
+        if (channel != null) {
+            channel.close();
+            channel = null;
+        }
+    }
+
+    void deleteIfExists() throws IOException {
+        close();
+        Files.deleteIfExists(file);
+    }
+
+    Path file() {
+        return file;
+    }
+}

@@ -1,0 +1,367 @@
+package io.tributary.broker.txn;
+
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+import io.tributary.broker.coordinator.CoordinatedPartitions;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The transaction coordinator of the transactional ids whose {@code __transaction_state} partitions this broker
+ * leads (Kafka's protocol, transaction version 1): InitProducerId bumps an id's epoch (fencing older producers of
+ * it, and aborting a transaction they left open), AddPartitionsToTxn and AddOffsetsToTxn add partitions to the open
+ * transaction, EndTxn writes PrepareCommit or PrepareAbort, then the markers (through {@link MarkerSender}), then
+ * CompleteCommit or CompleteAbort. Every state change is in {@code __transaction_state} before it counts, so a new
+ * coordinator loading the partition finishes a decided transaction (sends its markers again) and aborts an open
+ * one once it times out. Transactions open longer than their timeout are aborted with a bumped epoch, which fences
+ * the producer that left them. Thread-safe: each id's changes hold its {@link TransactionMetadata}'s monitor.
+ */
+public final class TransactionCoordinator {
+    private static final Logger log = LoggerFactory.getLogger(TransactionCoordinator.class);
+
+    private final TransactionConfig config;
+    private final TransactionStateStore store;
+    private final CoordinatedPartitions partitions;
+    private final LongSupplier newProducerId;
+    private final MarkerSender markers;
+    private final Time time;
+    private final ConcurrentMap<String, TransactionMetadata> transactions = new ConcurrentHashMap<>();
+    /** The leader epoch each loaded state partition was loaded at: the coordinator epoch of its markers. */
+    private final ConcurrentMap<Integer, Integer> loadedEpochs = new ConcurrentHashMap<>();
+
+    /** A producer id and epoch, or the error that prevented handing them out. */
+    public record ProducerIdAndEpoch(Errors error, long producerId, short producerEpoch) {
+        static ProducerIdAndEpoch failed(Errors error) {
+            return new ProducerIdAndEpoch(error, RecordBatch.NO_PRODUCER_ID, RecordBatch.NO_PRODUCER_EPOCH);
+        }
+    }
+
+    TransactionCoordinator(TransactionConfig config, TransactionStateStore store, CoordinatedPartitions partitions,
+                           LongSupplier newProducerId, MarkerSender markers, Time time) {
+        this.config = config;
+        this.store = store;
+        this.partitions = partitions;
+        this.newProducerId = newProducerId;
+        this.markers = markers;
+        this.time = time;
+    }
+
+    /**
+     * InitProducerId with a transactional id.
+     *
+     * @param expectedProducerId    the producer's current id when it re-initialises (KIP-360), else -1
+     * @param expectedProducerEpoch its current epoch then, else -1
+     */
+    public CompletableFuture<ProducerIdAndEpoch> initProducerId(String transactionalId, int timeoutMs,
+                                                                long expectedProducerId, short expectedProducerEpoch) {
+        if (transactionalId.isEmpty()) {
+            return CompletableFuture.completedFuture(ProducerIdAndEpoch.failed(Errors.INVALID_REQUEST));
+        }
+        if (timeoutMs <= 0 || timeoutMs > config.maxTimeoutMs()) {
+            return CompletableFuture.completedFuture(ProducerIdAndEpoch.failed(Errors.INVALID_TRANSACTION_TIMEOUT));
+        }
+        Errors notHere = partitions.errorFor(transactionalId);
+        if (notHere != Errors.NONE) {
+            return CompletableFuture.completedFuture(ProducerIdAndEpoch.failed(notHere));
+        }
+        TransactionMetadata txn = transactions.computeIfAbsent(transactionalId, id -> new TransactionMetadata(
+                new TransactionRecord(id, newProducerId.getAsLong(), RecordBatch.NO_PRODUCER_EPOCH, timeoutMs,
+                        TransactionState.EMPTY, Set.of(), time.milliseconds(), -1), coordinatorEpochOf(id)));
+        synchronized (txn) {
+            if (txn.pendingWrite || txn.state.isPreparing()) {
+                return CompletableFuture.completedFuture(ProducerIdAndEpoch.failed(Errors.CONCURRENT_TRANSACTIONS));
+            }
+            if (expectedProducerId != RecordBatch.NO_PRODUCER_ID
+                    && (expectedProducerId != txn.producerId || expectedProducerEpoch != txn.producerEpoch)) {
+                return CompletableFuture.completedFuture(ProducerIdAndEpoch.failed(Errors.PRODUCER_FENCED));
+            }
+            if (txn.state == TransactionState.ONGOING) {
+                // A producer of the id left this transaction open: abort it under a bumped epoch; the new one retries.
+                abort(txn, true);
+                return CompletableFuture.completedFuture(ProducerIdAndEpoch.failed(Errors.CONCURRENT_TRANSACTIONS));
+            }
+            boolean exhausted = txn.producerEpoch >= Short.MAX_VALUE - 1;
+            long producerId = exhausted ? newProducerId.getAsLong() : txn.producerId;
+            short epoch = exhausted ? 0 : (short) (txn.producerEpoch + 1);
+            TransactionRecord next = new TransactionRecord(transactionalId, producerId, epoch, timeoutMs,
+                    TransactionState.EMPTY, Set.of(), time.milliseconds(), -1);
+            return write(txn, next).thenApply(error -> error == Errors.NONE
+                    ? new ProducerIdAndEpoch(Errors.NONE, producerId, epoch) : ProducerIdAndEpoch.failed(error));
+        }
+    }
+
+    /** AddPartitionsToTxn (and AddOffsetsToTxn, with the group's offsets partition): NONE once they are in the transaction. */
+    public CompletableFuture<Errors> addPartitions(String transactionalId, long producerId, short producerEpoch,
+                                                   Set<TopicPartition> added) {
+        return underProducer(transactionalId, producerId, producerEpoch, txn -> {
+            if (txn.state.isPreparing()) {
+                return CompletableFuture.completedFuture(Errors.CONCURRENT_TRANSACTIONS);
+            }
+            if (txn.state == TransactionState.ONGOING && txn.partitions.containsAll(added)) {
+                return CompletableFuture.completedFuture(Errors.NONE);
+            }
+            Set<TopicPartition> all = new HashSet<>(txn.state == TransactionState.ONGOING ? txn.partitions : Set.of());
+            all.addAll(added);
+            return write(txn, txn.moveTo(TransactionState.ONGOING, all, time.milliseconds()));
+        });
+    }
+
+    /**
+     * Runs {@code action} under the id's monitor if the request's producer id and epoch are the id's current ones
+     * and no state write is in flight; otherwise completes with the error to answer.
+     */
+    private CompletableFuture<Errors> underProducer(String transactionalId, long producerId, short producerEpoch,
+                                                    Function<TransactionMetadata, CompletableFuture<Errors>> action) {
+        Optional<TransactionMetadata> found = lookUp(transactionalId);
+        if (found.isEmpty()) {
+            return CompletableFuture.completedFuture(missingError(transactionalId));
+        }
+        TransactionMetadata txn = found.get();
+        synchronized (txn) {
+            Errors error = checkProducer(txn, producerId, producerEpoch);
+            if (error != Errors.NONE) {
+                return CompletableFuture.completedFuture(error);
+            }
+            if (txn.pendingWrite) {
+                return CompletableFuture.completedFuture(Errors.CONCURRENT_TRANSACTIONS);
+            }
+            return action.apply(txn);
+        }
+    }
+
+    /**
+     * The verify-only AddPartitionsToTxn of KIP-890 (v4+, sent by partition leaders before a transactional append):
+     * per partition NONE if it is in the producer's open transaction, else why not; nothing changes.
+     */
+    public Map<TopicPartition, Errors> verifyPartitions(String transactionalId, long producerId, short producerEpoch,
+                                                        Set<TopicPartition> asked) {
+        Map<TopicPartition, Errors> results = new LinkedHashMap<>();
+        Optional<TransactionMetadata> found = lookUp(transactionalId);
+        Errors error = found.isEmpty() ? missingError(transactionalId) : Errors.NONE;
+        if (found.isPresent()) {
+            TransactionMetadata txn = found.get();
+            synchronized (txn) {
+                error = checkProducer(txn, producerId, producerEpoch);
+                for (TopicPartition partition : asked) {
+                    results.put(partition, error != Errors.NONE ? error
+                            : txn.state == TransactionState.ONGOING && txn.partitions.contains(partition)
+                            ? Errors.NONE : Errors.INVALID_TXN_STATE);
+                }
+                return results;
+            }
+        }
+        for (TopicPartition partition : asked) {
+            results.put(partition, error);
+        }
+        return results;
+    }
+
+    /** EndTxn: NONE once the decision is in {@code __transaction_state}; the markers follow. */
+    public CompletableFuture<Errors> endTransaction(String transactionalId, long producerId, short producerEpoch,
+                                                    boolean commit) {
+        return underProducer(transactionalId, producerId, producerEpoch, txn -> switch (txn.state) {
+            case ONGOING -> decide(txn, commit);
+            // A retry of an EndTxn whose decision is being carried out or done is answered as it was.
+            case PREPARE_COMMIT -> CompletableFuture.completedFuture(commit ? Errors.CONCURRENT_TRANSACTIONS : Errors.INVALID_TXN_STATE);
+            case PREPARE_ABORT -> CompletableFuture.completedFuture(commit ? Errors.INVALID_TXN_STATE : Errors.CONCURRENT_TRANSACTIONS);
+            case COMPLETE_COMMIT -> CompletableFuture.completedFuture(commit ? Errors.NONE : Errors.INVALID_TXN_STATE);
+            case COMPLETE_ABORT -> CompletableFuture.completedFuture(commit ? Errors.INVALID_TXN_STATE : Errors.NONE);
+            default -> CompletableFuture.completedFuture(Errors.INVALID_TXN_STATE);
+        });
+    }
+
+    /** Writes the decision, then sends the markers. Caller holds the monitor; the transaction is ONGOING. */
+    private CompletableFuture<Errors> decide(TransactionMetadata txn, boolean commit) {
+        TransactionRecord prepared = txn.moveTo(commit ? TransactionState.PREPARE_COMMIT : TransactionState.PREPARE_ABORT,
+                txn.partitions, time.milliseconds());
+        return write(txn, prepared).thenApply(error -> {
+            if (error == Errors.NONE) {
+                completeAfterMarkers(txn);
+            }
+            return error;
+        });
+    }
+
+    /** Aborts the open transaction, first bumping the epoch if {@code fence} (timeouts, a new producer of the id). */
+    private void abort(TransactionMetadata txn, boolean fence) {
+        short epoch = fence && txn.producerEpoch < Short.MAX_VALUE - 1 ? (short) (txn.producerEpoch + 1) : txn.producerEpoch;
+        TransactionRecord prepared = new TransactionRecord(txn.transactionalId, txn.producerId, epoch, txn.timeoutMs,
+                TransactionState.PREPARE_ABORT, txn.partitions, time.milliseconds(), txn.startMs);
+        write(txn, prepared).thenAccept(error -> {
+            if (error == Errors.NONE) {
+                completeAfterMarkers(txn);
+            } else {
+                log.warn("could not abort transaction {}: {}", txn.transactionalId, error);
+            }
+        });
+    }
+
+    /** Sends the markers of a prepared transaction, then writes its completion. */
+    private void completeAfterMarkers(TransactionMetadata txn) {
+        TxnMarker marker;
+        Set<TopicPartition> targets;
+        int partition = store.partitionFor(txn.transactionalId);
+        synchronized (txn) {
+            if (!txn.state.isPreparing()) {
+                return;
+            }
+            marker = new TxnMarker(txn.producerId, txn.producerEpoch, txn.state == TransactionState.PREPARE_COMMIT,
+                    txn.coordinatorEpoch);
+            targets = Set.copyOf(txn.partitions);
+        }
+        markers.send(marker, targets, () -> partitions.leads(partition) && transactions.get(txn.transactionalId) == txn)
+                .thenRun(() -> {
+                    synchronized (txn) {
+                        if (!txn.state.isPreparing() || txn.pendingWrite) {
+                            return;
+                        }
+                        TransactionState complete = txn.state == TransactionState.PREPARE_COMMIT
+                                ? TransactionState.COMPLETE_COMMIT : TransactionState.COMPLETE_ABORT;
+                        write(txn, txn.moveTo(complete, Set.of(), time.milliseconds())).thenAccept(error -> {
+                            if (error != Errors.NONE) {
+                                log.warn("could not complete transaction {}: {}; its next coordinator will", txn.transactionalId, error);
+                            }
+                        });
+                    }
+                });
+    }
+
+    /**
+     * Writes {@code next} and applies it once the ISR has it. Caller holds the monitor.
+     *
+     * @return NONE, or NOT_COORDINATOR / COORDINATOR_NOT_AVAILABLE as a client must be told
+     */
+    private CompletableFuture<Errors> write(TransactionMetadata txn, TransactionRecord next) {
+        txn.pendingWrite = true;
+        return store.write(next).handle((written, failure) -> {
+            Errors error = failure != null ? Errors.forException(failure) : written;
+            synchronized (txn) {
+                txn.pendingWrite = false;
+                if (error == Errors.NONE) {
+                    txn.apply(next);
+                    return Errors.NONE;
+                }
+            }
+            log.debug("writing the state of transactional id {} failed: {}", txn.transactionalId, error);
+            return switch (error) {
+                case NOT_LEADER_OR_FOLLOWER, NOT_COORDINATOR, UNKNOWN_TOPIC_OR_PARTITION -> Errors.NOT_COORDINATOR;
+                default -> Errors.COORDINATOR_NOT_AVAILABLE;
+            };
+        });
+    }
+
+    private static Errors checkProducer(TransactionMetadata txn, long producerId, short producerEpoch) {
+        if (txn.producerId != producerId) {
+            return Errors.INVALID_PRODUCER_ID_MAPPING;
+        }
+        if (txn.producerEpoch != producerEpoch) {
+            return Errors.PRODUCER_FENCED;
+        }
+        return Errors.NONE;
+    }
+
+    private Optional<TransactionMetadata> lookUp(String transactionalId) {
+        if (partitions.errorFor(transactionalId) != Errors.NONE) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(transactions.get(transactionalId));
+    }
+
+    private Errors missingError(String transactionalId) {
+        Errors notHere = partitions.errorFor(transactionalId);
+        return notHere != Errors.NONE ? notHere : Errors.INVALID_PRODUCER_ID_MAPPING;
+    }
+
+    private int coordinatorEpochOf(String transactionalId) {
+        return loadedEpochs.getOrDefault(store.partitionFor(transactionalId), 0);
+    }
+
+    /** Aborts, under a bumped epoch, every open transaction older than its timeout. */
+    void abortTimedOut() {
+        long now = time.milliseconds();
+        for (TransactionMetadata txn : transactions.values()) {
+            synchronized (txn) {
+                if (txn.state == TransactionState.ONGOING && !txn.pendingWrite && now - txn.startMs > txn.timeoutMs) {
+                    log.info("aborting transaction of {} (producer {} epoch {}): open for more than {} ms",
+                            txn.transactionalId, txn.producerId, txn.producerEpoch, txn.timeoutMs);
+                    abort(txn, true);
+                }
+            }
+        }
+    }
+
+    /**
+     * Forgets (with a tombstone) every transactional id without an open transaction whose state has not changed for
+     * {@code transactional.id.expiration.ms}.
+     */
+    void expireIdle() {
+        long now = time.milliseconds();
+        for (TransactionMetadata txn : transactions.values()) {
+            synchronized (txn) {
+                if (!txn.state.isIdle() || txn.pendingWrite || now - txn.lastUpdateMs < config.idExpirationMs()) {
+                    continue;
+                }
+                txn.pendingWrite = true;
+                store.delete(txn.transactionalId).thenAccept(error -> {
+                    synchronized (txn) {
+                        txn.pendingWrite = false;
+                        if (error == Errors.NONE) {
+                            txn.state = TransactionState.DEAD;
+                            transactions.remove(txn.transactionalId, txn);
+                            log.info("transactional id {} expired", txn.transactionalId);
+                        }
+                    }
+                });
+            }
+        }
+    }
+
+    /** Loads the transactional ids of one state partition, and finishes the transactions decided there. */
+    void load(int partition, int leaderEpoch) {
+        loadedEpochs.put(partition, leaderEpoch);
+        Map<String, TransactionRecord> stored = store.load(partition);
+        stored.forEach((id, state) -> transactions.put(id, new TransactionMetadata(state, leaderEpoch)));
+        log.info("loaded {} transactional ids from {}-{}", stored.size(), TransactionStateStore.TOPIC, partition);
+    }
+
+    /** Sends again the markers of every transaction that was decided but not completed in a partition just loaded. */
+    void completeDecided(int partition) {
+        for (TransactionMetadata txn : transactions.values()) {
+            if (store.partitionFor(txn.transactionalId) == partition) {
+                completeAfterMarkers(txn);
+            }
+        }
+    }
+
+    void unload(int partition) {
+        transactions.values().removeIf(txn -> store.partitionFor(txn.transactionalId) == partition);
+        loadedEpochs.remove(partition);
+    }
+
+    /** The transactional ids this broker coordinates, with their current state (for ListTransactions/DescribeTransactions). */
+    public List<TransactionRecord> all() {
+        return transactions.values().stream().map(txn -> {
+            synchronized (txn) {
+                return txn.current();
+            }
+        }).toList();
+    }
+
+    /** NONE if this broker coordinates {@code transactionalId}, else NOT_COORDINATOR or COORDINATOR_LOAD_IN_PROGRESS. */
+    public Errors coordinatorError(String transactionalId) {
+        return partitions.errorFor(transactionalId);
+    }
+}

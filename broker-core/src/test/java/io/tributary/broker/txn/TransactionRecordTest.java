@@ -1,0 +1,86 @@
+package io.tributary.broker.txn;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import io.tributary.broker.coordinator.InternalTopic;
+import io.tributary.broker.log.AppendOrigin;
+import io.tributary.broker.log.LogConfig;
+import io.tributary.broker.log.LogManager;
+import io.tributary.broker.log.PartitionLog;
+import io.tributary.broker.testing.FakeTime;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.utils.internals.Exit;
+import org.apache.kafka.tools.DumpLogSegments;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The records of {@code __transaction_state} round-trip, load back as the latest state per id, and are Kafka's:
+ * its DumpLogSegments {@code --transaction-log-decoder} decodes what we write.
+ */
+@Timeout(60)
+class TransactionRecordTest {
+    @TempDir
+    Path dir;
+
+    private static final TransactionRecord ONGOING = new TransactionRecord("payments-1", 42, (short) 3, 60_000,
+            TransactionState.ONGOING, Set.of(new TopicPartition("orders", 0), new TopicPartition("orders", 2),
+            new TopicPartition("__consumer_offsets", 7)), 1_700_000_001_000L, 1_700_000_000_000L);
+
+    @Test
+    void aRecordReadsBackAsWritten() {
+        assertThat(TransactionRecord.readKey(ByteBuffer.wrap(ONGOING.key()))).isEqualTo("payments-1");
+        assertThat(TransactionRecord.read("payments-1", ByteBuffer.wrap(ONGOING.value()))).isEqualTo(ONGOING);
+    }
+
+    @Test
+    void kafkasTransactionLogDecoderReadsOurRecordsAndTheLatestStateLoads() throws Exception {
+        FakeTime time = new FakeTime();
+        LogManager logs = LogManager.open(List.of(dir), LogConfig.defaults(), time);
+        PartitionLog log = logs.getOrCreate(new TopicPartition(TransactionStateStore.TOPIC, 0), LogConfig.defaults());
+        TransactionStateStore store = new TransactionStateStore(InternalTopic.over(TransactionStateStore.TOPIC, List.of(log),
+                (tp, records) -> {
+                    log.appendAsLeader(records, 0, AppendOrigin.COORDINATOR);
+                    return CompletableFuture.completedFuture(Errors.NONE);
+                }), time);
+        TransactionRecord committed = new TransactionRecord("payments-1", 42, (short) 3, 60_000,
+                TransactionState.COMPLETE_COMMIT, Set.of(), 1_700_000_002_000L, 1_700_000_000_000L);
+        assertThat(store.write(ONGOING).get()).isEqualTo(Errors.NONE);
+        assertThat(store.write(committed).get()).isEqualTo(Errors.NONE);
+        assertThat(store.load(0)).isEqualTo(Map.of("payments-1", committed));
+        log.flush();
+        Path segment = log.dir().resolve("00000000000000000000.log");
+        logs.close();
+
+        Exit.setExitProcedure((code, message) -> {
+            throw new AssertionError("DumpLogSegments exited with " + code + ": " + message);
+        });
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream original = System.out;
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            DumpLogSegments.main(new String[] {"--files", segment.toString(), "--transaction-log-decoder"});
+        } finally {
+            System.setOut(original);
+            Exit.resetExitProcedure();
+        }
+        String output = captured.toString(StandardCharsets.UTF_8);
+        assertThat(output).contains("key: {\"type\":\"0\",\"data\":{\"transactionalId\":\"payments-1\"}}",
+                "payload: {\"version\":\"0\",\"data\":{\"producerId\":42,\"producerEpoch\":3,\"transactionTimeoutMs\":60000,"
+                        + "\"transactionStatus\":\"Ongoing\",\"transactionPartitions\":[{\"topic\":\"__consumer_offsets\","
+                        + "\"partitionIds\":[7]},{\"topic\":\"orders\",\"partitionIds\":[0,2]}],"
+                        + "\"transactionLastUpdateTimestampMs\":1700000001000,\"transactionStartTimestampMs\":1700000000000}}",
+                "\"transactionStatus\":\"CompleteCommit\",\"transactionPartitions\":[]").doesNotContain("Exception");
+    }
+}
