@@ -32,6 +32,7 @@ import org.apache.kafka.common.errors.ClusterAuthorizationException;
 import org.apache.kafka.common.errors.GroupAuthorizationException;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
@@ -59,10 +60,13 @@ class AclsIT {
     @BeforeAll
     static void start(@TempDir Path dir) throws Exception {
         workDir = dir;
-        Map<String, String> settings = AuthorizedPlainBroker.settings("alice", "bob", "dave");
+        Map<String, String> settings = AuthorizedPlainBroker.settings("alice", "bob", "dave", "erin");
         settings.put("offsets.topic.replication.factor", "1");
         settings.put("offsets.topic.num.partitions", "3");
         settings.put("group.initial.rebalance.delay.ms", "0");
+        settings.put("transaction.state.log.replication.factor", "1");
+        settings.put("transaction.state.log.min.isr", "1");
+        settings.put("transaction.state.log.num.partitions", "3");
         broker = TestBroker.start(dir, settings);
         try (Admin admin = Clients.admin(bootstrap(), user("admin"))) {
             admin.createTopics(List.of(new NewTopic("orders", 1, (short) 1), new NewTopic("audit", 1, (short) 1))).all().get();
@@ -199,6 +203,28 @@ class AclsIT {
             dave.send(new ProducerRecord<>("ledger", "entry".getBytes(StandardCharsets.UTF_8))).get();
         }
         assertThat(Records.readAll(bootstrap(), "ledger", TIMEOUT, user("admin"))).hasSize(1);
+    }
+
+    @Test
+    void aTransactionalProducerNeedsWriteOnItsTransactionalId() throws Exception {
+        try (Admin admin = Clients.admin(bootstrap(), user("admin"))) {
+            admin.createTopics(List.of(new NewTopic("payments", 1, (short) 1))).all().get();
+        }
+        kafkaAcls("--add", "--allow-principal", "User:erin", "--operation", "Write", "--topic", "payments");
+        Map<String, Object> transactional = new HashMap<>(user("erin"));
+        transactional.put("transactional.id", "payments-tx");
+        transactional.put("max.block.ms", 30_000);
+        try (KafkaProducer<byte[], byte[]> erin = Clients.producer(bootstrap(), transactional)) {
+            assertThatThrownBy(erin::initTransactions).isInstanceOf(TransactionalIdAuthorizationException.class);
+        }
+        kafkaAcls("--add", "--allow-principal", "User:erin", "--operation", "Write", "--transactional-id", "payments-tx");
+        try (KafkaProducer<byte[], byte[]> erin = Clients.producer(bootstrap(), transactional)) {
+            erin.initTransactions();
+            erin.beginTransaction();
+            erin.send(new ProducerRecord<>("payments", "paid".getBytes(StandardCharsets.UTF_8)));
+            erin.commitTransaction();
+        }
+        assertThat(Records.readAll(bootstrap(), "payments", TIMEOUT, user("admin"))).hasSize(1);
     }
 
     @Test
