@@ -83,7 +83,12 @@ public final class InternalTopic {
                                        Map<String, String> configs) {
         Map<String, String> compacted = new HashMap<>(configs);
         compacted.put(LogConfig.CLEANUP_POLICY, LogConfig.CLEANUP_POLICY_COMPACT);
+        String minIsr = configs.get(LogConfig.MIN_IN_SYNC_REPLICAS);
         for (short replicas = replicationFactor; replicas >= 1 && topics.topic(name).isEmpty(); replicas--) {
+            if (minIsr != null) {
+                // Fewer replicas than asked for: a min.insync.replicas above them would refuse every write.
+                compacted.put(LogConfig.MIN_IN_SYNC_REPLICAS, Integer.toString(Math.min(Integer.parseInt(minIsr), replicas)));
+            }
             try {
                 topics.create(name, partitionCount, replicas, compacted, false);
             } catch (TopicExistsException e) {
