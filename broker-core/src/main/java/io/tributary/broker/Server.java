@@ -190,7 +190,9 @@ public final class Server implements AutoCloseable {
                 replicas, cluster, fetchWaiters, groups, apiSettings(config), new ClientQuotaStore(zk), quotas,
                 new RegisteredBrokerFollowers(cluster, ownCredentials.map(InterBrokerCredentials::principal)), new ScramUsers(zk),
                 ownCredentials.map(InterBrokerCredentials::principal));
-        handlers = new RequestHandlerPool(config.ioThreads(), channel, dispatcher::dispatch);
+        BrokerMetrics metrics = new BrokerMetrics(replicas.topicStats(), new PartitionHealth(cluster, config.brokerId()));
+        handlers = new RequestHandlerPool(config.ioThreads(), channel,
+                request -> metrics.requestLatency().time(request.apiKey(), () -> dispatcher.dispatch(request)));
         producerStateTasks = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "tributary-producer-state");
             thread.setDaemon(true);
@@ -205,7 +207,7 @@ public final class Server implements AutoCloseable {
         registry.register(config.zookeeperConnectionTimeoutMs(), embeddedZooKeeper != null);
         controller = Controller.start(cluster, zk, replication, time);
         if (!config.httpListeners().isEmpty()) {
-            http = MetricsHttpServer.start(config.httpListeners(), new BrokerMetrics(replicas.topicStats(), new PartitionHealth(cluster, config.brokerId())).registry());
+            http = MetricsHttpServer.start(config.httpListeners(), metrics.registry());
             log.info("serving GET /metrics on {}", http.addresses());
         }
         log.info("Tributary broker {} listening on {}, data in {}, ZooKeeper at {}{}", config.brokerId(), listening(config, interBroker),

@@ -11,6 +11,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
  */
 public final class BrokerMetrics {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final RequestLatency requestLatency = new RequestLatency(registry);
 
     /** Micrometer holds a gauge's object weakly: here it is held strongly, since nothing else may keep it. */
     public BrokerMetrics(BrokerTopicStats topicStats, ClusterGauges cluster) {
@@ -27,6 +28,10 @@ public final class BrokerMetrics {
 
     public PrometheusMeterRegistry registry() {
         return registry;
+    }
+
+    public RequestLatency requestLatency() {
+        return requestLatency;
     }
 
     private void registerTopic(String topic, BrokerTopicStats.TopicStats stats) {
