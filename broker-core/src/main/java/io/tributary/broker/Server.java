@@ -190,7 +190,8 @@ public final class Server implements AutoCloseable {
                 replicas, cluster, fetchWaiters, groups, apiSettings(config), new ClientQuotaStore(zk), quotas,
                 new RegisteredBrokerFollowers(cluster, ownCredentials.map(InterBrokerCredentials::principal)), new ScramUsers(zk),
                 ownCredentials.map(InterBrokerCredentials::principal));
-        BrokerMetrics metrics = new BrokerMetrics(replicas.topicStats(), new PartitionHealth(cluster, config.brokerId()));
+        BrokerMetrics metrics = new BrokerMetrics(replicas.topicStats(), new PartitionHealth(cluster, config.brokerId()),
+                channel::queuedRequests);
         handlers = new RequestHandlerPool(config.ioThreads(), channel,
                 request -> metrics.requestLatency().time(request.apiKey(), () -> dispatcher.dispatch(request)));
         producerStateTasks = Executors.newSingleThreadScheduledExecutor(runnable -> {

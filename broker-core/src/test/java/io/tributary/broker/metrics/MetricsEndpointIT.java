@@ -104,6 +104,7 @@ class MetricsEndpointIT {
             assertThat(value(afterConsume, "tributary_controller_active", null)).hasValue(1.0);
             assertThat(value(afterConsume, "tributary_partitions_under_replicated", null)).hasValue(0.0);
             assertThat(value(afterConsume, "tributary_partitions_offline", null)).hasValue(0.0);
+            assertThat(value(afterConsume, "tributary_request_queue_size", null)).hasValue(0.0); // nothing is waiting now
 
             HttpResponse<String> other = HTTP.send(HttpRequest.newBuilder(URI.create(broker.httpUrl() + "/nothing"))
                     .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
