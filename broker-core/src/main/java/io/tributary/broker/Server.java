@@ -222,7 +222,10 @@ public final class Server implements AutoCloseable {
                 new RegisteredBrokerFollowers(cluster, interBroker, brokerPrincipal),
                 new ScramUsers(zk),
                 ownCredentials.map(InterBrokerCredentials::principal), Optional.ofNullable(authorizer));
-        handlers = new RequestHandlerPool(config.ioThreads(), channel, dispatcher::dispatch);
+        BrokerMetrics metrics = new BrokerMetrics(replicas.topicStats(), new PartitionHealth(cluster, config.brokerId()),
+                channel::queuedRequests);
+        handlers = new RequestHandlerPool(config.ioThreads(), channel,
+                request -> metrics.requestLatency().time(request.apiKey(), () -> dispatcher.dispatch(request)));
         producerStateTasks = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "tributary-producer-state");
             thread.setDaemon(true);
@@ -237,7 +240,7 @@ public final class Server implements AutoCloseable {
         registry.register(config.zookeeperConnectionTimeoutMs(), embeddedZooKeeper != null);
         controller = Controller.start(cluster, zk, replication, time);
         if (!config.httpListeners().isEmpty()) {
-            http = MetricsHttpServer.start(config.httpListeners(), new BrokerMetrics(replicas.topicStats(), new PartitionHealth(cluster, config.brokerId())).registry());
+            http = MetricsHttpServer.start(config.httpListeners(), metrics.registry());
             log.info("serving GET /metrics on {}", http.addresses());
         }
         log.info("Tributary broker {} listening on {}, data in {}, ZooKeeper at {}{}", config.brokerId(), listening(config, interBroker),

@@ -1,5 +1,6 @@
 package io.tributary.broker.metrics;
 
+import java.util.function.IntSupplier;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -11,10 +12,14 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
  */
 public final class BrokerMetrics {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final RequestLatency requestLatency = new RequestLatency(registry);
 
     /** Micrometer holds a gauge's object weakly: here it is held strongly, since nothing else may keep it. */
-    public BrokerMetrics(BrokerTopicStats topicStats, ClusterGauges cluster) {
+    public BrokerMetrics(BrokerTopicStats topicStats, ClusterGauges cluster, IntSupplier queuedRequests) {
         topicStats.onNewTopic(topic -> registerTopic(topic, topicStats.of(topic)));
+        Gauge.builder("tributary.request.queue.size", queuedRequests, IntSupplier::getAsInt)
+                .description("Requests waiting for a handler thread (at most queued.max.requests)").strongReference(true)
+                .register(registry);
         Gauge.builder("tributary.partitions.under.replicated", cluster, ClusterGauges::underReplicatedPartitions)
                 .description("Partitions this broker leads whose ISR is smaller than their replica list").strongReference(true)
                 .register(registry);
@@ -27,6 +32,10 @@ public final class BrokerMetrics {
 
     public PrometheusMeterRegistry registry() {
         return registry;
+    }
+
+    public RequestLatency requestLatency() {
+        return requestLatency;
     }
 
     private void registerTopic(String topic, BrokerTopicStats.TopicStats stats) {

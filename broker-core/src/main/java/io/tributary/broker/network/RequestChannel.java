@@ -37,6 +37,11 @@ public final class RequestChannel {
         requests.put(request);
     }
 
+    /** Requests waiting for a handler thread. */
+    public int queuedRequests() {
+        return requests.size();
+    }
+
     /** The next request, or null after {@code timeoutMs}. */
     public Request receiveRequest(long timeoutMs) throws InterruptedException {
         return requests.poll(timeoutMs, TimeUnit.MILLISECONDS);

@@ -49,7 +49,7 @@ class StandaloneZooKeeperIT {
                         return Files.readString(output).contains("ZooKeeper (standalone) listening on 127.0.0.1:" + port);
                     });
             // the shipped relative dataDir, under the working directory
-            assertThat(Files.readString(output)).contains("data in tributary-data/zookeeper");
+            assertThat(Files.readString(output)).contains("data in ./tributary-data/zookeeper");
             assertThat(dir.resolve("tributary-data/zookeeper/version-2")).isDirectory();
 
             try (ZooKeeper client = connect("127.0.0.1:" + port)) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.ref.WeakReference;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
@@ -11,7 +12,7 @@ class BrokerMetricsTest {
     /** Server hands over a ClusterGauges nothing else holds; Micrometer alone keeps gauge objects only weakly. */
     @Test
     void theClusterGaugesOutliveAGarbageCollection() {
-        BrokerMetrics metrics = new BrokerMetrics(new BrokerTopicStats(), new FixedGauges(3, 2, true));
+        BrokerMetrics metrics = new BrokerMetrics(new BrokerTopicStats(), new FixedGauges(3, 2, true), new AtomicInteger(4)::get);
         WeakReference<Object> collected = new WeakReference<>(new Object());
         Awaitility.await("a collection has run").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
                 .until(() -> {
@@ -20,14 +21,14 @@ class BrokerMetricsTest {
                 });
         String scrape = metrics.registry().scrape();
         assertThat(scrape).contains("tributary_partitions_under_replicated 3.0", "tributary_partitions_offline 2.0",
-                "tributary_controller_active 1.0");
+                "tributary_controller_active 1.0", "tributary_request_queue_size 4.0");
     }
 
     @Test
     void aTopicsCountersAppearWithItsFirstTraffic() {
         BrokerTopicStats stats = new BrokerTopicStats();
         stats.recordProduced("before", 2, 100);
-        BrokerMetrics metrics = new BrokerMetrics(stats, new FixedGauges(0, 0, false));
+        BrokerMetrics metrics = new BrokerMetrics(stats, new FixedGauges(0, 0, false), () -> 0);
         stats.recordFetched("after", 50);
         stats.recordFetched("after", 0);
         String scrape = metrics.registry().scrape();

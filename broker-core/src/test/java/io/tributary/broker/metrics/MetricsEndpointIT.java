@@ -77,6 +77,15 @@ class MetricsEndpointIT {
             assertThat(value(afterProduce, "tributary_broker_bytes_in_total", "metered")).hasValue((double) logBytes);
             assertThat(value(afterProduce, "tributary_broker_bytes_out_total", "metered")).hasValue(0.0);
             assertThat(value(afterProduce, "tributary_broker_messages_in_total", "quiet")).isEmpty();
+            // every produce request was timed, and the summary has its quantiles
+            assertThat(labelled(afterProduce, "tributary_request_latency_seconds_count", Map.of("api", "Produce")))
+                    .hasValueSatisfying(count -> assertThat(count).isGreaterThanOrEqualTo(1.0));
+            assertThat(labelled(afterProduce, "tributary_request_latency_seconds_sum", Map.of("api", "Produce")))
+                    .hasValueSatisfying(sum -> assertThat(sum).isPositive());
+            assertThat(labelled(afterProduce, "tributary_request_latency_seconds", Map.of("api", "Produce", "quantile", "0.99")))
+                    .isPresent();
+            assertThat(labelled(afterProduce, "tributary_request_latency_seconds", Map.of("api", "Produce", "quantile", "0.5")))
+                    .isPresent();
 
             int consumed = 0;
             try (KafkaConsumer<byte[], byte[]> consumer = Clients.consumer(broker.bootstrapServers())) {
@@ -95,6 +104,7 @@ class MetricsEndpointIT {
             assertThat(value(afterConsume, "tributary_controller_active", null)).hasValue(1.0);
             assertThat(value(afterConsume, "tributary_partitions_under_replicated", null)).hasValue(0.0);
             assertThat(value(afterConsume, "tributary_partitions_offline", null)).hasValue(0.0);
+            assertThat(value(afterConsume, "tributary_request_queue_size", null)).hasValue(0.0); // nothing is waiting now
 
             HttpResponse<String> other = HTTP.send(HttpRequest.newBuilder(URI.create(broker.httpUrl() + "/nothing"))
                     .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
@@ -172,6 +182,12 @@ class MetricsEndpointIT {
             samples.add(new Sample(node.path("name").asText(), labels, node.path("value").asDouble()));
         }
         return samples;
+    }
+
+    /** The value of the sample {@code name} that has all of {@code labels}. */
+    static Optional<Double> labelled(List<Sample> samples, String name, Map<String, String> labels) {
+        return samples.stream().filter(s -> s.name().equals(name) && s.labels().entrySet().containsAll(labels.entrySet()))
+                .map(Sample::value).findFirst();
     }
 
     /** The value of the sample {@code name} (with {@code topic="<topic>"}, unless {@code topic} is null). */
