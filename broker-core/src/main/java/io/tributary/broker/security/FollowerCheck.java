@@ -4,7 +4,8 @@ import io.tributary.broker.network.Session;
 
 /**
  * Whether a Fetch that names a replica id may count as that follower's (joining the ISR, moving the high watermark).
- * Until ACLs exist this is the broker's only defence against a client claiming to be a replica. Thread-safe.
+ * It applies whether or not an authorizer is configured; with one, a follower fetch also needs CLUSTER_ACTION.
+ * Thread-safe.
  */
 @FunctionalInterface
 public interface FollowerCheck {
