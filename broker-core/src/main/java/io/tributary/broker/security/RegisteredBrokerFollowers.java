@@ -17,8 +17,9 @@ import org.apache.kafka.common.security.auth.KafkaPrincipal;
 
 /**
  * With or without an authorizer (which also asks CLUSTER_ACTION of a follower fetch): a fetch with a replica id
- * counts as a follower's only if that id is a registered broker, the fetch came in on the inter-broker listener (a replica id sent to a client listener is refused: clients there
- * cannot be told from brokers), and it comes from a broker. On an SSL or SASL inter-broker listener that means the
+ * counts as a follower's only if that id is a registered broker, the fetch came in on the inter-broker listener (a
+ * replica id sent to a client listener is refused: clients there cannot be told from brokers), and it comes from a
+ * broker. On an SSL or SASL inter-broker listener that means the
  * brokers' principal authenticated it ({@link InterBrokerPrincipal}); on a PLAINTEXT one, at least, that it comes
  * from an address the broker registered. The addresses are resolved once per registration, not per fetch.
  */
