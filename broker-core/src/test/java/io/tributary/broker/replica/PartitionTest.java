@@ -142,66 +142,47 @@ class PartitionTest {
     @Timeout(60)
     void appendsGoOnWhileAnIsrWriteWaitsForZooKeeper() throws Exception {
         followerTwoDiesWhileOneKeepsUp();
-        CountDownLatch writing = new CountDownLatch(1);
-        CountDownLatch zooKeeperAnswers = new CountDownLatch(1);
-        zooKeeper = proposed -> {
-            writing.countDown();
-            try {
-                zooKeeperAnswers.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return stored(proposed);
-        };
+        StalledZooKeeper stalled = stallZooKeeper();
         ExecutorService threads = Executors.newFixedThreadPool(2);
         try {
             Future<Boolean> shrink = threads.submit(() -> partition.maybeShrinkIsr(LAG_MS));
-            assertThat(writing.await(10, TimeUnit.SECONDS)).as("the ISR write started").isTrue();
+            stalled.awaitWriting();
             // ZooKeeper unreachable: Curator may keep the write waiting for many seconds.
             threads.submit(() -> append(1, (short) 1)).get(5, TimeUnit.SECONDS);
             assertThat(partition.highWatermark()).as("the shrink counts only once stored").isZero();
-            zooKeeperAnswers.countDown();
+            stalled.answer();
             assertThat(shrink.get(10, TimeUnit.SECONDS)).as("the high watermark moved").isTrue();
             assertThat(partition.isrSize()).isEqualTo(2);
             assertThat(partition.highWatermark()).isEqualTo(5);
         } finally {
-            zooKeeperAnswers.countDown();
+            stalled.answer();
             threads.shutdownNow();
         }
     }
 
     @Test
+    @Timeout(60)
     void aWatchedStateThatArrivesWhileAnExpansionIsWrittenDoesNotDropTheJoiningMember() throws Exception {
         aLaggingFollowerLeavesTheIsr();
         PartitionState shrunk = partition.state();
-        CountDownLatch writing = new CountDownLatch(1);
-        CountDownLatch zooKeeperAnswers = new CountDownLatch(1);
-        zooKeeper = proposed -> {
-            writing.countDown();
-            try {
-                zooKeeperAnswers.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return stored(proposed);
-        };
+        StalledZooKeeper stalled = stallZooKeeper();
         ExecutorService threads = Executors.newFixedThreadPool(2);
         try {
             // Follower 2 catches up: the leader proposes {0, 1, 2}, and the write waits for ZooKeeper.
             Future<Boolean> expansion = threads.submit(() -> partition.recordFollowerFetch(2, 5, 4));
-            assertThat(writing.await(10, TimeUnit.SECONDS)).as("the ISR write started").isTrue();
+            stalled.awaitWriting();
             // Meanwhile a watch (any topic or cluster event) re-applies the state stored before the write.
             partition.makeLeader(shrunk, REPLICAS);
             append(5, (short) 1);
             partition.recordFollowerFetch(1, 10, 4);
             assertThat(partition.highWatermark())
                     .as("broker 2 may be in the stored ISR already, and it lacks records 5-9").isEqualTo(5);
-            zooKeeperAnswers.countDown();
+            stalled.answer();
             expansion.get(10, TimeUnit.SECONDS);
             assertThat(partition.isrSize()).isEqualTo(3);
             assertThat(partition.highWatermark()).isEqualTo(5);
         } finally {
-            zooKeeperAnswers.countDown();
+            stalled.answer();
             threads.shutdownNow();
         }
     }
@@ -212,6 +193,36 @@ class PartitionTest {
         aLaggingFollowerLeavesTheIsr();
         assertThat(partition.makeLeader(before, REPLICAS)).isFalse();
         assertThat(partition.isrSize()).as("the shrink the leader stored stays").isEqualTo(2);
+    }
+
+    /** A ZooKeeper that holds each ISR write until told to answer it (and then stores it), as an unreachable one would. */
+    private static final class StalledZooKeeper {
+        private final CountDownLatch writing = new CountDownLatch(1);
+        private final CountDownLatch answers = new CountDownLatch(1);
+
+        Partition.IsrWrite write(PartitionState proposed) {
+            writing.countDown();
+            try {
+                answers.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return stored(proposed);
+        }
+
+        void awaitWriting() throws InterruptedException {
+            assertThat(writing.await(10, TimeUnit.SECONDS)).as("the ISR write started").isTrue();
+        }
+
+        void answer() {
+            answers.countDown();
+        }
+    }
+
+    private StalledZooKeeper stallZooKeeper() {
+        StalledZooKeeper stalled = new StalledZooKeeper();
+        zooKeeper = stalled::write;
+        return stalled;
     }
 
     /** Follower 2 falls behind past the lag limit and the leader stores the ISR {0, 1}; the high watermark is 5. */
