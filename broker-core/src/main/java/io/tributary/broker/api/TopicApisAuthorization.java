@@ -11,7 +11,9 @@ import static org.apache.kafka.common.acl.AclOperation.READ;
 import static org.apache.kafka.common.acl.AclOperation.WRITE;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.config.ConfigResource;
@@ -220,29 +222,41 @@ final class TopicApisAuthorization {
     }
 
     static UnaryOperator<ApiMessage> alterConfigs(RequestAccess access, IncrementalAlterConfigsRequestData request) {
-        List<IncrementalAlterConfigsRequestData.AlterConfigsResource> denied = RequestAccess.removeDenied(request.resources(),
-                resource -> configAccess(access, resource.resourceType(), resource.resourceName(), ALTER_CONFIGS) == Errors.NONE);
-        return message -> {
-            for (IncrementalAlterConfigsRequestData.AlterConfigsResource resource : denied) {
-                Errors error = configAccess(access, resource.resourceType(), resource.resourceName(), ALTER_CONFIGS);
-                ((IncrementalAlterConfigsResponseData) message).responses().add(new IncrementalAlterConfigsResponseData.AlterConfigsResourceResponse()
-                        .setResourceType(resource.resourceType()).setResourceName(resource.resourceName())
-                        .setErrorCode(error.code()).setErrorMessage(error.message()));
-            }
-            return message;
-        };
+        return alterableResources(access, request.resources(), IncrementalAlterConfigsRequestData.AlterConfigsResource::resourceType,
+                IncrementalAlterConfigsRequestData.AlterConfigsResource::resourceName,
+                (message, type, name, error) -> ((IncrementalAlterConfigsResponseData) message).responses().add(
+                        new IncrementalAlterConfigsResponseData.AlterConfigsResourceResponse().setResourceType(type)
+                                .setResourceName(name).setErrorCode(error.code()).setErrorMessage(error.message())));
     }
 
     /** AlterConfigs (the older API) needs what IncrementalAlterConfigs needs: ALTER_CONFIGS on each resource. */
     static UnaryOperator<ApiMessage> replaceConfigs(RequestAccess access, AlterConfigsRequestData request) {
-        List<AlterConfigsRequestData.AlterConfigsResource> denied = RequestAccess.removeDenied(request.resources(),
-                resource -> configAccess(access, resource.resourceType(), resource.resourceName(), ALTER_CONFIGS) == Errors.NONE);
+        return alterableResources(access, request.resources(), AlterConfigsRequestData.AlterConfigsResource::resourceType,
+                AlterConfigsRequestData.AlterConfigsResource::resourceName,
+                (message, type, name, error) -> ((AlterConfigsResponseData) message).responses().add(
+                        new AlterConfigsResponseData.AlterConfigsResourceResponse().setResourceType(type)
+                                .setResourceName(name).setErrorCode(error.code()).setErrorMessage(error.message())));
+    }
+
+    /** Adds a refused config resource's result to its API's response. */
+    private interface RefusedResource {
+        void add(ApiMessage response, byte resourceType, String resourceName, Errors error);
+    }
+
+    /**
+     * Takes the resources the sender may not ALTER_CONFIGS out of the request, and puts each back into the response
+     * with its error.
+     */
+    private static <R> UnaryOperator<ApiMessage> alterableResources(RequestAccess access, Collection<R> resources,
+                                                                    Function<R, Byte> type, Function<R, String> name,
+                                                                    RefusedResource refused) {
+        List<R> denied = RequestAccess.removeDenied(resources,
+                resource -> configAccess(access, type.apply(resource), name.apply(resource), ALTER_CONFIGS) == Errors.NONE);
         return message -> {
-            for (AlterConfigsRequestData.AlterConfigsResource resource : denied) {
-                Errors error = configAccess(access, resource.resourceType(), resource.resourceName(), ALTER_CONFIGS);
-                ((AlterConfigsResponseData) message).responses().add(new AlterConfigsResponseData.AlterConfigsResourceResponse()
-                        .setResourceType(resource.resourceType()).setResourceName(resource.resourceName())
-                        .setErrorCode(error.code()).setErrorMessage(error.message()));
+            for (R resource : denied) {
+                byte resourceType = type.apply(resource);
+                String resourceName = name.apply(resource);
+                refused.add(message, resourceType, resourceName, configAccess(access, resourceType, resourceName, ALTER_CONFIGS));
             }
             return message;
         };
