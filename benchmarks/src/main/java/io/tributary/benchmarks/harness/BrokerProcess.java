@@ -143,6 +143,15 @@ public final class BrokerProcess implements Broker, AutoCloseable {
         return process.pid();
     }
 
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Where the broker's standard output and error go. */
+    public Path logFile() {
+        return logFile;
+    }
+
     @Override
     public String bootstrapServers() {
         return bootstrapServers;

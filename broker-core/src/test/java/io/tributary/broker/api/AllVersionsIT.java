@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import io.tributary.broker.testing.AdvertisedVersions;
-import io.tributary.broker.testing.RawConnection;
+import io.tributary.testkit.wire.RawConnection;
 import io.tributary.broker.testing.TestBroker;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.compress.Compression;

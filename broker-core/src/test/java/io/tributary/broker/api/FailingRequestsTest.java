@@ -14,7 +14,7 @@ import io.tributary.broker.network.Response;
 import io.tributary.broker.network.ChannelSecurity;
 import io.tributary.broker.network.SocketServer;
 import io.tributary.broker.network.SocketServerConfig;
-import io.tributary.broker.testing.RawConnection;
+import io.tributary.testkit.wire.RawConnection;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.DescribeClusterRequestData;
 import org.apache.kafka.common.message.MetadataRequestData;

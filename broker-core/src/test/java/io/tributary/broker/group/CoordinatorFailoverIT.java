@@ -9,7 +9,7 @@ import java.util.Map;
 import io.tributary.broker.BrokerConfig;
 import io.tributary.broker.testing.BrokerProcess;
 import io.tributary.broker.testing.Clients;
-import io.tributary.broker.testing.RawConnection;
+import io.tributary.testkit.wire.RawConnection;
 import io.tributary.broker.testing.TestCluster;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;

@@ -10,7 +10,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 import io.tributary.broker.BrokerConfig;
 import io.tributary.broker.testing.AdvertisedVersions;
-import io.tributary.broker.testing.RawConnection;
+import io.tributary.testkit.wire.RawConnection;
 import io.tributary.broker.testing.TestBroker;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.DeleteGroupsRequestData;

@@ -2,20 +2,16 @@ package io.tributary.broker.network;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import io.tributary.broker.testing.AttackReport;
 import io.tributary.broker.testing.Clients;
-import io.tributary.broker.testing.GoodTraffic;
-import io.tributary.broker.testing.RawConnection;
 import io.tributary.broker.testing.TestBroker;
+import io.tributary.testkit.attack.BigFrames;
+import io.tributary.testkit.attack.GoodTraffic;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -31,37 +27,22 @@ import org.junit.jupiter.api.io.TempDir;
  * 100 MB is far more than the test JVM's heap) nor stop serving a well-behaved producer and consumer.
  */
 class BigFrameAttackIT {
-    private static final int ATTACKERS = 200;
-    private static final int ANNOUNCED_BYTES = 100_000_000;
     private static final int GOOD_RECORDS = 100;
 
     @Test
     @Timeout(180)
     void aWellBehavedClientKeepsWorkingWhileConnectionsAnnounceHugeFrames(@TempDir Path dir) throws Exception {
-        try (TestBroker broker = TestBroker.start(dir, Map.of())) {
-            GoodTraffic.Result without = AttackReport.beforeTheAttack(broker.bootstrapServers(), GOOD_RECORDS);
-            List<RawConnection> attackers = new ArrayList<>();
-            try {
-                byte[] partOfFrame = new byte[1024];
-                Arrays.fill(partOfFrame, (byte) 'A');
-                for (int i = 0; i < ATTACKERS; i++) {
-                    RawConnection attacker = new RawConnection("127.0.0.1", broker.port());
-                    attackers.add(attacker);
-                    attacker.write(ByteBuffer.allocate(4).putInt(ANNOUNCED_BYTES).array());
-                    attacker.write(partOfFrame);
-                }
-                GoodTraffic.Result result = GoodTraffic.start(broker.bootstrapServers(), "good", GOOD_RECORDS, 20)
-                        .finish(Duration.ofSeconds(150));
+        try (TestBroker broker = TestBroker.start(dir, Map.of());
+             BigFrames attack = new BigFrames(200, 100_000_000, 1024)) {
+            GoodTraffic.createTopic(broker.bootstrapServers(), "good");
+            attack.start("127.0.0.1", broker.port());
+            GoodTraffic.Result result = GoodTraffic.start(broker.bootstrapServers(), "good", GOOD_RECORDS, 20)
+                    .finish(Duration.ofSeconds(150));
 
-                assertThat(result.failures()).isEmpty();
-                assertThat(result.sent()).isEqualTo(GOOD_RECORDS);
-                assertThat(result.consumed()).containsExactlyElementsOf(GoodTraffic.expected(GOOD_RECORDS));
-                AttackReport.print("200 connections announcing 100 MB frames", without, result);
-            } finally {
-                for (RawConnection attacker : attackers) {
-                    closeQuietly(attacker);
-                }
-            }
+            assertThat(attack.outcomes()).containsExactly(Map.entry("frame announced", 200));
+            assertThat(result.failures()).isEmpty();
+            assertThat(result.sent()).isEqualTo(GOOD_RECORDS);
+            assertThat(result.consumed()).containsExactlyElementsOf(GoodTraffic.expected(GOOD_RECORDS));
         }
     }
 
@@ -95,14 +76,6 @@ class BigFrameAttackIT {
                 TopicPartition partition = new TopicPartition("big", 0);
                 assertThat(admin.listOffsets(Map.of(partition, OffsetSpec.latest())).all().get().get(partition).offset()).isEqualTo(60);
             }
-        }
-    }
-
-    private static void closeQuietly(RawConnection connection) {
-        try {
-            connection.close();
-        } catch (IOException e) {
-            // the broker may have closed it already
         }
     }
 }

@@ -8,13 +8,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import io.tributary.broker.testing.AttackReport;
-import io.tributary.broker.testing.Clients;
-import io.tributary.broker.testing.GoodTraffic;
-import io.tributary.broker.testing.RawConnection;
 import io.tributary.broker.testing.TestBroker;
+import io.tributary.testkit.attack.GoodTraffic;
+import io.tributary.testkit.attack.SlowSenders;
+import io.tributary.testkit.wire.RawConnection;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,7 +34,7 @@ class ConnectionLimitsIT {
         int limit = 1000;
         try (TestBroker broker = TestBroker.start(dir, Map.of("max.connections.per.ip", String.valueOf(limit),
                 "max.connections.per.ip.overrides", OVERRIDDEN + ":3"))) {
-            GoodTraffic.Result without = AttackReport.beforeTheAttack(broker.bootstrapServers(), 100);
+            GoodTraffic.createTopic(broker.bootstrapServers(), "good");
             List<RawConnection> idle = new ArrayList<>();
             try {
                 GoodTraffic traffic = GoodTraffic.start(broker.bootstrapServers(), "good", 100, 20);
@@ -57,9 +57,8 @@ class ConnectionLimitsIT {
                 GoodTraffic.Result result = traffic.finish(Duration.ofSeconds(120));
                 assertThat(result.failures()).isEmpty();
                 assertThat(result.consumed()).containsExactlyElementsOf(GoodTraffic.expected(100));
-                AttackReport.print("1,500 idle connections from one address (limit 1,000)", without, result);
             } finally {
-                closeAll(idle);
+                RawConnection.closeAll(idle);
             }
         }
     }
@@ -80,43 +79,31 @@ class ConnectionLimitsIT {
                 connections.add(fromBrokerAddress);
                 assertAnswered(fromBrokerAddress);
             } finally {
-                closeAll(connections);
+                RawConnection.closeAll(connections);
             }
         }
     }
 
     @Test
-    void aRequestSentOneByteAtATimeIsCutOff(@TempDir Path dir) throws Exception {
-        try (TestBroker broker = TestBroker.start(dir, Map.of("connections.max.partial.request.ms", "1000"));
-             RawConnection slow = new RawConnection(ATTACKER, "127.0.0.1", broker.port())) {
-            slow.write(new byte[] {0, 0, 4, 0}); // a 1 KiB request follows, one byte every 100 ms
+    void slowSendersAreCutOffWhileGoodClientsWork(@TempDir Path dir) throws Exception {
+        try (TestBroker broker = TestBroker.start(dir, Map.of("connections.max.partial.request.ms", "3000"));
+             SlowSenders attack = new SlowSenders(50, Duration.ofMillis(100))) {
+            GoodTraffic.createTopic(broker.bootstrapServers(), "good");
+            attack.start("127.0.0.1", broker.port());
             long start = System.nanoTime();
-            boolean closed = false;
-            for (int i = 0; i < 100 && !closed; i++) {
-                try {
-                    slow.write(new byte[] {1});
-                    Thread.sleep(100);
-                } catch (IOException e) {
-                    closed = true;
-                }
-            }
-            assertThat(closed || slow.closedByBroker(Duration.ofSeconds(5))).isTrue();
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(9));
+            GoodTraffic.Result result = GoodTraffic.start(broker.bootstrapServers(), "good", 100, 20)
+                    .finish(Duration.ofSeconds(120));
+            assertThat(result.failures()).isEmpty();
+            assertThat(result.consumed()).containsExactlyElementsOf(GoodTraffic.expected(100));
+            Awaitility.await("every slow sender cut off").atMost(Duration.ofSeconds(30))
+                    .until(() -> attack.outcomes().getOrDefault("cut off", 0) == 50);
+            // A 1 KiB request at 10 bytes a second would take 100 s; the limit is 3 s.
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(60));
         }
     }
 
     private static void assertAnswered(RawConnection connection) throws IOException {
         connection.request(ApiKeys.API_VERSIONS, (short) 3, new ApiVersionsRequestData()
                 .setClientSoftwareName("test").setClientSoftwareVersion("1"));
-    }
-
-    private static void closeAll(List<RawConnection> connections) {
-        for (RawConnection connection : connections) {
-            try {
-                connection.close();
-            } catch (IOException e) {
-                // closed by the broker already
-            }
-        }
     }
 }

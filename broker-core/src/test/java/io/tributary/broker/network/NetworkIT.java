@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import io.tributary.broker.testing.Clients;
-import io.tributary.broker.testing.RawConnection;
+import io.tributary.testkit.wire.RawConnection;
 import io.tributary.broker.testing.TestBroker;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;

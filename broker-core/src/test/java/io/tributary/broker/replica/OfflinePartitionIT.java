@@ -13,7 +13,7 @@ import java.util.concurrent.ExecutionException;
 import io.tributary.broker.BrokerConfig;
 import io.tributary.broker.testing.BrokerProcess;
 import io.tributary.broker.testing.Clients;
-import io.tributary.broker.testing.RawConnection;
+import io.tributary.testkit.wire.RawConnection;
 import io.tributary.broker.testing.Records;
 import io.tributary.broker.testing.TestCluster;
 import org.apache.kafka.clients.admin.Admin;

@@ -1,4 +1,4 @@
-package io.tributary.broker.testing;
+package io.tributary.testkit.wire;
 
 import java.util.List;
 import org.apache.kafka.common.message.FetchRequestData;

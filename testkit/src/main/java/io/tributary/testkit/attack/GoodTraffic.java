@@ -1,23 +1,31 @@
-package io.tributary.broker.testing;
+package io.tributary.testkit.attack;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * A well-behaved producer and consumer for attack tests: the producer sends {@code count} records one at
- * a time (default client settings: idempotent, acks=all), timing each but the first; the consumer reads the topic
- * meanwhile. {@link #finish} waits for both and reports what happened.
+ * A well-behaved producer and consumer for attack tests and the attack harness: the producer sends {@code count}
+ * records one at a time (default client settings: idempotent, acks=all), timing each but the first; the consumer
+ * reads the topic meanwhile. {@link #finish} waits for both and reports what happened.
  */
 public final class GoodTraffic {
     private final List<Long> latenciesMicros = Collections.synchronizedList(new ArrayList<>());
@@ -38,6 +46,13 @@ public final class GoodTraffic {
         consumerThread = new Thread(() -> consume(bootstrap, topic), "good-consumer");
     }
 
+    /** Creates {@code topic} with one partition and one replica, for the good traffic. */
+    public static void createTopic(String bootstrap, String topic) throws ExecutionException, InterruptedException {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
+        }
+    }
+
     /** Starts both clients on {@code topic} (which must exist, with one partition). */
     public static GoodTraffic start(String bootstrap, String topic, int count, long pauseMs) {
         GoodTraffic traffic = new GoodTraffic(bootstrap, topic, count, pauseMs);
@@ -51,7 +66,9 @@ public final class GoodTraffic {
     }
 
     private void produce(String bootstrap, String topic, long pauseMs) {
-        try (KafkaProducer<byte[], byte[]> producer = Clients.producer(bootstrap)) {
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000, ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000,
+                ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000), new ByteArraySerializer(), new ByteArraySerializer())) {
             for (int i = 0; i < count; i++) {
                 long start = System.nanoTime();
                 try {
@@ -73,7 +90,9 @@ public final class GoodTraffic {
     }
 
     private void consume(String bootstrap, String topic) {
-        try (KafkaConsumer<byte[], byte[]> consumer = Clients.consumer(bootstrap)) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false, ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer.assign(List.of(new TopicPartition(topic, 0)));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
             while (consumed.size() < count && System.nanoTime() < deadline && !Thread.currentThread().isInterrupted()) {

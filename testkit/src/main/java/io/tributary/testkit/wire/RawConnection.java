@@ -1,4 +1,4 @@
-package io.tributary.broker.testing;
+package io.tributary.testkit.wire;
 
 import java.io.DataInputStream;
 import java.io.EOFException;
@@ -9,6 +9,7 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.Collection;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -132,5 +133,16 @@ public final class RawConnection implements AutoCloseable {
     @Override
     public void close() throws IOException {
         socket.close();
+    }
+
+    /** Closes every connection, ignoring those the broker closed already. */
+    public static void closeAll(Collection<RawConnection> connections) {
+        for (RawConnection connection : connections) {
+            try {
+                connection.close();
+            } catch (IOException e) {
+                // closed by the broker already
+            }
+        }
     }
 }

@@ -1,4 +1,4 @@
-package io.tributary.broker.network;
+package io.tributary.testkit.attack;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -7,8 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The attacker of {@link TenThousandIdleConnectionsIT}, in a JVM of its own so that the 10,000 client ends do not
- * count against the test JVM's descriptors: opens {@code count} connections from {@code localHost} to
+ * The child JVM of {@link IdleConnections}, so that thousands of client ends do not count against the attacking
+ * JVM's descriptors: opens {@code count} connections from {@code localHost} to
  * {@code host:port}, prints {@code OPEN <count>}, and holds them until its standard input closes.
  *
  * <pre>IdleConnectionsMain localHost host port count</pre>
