@@ -27,6 +27,8 @@ final class AttackRun {
     static final int GOOD_RECORDS = 500;
     private static final long GOOD_PAUSE_MS = 10;
     private static final Duration GOOD_TIMEOUT = Duration.ofSeconds(90);
+    /** How long an attack of a fixed size may take beyond the good traffic (100,000 frames, reconnecting, on Kafka). */
+    private static final Duration ATTACK_TIMEOUT = Duration.ofSeconds(180);
 
     private final Path workDir;
     private final ChildProcesses children;
@@ -56,13 +58,16 @@ final class AttackRun {
                 GoodTraffic.Result during;
                 Map<String, Integer> outcomes;
                 String description;
+                long liveMiB;
                 try (Attack attack = scenario.attack().get()) {
                     description = attack.description();
                     int colon = bootstrap.lastIndexOf(':');
                     attack.start(bootstrap.substring(0, colon), Integer.parseInt(bootstrap.substring(colon + 1)));
                     during = GoodTraffic.start(bootstrap, AttackScenario.GOOD_TOPIC, GOOD_RECORDS, GOOD_PAUSE_MS).finish(GOOD_TIMEOUT);
+                    attack.awaitDone(ATTACK_TIMEOUT);
                     long heldMs = (System.nanoTime() - started) / 1_000_000;
                     Thread.sleep(Math.max(0, scenario.holdAtLeast().toMillis() - heldMs));
+                    liveMiB = broker.isAlive() ? heap.liveBytesAfterFullGc() >> 20 : -1;
                     attack.close();
                     outcomes = attack.outcomes();
                 }
@@ -70,7 +75,7 @@ final class AttackRun {
                 long peakMiB = alive ? heap.peakBytes() >> 20 : -1;
                 boolean intact = during.failures().isEmpty() && during.consumed().equals(GoodTraffic.expected(GOOD_RECORDS));
                 return new AttackResult(flavor, description, alive, loggedOutOfMemory(broker.logFile()),
-                        peakMiB, without.p99Micros() / 1000.0, during.p99Micros() / 1000.0, GOOD_RECORDS, during.sent(), intact,
+                        peakMiB, liveMiB, without.p99Micros() / 1000.0, during.p99Micros() / 1000.0, GOOD_RECORDS, during.sent(), intact,
                         outcomes);
             }
         }

@@ -1,6 +1,7 @@
 package io.tributary.benchmarks.attack;
 
 import io.tributary.benchmarks.harness.BrokerFlavor;
+import io.tributary.benchmarks.harness.Tables;
 
 import java.util.List;
 import java.util.Map;
@@ -8,27 +9,26 @@ import java.util.stream.Collectors;
 
 /** The Markdown table of an attack run: one row per attack and broker. */
 final class AttackTable {
+    private static final List<String> HEADER = List.of("attack", "broker", "broker after the attack", "heap high-water (MiB)",
+            "live heap at the end (MiB)", "good producer p99 idle → during (ms)", "good records acknowledged", "read back intact",
+            "what the attacker met");
+
     private AttackTable() {
     }
 
     static String markdown(List<AttackResult> results) {
-        StringBuilder table = new StringBuilder()
-                .append("| attack | broker | broker after the attack | heap high-water (MiB) | good producer p99 idle → during (ms) ")
-                .append("| good records acknowledged | read back intact | what the attacker met |\n")
-                .append("|---|---|---|---|---|---|---|---|\n");
-        for (AttackResult result : results) {
-            table.append("| ").append(result.attack())
-                    .append(" | ").append(result.flavor().displayName())
-                    .append(" | ").append(state(result))
-                    .append(" | ").append(result.heapPeakMiB() < 0 ? "—" : Long.toString(result.heapPeakMiB()))
-                    .append(" | ").append(String.format("%.1f → %s", result.p99WithoutMs(),
-                            result.p99DuringMs() < 0 ? "—" : String.format("%.1f", result.p99DuringMs())))
-                    .append(" | ").append(result.goodSent()).append(" of ").append(result.goodRecords())
-                    .append(" | ").append(result.goodIntact() ? "yes" : "no")
-                    .append(" | ").append(outcomes(result.outcomes()))
-                    .append(" |\n");
-        }
-        return table.toString();
+        return Tables.markdown(HEADER, results.stream().map(AttackTable::row).toList());
+    }
+
+    private static List<String> row(AttackResult result) {
+        return List.of(result.attack(), result.flavor().displayName(), state(result), mib(result.heapPeakMiB()),
+                mib(result.liveMiB()),
+                String.format("%.1f → %s", result.p99WithoutMs(), result.p99DuringMs() < 0 ? "—" : String.format("%.1f", result.p99DuringMs())),
+                result.goodSent() + " of " + result.goodRecords(), result.goodIntact() ? "yes" : "no", outcomes(result.outcomes()));
+    }
+
+    private static String mib(long mib) {
+        return mib < 0 ? "—" : Long.toString(mib);
     }
 
     private static String state(AttackResult result) {
@@ -40,6 +40,7 @@ final class AttackTable {
 
     private static String outcomes(Map<String, Integer> outcomes) {
         return outcomes.entrySet().stream()
+                .sorted(Map.Entry.comparingByKey())
                 .map(entry -> String.format("%s: %,d", entry.getKey(), entry.getValue()))
                 .collect(Collectors.joining("; "));
     }

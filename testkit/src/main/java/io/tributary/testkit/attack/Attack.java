@@ -1,5 +1,6 @@
 package io.tributary.testkit.attack;
 
+import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -14,6 +15,14 @@ public interface Attack extends AutoCloseable {
 
     /** Begins the attack on {@code host:port}; returns once it is under way. */
     void start(String host, int port) throws Exception;
+
+    /**
+     * Waits (at most {@code timeout}) until an attack of a fixed size has sent everything; an attack that holds
+     * its connections until closed is done once started. @return whether it is done
+     */
+    default boolean awaitDone(Duration timeout) throws InterruptedException {
+        return true;
+    }
 
     /** What the attacker met so far, counted by kind (for example "unknown API key: UNSUPPORTED_VERSION"). */
     Map<String, Integer> outcomes();

@@ -60,6 +60,7 @@ public final class MalformedFrames implements Attack {
     }
 
     /** Waits until every frame is sent and answered (or {@code timeout} passes). @return whether all were */
+    @Override
     public boolean awaitDone(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         for (Thread attacker : attackers) {
