@@ -2,17 +2,15 @@ package io.tributary.benchmarks.attack;
 
 import io.tributary.benchmarks.harness.BrokerFlavor;
 import io.tributary.benchmarks.harness.ChildProcesses;
+import io.tributary.benchmarks.harness.Directories;
 import io.tributary.benchmarks.harness.MarkdownSection;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * {@code benchmarks/attacks [--only=NAME,...] [--docs=DIR] [--work=DIR]}: the attacks of issue 18 against Apache
@@ -49,7 +47,7 @@ public final class AttackHarnessMain {
             System.err.println("no attack named " + only + "\n" + USAGE);
             System.exit(2);
         }
-        deleteRecursively(work);
+        Directories.deleteRecursively(work);
         AttackRun run = new AttackRun(work, ChildProcesses.withShutdownHook(), System.err);
         List<AttackResult> results = new ArrayList<>();
         for (AttackScenario scenario : scenarios) {
@@ -69,16 +67,5 @@ public final class AttackHarnessMain {
                 StandardCharsets.UTF_8);
         System.out.println("wrote " + reliability);
         System.exit(0);
-    }
-
-    private static void deleteRecursively(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        }
     }
 }

@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -76,7 +75,7 @@ public final class Harness {
 
     public RunResult run() throws IOException, InterruptedException {
         long start = System.nanoTime();
-        deleteRecursively(workDir);
+        Directories.deleteRecursively(workDir);
         try {
             Map<Side, LatencyDistribution> latency = runSingleBrokers();
             new ReplicatedSection(plan, replicated, flavors, workDir, children, procStat, rounds, scoreboard)
@@ -131,7 +130,7 @@ public final class Harness {
         }
         for (Path data : dataDirs) {
             try {
-                deleteRecursively(data);
+                Directories.deleteRecursively(data);
             } catch (IOException e) {
                 rounds.log("could not delete %s: %s", data, e);
             }
@@ -232,16 +231,5 @@ public final class Harness {
         Map<Side, LatencyDistribution> merged = new EnumMap<>(Side.class);
         perRound.forEach((side, parts) -> merged.put(side, LatencyDistribution.merge(parts)));
         return merged;
-    }
-
-    private static void deleteRecursively(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        }
     }
 }
