@@ -53,7 +53,8 @@ import org.apache.kafka.common.resource.ResourceType;
  * APIs READ (DESCRIBE, DELETE) on the group and READ (DESCRIBE) on the topics of their offsets, CreateTopics CREATE,
  * DeleteTopics and DeleteRecords DELETE, CreatePartitions ALTER, DescribeConfigs DESCRIBE_CONFIGS and
  * IncrementalAlterConfigs and AlterConfigs ALTER_CONFIGS on the topic or the cluster, InitProducerId IDEMPOTENT_WRITE on the cluster
- * or WRITE on some topic, the ACL, quota and SCRAM APIs DESCRIBE or ALTER (quotas: DESCRIBE_CONFIGS, ALTER_CONFIGS)
+ * or WRITE on some topic, the ACL, quota and SCRAM APIs DESCRIBE or ALTER (quotas: DESCRIBE_CONFIGS, ALTER_CONFIGS;
+ * ListConfigResources DESCRIBE_CONFIGS)
  * on the cluster. ApiVersions, the SASL exchange and DescribeCluster (the brokers, as Metadata lists them) need
  * nothing, as in Kafka. An API this class has no case for is refused to all but the principals with CLUSTER_ACTION (the
  * brokers): a new API gets its case here. Thread-safe.
@@ -108,7 +109,7 @@ final class AclRequestAuthorization implements RequestAuthorization {
             case DELETE_GROUPS -> GroupApisAuthorization.deleteGroups(access, (DeleteGroupsRequestData) data);
             case DESCRIBE_ACLS, DESCRIBE_USER_SCRAM_CREDENTIALS -> cluster(access, DESCRIBE);
             case CREATE_ACLS, DELETE_ACLS, ALTER_USER_SCRAM_CREDENTIALS -> cluster(access, ALTER);
-            case DESCRIBE_CLIENT_QUOTAS -> cluster(access, DESCRIBE_CONFIGS);
+            case DESCRIBE_CLIENT_QUOTAS, LIST_CONFIG_RESOURCES -> cluster(access, DESCRIBE_CONFIGS);
             case ALTER_CLIENT_QUOTAS -> cluster(access, ALTER_CONFIGS);
             case API_VERSIONS, SASL_HANDSHAKE, SASL_AUTHENTICATE, DESCRIBE_CLUSTER -> RequestAccess.UNCHANGED;
             default -> cluster(access, CLUSTER_ACTION);

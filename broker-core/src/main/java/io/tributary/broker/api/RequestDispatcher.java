@@ -46,6 +46,7 @@ import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData;
 import org.apache.kafka.common.message.InitProducerIdRequestData;
 import org.apache.kafka.common.message.JoinGroupRequestData;
 import org.apache.kafka.common.message.LeaveGroupRequestData;
+import org.apache.kafka.common.message.ListConfigResourcesRequestData;
 import org.apache.kafka.common.message.ListGroupsRequestData;
 import org.apache.kafka.common.message.DeleteRecordsRequestData;
 import org.apache.kafka.common.message.ListOffsetsRequestData;
@@ -90,6 +91,7 @@ public final class RequestDispatcher {
     private final DeleteRecordsHandler deleteRecords;
     private final TopicAdminHandler topicAdmin;
     private final ConfigHandler configs;
+    private final ConfigResourcesHandler configResources;
     private final ProducerIdHandler producerIds;
     private final OffsetForLeaderEpochHandler leaderEpochs;
     private final GroupApis groups;
@@ -110,7 +112,8 @@ public final class RequestDispatcher {
     }
 
     private RequestDispatcher(MetadataHandler metadata, ProduceHandler produce, FetchHandler fetch, ListOffsetsHandler listOffsets,
-                      DeleteRecordsHandler deleteRecords, TopicAdminHandler topicAdmin, ConfigHandler configs, ProducerIdHandler producerIds,
+                      DeleteRecordsHandler deleteRecords, TopicAdminHandler topicAdmin, ConfigHandler configs,
+                      ConfigResourcesHandler configResources, ProducerIdHandler producerIds,
                       OffsetForLeaderEpochHandler leaderEpochs, GroupApis groups, ClientQuotasHandler clientQuotas,
                       QuotaThrottle throttle, ScramCredentialsHandler scramCredentials, AclHandler acls,
                       RequestAuthorization authorization, TransactionApis transactions) {
@@ -121,6 +124,7 @@ public final class RequestDispatcher {
         this.deleteRecords = deleteRecords;
         this.topicAdmin = topicAdmin;
         this.configs = configs;
+        this.configResources = configResources;
         this.producerIds = producerIds;
         this.leaderEpochs = leaderEpochs;
         this.groups = groups;
@@ -150,6 +154,7 @@ public final class RequestDispatcher {
                 new TopicAdminHandler(topics, configs.topicConfigs(), broker.nodeId(), new TopicAdminHandler.Defaults(
                         settings.defaultPartitions(), settings.defaultReplicationFactor(), settings.deleteTopicEnable())),
                 configs,
+                new ConfigResourcesHandler(topics, cluster),
                 new ProducerIdHandler(producerIds),
                 new OffsetForLeaderEpochHandler(replicas),
                 new GroupApis(new CoordinatorHandler(broker, groupServices, transactionServices, cluster, replicas),
@@ -220,6 +225,7 @@ public final class RequestDispatcher {
             case DESCRIBE_CONFIGS -> done(configs.describe((DescribeConfigsRequestData) data));
             case INCREMENTAL_ALTER_CONFIGS -> done(configs.alter((IncrementalAlterConfigsRequestData) data));
             case ALTER_CONFIGS -> done(configs.replace((AlterConfigsRequestData) data));
+            case LIST_CONFIG_RESOURCES -> done(configResources.list((ListConfigResourcesRequestData) data, version));
             case INIT_PRODUCER_ID -> ((InitProducerIdRequestData) data).transactionalId() != null
                     ? transactions.coordinator().initProducerId((InitProducerIdRequestData) data)
                     : done(producerIds.handle((InitProducerIdRequestData) data));

@@ -32,6 +32,7 @@ public final class SupportedApis {
         ranges.put(ApiKeys.CREATE_PARTITIONS, VersionRange.of(0, 3));
         ranges.put(ApiKeys.INCREMENTAL_ALTER_CONFIGS, VersionRange.of(0, 1));
         ranges.put(ApiKeys.ALTER_CONFIGS, VersionRange.of(0, 2));
+        ranges.put(ApiKeys.LIST_CONFIG_RESOURCES, VersionRange.of(0, 1));
         ranges.put(ApiKeys.DESCRIBE_CLIENT_QUOTAS, VersionRange.of(0, 1));
         ranges.put(ApiKeys.ALTER_CLIENT_QUOTAS, VersionRange.of(0, 1));
         ranges.put(ApiKeys.DESCRIBE_CLUSTER, VersionRange.of(0, 2));
@@ -64,6 +65,8 @@ public final class SupportedApis {
         ranges.put(ApiKeys.DESCRIBE_ACLS, VersionRange.of(1, 3));
         ranges.put(ApiKeys.CREATE_ACLS, VersionRange.of(1, 3));
         ranges.put(ApiKeys.DELETE_ACLS, VersionRange.of(1, 3));
+        // Client telemetry (GetTelemetrySubscriptions, PushTelemetry) is left out as Kafka leaves it out without a
+        // telemetry receiver: clients then turn their telemetry off instead of asking again.
         // Never advertise beyond what the codec in kafka-clients can read and write.
         ranges.replaceAll((key, range) -> range.clampTo(key.oldestVersion(), key.latestVersion(true)));
         RANGES = Collections.unmodifiableMap(ranges);

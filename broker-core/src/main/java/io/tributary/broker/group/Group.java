@@ -163,6 +163,18 @@ final class Group {
         return pendingMembers.values().removeIf(deadline -> nowMs >= deadline);
     }
 
+    /**
+     * The earliest moment something of this group is due: a member's session, a pending member id, or the end of the
+     * join phase; {@link Long#MAX_VALUE} if none.
+     */
+    long nextDeadlineMs() {
+        long next = pendingMembers.values().stream().mapToLong(Long::longValue).min().orElse(Long.MAX_VALUE);
+        for (Member member : members.values()) {
+            next = Math.min(next, member.sessionDeadlineMs());
+        }
+        return is(GroupState.PREPARING_REBALANCE) ? Math.min(next, joinDeadline.deadlineMs) : next;
+    }
+
     boolean hasPendingMembers() {
         return !pendingMembers.isEmpty();
     }
@@ -291,6 +303,10 @@ final class Group {
 
         void memberArrived() {
             newMemberArrived = true;
+        }
+
+        long deadlineMs() {
+            return deadlineMs;
         }
 
         /** During the initial delay the rebalance never completes early, even if all members are in. */

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.LongConsumer;
 import io.tributary.broker.group.JoinResult.JoinedMember;
 import io.tributary.broker.group.LeaveResult.MemberLeft;
 import org.apache.kafka.common.protocol.Errors;
@@ -16,8 +17,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The classic group membership protocol: JoinGroup, SyncGroup, Heartbeat, LeaveGroup, plus the
- * session and rebalance deadlines ({@link #checkDeadlines()}, run periodically against the
- * injected clock). Assignment is the leader's job; the coordinator only collects memberships,
+ * session and rebalance deadlines: every deadline it sets is announced to {@code deadlineSet}, which
+ * runs {@link #checkDeadlines()} (against the injected clock) when the earliest comes due. Assignment is the leader's job; the coordinator only collects memberships,
  * picks the protocol and hands out what the leader assigned.
  *
  * <p>Only groups of the offsets partitions this broker coordinates are served; the others get
@@ -33,12 +34,24 @@ public final class GroupCoordinator {
     private final GroupRegistry groups;
     private final CoordinatedPartitions partitions;
     private final Time time;
+    private final LongConsumer deadlineSet;
 
-    GroupCoordinator(GroupConfig config, GroupRegistry groups, CoordinatedPartitions partitions, Time time) {
+    /** @param deadlineSet told of every deadline set, so that {@link #checkDeadlines()} runs by then */
+    GroupCoordinator(GroupConfig config, GroupRegistry groups, CoordinatedPartitions partitions, Time time, LongConsumer deadlineSet) {
         this.config = config;
         this.groups = groups;
         this.partitions = partitions;
         this.time = time;
+        this.deadlineSet = deadlineSet;
+    }
+
+    /** The member's session starts again now. */
+    private void touch(Member member) {
+        touch(member, time.milliseconds());
+    }
+
+    private void touch(Member member, long nowMs) {
+        deadlineSet.accept(member.touch(nowMs));
     }
 
     // ---- JoinGroup
@@ -78,7 +91,9 @@ public final class GroupCoordinator {
                 return rejoinStatic(group, group.member(existing.get()).orElseThrow(), request, memberId);
             }
         } else if (request.requireKnownMemberId()) {
-            group.addPending(memberId, time.milliseconds() + request.sessionTimeoutMs());
+            long deadlineMs = time.milliseconds() + request.sessionTimeoutMs();
+            group.addPending(memberId, deadlineMs);
+            deadlineSet.accept(deadlineMs);
             return done(JoinResult.error(Errors.MEMBER_ID_REQUIRED, memberId));
         }
         return addAndRebalance(group, request, memberId);
@@ -95,7 +110,7 @@ public final class GroupCoordinator {
         boolean sameProtocols = member.sameProtocols(request.protocols());
         group.replaceStaticMember(member, newMemberId);
         member.update(request);
-        member.touch(time.milliseconds());
+        touch(member);
         if (group.is(GroupState.STABLE) && sameProtocols && !group.isLeader(newMemberId)) {
             return done(currentGeneration(group, member));
         }
@@ -109,7 +124,7 @@ public final class GroupCoordinator {
         }
         CompletableFuture<JoinResult> joined = new CompletableFuture<>();
         member.awaitJoin(joined);
-        member.touch(time.milliseconds());
+        touch(member);
         group.add(member);
         group.joinDeadline().memberArrived();
         maybeRebalance(group);
@@ -130,7 +145,7 @@ public final class GroupCoordinator {
         if (isFenced(group, member, request.groupInstanceId())) {
             return done(JoinResult.error(Errors.FENCED_INSTANCE_ID, memberId));
         }
-        member.touch(time.milliseconds());
+        touch(member);
         return switch (group.state()) {
             case PREPARING_REBALANCE -> updateAndAwait(group, member, request);
             case COMPLETING_REBALANCE -> member.sameProtocols(request.protocols())
@@ -197,6 +212,7 @@ public final class GroupCoordinator {
         } else {
             group.joinDeadline().startRebalance(now, group.rebalanceTimeoutMs());
         }
+        deadlineSet.accept(group.joinDeadline().deadlineMs());
         log.debug("group {} is rebalancing (generation {})", group.groupId(), group.generationId());
         maybeCompleteJoin(group);
     }
@@ -230,7 +246,7 @@ public final class GroupCoordinator {
         log.info("group {}: generation {} with {} member(s), protocol {}", group.groupId(), group.generationId(),
                 group.members().size(), group.protocolName());
         for (Member member : group.members()) {
-            member.touch(now);
+            touch(member, now);
             member.completeJoin(currentGeneration(group, member));
         }
     }
@@ -266,7 +282,7 @@ public final class GroupCoordinator {
                 return done(SyncResult.error(Errors.INCONSISTENT_GROUP_PROTOCOL));
             }
             Member member = group.member(request.memberId()).orElseThrow();
-            member.touch(time.milliseconds());
+            touch(member);
             return switch (group.state()) {
                 case PREPARING_REBALANCE -> done(SyncResult.error(Errors.REBALANCE_IN_PROGRESS));
                 case STABLE -> done(assignmentOf(group, member));
@@ -283,8 +299,10 @@ public final class GroupCoordinator {
             for (Member each : group.members()) {
                 each.assign(request.assignments().get(each.memberId()));
             }
-            group.transitionTo(GroupState.STABLE, time.milliseconds());
+            long now = time.milliseconds();
+            group.transitionTo(GroupState.STABLE, now);
             for (Member each : group.members()) {
+                touch(each, now); // as Kafka: a member's session starts again with its SyncGroup answer
                 each.completeSync(assignmentOf(group, each));
             }
         }
@@ -322,7 +340,7 @@ public final class GroupCoordinator {
             if (error != Errors.NONE) {
                 return error;
             }
-            group.member(memberId).orElseThrow().touch(time.milliseconds());
+            touch(group.member(memberId).orElseThrow());
             if (group.is(GroupState.PREPARING_REBALANCE)) {
                 return Errors.REBALANCE_IN_PROGRESS;
             }
@@ -345,7 +363,7 @@ public final class GroupCoordinator {
         if (group.is(GroupState.COMPLETING_REBALANCE)) {
             return Errors.REBALANCE_IN_PROGRESS; // a current member that has not got its assignment yet
         }
-        group.member(memberId).orElseThrow().touch(time.milliseconds());
+        touch(group.member(memberId).orElseThrow());
         return Errors.NONE;
     }
 
@@ -397,10 +415,11 @@ public final class GroupCoordinator {
 
     /**
      * Removes members whose session ran out and member ids handed out but never used, and ends
-     * join phases whose deadline passed. Run every few tens of milliseconds.
+     * join phases whose deadline passed. @return the earliest deadline still ahead, {@link Long#MAX_VALUE} if none
      */
-    public void checkDeadlines() {
+    public long checkDeadlines() {
         long now = time.milliseconds();
+        long next = Long.MAX_VALUE;
         for (Group group : groups.all()) {
             synchronized (group) {
                 if (group.is(GroupState.DEAD)) {
@@ -421,8 +440,10 @@ public final class GroupCoordinator {
                         maybeCompleteJoin(group);
                     }
                 }
+                next = Math.min(next, group.nextDeadlineMs());
             }
         }
+        return next;
     }
 
     /**

@@ -1,35 +1,35 @@
 package io.tributary.broker.group;
 
 import io.tributary.broker.coordinator.CoordinatedPartitions;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import io.tributary.broker.coordinator.CoordinatorLoader;
+import io.tributary.broker.coordinator.DeadlineWakeups;
 import org.apache.kafka.common.utils.Time;
 
 /**
  * The group coordinator and the offset manager over the groups of the offsets partitions this
- * broker leads, with a background thread that checks session and rebalance deadlines every
- * {@value #DEADLINE_CHECK_INTERVAL_MS} ms and expires offsets every
+ * broker leads, with a background thread that acts on session and rebalance deadlines when they
+ * come due ({@link DeadlineWakeups}) and expires offsets every
  * {@code offsets.retention.check.interval.ms}. Coordination follows leadership through a
  * {@link CoordinatorLoader}: a partition's groups and offsets are read from its log when this
  * broker starts to lead it, and dropped when it stops.
  */
 public final class GroupServices implements AutoCloseable {
-    static final long DEADLINE_CHECK_INTERVAL_MS = 50;
-
     private final GroupCoordinator coordinator;
     private final OffsetManager offsets;
     private final OffsetStore store;
-    private final ScheduledExecutorService timer;
+    private final List<ScheduledExecutorService> timers;
     private final CoordinatorLoader loader;
 
     private GroupServices(GroupCoordinator coordinator, OffsetManager offsets, OffsetStore store, CoordinatedPartitions partitions,
-                          ScheduledExecutorService timer) {
+                          List<ScheduledExecutorService> timers) {
         this.coordinator = coordinator;
         this.offsets = offsets;
         this.store = store;
-        this.timer = timer;
+        this.timers = timers;
         this.loader = new CoordinatorLoader("tributary-group-loader", partitions, new CoordinatorLoader.PartitionStates() {
             @Override
             public void load(int partition, int leaderEpoch) {
@@ -48,14 +48,17 @@ public final class GroupServices implements AutoCloseable {
     public static GroupServices start(GroupConfig config, OffsetStore store, Time time) {
         GroupRegistry groups = new GroupRegistry();
         CoordinatedPartitions partitions = new CoordinatedPartitions(store::partitionFor);
-        GroupCoordinator coordinator = new GroupCoordinator(config, groups, partitions, time);
-        OffsetManager offsets = new OffsetManager(config, groups, coordinator, store, partitions, time);
+        // Deadlines get a thread of their own, so that an offset expiry pass never delays a session's end.
+        ScheduledExecutorService deadlineTimer = Executors.newSingleThreadScheduledExecutor(
+                CoordinatorLoader.daemon("tributary-group-deadlines"));
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(CoordinatorLoader.daemon("tributary-group-timer"));
-        timer.scheduleWithFixedDelay(CoordinatorLoader.guarded("group deadlines", coordinator::checkDeadlines),
-                DEADLINE_CHECK_INTERVAL_MS, DEADLINE_CHECK_INTERVAL_MS, TimeUnit.MILLISECONDS);
+        DeadlineWakeups deadlines = new DeadlineWakeups(deadlineTimer, time, "group deadline check");
+        GroupCoordinator coordinator = new GroupCoordinator(config, groups, partitions, time, deadlines::wakeBy);
+        deadlines.checkWith(coordinator::checkDeadlines);
+        OffsetManager offsets = new OffsetManager(config, groups, coordinator, store, partitions, time);
         timer.scheduleWithFixedDelay(CoordinatorLoader.guarded("offset expiry", offsets::expireOffsets),
                 config.offsetsRetentionCheckIntervalMs(), config.offsetsRetentionCheckIntervalMs(), TimeUnit.MILLISECONDS);
-        return new GroupServices(coordinator, offsets, store, partitions, timer);
+        return new GroupServices(coordinator, offsets, store, partitions, List.of(deadlineTimer, timer));
     }
 
     public GroupCoordinator coordinator() {
@@ -91,7 +94,7 @@ public final class GroupServices implements AutoCloseable {
 
     @Override
     public void close() {
-        timer.shutdownNow();
+        timers.forEach(ScheduledExecutorService::shutdownNow);
         loader.close();
     }
 }

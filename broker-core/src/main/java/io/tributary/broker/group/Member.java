@@ -137,9 +137,15 @@ final class Member {
         }
     }
 
-    /** A heartbeat (or any request of the member) arrived: the session lasts another session timeout. */
-    void touch(long nowMs) {
+    /** A heartbeat (or any request of the member) arrived: the session lasts another session timeout. @return its end */
+    long touch(long nowMs) {
         this.sessionDeadlineMs = nowMs + sessionTimeoutMs;
+        return sessionDeadlineMs;
+    }
+
+    /** When the session runs out, or never while the member waits for a JoinGroup or SyncGroup answer. */
+    long sessionDeadlineMs() {
+        return awaitingJoin == null && awaitingSync == null ? sessionDeadlineMs : Long.MAX_VALUE;
     }
 
     /**
@@ -147,6 +153,6 @@ final class Member {
      * its client cannot heartbeat until the coordinator answers.
      */
     boolean sessionExpired(long nowMs) {
-        return awaitingJoin == null && awaitingSync == null && nowMs >= sessionDeadlineMs;
+        return nowMs >= sessionDeadlineMs();
     }
 }

@@ -27,6 +27,7 @@ import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.network.ByteBufferSend;
 import org.apache.kafka.common.network.InvalidReceiveException;
 import org.apache.kafka.common.network.Send;
+import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
@@ -398,8 +399,10 @@ public final class Processor implements Runnable {
         }
         if (parsed instanceof RequestParser.Parsed.Unknown unknown) {
             // Every such request is logged: it names an API or version some client needs and we lack.
-            log.warn("connection {} from {} sent api key {} v{}, which this broker does not serve: answered UNSUPPORTED_VERSION",
-                    connection.id(), connection.client(), unknown.apiKey(), unknown.apiVersion());
+            log.warn("connection {} from {} (client id {}) sent {} v{}, which this broker does not serve: answered UNSUPPORTED_VERSION",
+                    connection.id(), connection.client(), unknown.clientId(),
+                    ApiKeys.hasId(unknown.apiKey()) ? ApiKeys.forId(unknown.apiKey()) : "api key " + unknown.apiKey(),
+                    unknown.apiVersion());
             frame.release(receiveBuffers::release);
             send(connection, bareErrorResponse(unknown.correlationId()));
             return;

@@ -1,6 +1,7 @@
 package io.tributary.broker.network;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -24,7 +25,7 @@ final class RequestParser {
          * An API key or version kafka-clients itself does not know, so its body cannot be read
          * and no typed response can be written: it is answered with the bare error code.
          */
-        record Unknown(int correlationId, short apiKey, short apiVersion) implements Parsed {
+        record Unknown(int correlationId, short apiKey, short apiVersion, String clientId) implements Parsed {
         }
     }
 
@@ -41,7 +42,7 @@ final class RequestParser {
         short apiVersion = frame.getShort(2);
         int correlationId = frame.getInt(4);
         if (!ApiKeys.hasId(apiKey)) {
-            return new Parsed.Unknown(correlationId, apiKey, apiVersion);
+            return new Parsed.Unknown(correlationId, apiKey, apiVersion, clientId(frame));
         }
         ApiKeys key = ApiKeys.forId(apiKey);
         if (key == ApiKeys.API_VERSIONS && !key.isVersionSupported(apiVersion)) {
@@ -50,7 +51,7 @@ final class RequestParser {
             return new Parsed.Ok(header, new ApiVersionsRequest(new ApiVersionsRequestData(), (short) 0));
         }
         if (!key.isVersionSupported(apiVersion)) {
-            return new Parsed.Unknown(correlationId, apiKey, apiVersion);
+            return new Parsed.Unknown(correlationId, apiKey, apiVersion, clientId(frame));
         }
         RequestHeader header = parseHeader(frame);
         try {
@@ -59,6 +60,23 @@ final class RequestParser {
         } catch (RuntimeException e) {
             throw new InvalidRequestException("malformed " + key + " v" + apiVersion + " body: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The client id of a request we cannot parse, for the log: every header version since v1 puts it right after the
+     * correlation id as a 2-byte length and UTF-8 bytes. Null if absent or cut short.
+     */
+    private static String clientId(ByteBuffer frame) {
+        if (frame.remaining() < HEADER_PREFIX_BYTES + 2) {
+            return null;
+        }
+        short length = frame.getShort(HEADER_PREFIX_BYTES);
+        if (length < 0 || frame.remaining() < HEADER_PREFIX_BYTES + 2 + length) {
+            return null;
+        }
+        byte[] bytes = new byte[length];
+        frame.get(HEADER_PREFIX_BYTES + 2, bytes);
+        return new String(bytes, StandardCharsets.UTF_8);
     }
 
     private static RequestHeader parseHeader(ByteBuffer frame) {

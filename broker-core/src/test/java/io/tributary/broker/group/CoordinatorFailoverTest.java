@@ -160,7 +160,7 @@ class CoordinatorFailoverTest {
             coordinated.startLoading(partition, 0);
             coordinated.finishLoading(partition, 0);
         }
-        return new OffsetManager(CONFIG, groups, new GroupCoordinator(CONFIG, groups, coordinated, time), store, coordinated, time);
+        return new OffsetManager(CONFIG, groups, new GroupCoordinator(CONFIG, groups, coordinated, time, deadline -> { }), store, coordinated, time);
     }
 
     private static CompletableFuture<Map<TopicPartition, Errors>> commit(OffsetManager offsets, long offset) {

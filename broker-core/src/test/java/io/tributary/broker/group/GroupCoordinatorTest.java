@@ -124,6 +124,23 @@ class GroupCoordinatorTest {
     }
 
     @Test
+    void aSessionEndsAtItsDeadlineWhichTheCoordinatorAnnouncesWhenItIsSet() {
+        JoinResult member = stableGroupOfOne();
+        fixture.time.sleep(1_234);
+        long heartbeatAt = fixture.time.milliseconds();
+        assertThat(fixture.coordinator.heartbeat(GROUP, member.memberId(), null, member.generationId())).isEqualTo(Errors.NONE);
+        assertThat(fixture.deadlinesSet).contains(heartbeatAt + SESSION_TIMEOUT_MS);
+        assertThat(fixture.coordinator.checkDeadlines()).isEqualTo(heartbeatAt + SESSION_TIMEOUT_MS);
+
+        fixture.time.sleep(SESSION_TIMEOUT_MS - 1);
+        assertThat(fixture.coordinator.checkDeadlines()).isEqualTo(heartbeatAt + SESSION_TIMEOUT_MS);
+        assertThat(fixture.coordinator.describe(GROUP).orElseThrow().members()).hasSize(1);
+        fixture.time.sleep(1);
+        assertThat(fixture.coordinator.checkDeadlines()).isEqualTo(Long.MAX_VALUE);
+        assertThat(fixture.coordinator.describe(GROUP).orElseThrow().state()).isEqualTo(GroupState.EMPTY);
+    }
+
+    @Test
     void aMemberThatStopsHeartbeatingIsRemovedAfterTheSessionTimeout() {
         CompletableFuture<JoinResult> firstJoin = joinNew("range");
         CompletableFuture<JoinResult> secondJoin = joinNew("range");

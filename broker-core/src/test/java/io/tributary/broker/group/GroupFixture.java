@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.log.LogManager;
 import io.tributary.broker.log.PartitionLog;
@@ -24,6 +25,8 @@ final class GroupFixture implements AutoCloseable {
     static final GroupConfig CONFIG = new GroupConfig(1_000, 60_000, INITIAL_DELAY_MS, RETENTION_MS, 600_000, 100);
 
     final FakeTime time = new FakeTime();
+    /** Every deadline the coordinator announced, in order. */
+    final List<Long> deadlinesSet = new CopyOnWriteArrayList<>();
     private final Path dir;
     private LogManager logs;
     GroupCoordinator coordinator;
@@ -44,7 +47,7 @@ final class GroupFixture implements AutoCloseable {
         GroupRegistry groups = new GroupRegistry();
         OffsetStore store = new OffsetStore(partitions, time);
         CoordinatedPartitions coordinated = new CoordinatedPartitions(store::partitionFor);
-        coordinator = new GroupCoordinator(CONFIG, groups, coordinated, time);
+        coordinator = new GroupCoordinator(CONFIG, groups, coordinated, time, deadlinesSet::add);
         offsets = new OffsetManager(CONFIG, groups, coordinator, store, coordinated, time);
         for (int partition = 0; partition < partitions.size(); partition++) {
             coordinated.startLoading(partition, 0);
@@ -58,12 +61,16 @@ final class GroupFixture implements AutoCloseable {
         open();
     }
 
-    /** Moves the clock, running the deadline check as often as the broker's timer thread would. */
+    /** Moves the clock, running the deadline check at each deadline on the way, as the broker's timer thread does. */
     void advance(long ms) {
-        for (long step = 0; step < ms; step += GroupServices.DEADLINE_CHECK_INTERVAL_MS) {
-            time.sleep(Math.min(GroupServices.DEADLINE_CHECK_INTERVAL_MS, ms - step));
-            coordinator.checkDeadlines();
+        long target = time.milliseconds() + ms;
+        long next = coordinator.checkDeadlines();
+        while (next <= target) {
+            time.sleep(Math.max(1, next - time.milliseconds()));
+            next = coordinator.checkDeadlines();
         }
+        time.sleep(target - time.milliseconds());
+        coordinator.checkDeadlines();
     }
 
     static JoinRequest join(String groupId, String memberId, String instanceId, String... protocols) {

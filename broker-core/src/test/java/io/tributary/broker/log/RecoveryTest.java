@@ -10,9 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.LongStream;
-import org.apache.log4j.AppenderSkeleton;
-import org.apache.log4j.Logger;
-import org.apache.log4j.spi.LoggingEvent;
+import io.tributary.broker.testing.CapturedLog;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.internal.FileLogInputStream.FileChannelRecordBatch;
 import org.apache.kafka.common.record.internal.RecordBatch;
@@ -73,27 +71,9 @@ class RecoveryTest {
         Path active = SegmentFiles.log(crashed, 24);
         truncate(active, Files.size(active) - 10);
         List<String> warnings = new ArrayList<>();
-        Logger logger = Logger.getLogger(LogLoader.class);
-        AppenderSkeleton capture = new AppenderSkeleton() {
-            @Override
-            protected void append(LoggingEvent event) {
-                warnings.add(event.getRenderedMessage());
-            }
-
-            @Override
-            public void close() {
-            }
-
-            @Override
-            public boolean requiresLayout() {
-                return false;
-            }
-        };
-        logger.addAppender(capture);
-        try {
+        try (CapturedLog log = CapturedLog.of(LogLoader.class)) {
             fixture.recover(crashed, 0);
-        } finally {
-            logger.removeAppender(capture);
+            log.lines().forEach(line -> warnings.add(line.message()));
         }
         assertThat(warnings).anySatisfy(w -> assertThat(w).contains("events-3", "truncated " + (batchBytes - 10)
                 + " bytes", "at offset 27"));

@@ -38,10 +38,22 @@ class RequestParserTest {
     @Test
     void unknownApiKeysAndVersionsAreNamedNotParsed() {
         ByteBuffer unknownKey = ByteBuffer.allocate(10).putShort((short) 4242).putShort((short) 0).putInt(7).putShort((short) -1).flip();
-        assertThat(parser.parse(unknownKey)).isEqualTo(new RequestParser.Parsed.Unknown(7, (short) 4242, (short) 0));
+        assertThat(parser.parse(unknownKey)).isEqualTo(new RequestParser.Parsed.Unknown(7, (short) 4242, (short) 0, null));
 
         ByteBuffer unknownVersion = ByteBuffer.allocate(10).putShort(ApiKeys.FETCH.id).putShort((short) 999).putInt(8).putShort((short) -1).flip();
-        assertThat(parser.parse(unknownVersion)).isEqualTo(new RequestParser.Parsed.Unknown(8, ApiKeys.FETCH.id, (short) 999));
+        assertThat(parser.parse(unknownVersion)).isEqualTo(new RequestParser.Parsed.Unknown(8, ApiKeys.FETCH.id, (short) 999, null));
+    }
+
+    @Test
+    void theClientIdOfAnUnknownRequestIsReadForTheLogIfItIsThere() {
+        byte[] id = "future-client".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        ByteBuffer named = ByteBuffer.allocate(10 + id.length).putShort((short) 4242).putShort((short) 3).putInt(9)
+                .putShort((short) id.length).put(id).flip();
+        assertThat(parser.parse(named)).isEqualTo(new RequestParser.Parsed.Unknown(9, (short) 4242, (short) 3, "future-client"));
+
+        ByteBuffer cutShort = ByteBuffer.allocate(12).putShort((short) 4242).putShort((short) 3).putInt(9).putShort((short) 50)
+                .putShort((short) 0).flip();
+        assertThat(((RequestParser.Parsed.Unknown) parser.parse(cutShort)).clientId()).isNull();
     }
 
     @Test

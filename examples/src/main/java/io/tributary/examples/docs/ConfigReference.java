@@ -7,9 +7,6 @@ import io.tributary.sink.SinkConfig;
 import org.apache.kafka.common.config.ConfigDef;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 
@@ -22,8 +19,10 @@ import java.util.List;
  * examples/run config-reference docs/operations.md --check    exit 1 if it is stale</pre>
  */
 public final class ConfigReference {
-    static final String BEGIN = "<!-- BEGIN GENERATED CONFIG REFERENCE (examples/run config-reference docs/operations.md) -->";
-    static final String END = "<!-- END GENERATED CONFIG REFERENCE -->";
+    static final GeneratedSection SECTION = new GeneratedSection("CONFIG REFERENCE", "config-reference",
+        ConfigReference::render);
+    static final String BEGIN = SECTION.begin();
+    static final String END = SECTION.end();
 
     /** One table of the reference: a heading, a sentence on where the keys go, and the schema. */
     record Section(String heading, String intro, ConfigDef definition) {
@@ -52,21 +51,7 @@ public final class ConfigReference {
     }
 
     public static void main(String[] args) throws IOException {
-        if (args.length < 1 || args.length > 2 || (args.length == 2 && !args[1].equals("--check"))) {
-            System.err.println("usage: config-reference <docs/operations.md> [--check]");
-            System.exit(2);
-        }
-        Path doc = Path.of(args[0]);
-        String current = Files.readString(doc, StandardCharsets.UTF_8);
-        String updated = withGeneratedSection(current);
-        if (args.length == 2) {
-            boolean fresh = updated.equals(current);
-            System.out.println(fresh ? doc + ": the config reference is up to date"
-                : doc + ": the config reference is stale; run examples/run config-reference " + doc);
-            System.exit(fresh ? 0 : 1);
-        }
-        Files.writeString(doc, updated, StandardCharsets.UTF_8);
-        System.out.println("wrote the config reference into " + doc);
+        SECTION.main(args);
     }
 
     /**
@@ -75,13 +60,7 @@ public final class ConfigReference {
      * @throws IllegalArgumentException if the markers are missing or out of order
      */
     static String withGeneratedSection(String document) {
-        int begin = document.indexOf(BEGIN);
-        int end = document.indexOf(END);
-        if (begin < 0 || end < begin) {
-            throw new IllegalArgumentException("the document needs the lines " + BEGIN + " and " + END
-                + ", in that order, around the generated part");
-        }
-        return document.substring(0, begin + BEGIN.length()) + "\n" + render() + document.substring(end);
+        return SECTION.replaceIn(document);
     }
 
     /** The generated markdown: one table per section, keys in name order. */

@@ -3,30 +3,14 @@ package io.tributary.examples.docs;
 import org.apache.kafka.common.config.ConfigDef;
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ConfigReferenceTest {
-    private static final Path OPERATIONS_GUIDE = Path.of("..", "docs", "operations.md");
-
     @Test
     void theOperationsGuideHoldsTheCurrentReference() throws Exception {
-        String doc = Files.readString(OPERATIONS_GUIDE, StandardCharsets.UTF_8);
-        List<String> documented = doc.lines().toList();
-        List<String> generated = ConfigReference.withGeneratedSection(doc).lines().toList();
-
-        // Name the differing rows, not the whole page.
-        String stale = "docs/operations.md's config reference is stale: run 'examples/run config-reference docs/operations.md'";
-        assertThat(generated.stream().filter(line -> !documented.contains(line)))
-            .as(stale + "; lines the page lacks").isEmpty();
-        assertThat(documented.stream().filter(line -> !generated.contains(line)))
-            .as(stale + "; lines the code no longer has").isEmpty();
-        assertThat(generated.equals(documented)).as(stale + "; the order differs").isTrue();
+        GeneratedPage.assertCurrent(GeneratedPage.OPERATIONS_GUIDE, ConfigReference.SECTION);
     }
 
     @Test
