@@ -9,7 +9,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import io.tributary.broker.network.Processor;
 import io.tributary.broker.testing.CapturedLog;
-import io.tributary.broker.testing.RawConnection;
+import io.tributary.testkit.wire.RawConnection;
 import io.tributary.broker.testing.TestBroker;
 import org.apache.kafka.common.message.ApiMessageType;
 import org.apache.kafka.common.protocol.ApiKeys;
