@@ -152,6 +152,14 @@ public final class IdempotentAppender {
         }
     }
 
+    /** What the cleaner must keep of each producer {@code partitionLog} remembers (see {@link ProducerStateManager#lastRecords}). */
+    public Map<Long, ProducerStateManager.LastRecord> lastRecords(PartitionLog partitionLog) {
+        ProducerStateManager state = stateOf(partitionLog);
+        synchronized (state) {
+            return state.lastRecords();
+        }
+    }
+
     /** The open transactions of {@code partitionLog} by producer id, each with its first offset. */
     public Map<Long, Long> openTransactions(PartitionLog partitionLog) {
         ProducerStateManager state = stateOf(partitionLog);

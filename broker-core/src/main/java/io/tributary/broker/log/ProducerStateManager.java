@@ -224,7 +224,8 @@ public final class ProducerStateManager {
         epochs.merge(producerId, batch.producerEpoch(), (a, b) -> a >= b ? a : b);
         if (batch.isControlBatch()) {
             lastWriteMs.merge(producerId, nowMs, Math::max);
-            return complete(batch, firstOffset);
+            // A control batch the cleaner emptied kept only its producer's epoch: its transaction is gone from the log.
+            return batch.iterator().hasNext() ? complete(batch, firstOffset) : null;
         }
         record(producerId, new BatchMetadata(batch.producerEpoch(), batch.baseSequence(), batch.lastSequence(), firstOffset, lastOffset),
                 nowMs);
@@ -276,6 +277,26 @@ public final class ProducerStateManager {
                     coordinatorEpochs.getOrDefault(producerId, -1), open.getOrDefault(producerId, -1L)));
         });
         return views;
+    }
+
+    /**
+     * What the cleaner must keep of a producer so that replaying the cleaned log restores its state: the batch
+     * holding {@code lastDataOffset} (its last sequence), or, when that is -1 because a marker of a newer epoch came
+     * after its last data, the marker of {@code epoch}.
+     */
+    public record LastRecord(long lastDataOffset, short epoch) {
+    }
+
+    /** The {@link LastRecord} of every producer this partition remembers. */
+    public Map<Long, LastRecord> lastRecords() {
+        Map<Long, LastRecord> last = new HashMap<>();
+        lastWriteMs.keySet().forEach(producerId -> {
+            short epoch = epochs.getOrDefault(producerId, (short) -1);
+            Deque<BatchMetadata> recent = producers.get(producerId);
+            boolean dataOfThisEpoch = recent != null && !recent.isEmpty() && recent.peekLast().epoch() == epoch;
+            last.put(producerId, new LastRecord(dataOfThisEpoch ? recent.peekLast().lastOffset() : -1, epoch));
+        });
+        return last;
     }
 
     /** The first offset of the oldest open transaction, or -1 if none is open. */

@@ -477,6 +477,18 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         return local(tp).deleteRecordsBefore(offset);
     }
 
+    /**
+     * The last stable offset of a local replica's log, for the cleaner: its high watermark, or the first offset of
+     * its oldest open transaction if lower; its log start while this broker does not replicate it (nothing is cleaned).
+     */
+    public long lastStableOffset(PartitionLog log) {
+        Partition partition = partitions.get(log.topicPartition());
+        if (partition == null || partition.log() != log) {
+            return log.logStartOffset();
+        }
+        return partition.lastStableOffset(partition.highWatermark());
+    }
+
     /** The first offset of a local replica's log. */
     public long logStartOffset(TopicPartition tp) {
         return local(tp).log().logStartOffset();
