@@ -45,6 +45,9 @@ import io.tributary.broker.txn.TransactionStateStore;
 import io.tributary.broker.group.OffsetStore;
 import io.tributary.broker.log.LogAppendInfo;
 import io.tributary.broker.log.LogManager;
+import io.tributary.broker.log.PartitionLog;
+import io.tributary.broker.log.ProducerStateManager;
+import io.tributary.broker.log.cleaner.CleanerLogState;
 import io.tributary.broker.log.cleaner.LogCleaner;
 import io.tributary.broker.metrics.BrokerMetrics;
 import io.tributary.broker.metrics.MetricsHttpServer;
@@ -150,7 +153,6 @@ public final class Server implements AutoCloseable {
         controlledShutdown = new ControlledShutdown(zk, cluster, config.brokerId(), time);
         controlledShutdown.clearStale();
         logs = LogManager.open(config.logDirs(), config.logDefaults(), time);
-        cleaner = LogCleaner.start(logs, config.logDefaults(), time);
         TopicManager topics = new TopicManager(new TopicStore(zk), logs, config.logDefaults(), config.brokerId(),
                 () -> liveBrokersWith(config.brokerId()));
         fetchWaiters = new Purgatory<>("fetch");
@@ -158,6 +160,17 @@ public final class Server implements AutoCloseable {
         replicas = new ReplicaManager(replication, topics, appender, fetchWaiters, cluster, new PartitionStateStore(zk),
                 HighWatermarkCheckpoints.load(config.logDirs()), time);
         topics.addListener(replicas);
+        cleaner = LogCleaner.start(logs, new CleanerLogState() {
+            @Override
+            public long lastStableOffset(PartitionLog log) {
+                return replicas.lastStableOffset(log);
+            }
+
+            @Override
+            public Map<Long, ProducerStateManager.LastRecord> lastRecords(PartitionLog log) {
+                return appender.lastRecords(log);
+            }
+        }, config.logDefaults(), time);
         cluster.addListener(path -> TopicPaths.topicOf(path).or(() -> TopicPaths.configuredTopicOf(path)).ifPresent(topics::refresh));
         cluster.addListener(replicas::onClusterChange);
         zk.curator().getConnectionStateListenable().addListener((client, state) ->

@@ -1,14 +1,18 @@
 package io.tributary.broker.api;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import io.tributary.broker.api.TopicLookup.Found;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.log.LogAppendInfo;
+import io.tributary.broker.log.VerificationGuard;
 import io.tributary.broker.replica.ReplicaManager;
+import io.tributary.broker.txn.TransactionVerifier;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.message.ProduceRequestData;
@@ -29,6 +33,8 @@ import org.slf4j.LoggerFactory;
  * acks=-1 waits until the ISR has the records, or fails the partition with the replication error;
  * acks=0 gets no response at all. A partition's error never affects the others in the request.
  * Internal topics are refused (INVALID_TOPIC_EXCEPTION, as in Kafka): only the broker writes them.
+ * Transactional batches that would open their producer's transaction on a partition are appended only once the
+ * transaction's coordinator has confirmed that the partition is in it ({@link TransactionVerification}, KIP-890).
  */
 final class ProduceHandler {
     private static final Logger log = LoggerFactory.getLogger(ProduceHandler.class);
@@ -36,10 +42,17 @@ final class ProduceHandler {
 
     private final TopicLookup lookup;
     private final ReplicaManager replicas;
+    private final TransactionVerifier verifier;
 
-    ProduceHandler(TopicManager topics, ReplicaManager replicas) {
+    ProduceHandler(TopicManager topics, ReplicaManager replicas, TransactionVerifier verifier) {
         this.lookup = new TopicLookup(topics);
         this.replicas = replicas;
+        this.verifier = verifier;
+    }
+
+    /** A partition to append to, and where its response goes. */
+    private record Pending(TopicPartition partition, PartitionProduceData data, List<PartitionProduceResponse> responses,
+                           int slot) {
     }
 
     /** @return the response, completed with null for acks=0 */
@@ -47,8 +60,7 @@ final class ProduceHandler {
         boolean byId = version >= FIRST_VERSION_BY_TOPIC_ID;
         Errors requestError = requestError(request);
         ProduceResponseData response = new ProduceResponseData();
-        Map<TopicPartition, Long> awaited = new HashMap<>();
-        Map<TopicPartition, PartitionProduceResponse> appended = new HashMap<>();
+        List<Pending> pending = new ArrayList<>();
         for (TopicProduceData topicData : request.topicData()) {
             Found found = lookup.find(topicData.name(), topicData.topicId(), byId);
             List<PartitionProduceResponse> partitions = new ArrayList<>();
@@ -64,17 +76,39 @@ final class ProduceHandler {
                     continue;
                 }
                 TopicPartition partition = new TopicPartition(found.topic().get().name(), partitionData.index());
-                Appended result = append(partition, partitionData, request.acks(), version);
-                partitions.add(result.response());
-                if (result.nextOffset() >= 0) {
-                    awaited.put(partition, result.nextOffset());
-                    appended.put(partition, result.response());
-                }
+                pending.add(new Pending(partition, partitionData, partitions, partitions.size()));
+                partitions.add(null); // filled once appended
             }
             response.responses().add(new TopicProduceResponse()
                     .setName(byId ? "" : topicData.name())
                     .setTopicId(topicData.topicId())
                     .setPartitionResponses(partitions));
+        }
+        TransactionVerification verification = TransactionVerification.start(request.transactionalId(), pending.stream()
+                .map(p -> Map.entry(p.partition(), (MemoryRecords) p.data().records())).toList(), replicas, verifier);
+        if (!verification.isDone()) {
+            // Appended after this handler returns, when the request's buffer may be reused: copy the records out.
+            pending.forEach(p -> p.data().setRecords(copyOf((MemoryRecords) p.data().records())));
+        }
+        return verification.result().thenCompose(verified -> appendAll(pending, verified, request, version, response));
+    }
+
+    private CompletableFuture<ProduceResponseData> appendAll(List<Pending> pending, TransactionVerification.Outcome verified,
+                                                             ProduceRequestData request, short version,
+                                                             ProduceResponseData response) {
+        Map<TopicPartition, Long> awaited = new HashMap<>();
+        Map<TopicPartition, PartitionProduceResponse> appended = new HashMap<>();
+        for (Pending p : pending) {
+            Optional<Errors> refused = verified.error(p.partition());
+            Appended result = refused.isPresent()
+                    ? new Appended(error(p.data().index(), refused.get(), "The transaction's coordinator did not confirm "
+                    + "that it holds this partition: " + refused.get().message()), -1)
+                    : append(p.partition(), p.data(), request.acks(), version, verified.guard(p.partition()));
+            p.responses().set(p.slot(), result.response());
+            if (result.nextOffset() >= 0) {
+                awaited.put(p.partition(), result.nextOffset());
+                appended.put(p.partition(), result.response());
+            }
         }
         if (request.acks() == 0) {
             return CompletableFuture.completedFuture(null);
@@ -92,6 +126,12 @@ final class ProduceHandler {
         });
     }
 
+    private static MemoryRecords copyOf(MemoryRecords records) {
+        ByteBuffer copy = ByteBuffer.allocate(records.sizeInBytes());
+        copy.put(records.buffer().duplicate()).flip();
+        return MemoryRecords.readableRecords(copy);
+    }
+
     /** A partition's response and, after a successful append, the offset that follows it (-1 otherwise). */
     private record Appended(PartitionProduceResponse response, long nextOffset) {
     }
@@ -104,10 +144,13 @@ final class ProduceHandler {
         return Errors.NONE;
     }
 
-    private Appended append(TopicPartition partition, PartitionProduceData data, short acks, short version) {
+    private Appended append(TopicPartition partition, PartitionProduceData data, short acks, short version,
+                            VerificationGuard guard) {
         try {
             ProduceRequest.validateRecords(version, data.records());
-            LogAppendInfo info = replicas.appendAsLeader(partition, (MemoryRecords) data.records(), acks);
+            MemoryRecords records = (MemoryRecords) data.records();
+            LogAppendInfo info = guard == null ? replicas.appendAsLeader(partition, records, acks)
+                    : replicas.appendVerified(partition, records, acks, guard);
             replicas.topicStats().recordProduced(partition.topic(), info.recordCount(), data.records().sizeInBytes());
             PartitionProduceResponse response = new PartitionProduceResponse()
                     .setIndex(data.index())

@@ -147,7 +147,7 @@ public final class RequestDispatcher {
         return new RequestDispatcher(
                 new MetadataHandler(broker, topics, new MetadataHandler.TopicDefaults(settings.autoCreateTopics(),
                         settings.defaultPartitions(), settings.defaultReplicationFactor()), cluster, replicas),
-                new ProduceHandler(topics, replicas),
+                new ProduceHandler(topics, replicas, transactionServices.verifier()),
                 new FetchHandler(topics, replicas, fetchWaiters, followers),
                 new ListOffsetsHandler(topics, replicas),
                 new DeleteRecordsHandler(topics, replicas),

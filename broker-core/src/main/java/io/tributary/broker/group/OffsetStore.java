@@ -151,7 +151,9 @@ public final class OffsetStore {
         topic.replay(offsetsPartition, batch -> {
             if (batch.isControlBatch()) {
                 Map<String, Map<TopicPartition, CommittedOffset>> completed = pending.remove(batch.producerId());
-                if (completed != null && ProducerStateManager.markerType(batch) == ControlRecordType.COMMIT) {
+                // A marker the cleaner emptied ends a transaction none of whose data is left: nothing to apply.
+                boolean emptied = !batch.iterator().hasNext();
+                if (completed != null && !emptied && ProducerStateManager.markerType(batch) == ControlRecordType.COMMIT) {
                     completed.forEach((group, offsets) -> groups.computeIfAbsent(group, g -> new HashMap<>()).putAll(offsets));
                 }
                 return;

@@ -75,6 +75,19 @@ public final class IdempotentAppender {
      * their epochs are checked, and they are never taken for retries.
      */
     public LogAppendInfo append(PartitionLog partitionLog, MemoryRecords records, int leaderEpoch, AppendOrigin origin) {
+        return append(partitionLog, records, leaderEpoch, origin, null);
+    }
+
+    /**
+     * {@link #append(PartitionLog, MemoryRecords, int, AppendOrigin)} of a produce whose transactional batches were
+     * verified with their coordinator under {@code guard} ({@link #startVerification}); null for an append that is
+     * not verified (a coordinator's, or a test's).
+     *
+     * @throws org.apache.kafka.common.errors.InvalidTxnStateException if a transactional batch would open a transaction
+     *         the guard does not cover
+     */
+    public LogAppendInfo append(PartitionLog partitionLog, MemoryRecords records, int leaderEpoch, AppendOrigin origin,
+                                VerificationGuard guard) {
         List<MutableRecordBatch> batches = new ArrayList<>();
         records.batches().forEach(batches::add);
         if (batches.stream().noneMatch(b -> b.producerId() != RecordBatch.NO_PRODUCER_ID)) {
@@ -96,6 +109,9 @@ public final class IdempotentAppender {
                         state.checkSequence(batch);
                     } else {
                         state.checkEpoch(batch);
+                    }
+                    if (guard != null) {
+                        state.checkVerified(batch, guard);
                     }
                 }
             }
@@ -149,6 +165,22 @@ public final class IdempotentAppender {
         ProducerStateManager state = stateOf(partitionLog);
         synchronized (state) {
             return state.activeProducers();
+        }
+    }
+
+    /** See {@link ProducerStateManager#startVerification}. */
+    public VerificationGuard startVerification(PartitionLog partitionLog, long producerId, short epoch) {
+        ProducerStateManager state = stateOf(partitionLog);
+        synchronized (state) {
+            return state.startVerification(producerId, epoch);
+        }
+    }
+
+    /** What the cleaner must keep of each producer {@code partitionLog} remembers (see {@link ProducerStateManager#lastRecords}). */
+    public Map<Long, ProducerStateManager.LastRecord> lastRecords(PartitionLog partitionLog) {
+        ProducerStateManager state = stateOf(partitionLog);
+        synchronized (state) {
+            return state.lastRecords();
         }
     }
 

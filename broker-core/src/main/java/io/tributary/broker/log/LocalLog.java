@@ -7,6 +7,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.KafkaStorageException;
@@ -45,6 +46,7 @@ final class LocalLog {
     private volatile boolean closed;
     /** Told (on the scheduler) the base offset of each new segment; forgotten when the log is truncated. */
     private volatile LongConsumer rollListener;
+    private volatile Consumer<SwapStep> swapSteps = step -> { };
 
     LocalLog(TopicPartition topicPartition, Path dir, LogConfig config, Time time, Scheduler scheduler,
              LogLoader.LoadedLog loaded) {
@@ -294,8 +296,16 @@ final class LocalLog {
         return closedSegments;
     }
 
+    /** The steps of a swap after its commit point, where a crash may stop it. */
+    enum SwapStep { COMMITTED, OLD_SEGMENTS_RETIRED, RENAMED }
+
+    /** Told each {@link SwapStep} a swap reaches; a test stops the swap there as a crash would. */
+    void onSwapStep(Consumer<SwapStep> listener) {
+        swapSteps = listener;
+    }
+
     /** See {@link PartitionLog#swapInCleaned}. Caller holds the append lock. */
-    boolean swapInCleaned(List<ClosedSegment> replaced, Path cleaned) throws IOException {
+    boolean swapInCleaned(List<ClosedSegment> replaced, Path cleaned, List<AbortedTxn> abortedTxns) throws IOException {
         ClosedSegment last = replaced.get(replaced.size() - 1);
         List<LogSegment> old = new ArrayList<>();
         for (ClosedSegment segment : replaced) {
@@ -312,23 +322,24 @@ final class LocalLog {
             return false;
         }
         long base = replaced.get(0).baseOffset();
-        Path swap = SegmentFiles.swap(dir, base, last.endOffset());
-        Files.move(cleaned, swap, StandardCopyOption.ATOMIC_MOVE);
-        Utils.flushDir(dir); // the commit point must survive a power loss, not only a process crash
-        List<AbortedTxn> aborted = new ArrayList<>();
-        for (LogSegment segment : old) {
-            aborted.addAll(segment.abortedTxns());
+        Path txnIndexSwap = SegmentFiles.txnIndexSwap(dir, base, last.endOffset());
+        if (abortedTxns.isEmpty()) {
+            Files.deleteIfExists(txnIndexSwap); // left by a swap that failed before its commit
+        } else {
+            TransactionIndex.write(txnIndexSwap, abortedTxns); // part of what the commit point below commits
         }
+        Files.move(cleaned, SegmentFiles.swap(dir, base, last.endOffset()), StandardCopyOption.ATOMIC_MOVE);
+        Utils.flushDir(dir); // the commit point must survive a power loss, not only a process crash
+        swapSteps.accept(SwapStep.COMMITTED);
         for (LogSegment segment : old) {
             deleteRetiredFiles(segment.baseOffset());
             segment.markDeleted();
         }
-        Files.move(swap, SegmentFiles.log(dir, base), StandardCopyOption.ATOMIC_MOVE);
+        swapSteps.accept(SwapStep.OLD_SEGMENTS_RETIRED);
+        SegmentFiles.finishSwap(dir, base, last.endOffset());
+        swapSteps.accept(SwapStep.RENAMED);
         LogSegment segment = LogSegment.open(dir, base, config);
         segment.recover();
-        for (AbortedTxn txn : aborted) {
-            segment.appendAbortedTxn(txn); // the cleaned segment keeps the aborted transactions of those it replaces
-        }
         retire(segment);
         segment.flush();
         segments.put(segment);

@@ -3,7 +3,6 @@ package io.tributary.broker.log;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
@@ -158,15 +157,12 @@ final class LogLoader {
 
     /**
      * A crash during compaction leaves either a {@code .cleaned} file (the clean had not committed: the old
-     * segments are intact, the file is dropped) or a {@code .swap} file (it had: the old segments it replaces
-     * are deleted and it becomes the segment at their base offset; its indexes are rebuilt).
+     * segments are intact, the file is dropped, with the cleaned {@code .txnindex.swap} if one was written) or a
+     * {@code .swap} file (it had: the old segments it replaces are deleted, and it becomes the segment at their base
+     * offset with its {@code .txnindex}; its other indexes are rebuilt).
      */
     private void finishInterruptedCleans() throws IOException {
-        List<Path> files;
-        try (Stream<Path> listing = Files.list(dir)) {
-            files = listing.toList();
-        }
-        for (Path file : files) {
+        for (Path file : listing()) {
             if (file.getFileName().toString().endsWith(SegmentFiles.CLEANED_SUFFIX)) {
                 Files.deleteIfExists(file);
                 continue;
@@ -177,15 +173,27 @@ final class LogLoader {
             }
             for (long baseOffset : segmentBaseOffsets()) {
                 if (baseOffset >= range[0] && baseOffset < range[1]) {
-                    Files.deleteIfExists(SegmentFiles.log(dir, baseOffset));
+                    // The log file last: a crash in between leaves it, and so its indexes are deleted next time.
                     Files.deleteIfExists(SegmentFiles.offsetIndex(dir, baseOffset));
                     Files.deleteIfExists(SegmentFiles.timeIndex(dir, baseOffset));
                     Files.deleteIfExists(SegmentFiles.txnIndex(dir, baseOffset));
+                    Files.deleteIfExists(SegmentFiles.log(dir, baseOffset));
                 }
             }
-            Files.move(file, SegmentFiles.log(dir, range[0]), StandardCopyOption.ATOMIC_MOVE);
+            SegmentFiles.finishSwap(dir, range[0], range[1]);
             LOG.warn("Partition {}: finished an interrupted clean of the segments from offset {} to {}", tp, range[0],
                     range[1]);
+        }
+        for (Path file : listing()) {
+            if (file.getFileName().toString().endsWith(SegmentFiles.TXN_INDEX_SWAP_SUFFIX)) {
+                Files.deleteIfExists(file); // its clean never committed
+            }
+        }
+    }
+
+    private List<Path> listing() throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.toList();
         }
     }
 

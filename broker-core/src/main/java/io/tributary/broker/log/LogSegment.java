@@ -445,15 +445,18 @@ final class LogSegment implements Closeable {
         return txnIndex.collect(fetchOffset, upperBound, out);
     }
 
-    /** Renames the files with the {@code .deleted} suffix; reads in flight keep working. */
+    /**
+     * Renames the files with the {@code .deleted} suffix; reads in flight keep working. The log file goes last: as
+     * long as it is there, so are the indexes it owns (a crash recovery that finishes a clean relies on it).
+     */
     void markDeleted() throws IOException {
-        Path logFile = records.file().toPath();
-        records.renameTo(logFile.resolveSibling(logFile.getFileName() + SegmentFiles.DELETED_SUFFIX).toFile());
         offsetIndex.renameTo(offsetIndex.file().resolveSibling(offsetIndex.file().getFileName()
                 + SegmentFiles.DELETED_SUFFIX));
         timeIndex.renameTo(timeIndex.file().resolveSibling(timeIndex.file().getFileName()
                 + SegmentFiles.DELETED_SUFFIX));
         txnIndex.renameTo(txnIndex.file().resolveSibling(txnIndex.file().getFileName() + SegmentFiles.DELETED_SUFFIX));
+        Path logFile = records.file().toPath();
+        records.renameTo(logFile.resolveSibling(logFile.getFileName() + SegmentFiles.DELETED_SUFFIX).toFile());
     }
 
     /** Closes and deletes the files, wherever they were renamed to. */

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.TopicPartition;
@@ -357,18 +358,25 @@ public final class PartitionLog {
      * {@link LogLoader} finishes it, and before that point the old segments are untouched. Reads in flight keep
      * reading the old files, which are deleted after file.delete.delay.ms.
      *
+     * @param abortedTxns the aborted transactions whose markers the cleaned segment holds and whose data, emptied or
+     *                    not, it still has: its {@code .txnindex}
      * @return false, with the cleaned file deleted, if those segments changed meanwhile (retention, truncation)
      */
-    public boolean swapInCleaned(List<ClosedSegment> replaced, Path cleaned) {
+    public boolean swapInCleaned(List<ClosedSegment> replaced, Path cleaned, List<AbortedTxn> abortedTxns) {
         appendLock.lock();
         try {
             ensureOpen();
-            return local.swapInCleaned(replaced, cleaned);
+            return local.swapInCleaned(replaced, cleaned, abortedTxns);
         } catch (IOException e) {
             throw new KafkaStorageException("Swapping a cleaned segment into " + topicPartition + " failed", e);
         } finally {
             appendLock.unlock();
         }
+    }
+
+    /** See {@link LocalLog#onSwapStep}. */
+    void onSwapStep(Consumer<LocalLog.SwapStep> listener) {
+        local.onSwapStep(listener);
     }
 
     /**

@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
 import org.apache.kafka.common.errors.TransactionCoordinatorFencedException;
@@ -79,6 +80,8 @@ public final class ProducerStateManager {
     private final OngoingTransactions ongoing = new OngoingTransactions();
     /** The coordinator epoch of each producer's newest marker: a marker from an older coordinator is fenced. */
     private final Map<Long, Integer> coordinatorEpochs = new HashMap<>();
+    /** Per producer without an open transaction here, the guard of the verification in flight (see {@link VerificationGuard}). */
+    private final Map<Long, VerificationGuard> verificationGuards = new HashMap<>();
     private long replayedFrom = -1;
 
     /**
@@ -193,6 +196,33 @@ public final class ProducerStateManager {
     }
 
     /**
+     * Before a transactional append of {@code producerId} at {@code epoch}: {@link VerificationGuard#NOT_NEEDED} if
+     * its transaction is open here or a newer epoch of it was seen here, else the guard (kept until its transaction
+     * begins or a marker comes) to verify with the coordinator.
+     */
+    public VerificationGuard startVerification(long producerId, short epoch) {
+        Short newest = epochs.get(producerId);
+        if (ongoing.isOpen(producerId) || newest != null && newest > epoch) {
+            return VerificationGuard.NOT_NEEDED;
+        }
+        return verificationGuards.computeIfAbsent(producerId, id -> new VerificationGuard());
+    }
+
+    /**
+     * Checks that a transactional {@code batch} that would open its producer's transaction here was verified under
+     * {@code guard}, and that no marker came since.
+     *
+     * @throws InvalidTxnStateException if not: the partition is not (or no longer) in the producer's transaction
+     */
+    public void checkVerified(RecordBatch batch, VerificationGuard guard) {
+        if (batch.isTransactional() && !ongoing.isOpen(batch.producerId())
+                && verificationGuards.get(batch.producerId()) != guard) {
+            throw new InvalidTxnStateException("The transaction of producer " + batch.producerId()
+                    + " does not hold this partition, or ended since the coordinator confirmed it did");
+        }
+    }
+
+    /**
      * Checks only that {@code batch} is not from an epoch older than its producer's newest: a coordinator's batch.
      *
      * @throws InvalidProducerEpochException if it is
@@ -224,17 +254,20 @@ public final class ProducerStateManager {
         epochs.merge(producerId, batch.producerEpoch(), (a, b) -> a >= b ? a : b);
         if (batch.isControlBatch()) {
             lastWriteMs.merge(producerId, nowMs, Math::max);
-            return complete(batch, firstOffset);
+            // A control batch the cleaner emptied kept only its producer's epoch: its transaction is gone from the log.
+            return batch.iterator().hasNext() ? complete(batch, firstOffset) : null;
         }
         record(producerId, new BatchMetadata(batch.producerEpoch(), batch.baseSequence(), batch.lastSequence(), firstOffset, lastOffset),
                 nowMs);
         if (batch.isTransactional()) {
             ongoing.begin(producerId, firstOffset);
+            verificationGuards.remove(producerId);
         }
         return null;
     }
 
     private CompletedTxn complete(RecordBatch marker, long markerOffset) {
+        verificationGuards.remove(marker.producerId()); // a verification before the marker no longer holds
         EndTransactionMarker end = marker(marker);
         coordinatorEpochs.merge(marker.producerId(), end.coordinatorEpoch(), Math::max);
         boolean aborted = end.controlType() == ControlRecordType.ABORT;
@@ -276,6 +309,26 @@ public final class ProducerStateManager {
                     coordinatorEpochs.getOrDefault(producerId, -1), open.getOrDefault(producerId, -1L)));
         });
         return views;
+    }
+
+    /**
+     * What the cleaner must keep of a producer so that replaying the cleaned log restores its state: the batch
+     * holding {@code lastDataOffset} (its last sequence), or, when that is -1 because a marker of a newer epoch came
+     * after its last data, the marker of {@code epoch}.
+     */
+    public record LastRecord(long lastDataOffset, short epoch) {
+    }
+
+    /** The {@link LastRecord} of every producer this partition remembers. */
+    public Map<Long, LastRecord> lastRecords() {
+        Map<Long, LastRecord> last = new HashMap<>();
+        lastWriteMs.keySet().forEach(producerId -> {
+            short epoch = epochs.getOrDefault(producerId, (short) -1);
+            Deque<BatchMetadata> recent = producers.get(producerId);
+            boolean dataOfThisEpoch = recent != null && !recent.isEmpty() && recent.peekLast().epoch() == epoch;
+            last.put(producerId, new LastRecord(dataOfThisEpoch ? recent.peekLast().lastOffset() : -1, epoch));
+        });
+        return last;
     }
 
     /** The first offset of the oldest open transaction, or -1 if none is open. */

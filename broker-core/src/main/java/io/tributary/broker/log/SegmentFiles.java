@@ -1,6 +1,9 @@
 package io.tributary.broker.log;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.OptionalLong;
 
 /** File names of a segment: the base offset zero-padded to 20 digits plus a suffix, as Apache Kafka names them. */
@@ -20,6 +23,11 @@ final class SegmentFiles {
      * found at start-up is finished (old segments deleted, .swap renamed to {@code <base>.log}).
      */
     static final String SWAP_SUFFIX = ".swap";
+    /**
+     * The {@code .txnindex} of a cleaned segment, {@code <base>.<end>.txnindex.swap}: written and fsynced before the
+     * clean commits, renamed to {@code <base>.txnindex} just before the log file is.
+     */
+    static final String TXN_INDEX_SWAP_SUFFIX = TXN_INDEX_SUFFIX + SWAP_SUFFIX;
 
     private SegmentFiles() {
     }
@@ -50,6 +58,24 @@ final class SegmentFiles {
 
     static Path swap(Path dir, long baseOffset, long endOffset) {
         return dir.resolve(baseName(baseOffset) + "." + baseName(endOffset) + SWAP_SUFFIX);
+    }
+
+    static Path txnIndexSwap(Path dir, long baseOffset, long endOffset) {
+        return dir.resolve(baseName(baseOffset) + "." + baseName(endOffset) + TXN_INDEX_SWAP_SUFFIX);
+    }
+
+    /**
+     * Completes a committed swap of the cleaned segment replacing offsets [base, end), once the replaced segments'
+     * files are gone: its {@code .txnindex} first, then its log file, so that a crash in between leaves the log's
+     * {@code .swap} file to finish it again.
+     */
+    static void finishSwap(Path dir, long baseOffset, long endOffset) throws IOException {
+        Path txnIndexSwap = txnIndexSwap(dir, baseOffset, endOffset);
+        if (Files.exists(txnIndexSwap)) {
+            Files.move(txnIndexSwap, txnIndex(dir, baseOffset), StandardCopyOption.REPLACE_EXISTING,
+                    StandardCopyOption.ATOMIC_MOVE);
+        }
+        Files.move(swap(dir, baseOffset, endOffset), log(dir, baseOffset), StandardCopyOption.ATOMIC_MOVE);
     }
 
     /** The offsets [base, end) a {@code .swap} file replaces, or null for any other file. */

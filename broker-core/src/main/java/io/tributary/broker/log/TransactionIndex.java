@@ -35,6 +35,20 @@ final class TransactionIndex {
         return List.copyOf(read); // a torn last entry after a crash is dropped; recovery writes it again
     }
 
+    /** Writes a whole index of {@code entries} (in marker order) to {@code file} and fsyncs it. */
+    static void write(Path file, List<AbortedTxn> entries) throws IOException {
+        ByteBuffer buffer = ByteBuffer.allocate(entries.size() * AbortedTxn.SIZE);
+        entries.forEach(txn -> txn.writeTo(buffer));
+        buffer.flip();
+        try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE)) {
+            while (buffer.hasRemaining()) {
+                out.write(buffer);
+            }
+            out.force(true);
+        }
+    }
+
     /** The last offset (the marker's) of the newest entry, or -1 if there is none. */
     long lastMarkerOffset() {
         List<AbortedTxn> current = entries;

@@ -10,6 +10,7 @@ import java.util.function.UnaryOperator;
 import io.tributary.broker.log.AppendOrigin;
 import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.log.ProducerStateManager;
+import io.tributary.broker.log.VerificationGuard;
 import io.tributary.broker.controller.PartitionState;
 import io.tributary.broker.log.LogAppendInfo;
 import io.tributary.broker.log.PartitionLog;
@@ -238,16 +239,20 @@ public final class Partition {
      * @throws NotLeaderOrFollowerException if this replica does not lead
      * @throws NotEnoughReplicasException    for acks=-1 with an ISR smaller than the topic's min.insync.replicas
      */
-    synchronized LogAppendInfo appendAsLeader(MemoryRecords records, short acks, AppendOrigin origin) {
+    synchronized LogAppendInfo appendAsLeader(MemoryRecords records, short acks, AppendOrigin origin, VerificationGuard guard) {
         requireLeader();
         int minInsyncReplicas = minInSyncReplicas();
         if (acks == -1 && state.isr().size() < minInsyncReplicas) {
             throw new NotEnoughReplicasException("The ISR of " + topicPartition + " is " + state.isr()
                     + ", fewer than min.insync.replicas=" + minInsyncReplicas);
         }
-        LogAppendInfo info = appender.append(partitionLog, records, state.leaderEpoch(), origin);
+        LogAppendInfo info = appender.append(partitionLog, records, state.leaderEpoch(), origin, guard);
         maybeIncrementHighWatermark();
         return info;
+    }
+
+    VerificationGuard startVerification(long producerId, short epoch) {
+        return appender.startVerification(partitionLog, producerId, epoch);
     }
 
     /** The last stable offset under {@code highWatermark}: the first offset of the oldest open transaction, if lower. */

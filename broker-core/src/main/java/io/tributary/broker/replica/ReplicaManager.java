@@ -29,6 +29,7 @@ import io.tributary.broker.log.AppendOrigin;
 import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.log.LogAppendInfo;
 import io.tributary.broker.log.PartitionLog;
+import io.tributary.broker.log.VerificationGuard;
 import io.tributary.broker.log.ProducerStateManager;
 import io.tributary.broker.metrics.BrokerTopicStats;
 import io.tributary.broker.purgatory.Purgatory;
@@ -393,14 +394,43 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
 
     /** {@link #appendAsLeader(TopicPartition, MemoryRecords, short)} for the broker's coordinators too (markers). */
     public LogAppendInfo appendAsLeader(TopicPartition tp, MemoryRecords records, short acks, AppendOrigin origin) {
+        return appendAsLeader(tp, records, acks, origin, null);
+    }
+
+    /**
+     * A producer's transactional batches, verified with their coordinator under {@code guard} (see
+     * {@link #startVerification}).
+     *
+     * @throws org.apache.kafka.common.errors.InvalidTxnStateException if the guard does not cover them
+     */
+    public LogAppendInfo appendVerified(TopicPartition tp, MemoryRecords records, short acks, VerificationGuard guard) {
+        return appendAsLeader(tp, records, acks, AppendOrigin.CLIENT, guard);
+    }
+
+    private LogAppendInfo appendAsLeader(TopicPartition tp, MemoryRecords records, short acks, AppendOrigin origin,
+                                         VerificationGuard guard) {
         Partition partition = local(tp);
         refuseAsPossibleZombie(tp, partition);
-        LogAppendInfo info = partition.appendAsLeader(records, acks, origin);
+        LogAppendInfo info = partition.appendAsLeader(records, acks, origin, guard);
         fetchWaiters.checkAndComplete(tp);
         // An append that took long (a slow disk, a wait for the partition's lock) may end past the deadline: it stays
         // in the log unacknowledged, like a write cut short by a change of leader.
         refuseAsPossibleZombie(tp, partition);
         return info;
+    }
+
+    /**
+     * Before a transactional produce of {@code producerId} at {@code epoch} to a partition this broker leads: whether (and under which
+     * guard) its coordinator must confirm that the partition is in the producer's transaction (KIP-890).
+     *
+     * @throws NotLeaderOrFollowerException if this broker does not lead it
+     */
+    public VerificationGuard startVerification(TopicPartition tp, long producerId, short epoch) {
+        Partition partition = local(tp);
+        if (!partition.isLeader()) {
+            throw new NotLeaderOrFollowerException("broker " + config.brokerId() + " does not lead " + tp);
+        }
+        return partition.startVerification(producerId, epoch);
     }
 
     /** Past the session deadline, before the resignation has run (its thread may be late or waiting for a lock). */
@@ -475,6 +505,18 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
     /** DeleteRecords on a partition this broker leads; see {@link Partition#deleteRecordsBefore}. */
     public long deleteRecordsBefore(TopicPartition tp, long offset) {
         return local(tp).deleteRecordsBefore(offset);
+    }
+
+    /**
+     * The last stable offset of a local replica's log, for the cleaner: its high watermark, or the first offset of
+     * its oldest open transaction if lower; its log start while this broker does not replicate it (nothing is cleaned).
+     */
+    public long lastStableOffset(PartitionLog log) {
+        Partition partition = partitions.get(log.topicPartition());
+        if (partition == null || partition.log() != log) {
+            return log.logStartOffset();
+        }
+        return partition.lastStableOffset(partition.highWatermark());
     }
 
     /** The first offset of a local replica's log. */

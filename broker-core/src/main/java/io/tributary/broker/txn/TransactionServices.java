@@ -29,6 +29,7 @@ public final class TransactionServices implements AutoCloseable {
     private final MarkerSender markers;
     private final CoordinatorLoader loader;
     private final ScheduledExecutorService timer;
+    private final TransactionVerifier verifier;
 
     /** How the coordinator reaches the leaders of a transaction's partitions. */
     public record MarkerRoutes(int localId, MarkerAppender local, Function<TopicPartition, OptionalInt> leaders,
@@ -36,8 +37,10 @@ public final class TransactionServices implements AutoCloseable {
     }
 
     private TransactionServices(TransactionCoordinator coordinator, TransactionStateStore store, MarkerSender markers,
-                                CoordinatedPartitions partitions, ScheduledExecutorService timer) {
+                                CoordinatedPartitions partitions, ScheduledExecutorService timer, MarkerRoutes routes) {
         this.coordinator = coordinator;
+        this.verifier = new TransactionVerifier(routes.localId(), coordinator, store::partitionFor, routes.leaders(),
+                routes.brokers(), routes.connector());
         this.store = store;
         this.markers = markers;
         this.timer = timer;
@@ -66,11 +69,16 @@ public final class TransactionServices implements AutoCloseable {
                 config.abortTimedOutIntervalMs(), config.abortTimedOutIntervalMs(), TimeUnit.MILLISECONDS);
         timer.scheduleWithFixedDelay(CoordinatorLoader.guarded("transactional id expiry", coordinator::expireIdle),
                 config.removeExpiredIntervalMs(), config.removeExpiredIntervalMs(), TimeUnit.MILLISECONDS);
-        return new TransactionServices(coordinator, store, markers, partitions, timer);
+        return new TransactionServices(coordinator, store, markers, partitions, timer, routes);
     }
 
     public TransactionCoordinator coordinator() {
         return coordinator;
+    }
+
+    /** Asks coordinators whether a partition is in a producer's transaction (KIP-890), for the produce path. */
+    public TransactionVerifier verifier() {
+        return verifier;
     }
 
     /** This broker leads {@code partition} of {@code __transaction_state} at {@code leaderEpoch}. Returns at once. */
@@ -96,5 +104,6 @@ public final class TransactionServices implements AutoCloseable {
         timer.shutdownNow();
         loader.close();
         markers.close();
+        verifier.close();
     }
 }

@@ -1,6 +1,7 @@
 package io.tributary.broker.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -9,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.record.internal.ControlRecordType;
 import org.apache.kafka.common.record.internal.EndTransactionMarker;
 import org.apache.kafka.common.record.internal.MemoryRecords;
@@ -172,4 +174,24 @@ class TransactionStateTest {
         return captured.toString(StandardCharsets.UTF_8);
     }
 
+
+    @Test
+    void aMarkerBetweenAVerificationAndTheAppendRefusesTheAppend() {
+        MemoryRecords late = MemoryRecords.withTransactionalRecords(Compression.NONE, PRODUCER_A, (short) 0, 0,
+                new SimpleRecord("late".getBytes()));
+        VerificationGuard guard = appender.startVerification(log, PRODUCER_A, (short) 0);
+        assertThat(guard.needsVerification()).isTrue();
+        marker(PRODUCER_A, ControlRecordType.ABORT); // the coordinator ended the transaction meanwhile
+
+        assertThatThrownBy(() -> appender.append(log, late, 0, AppendOrigin.CLIENT, guard))
+                .isInstanceOf(InvalidTxnStateException.class);
+        assertThat(appender.firstUnstableOffset(log)).isEqualTo(-1);
+
+        VerificationGuard verified = appender.startVerification(log, PRODUCER_A, (short) 0);
+        appender.append(log, MemoryRecords.withTransactionalRecords(Compression.NONE, PRODUCER_A, (short) 0, 0,
+                new SimpleRecord("on-time".getBytes())), 0, AppendOrigin.CLIENT, verified);
+        assertThat(appender.openTransactions(log)).containsKey(PRODUCER_A);
+        assertThat(appender.startVerification(log, PRODUCER_A, (short) 0)).as("its later batches need no question")
+                .isSameAs(VerificationGuard.NOT_NEEDED);
+    }
 }

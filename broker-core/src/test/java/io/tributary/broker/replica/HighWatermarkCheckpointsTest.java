@@ -66,7 +66,7 @@ class HighWatermarkCheckpointsTest {
         for (int i = 0; i < records; i++) {
             batch[i] = new SimpleRecord(new byte[] {(byte) i});
         }
-        partition.appendAsLeader(MemoryRecords.withRecords(Compression.NONE, batch), (short) 1, AppendOrigin.CLIENT);
+        partition.appendAsLeader(MemoryRecords.withRecords(Compression.NONE, batch), (short) 1, AppendOrigin.CLIENT, null);
         return partition;
     }
 }

@@ -76,7 +76,7 @@ class PartitionTest {
         for (int i = 0; i < count; i++) {
             records[i] = new SimpleRecord(("v" + i).getBytes(StandardCharsets.UTF_8));
         }
-        partition.appendAsLeader(MemoryRecords.withRecords(Compression.NONE, records), acks, AppendOrigin.CLIENT);
+        partition.appendAsLeader(MemoryRecords.withRecords(Compression.NONE, records), acks, AppendOrigin.CLIENT, null);
     }
 
     @Test

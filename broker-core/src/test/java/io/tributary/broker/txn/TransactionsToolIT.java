@@ -13,21 +13,27 @@ import java.util.Map;
 import io.tributary.broker.BrokerConfig;
 import io.tributary.broker.testing.Clients;
 import io.tributary.broker.testing.TestBroker;
+import io.tributary.testkit.wire.RawConnection;
+import io.tributary.testkit.wire.Requests;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import io.tributary.testkit.wire.RawConnection;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.message.AddPartitionsToTxnRequestData;
+import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.message.AddPartitionsToTxnRequestData.AddPartitionsToTxnTopic;
 import org.apache.kafka.common.message.AddPartitionsToTxnRequestData.AddPartitionsToTxnTopicCollection;
 import org.apache.kafka.common.message.AddPartitionsToTxnRequestData.AddPartitionsToTxnTransaction;
 import org.apache.kafka.common.message.AddPartitionsToTxnRequestData.AddPartitionsToTxnTransactionCollection;
+import org.apache.kafka.common.message.AddPartitionsToTxnRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.requests.AddPartitionsToTxnResponse;
+import org.apache.kafka.common.requests.ProduceResponse;
 import org.apache.kafka.common.utils.internals.Exit;
 import org.apache.kafka.tools.TransactionsCommand;
 import org.junit.jupiter.api.AfterAll;
@@ -195,6 +201,53 @@ class TransactionsToolIT {
             assertThat(admin.describeTransactions(List.of("verified")).description("verified").get().topicPartitions())
                     .containsExactly(added); // verifying added nothing
             producer.abortTransaction();
+        }
+    }
+
+    private static Errors lateProduce(String transactionalId, TopicPartition partition, long producerId, short epoch,
+                                      int sequence) throws Exception {
+        MemoryRecords records = MemoryRecords.withTransactionalRecords(Compression.NONE, producerId, epoch, sequence,
+                new SimpleRecord("late".getBytes()));
+        try (RawConnection raw = RawConnection.to(broker.bootstrapServers())) {
+            ProduceResponse response = (ProduceResponse) raw.request(ApiKeys.PRODUCE, (short) 9,
+                    Requests.produce(partition.topic(), partition.partition(), (short) -1, records)
+                            .setTransactionalId(transactionalId));
+            return Errors.forCode(response.data().responses().iterator().next().partitionResponses().get(0).errorCode());
+        }
+    }
+
+    private static boolean transactionOpenOn(Admin admin, TopicPartition partition) throws Exception {
+        return admin.describeProducers(List.of(partition)).partitionResult(partition).get().activeProducers().stream()
+                .anyMatch(producer -> producer.currentTransactionStartOffset().isPresent());
+    }
+
+    @Test
+    void aTransactionalWriteToAPartitionOutsideTheOpenTransactionIsRefusedAndOpensNothing() throws Exception {
+        TopicPartition added = new TopicPartition("late-writes", 0);
+        TopicPartition other = new TopicPartition("late-writes", 1);
+        try (KafkaProducer<byte[], byte[]> producer = Clients.producer(broker.bootstrapServers(),
+                Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "late-writer"));
+             Admin admin = Clients.admin(broker.bootstrapServers())) {
+            admin.createTopics(List.of(new NewTopic("late-writes", 2, (short) 1))).all().get();
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(added.topic(), added.partition(), null, "in".getBytes())).get();
+            var described = admin.describeTransactions(List.of("late-writer")).description("late-writer").get();
+            short epoch = (short) described.producerEpoch();
+
+            // The partition leader asks the coordinator, which has only the partition the producer added.
+            assertThat(lateProduce("late-writer", other, described.producerId(), epoch, 0)).isEqualTo(Errors.INVALID_TXN_STATE);
+
+            producer.abortTransaction();
+            await().atMost(Duration.ofSeconds(30)).until(() -> admin.describeTransactions(List.of("late-writer"))
+                    .description("late-writer").get().state() == TransactionState.COMPLETE_ABORT);
+            // A write delayed past the abort (a retry, a slow client) would open a transaction no one ends.
+            assertThat(lateProduce("late-writer", added, described.producerId(), epoch, 1)).isEqualTo(Errors.INVALID_TXN_STATE);
+
+            assertThat(transactionOpenOn(admin, added)).isFalse();
+            assertThat(transactionOpenOn(admin, other)).isFalse();
+            assertThat(admin.listTransactions().all().get()).noneMatch(listing -> listing.transactionalId().equals("late-writer")
+                    && listing.state() == TransactionState.ONGOING);
         }
     }
 }

@@ -6,21 +6,26 @@ import io.tributary.broker.log.LogConfig;
 import org.apache.kafka.common.record.internal.RecordBatch;
 
 /**
- * The compaction lags of a topic, applied to its closed segments: min.compaction.lag.ms keeps segments with
- * records younger than that out of the cleaner's reach, and max.compaction.lag.ms makes a log due for cleaning,
- * whatever its dirty ratio, once a dirty record has waited that long. Timestamps are those of the segments'
- * batches, as in Kafka.
+ * Which closed segments a clean may touch, and when a log is due. Segments reaching the last stable offset are out
+ * of the cleaner's reach (an undecided transaction, or records not yet on every ISR member), and so, by the topic's
+ * min.compaction.lag.ms, are segments with records younger than that; max.compaction.lag.ms makes a log due for
+ * cleaning, whatever its dirty ratio, once a dirty record has waited that long. Timestamps are those of the
+ * segments' batches, as in Kafka.
  */
 final class CleanableSegments {
 
     private CleanableSegments() {
     }
 
-    /** The leading closed segments whose every record is at least min.compaction.lag.ms old at {@code now}. */
-    static List<ClosedSegment> of(List<ClosedSegment> closed, LogConfig config, long now) {
+    /**
+     * The leading closed segments that end at or below {@code lastStableOffset} and whose every record is at least
+     * min.compaction.lag.ms old at {@code now}.
+     */
+    static List<ClosedSegment> of(List<ClosedSegment> closed, long lastStableOffset, LogConfig config, long now) {
         long horizon = now - config.minCompactionLagMs();
         int end = 0;
-        while (end < closed.size() && closed.get(end).maxTimestamp() <= horizon) {
+        while (end < closed.size() && closed.get(end).endOffset() <= lastStableOffset
+                && closed.get(end).maxTimestamp() <= horizon) {
             end++;
         }
         return closed.subList(0, end);

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import io.tributary.broker.log.AbortedTxn;
 import io.tributary.broker.log.ClosedSegment;
 import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.log.PartitionLog;
@@ -19,28 +20,37 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Compacts the closed segments of one log: finds the latest offset of every key, then copies each group of
- * consecutive segments (at most segment.bytes together) into one cleaned file, keeping only what
- * {@link CompactionFilter} keeps, fsyncs it and has the log swap it in for the originals. The active segment
+ * Compacts the closed segments of one log below its last stable offset: finds the latest offset of every key
+ * (aborted records not counted), then copies each group of consecutive segments (at most segment.bytes together)
+ * into one cleaned file, keeping only what {@link CompactionFilter} keeps, fsyncs it and has the log swap it in for
+ * the originals, with the aborted transactions the cleaned segment's {@code .txnindex} keeps. The active segment
  * is never touched. Not thread-safe: one cleaner per log at a time.
  */
 final class Cleaner {
     private static final Logger log = LoggerFactory.getLogger(Cleaner.class);
 
     private final Time time;
+    private final CleanerLogState state;
 
-    Cleaner(Time time) {
+    Cleaner(Time time, CleanerLogState state) {
         this.time = time;
+        this.state = state;
     }
 
     CleanResult clean(PartitionLog partitionLog) {
         LogConfig config = partitionLog.config();
-        List<ClosedSegment> closed = CleanableSegments.of(partitionLog.closedSegments(), config, time.milliseconds());
+        long now = time.milliseconds();
+        List<ClosedSegment> closed = CleanableSegments.of(partitionLog.closedSegments(),
+                state.lastStableOffset(partitionLog), config, now);
         if (closed.isEmpty()) {
             return new CleanResult(partitionLog.logStartOffset(), 0, 0, Long.MAX_VALUE, true);
         }
-        LatestOffsets latest = LatestOffsets.of(closed);
-        CompactionFilter filter = new CompactionFilter(latest, time.milliseconds(), config.deleteRetentionMs());
+        List<AbortedTxn> aborted = partitionLog.abortedTxns(closed.get(0).baseOffset(),
+                closed.get(closed.size() - 1).endOffset());
+        LatestOffsets latest = LatestOffsets.of(closed, aborted);
+        CleanedTransactions transactions = new CleanedTransactions(aborted);
+        CompactionFilter filter = new CompactionFilter(latest, transactions,
+                new ProducerLastBatches(state.lastRecords(partitionLog)), now, config.deleteRetentionMs());
         long read = 0;
         long written = 0;
         boolean swapped = true;
@@ -53,7 +63,7 @@ final class Cleaner {
                 throw new KafkaStorageException("Cleaning " + partitionLog.topicPartition() + " failed", e);
             }
             read += group.stream().mapToLong(s -> s.records().sizeInBytes()).sum();
-            swapped &= partitionLog.swapInCleaned(group, cleaned);
+            swapped &= partitionLog.swapInCleaned(group, cleaned, transactions.takeIndexEntries());
         }
         long end = closed.get(closed.size() - 1).endOffset();
         log.info("cleaned {} up to offset {}: {} keys, {} bytes to {}", partitionLog.topicPartition(), end, latest.size(),

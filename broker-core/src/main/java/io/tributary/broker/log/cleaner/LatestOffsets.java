@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import io.tributary.broker.log.AbortedTxn;
 import io.tributary.broker.log.ClosedSegment;
 import org.apache.kafka.common.record.internal.Record;
 import org.apache.kafka.common.record.internal.RecordBatch;
@@ -11,18 +12,24 @@ import org.apache.kafka.common.utils.Utils;
 
 /**
  * The offset of the latest record of every key in a set of closed segments: a record whose offset is not
- * its key's latest has been overwritten. Keys are copied, so the map holds every distinct key of the
+ * its key's latest has been overwritten. Records of aborted transactions overwrite nothing. Keys are copied, so the map holds every distinct key of the
  * segments in memory (Kafka bounds this with a fixed-size dedupe buffer; we do not yet).
  */
 final class LatestOffsets {
     private final Map<ByteBuffer, Long> latest = new HashMap<>();
 
-    static LatestOffsets of(List<ClosedSegment> segments) {
+    /** @param aborted the aborted transactions of the segments, from their {@code .txnindex} files */
+    static LatestOffsets of(List<ClosedSegment> segments, List<AbortedTxn> aborted) {
         LatestOffsets offsets = new LatestOffsets();
+        CleanedTransactions transactions = new CleanedTransactions(aborted);
         for (ClosedSegment segment : segments) {
             for (RecordBatch batch : segment.records().batches()) {
                 if (batch.isControlBatch()) {
-                    continue; // markers are kept whatever their key (see CompactionFilter)
+                    transactions.onMarker(batch); // a marker's key is not a record key (see CompactionFilter)
+                    continue;
+                }
+                if (transactions.onDataBatch(batch)) {
+                    continue;
                 }
                 for (Record record : batch) {
                     // A key seen before keeps its stored copy; only new keys are copied out of the batch.

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * Runs {@code log.cleaner.threads} threads that compact the logs whose cleanup.policy contains 'compact'.
  * Each pass a thread takes the dirtiest log that no other thread is cleaning and whose dirty share (bytes of
  * closed segments written since its last clean) reaches min.cleanable.dirty.ratio, or whose kept tombstones
- * have reached their delete horizon; with nothing to do it sleeps {@code log.cleaner.backoff.ms}.
+ * or transaction markers have reached their delete horizon; with nothing to do it sleeps {@code log.cleaner.backoff.ms}.
  *
  * <p>Where the last clean ended is kept in memory only: after a restart a log counts as wholly dirty and is
  * cleaned once more, which is harmless. Thread-safe.
@@ -30,6 +30,7 @@ public final class LogCleaner implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LogCleaner.class);
 
     private final Supplier<Collection<PartitionLog>> logs;
+    private final CleanerLogState state;
     private final Cleaner cleaner;
     private final Time time;
     private final long backoffMs;
@@ -39,16 +40,17 @@ public final class LogCleaner implements AutoCloseable {
     private final Object sleeper = new Object();
     private volatile boolean closed;
 
-    LogCleaner(Supplier<Collection<PartitionLog>> logs, Time time, long backoffMs) {
+    LogCleaner(Supplier<Collection<PartitionLog>> logs, CleanerLogState state, Time time, long backoffMs) {
         this.logs = logs;
-        this.cleaner = new Cleaner(time);
+        this.state = state;
+        this.cleaner = new Cleaner(time, state);
         this.time = time;
         this.backoffMs = backoffMs;
     }
 
     /** Starts the cleaner threads of {@code defaults} (none when log.cleaner.enable is false). */
-    public static LogCleaner start(LogManager logManager, LogConfig defaults, Time time) {
-        LogCleaner cleaner = new LogCleaner(logManager::logs, time, defaults.cleanerBackoffMs());
+    public static LogCleaner start(LogManager logManager, CleanerLogState state, LogConfig defaults, Time time) {
+        LogCleaner cleaner = new LogCleaner(logManager::logs, state, time, defaults.cleanerBackoffMs());
         for (int i = 0; i < defaults.cleanerThreads(); i++) {
             Thread thread = new Thread(cleaner::run, "tributary-log-cleaner-" + i);
             thread.setDaemon(true);
@@ -109,7 +111,7 @@ public final class LogCleaner implements AutoCloseable {
             if (!candidate.config().compactionEnabled() || inProgress.contains(candidate)) {
                 continue;
             }
-            List<ClosedSegment> cleanable = CleanableSegments.of(candidate.closedSegments(), candidate.config(), now);
+            List<ClosedSegment> cleanable = cleanable(candidate, now);
             double ratio = dirtyRatio(candidate, cleanable);
             CleanResult last = lastCleans.get(candidate);
             boolean tombstonesDue = last != null && now >= last.earliestTombstoneHorizonMs();
@@ -128,11 +130,15 @@ public final class LogCleaner implements AutoCloseable {
 
     /**
      * Bytes of cleanable segments written since the last clean, as a share of the bytes of all cleanable segments
-     * (0 if none). Segments younger than min.compaction.lag.ms are not cleanable.
+     * (0 if none). Segments younger than min.compaction.lag.ms or reaching the last stable offset are not cleanable.
      */
     double dirtyRatio(PartitionLog partitionLog) {
-        return dirtyRatio(partitionLog, CleanableSegments.of(partitionLog.closedSegments(), partitionLog.config(),
-                time.milliseconds()));
+        return dirtyRatio(partitionLog, cleanable(partitionLog, time.milliseconds()));
+    }
+
+    private List<ClosedSegment> cleanable(PartitionLog partitionLog, long now) {
+        return CleanableSegments.of(partitionLog.closedSegments(), state.lastStableOffset(partitionLog),
+                partitionLog.config(), now);
     }
 
     private long firstDirtyOffset(PartitionLog partitionLog) {

@@ -89,7 +89,7 @@ class CleanerTest {
             List<Long> before = markerOffsets(log);
             assertThat(before).hasSize(50);
             int recordsBefore = log.readAll().size();
-            new Cleaner(log.time).clean(log.log);
+            new Cleaner(log.time, log.state).clean(log.log);
             assertThat(log.readAll().size()).isLessThan(recordsBefore - 100); // the data was compacted
             assertThat(markerOffsets(log)).isEqualTo(before); // every marker kept, at its offset
         }
@@ -102,7 +102,7 @@ class CleanerTest {
             int segmentsBefore = log.log.closedSegments().size();
             long closedEnd = log.log.closedSegments().get(segmentsBefore - 1).endOffset();
 
-            Cleaner cleaner = new Cleaner(log.time);
+            Cleaner cleaner = new Cleaner(log.time, log.state);
             CleanResult result = cleaner.clean(log.log);
             assertThat(result.swapped()).isTrue();
             assertThat(result.cleanedUpToOffset()).isEqualTo(closedEnd);
@@ -122,7 +122,7 @@ class CleanerTest {
     void tombstonesAreDroppedOnlyOnceTheDeleteRetentionHasPassed() {
         try (CompactedLog log = new CompactedLog(dir, Map.of())) {
             overwrite(log, 1000);
-            Cleaner cleaner = new Cleaner(log.time);
+            Cleaner cleaner = new Cleaner(log.time, log.state);
             long closedEnd = log.log.closedSegments().get(log.log.closedSegments().size() - 1).endOffset();
 
             CleanResult first = cleaner.clean(log.log);
@@ -151,7 +151,7 @@ class CleanerTest {
              CompactedLog plain = new CompactedLog(dir.resolve("b"), Map.of("cleanup.policy", "delete"))) {
             overwrite(compacted, 1000);
             overwrite(plain, 1000);
-            LogCleaner cleaner = new LogCleaner(() -> List.of(compacted.log, plain.log), compacted.time, 0);
+            LogCleaner cleaner = new LogCleaner(() -> List.of(compacted.log, plain.log), compacted.state, compacted.time, 0);
 
             assertThat(cleaner.dirtyRatio(compacted.log)).isEqualTo(1.0);
             assertThat(cleaner.cleanOnce()).isTrue();
@@ -174,7 +174,8 @@ class CleanerTest {
             overwrite(log, 600);
             List<ClosedSegment> closed = log.log.closedSegments();
             Path cleaned = log.log.cleanedFile(closed.get(0).baseOffset(), closed.get(closed.size() - 1).endOffset());
-            Cleaner.writeCleaned(closed, new CompactionFilter(LatestOffsets.of(closed), log.time.milliseconds(),
+            Cleaner.writeCleaned(closed, new CompactionFilter(LatestOffsets.of(closed, List.of()),
+                    new CleanedTransactions(List.of()), new ProducerLastBatches(Map.of()), log.time.milliseconds(),
                     DELETE_RETENTION_MS), cleaned, Integer.MAX_VALUE);
             List<Stored> before = log.readAll();
 
@@ -196,7 +197,8 @@ class CleanerTest {
             long base = closed.get(0).baseOffset();
             long end = closed.get(closed.size() - 1).endOffset();
             Path cleaned = log.log.cleanedFile(base, end);
-            Cleaner.writeCleaned(closed, new CompactionFilter(LatestOffsets.of(closed), log.time.milliseconds(),
+            Cleaner.writeCleaned(closed, new CompactionFilter(LatestOffsets.of(closed, List.of()),
+                    new CleanedTransactions(List.of()), new ProducerLastBatches(Map.of()), log.time.milliseconds(),
                     DELETE_RETENTION_MS), cleaned, Integer.MAX_VALUE);
             // The commit point, then a crash halfway through retiring the old segments.
             Files.move(cleaned, cleaned.resolveSibling(cleaned.getFileName().toString().replace(".cleaned", ".swap")));
@@ -223,7 +225,7 @@ class CleanerTest {
     void readsWhileCleaningSeeEveryKeptRecordAtItsOffset() throws Exception {
         try (CompactedLog log = new CompactedLog(dir, Map.of())) {
             overwrite(log, 1000);
-            Cleaner cleaner = new Cleaner(log.time);
+            Cleaner cleaner = new Cleaner(log.time, log.state);
             Map<String, String> expected = log.replayAppended();
             Thread reader = new Thread(() -> {
                 for (int i = 0; i < 50; i++) {

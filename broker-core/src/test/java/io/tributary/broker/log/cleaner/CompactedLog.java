@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import io.tributary.broker.log.FetchDataInfo;
+import io.tributary.broker.log.IdempotentAppender;
+import io.tributary.broker.log.ProducerStateManager;
 import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.log.LogManager;
 import io.tributary.broker.log.PartitionLog;
@@ -35,6 +37,20 @@ final class CompactedLog implements AutoCloseable {
     static final long DELETE_RETENTION_MS = 60_000;
 
     final FakeTime time = new FakeTime();
+    final IdempotentAppender appender = new IdempotentAppender(time, 24L * 3600 * 1000);
+    /** As on a broker whose high watermark is the log end: the last stable offset is the oldest open transaction's. */
+    final CleanerLogState state = new CleanerLogState() {
+        @Override
+        public long lastStableOffset(PartitionLog partitionLog) {
+            long unstable = appender.firstUnstableOffset(partitionLog);
+            return unstable < 0 ? partitionLog.logEndOffset() : unstable;
+        }
+
+        @Override
+        public Map<Long, ProducerStateManager.LastRecord> lastRecords(PartitionLog partitionLog) {
+            return appender.lastRecords(partitionLog);
+        }
+    };
     final Path root;
     private final LogConfig config;
     private LogManager logs;
