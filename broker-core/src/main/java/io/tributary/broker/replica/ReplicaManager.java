@@ -64,6 +64,7 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
     private final PartitionStateStore states;
     private final Time time;
     private final ReplicaFetchers fetchers;
+    private final ZooKeeperIsrWriter isrWriter;
     private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
     private final List<LeadershipListener> leadershipListeners = new CopyOnWriteArrayList<>();
     private final HighWatermarkCheckpoints highWatermarks;
@@ -107,6 +108,7 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         this.highWatermarks = highWatermarks;
         this.time = time;
         this.fetchers = new ReplicaFetchers(config, view::broker);
+        this.isrWriter = new ZooKeeperIsrWriter(states);
         this.background = Executors.newSingleThreadScheduledExecutor(daemon("tributary-replica-background"));
         this.resignations = Executors.newSingleThreadScheduledExecutor(daemon("tributary-replica-resignations"));
         long interval = Math.max(1, config.replicaLagTimeMaxMs() / 2);
@@ -115,7 +117,7 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         background.scheduleWithFixedDelay(this::checkpointHighWatermarks, checkpointInterval, checkpointInterval, TimeUnit.MILLISECONDS);
     }
 
-    private static ThreadFactory daemon(String name) {
+    static ThreadFactory daemon(String name) {
         return runnable -> {
             Thread thread = new Thread(runnable, name);
             thread.setDaemon(true);
@@ -306,8 +308,8 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         if (partitionLog.isEmpty() || state.isEmpty()) {
             return;
         }
-        Partition partition = partitions.computeIfAbsent(tp, p -> new Partition(p, partitionLog.get(), appender,
-                this::writeIsr, this::mayJoinIsr, config.brokerId(), highWatermarks.highWatermark(p), time));
+        Partition partition = partitions.computeIfAbsent(tp, p -> new Partition(p, partitionLog.get(), appender, isrWriter,
+                this::mayJoinIsr, () -> highWatermarkMoved(p), config.brokerId(), highWatermarks.highWatermark(p), time));
         PartitionState current = state.get();
         boolean wasLeader = partition.isLeader();
         if (current.leader() == config.brokerId() && !mayLeadUnder(current)) {
@@ -344,12 +346,6 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
      */
     private boolean mayJoinIsr(int id) {
         return view.broker(id).isPresent() && !view.shuttingDown().contains(id);
-    }
-
-    /** A leader's ISR change: stored by compare-and-set, or, if someone changed the state first, what is stored now. */
-    private Partition.IsrWrite writeIsr(TopicPartition tp, PartitionState proposed) {
-        return states.update(tp, proposed).map(Partition.IsrWrite::stored)
-                .orElseGet(() -> Partition.IsrWrite.lost(states.read(tp)));
     }
 
     /**
@@ -458,7 +454,10 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         return partition.activeProducers();
     }
 
-    /** For a follower's fetch: records its position, then returns the whole log (followers read to the log end). */
+    /**
+     * For a follower's fetch: records its position, then returns the whole log (followers read to the log end). An ISR
+     * change the fetch causes is written in the background: the fetch never waits for ZooKeeper.
+     */
     public LeaderRead followerRead(TopicPartition tp, int replicaId, long fetchOffset, int clientEpoch) {
         Partition partition = local(tp);
         if (partition.recordFollowerFetch(replicaId, fetchOffset, clientEpoch)) {
@@ -505,12 +504,11 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         fetchWaiters.checkAndComplete(tp);
     }
 
+    /** Proposes the shrinks; they are written in the background, and a high watermark they move wakes the waiters. */
     private void shrinkIsrs() {
         for (Partition partition : partitions.values()) {
             try {
-                if (partition.maybeShrinkIsr(config.replicaLagTimeMaxMs())) {
-                    highWatermarkMoved(partition.topicPartition());
-                }
+                partition.maybeShrinkIsr(config.replicaLagTimeMaxMs());
             } catch (RuntimeException e) {
                 log.warn("ISR check of {} failed", partition.topicPartition(), e);
             }
@@ -526,6 +524,7 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
     public void close() {
         background.shutdownNow();
         resignations.shutdownNow();
+        isrWriter.close();
         fetchers.close();
         produceWaiters.close();
         checkpointHighWatermarks();
