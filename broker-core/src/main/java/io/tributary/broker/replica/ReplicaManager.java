@@ -1,5 +1,6 @@
 package io.tributary.broker.replica;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,6 +40,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,8 +71,14 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
     private final List<LeadershipListener> leadershipListeners = new CopyOnWriteArrayList<>();
     private final HighWatermarkCheckpoints highWatermarks;
     private final ScheduledExecutorService background;
-    /** Runs resignations alone, so that no ISR check waiting for ZooKeeper can hold them up. */
+    /** Runs resignations alone, so that neither the ISR checks nor the checkpoints can hold them up. */
     private final ScheduledExecutorService resignations;
+    /**
+     * Serialise reading a partition's state from ZooKeeper and applying it (a state read later is applied later), one
+     * stripe per group of partitions. This object's lock is taken only to apply what was read, never while ZooKeeper
+     * is asked, so a read waiting for an unreachable ZooKeeper holds up neither other partitions nor a resignation.
+     */
+    private final Object[] stateReads = new Object[64];
     private final Object resignationLock = new Object();
     /**
      * Since the ZooKeeper connection was suspended: when the server may expire the session ({@link Time#nanoseconds});
@@ -107,6 +115,7 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         this.states = states;
         this.highWatermarks = highWatermarks;
         this.time = time;
+        Arrays.setAll(stateReads, i -> new Object());
         this.fetchers = new ReplicaFetchers(config, view::broker);
         this.isrWriter = new ZooKeeperIsrWriter(states);
         this.background = Executors.newSingleThreadScheduledExecutor(daemon("tributary-replica-background"));
@@ -223,7 +232,7 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
     }
 
     /** The scheduled resignation, unless the connection came back (or was suspended anew) while it waited. */
-    private synchronized void resignIfStillDue(long deadline) {
+    private void resignIfStillDue(long deadline) {
         if (sessionMayExpireAtNanos == deadline) {
             resignWhereOthersMayLead("may have expired");
         }
@@ -235,7 +244,20 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         return deadline != NO_DEADLINE && time.nanoseconds() - deadline >= 0;
     }
 
-    private synchronized void resignWhereOthersMayLead(String sessionState) {
+    /**
+     * Past the session deadline nothing is acknowledged any more whatever locks are held ({@link #appendAsLeader},
+     * {@link #replicationStatus}): first the waiting acks=-1 produces are answered, taking no lock, then the
+     * leaderships end under this object's lock, which is never held while ZooKeeper is asked ({@link #apply}).
+     */
+    private void resignWhereOthersMayLead(String sessionState) {
+        partitions.keySet().forEach(produceWaiters::checkAndComplete);
+        endLeadershipsWhereOthersMayLead(sessionState);
+    }
+
+    private synchronized void endLeadershipsWhereOthersMayLead(String sessionState) {
+        if (!sessionMayHaveExpired()) {
+            return; // the connection came back (its RECONNECTED applies every state again) or was suspended anew
+        }
         partitions.forEach((tp, partition) -> {
             if (partition.isLeader() && anotherMayBeElected(partition)) {
                 log.warn("{}: resigning: the ZooKeeper session under which this broker led at epoch {} {}", tp,
@@ -290,21 +312,38 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
     }
 
     /** Applies the partition's current state in ZooKeeper to this broker's replica. */
-    public synchronized void apply(TopicPartition tp) {
-        Optional<TopicState> topic = topics.topic(tp.topic());
-        List<Integer> replicas = topic.map(t -> t.assignment().replicas().get(tp.partition())).orElse(null);
+    public void apply(TopicPartition tp) {
+        synchronized (stateReads[Utils.toPositive(tp.hashCode()) % stateReads.length]) {
+            Optional<PartitionState> state = Optional.empty();
+            if (isReplicaHere(tp)) {
+                try {
+                    state = states.read(tp);
+                } catch (RuntimeException e) {
+                    log.warn("could not read the state of {}: {}", tp, e.getMessage());
+                    return;
+                }
+            }
+            apply(tp, state);
+        }
+    }
+
+    private boolean isReplicaHere(TopicPartition tp) {
+        List<Integer> replicas = assignedReplicas(tp);
+        return replicas != null && replicas.contains(config.brokerId());
+    }
+
+    private List<Integer> assignedReplicas(TopicPartition tp) {
+        return topics.topic(tp.topic()).map(t -> t.assignment().replicas().get(tp.partition())).orElse(null);
+    }
+
+    /** Applies a state just read (empty: none, or not read because the replica was not here then). */
+    private synchronized void apply(TopicPartition tp, Optional<PartitionState> state) {
+        List<Integer> replicas = assignedReplicas(tp);
         if (replicas == null || !replicas.contains(config.brokerId())) {
             drop(tp);
             return;
         }
         Optional<PartitionLog> partitionLog = topics.log(tp);
-        Optional<PartitionState> state;
-        try {
-            state = states.read(tp);
-        } catch (RuntimeException e) {
-            log.warn("could not read the state of {}: {}", tp, e.getMessage());
-            return;
-        }
         if (partitionLog.isEmpty() || state.isEmpty()) {
             return;
         }
@@ -421,7 +460,8 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
 
     private Errors replicationStatus(TopicPartition tp, long requiredOffset) {
         Partition partition = partitions.get(tp);
-        if (partition == null || !partition.isLeader()) {
+        // The session check first: it takes no lock, so a resignation held up by a stuck append still answers.
+        if (partition == null || sessionMayHaveExpired() && anotherMayBeElected(partition) || !partition.isLeader()) {
             return Errors.NOT_LEADER_OR_FOLLOWER;
         }
         if (partition.highWatermark() < requiredOffset) {
