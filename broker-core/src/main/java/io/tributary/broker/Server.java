@@ -1,16 +1,16 @@
 package io.tributary.broker;
 
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -64,6 +64,7 @@ import io.tributary.broker.security.InterBrokerCredentials;
 import io.tributary.broker.security.InterBrokerPrincipal;
 import io.tributary.broker.security.Listener;
 import io.tributary.broker.security.ListenerSecurity;
+import io.tributary.broker.security.RegisteredBrokerAddresses;
 import io.tributary.broker.security.RegisteredBrokerFollowers;
 import io.tributary.broker.security.ScramCredentialCache;
 import io.tributary.broker.security.ScramUsers;
@@ -150,6 +151,7 @@ public final class Server implements AutoCloseable {
         interBrokerConnector = InterBrokerConnector.create(interBroker, interBrokerSettings, ownCredentials);
         replication = config.replicationConfig(interBrokerConnector);
         cluster = ClusterView.start(zk, config.zookeeperConnectionTimeoutMs());
+        RegisteredBrokerAddresses brokerAddresses = new RegisteredBrokerAddresses(cluster);
         controlledShutdown = new ControlledShutdown(zk, cluster, config.brokerId(), time);
         controlledShutdown.clearStale();
         logs = LogManager.open(config.logDirs(), config.logDefaults(), time);
@@ -186,7 +188,7 @@ public final class Server implements AutoCloseable {
         for (Listener listener : config.listeners().bound()) {
             ListenerSecurity security = ListenerSecurity.create(listener, config.securitySettings(listener), scramCredentials);
             listenerSecurity.add(security);
-            SocketServer server = new SocketServer(config.socketServerConfig(listener, security), channel, this::isBrokerAddress, time);
+            SocketServer server = new SocketServer(config.socketServerConfig(listener, security), channel, brokerAddresses::isLiveBroker, time);
             socketServers.put(listener.name(), server);
             boundAddresses.put(listener.name(), server.boundAddress());
         }
@@ -232,7 +234,7 @@ public final class Server implements AutoCloseable {
         RequestDispatcher dispatcher = RequestDispatcher.create(identity, topics, producerIds,
                 replicas, cluster, fetchWaiters, groups, transactions, markers, offsets, apiSettings(config),
                 new ClientQuotaStore(zk), quotas,
-                new RegisteredBrokerFollowers(cluster, interBroker, brokerPrincipal),
+                new RegisteredBrokerFollowers(cluster, interBroker, brokerPrincipal, brokerAddresses),
                 new ScramUsers(zk),
                 ownCredentials.map(InterBrokerCredentials::principal), Optional.ofNullable(authorizer));
         BrokerMetrics metrics = new BrokerMetrics(replicas.topicStats(), new PartitionHealth(cluster, config.brokerId()),
@@ -316,22 +318,8 @@ public final class Server implements AutoCloseable {
                 .thenApply(errors -> errors.get(partition));
     }
 
-    /** Whether a client address is a live broker's registered host: its replication is never refused a connection. */
-    private boolean isBrokerAddress(InetAddress address) {
-        for (ClusterView.Endpoint broker : cluster.liveBrokers().values()) {
-            try {
-                if (InetAddress.getByName(broker.host()).equals(address)) {
-                    return true;
-                }
-            } catch (UnknownHostException e) {
-                log.debug("cannot resolve broker {}'s host {}", broker.id(), broker.host());
-            }
-        }
-        return false;
-    }
-
-        private java.util.Set<Integer> liveBrokersWith(int self) {
-        java.util.Set<Integer> live = new java.util.HashSet<>(cluster.liveBrokers().keySet());
+    private Set<Integer> liveBrokersWith(int self) {
+        Set<Integer> live = new HashSet<>(cluster.liveBrokers().keySet());
         live.add(self);
         return live;
     }

@@ -5,6 +5,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.IntPredicate;
 import java.util.function.UnaryOperator;
 import io.tributary.broker.log.AppendOrigin;
@@ -39,11 +41,13 @@ import org.slf4j.LoggerFactory;
  * last caught up; the high watermark is the smallest log end over the maximal ISR, so it only
  * counts what every replica the controller may elect has. A follower not caught up for
  * {@code replica.lag.time.max.ms} is dropped from the ISR, and one that reaches the high watermark
- * is added back; both changes are written to ZooKeeper (compare-and-set). A removal counts once
- * stored, an addition as soon as it may have been stored (KIP-497).
+ * is added back; both changes are written to ZooKeeper (compare-and-set) by the {@link IsrWriter}, asynchronously,
+ * at most one at a time, and the outcome is applied when the write completes (as Kafka's AlterPartition manager
+ * does). A removal counts once stored, an addition as soon as it may have been stored (KIP-497).
  *
- * <p>Threading: state changes, appends and ISR changes hold this object's lock, but not while an ISR change is
- * written to ZooKeeper (one at a time); the high watermark is published through a volatile for lock-free reads.
+ * <p>Threading: state changes, appends and ISR decisions hold this object's lock; no thread that fetches, appends or
+ * checks the ISR waits for ZooKeeper. The outcome of an ISR write is applied on the writer's thread. The high
+ * watermark and the maximal ISR are published through volatiles for lock-free reads.
  */
 public final class Partition {
     private static final Logger log = LoggerFactory.getLogger(Partition.class);
@@ -54,6 +58,7 @@ public final class Partition {
     private final IdempotentAppender appender;
     private final IsrWriter isrWriter;
     private final IntPredicate mayJoinIsr;
+    private final Runnable highWatermarkMovedByIsrWrite;
     private final int localId;
     private final Time time;
     private final Map<Integer, FollowerState> followers = new HashMap<>();
@@ -65,17 +70,20 @@ public final class Partition {
      * that reached ZooKeeper but whose answer was lost). KIP-497's maximal ISR: never smaller than what the
      * controller may elect from.
      */
-    private List<Integer> maximalIsr = List.of();
-    /** Whether an ISR proposal is being written to ZooKeeper: one at a time. */
-    private boolean isrWriteInFlight;
+    private volatile List<Integer> maximalIsr = List.of();
+    /** The ISR proposal being written to ZooKeeper, or null: one at a time. */
+    private IsrProposal isrWriteInFlight;
     private volatile long highWatermark;
 
     enum Role { NONE, LEADER, FOLLOWER }
 
     /** Writes an ISR change to ZooKeeper (compare-and-set on the version the proposal was read at). */
     public interface IsrWriter {
-        /** @throws RuntimeException if ZooKeeper could not be asked (the write may or may not have been stored) */
-        IsrWrite write(TopicPartition partition, PartitionState proposed);
+        /**
+         * Starts the write and returns at once, never waiting for ZooKeeper. The future completes with the outcome,
+         * or exceptionally if ZooKeeper could not be asked (the write may or may not have been stored).
+         */
+        CompletableFuture<IsrWrite> write(TopicPartition partition, PartitionState proposed);
     }
 
     /**
@@ -109,16 +117,20 @@ public final class Partition {
 
     /**
      * @param mayJoinIsr            false for brokers that must not be added to an ISR (those shutting down)
+     * @param highWatermarkMovedByIsrWrite called, on the writer's thread, when the outcome of an ISR write moved the
+     *                              high watermark (acks=-1 produces and fetches may complete)
      * @param checkpointedHighWatermark the high watermark last checkpointed for this partition (0 if none)
      */
     Partition(TopicPartition topicPartition, PartitionLog partitionLog, IdempotentAppender appender, IsrWriter isrWriter,
-              IntPredicate mayJoinIsr, int localId, long checkpointedHighWatermark, Time time) {
+              IntPredicate mayJoinIsr, Runnable highWatermarkMovedByIsrWrite, int localId, long checkpointedHighWatermark,
+              Time time) {
         this.topicPartition = topicPartition;
         this.partitionLog = partitionLog;
         this.epochs = LeaderEpochCache.load(partitionLog);
         this.appender = appender;
         this.isrWriter = isrWriter;
         this.mayJoinIsr = mayJoinIsr;
+        this.highWatermarkMovedByIsrWrite = highWatermarkMovedByIsrWrite;
         this.localId = localId;
         this.time = time;
         this.highWatermark = Math.max(partitionLog.logStartOffset(), Math.min(checkpointedHighWatermark, partitionLog.logEndOffset()));
@@ -159,9 +171,9 @@ public final class Partition {
 
     /**
      * Could the controller elect another replica in this leader's place from the ISR: does the maximal ISR hold a
-     * broker besides this one?
+     * broker besides this one? Takes no lock.
      */
-    synchronized boolean othersInSync() {
+    boolean othersInSync() {
         return maximalIsr.stream().anyMatch(id -> id != localId);
     }
 
@@ -183,7 +195,7 @@ public final class Partition {
         replicas = List.copyOf(assignedReplicas);
         state = newState;
         // While a proposal is being written, its additions may be stored at any moment: they keep counting.
-        maximalIsr = !newEpoch && isrWriteInFlight ? union(newState.isr(), maximalIsr) : newState.isr();
+        maximalIsr = !newEpoch && isrWriteInFlight != null ? union(newState.isr(), maximalIsr) : newState.isr();
         if (!newEpoch) {
             // An ISR change at this epoch, usually the controller's (a dead follower removed): it counts at once.
             maybeIncrementHighWatermark();
@@ -341,14 +353,15 @@ public final class Partition {
     }
 
     /**
-     * Records a follower's fetch position; may add it to the ISR and advance the high watermark. The ISR write goes
-     * to ZooKeeper outside this object's lock ({@link #writeIsr}), so appends never wait for it.
+     * Records a follower's fetch position; may propose to add it to the ISR and advance the high watermark. The ISR
+     * write is only started ({@link #startIsrWrite}): the fetch is answered without waiting for ZooKeeper.
      *
      * @return true if the high watermark moved
      */
     boolean recordFollowerFetch(int replicaId, long fetchOffset, int clientEpoch) {
         FetchRecorded recorded = recordFetchPosition(replicaId, fetchOffset, clientEpoch);
-        return writeIsr(recorded.isrProposal()) || recorded.highWatermarkMoved();
+        startIsrWrite(recorded.isrProposal());
+        return recorded.highWatermarkMoved();
     }
 
     /** What a follower's fetch changed: the high watermark, and the ISR change to write (null: none). */
@@ -393,13 +406,11 @@ public final class Partition {
     }
 
     /**
-     * Drops followers that have not caught up for {@code lagTimeMaxMs} from the ISR (written outside the lock, as in
-     * {@link #recordFollowerFetch}).
-     *
-     * @return true if the high watermark moved
+     * Proposes to drop followers that have not caught up for {@code lagTimeMaxMs} from the ISR. The shrink counts once
+     * stored: the high watermark it may move is reported through {@code highWatermarkMovedByIsrWrite}.
      */
-    boolean maybeShrinkIsr(long lagTimeMaxMs) {
-        return writeIsr(proposeShrink(lagTimeMaxMs));
+    void maybeShrinkIsr(long lagTimeMaxMs) {
+        startIsrWrite(proposeShrink(lagTimeMaxMs));
     }
 
     private synchronized IsrProposal proposeShrink(long lagTimeMaxMs) {
@@ -430,7 +441,7 @@ public final class Partition {
      * is sent (KIP-497); members it removes count until it is stored.
      */
     private IsrProposal proposeIsr(UnaryOperator<List<Integer>> change, String why, int attempt) {
-        if (isrWriteInFlight) {
+        if (isrWriteInFlight != null) {
             return null;
         }
         List<Integer> newIsr = change.apply(maximalIsr);
@@ -438,43 +449,53 @@ public final class Partition {
             return null;
         }
         maximalIsr = union(maximalIsr, newIsr);
-        isrWriteInFlight = true;
-        return new IsrProposal(state.withIsr(newIsr), change, why, attempt);
+        isrWriteInFlight = new IsrProposal(state.withIsr(newIsr), change, why, attempt);
+        return isrWriteInFlight;
     }
 
     /**
-     * Stores a proposal by compare-and-set, holding no lock while ZooKeeper answers (an unreachable ZooKeeper can
-     * take Curator's whole retry time), then applies the outcome under the lock: only a stored ISR counts. When the
-     * controller changed the state first at this same leadership (it removed a dead follower, say), the stored state
-     * is adopted at once and the change, if still needed, tried once more on top of it; the watch that reports the
-     * controller's write may come much later. A state of another leader or epoch, or a leadership that ended
-     * meanwhile, is left to the watch ({@code ReplicaManager.apply}). A write whose outcome is unknown (ZooKeeper
+     * Hands a proposal to the {@link IsrWriter}, holding no lock (called after the decision, outside it); the outcome
+     * is applied when the write completes ({@link #isrWriteCompleted}).
+     */
+    private void startIsrWrite(IsrProposal proposal) {
+        if (proposal == null) {
+            return;
+        }
+        CompletableFuture<IsrWrite> write;
+        try {
+            write = isrWriter.write(topicPartition, proposal.proposed());
+        } catch (RuntimeException e) {
+            write = CompletableFuture.failedFuture(e);
+        }
+        write.whenComplete((result, failure) -> isrWriteCompleted(proposal, result, failure));
+    }
+
+    /**
+     * Applies the outcome of a compare-and-set under the lock: only a stored ISR counts. When the controller changed
+     * the state first at this same leadership (it removed a dead follower, say), the stored state is adopted at once
+     * and the change, if still needed, tried once more on top of it; the watch that reports the controller's write may
+     * come much later. A state of another leader or epoch, or a leadership that ended meanwhile, is left to the watch
+     * ({@code ReplicaManager.apply}): the outcome is stale and ignored. A write whose outcome is unknown (ZooKeeper
      * unreachable) leaves the stored ISR as it was, and the maximal ISR with the members it would add: it may have
      * been stored. The next change starts from that maximal ISR, so the next write settles the question.
-     *
-     * @return true if the high watermark moved
      */
-    private boolean writeIsr(IsrProposal proposal) {
-        boolean moved = false;
-        while (proposal != null) {
-            IsrWrite result = null;
-            RuntimeException failure = null;
-            try {
-                result = isrWriter.write(topicPartition, proposal.proposed());
-            } catch (RuntimeException e) {
-                failure = e;
-            }
-            synchronized (this) {
-                isrWriteInFlight = false;
-                proposal = isrWritten(proposal, result, failure);
-                moved |= maybeIncrementHighWatermark();
-            }
+    private void isrWriteCompleted(IsrProposal proposal, IsrWrite result, Throwable failure) {
+        IsrProposal retry;
+        boolean moved;
+        synchronized (this) {
+            isrWriteInFlight = null;
+            retry = isrWritten(proposal, result, failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure);
+            moved = maybeIncrementHighWatermark();
         }
-        return moved;
+        if (moved) {
+            highWatermarkMovedByIsrWrite.run();
+        }
+        startIsrWrite(retry);
     }
 
     /** @return the retry of a proposal that lost a race with the controller, or null */
-    private IsrProposal isrWritten(IsrProposal proposal, IsrWrite result, RuntimeException failure) {
+    private IsrProposal isrWritten(IsrProposal proposal, IsrWrite result, Throwable failure) {
         List<Integer> newIsr = proposal.proposed().isr();
         if (role != Role.LEADER || !sameLeadership(proposal.proposed())) {
             log.info("{}: ISR change to {} outlived its leadership; the new state decides", topicPartition, newIsr);

@@ -1,5 +1,6 @@
 package io.tributary.broker.replica;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,6 +41,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,12 +67,19 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
     private final PartitionStateStore states;
     private final Time time;
     private final ReplicaFetchers fetchers;
+    private final ZooKeeperIsrWriter isrWriter;
     private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
     private final List<LeadershipListener> leadershipListeners = new CopyOnWriteArrayList<>();
     private final HighWatermarkCheckpoints highWatermarks;
     private final ScheduledExecutorService background;
-    /** Runs resignations alone, so that no ISR check waiting for ZooKeeper can hold them up. */
+    /** Runs resignations alone, so that neither the ISR checks nor the checkpoints can hold them up. */
     private final ScheduledExecutorService resignations;
+    /**
+     * Serialise reading a partition's state from ZooKeeper and applying it (a state read later is applied later), one
+     * stripe per group of partitions. This object's lock is taken only to apply what was read, never while ZooKeeper
+     * is asked, so a read waiting for an unreachable ZooKeeper holds up neither other partitions nor a resignation.
+     */
+    private final Object[] stateReads = new Object[64];
     private final Object resignationLock = new Object();
     /**
      * Since the ZooKeeper connection was suspended: when the server may expire the session ({@link Time#nanoseconds});
@@ -107,7 +116,9 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         this.states = states;
         this.highWatermarks = highWatermarks;
         this.time = time;
+        Arrays.setAll(stateReads, i -> new Object());
         this.fetchers = new ReplicaFetchers(config, view::broker);
+        this.isrWriter = new ZooKeeperIsrWriter(states);
         this.background = Executors.newSingleThreadScheduledExecutor(daemon("tributary-replica-background"));
         this.resignations = Executors.newSingleThreadScheduledExecutor(daemon("tributary-replica-resignations"));
         long interval = Math.max(1, config.replicaLagTimeMaxMs() / 2);
@@ -116,7 +127,7 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         background.scheduleWithFixedDelay(this::checkpointHighWatermarks, checkpointInterval, checkpointInterval, TimeUnit.MILLISECONDS);
     }
 
-    private static ThreadFactory daemon(String name) {
+    static ThreadFactory daemon(String name) {
         return runnable -> {
             Thread thread = new Thread(runnable, name);
             thread.setDaemon(true);
@@ -222,7 +233,7 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
     }
 
     /** The scheduled resignation, unless the connection came back (or was suspended anew) while it waited. */
-    private synchronized void resignIfStillDue(long deadline) {
+    private void resignIfStillDue(long deadline) {
         if (sessionMayExpireAtNanos == deadline) {
             resignWhereOthersMayLead("may have expired");
         }
@@ -234,7 +245,20 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         return deadline != NO_DEADLINE && time.nanoseconds() - deadline >= 0;
     }
 
-    private synchronized void resignWhereOthersMayLead(String sessionState) {
+    /**
+     * Past the session deadline nothing is acknowledged any more whatever locks are held ({@link #appendAsLeader},
+     * {@link #replicationStatus}): first the waiting acks=-1 produces are answered, taking no lock, then the
+     * leaderships end under this object's lock, which is never held while ZooKeeper is asked ({@link #apply}).
+     */
+    private void resignWhereOthersMayLead(String sessionState) {
+        partitions.keySet().forEach(produceWaiters::checkAndComplete);
+        endLeadershipsWhereOthersMayLead(sessionState);
+    }
+
+    private synchronized void endLeadershipsWhereOthersMayLead(String sessionState) {
+        if (!sessionMayHaveExpired()) {
+            return; // the connection came back (its RECONNECTED applies every state again) or was suspended anew
+        }
         partitions.forEach((tp, partition) -> {
             if (partition.isLeader() && anotherMayBeElected(partition)) {
                 log.warn("{}: resigning: the ZooKeeper session under which this broker led at epoch {} {}", tp,
@@ -289,26 +313,43 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
     }
 
     /** Applies the partition's current state in ZooKeeper to this broker's replica. */
-    public synchronized void apply(TopicPartition tp) {
-        Optional<TopicState> topic = topics.topic(tp.topic());
-        List<Integer> replicas = topic.map(t -> t.assignment().replicas().get(tp.partition())).orElse(null);
+    public void apply(TopicPartition tp) {
+        synchronized (stateReads[Utils.toPositive(tp.hashCode()) % stateReads.length]) {
+            Optional<PartitionState> state = Optional.empty();
+            if (isReplicaHere(tp)) {
+                try {
+                    state = states.read(tp);
+                } catch (RuntimeException e) {
+                    log.warn("could not read the state of {}: {}", tp, e.getMessage());
+                    return;
+                }
+            }
+            apply(tp, state);
+        }
+    }
+
+    private boolean isReplicaHere(TopicPartition tp) {
+        List<Integer> replicas = assignedReplicas(tp);
+        return replicas != null && replicas.contains(config.brokerId());
+    }
+
+    private List<Integer> assignedReplicas(TopicPartition tp) {
+        return topics.topic(tp.topic()).map(t -> t.assignment().replicas().get(tp.partition())).orElse(null);
+    }
+
+    /** Applies a state just read (empty: none, or not read because the replica was not here then). */
+    private synchronized void apply(TopicPartition tp, Optional<PartitionState> state) {
+        List<Integer> replicas = assignedReplicas(tp);
         if (replicas == null || !replicas.contains(config.brokerId())) {
             drop(tp);
             return;
         }
         Optional<PartitionLog> partitionLog = topics.log(tp);
-        Optional<PartitionState> state;
-        try {
-            state = states.read(tp);
-        } catch (RuntimeException e) {
-            log.warn("could not read the state of {}: {}", tp, e.getMessage());
-            return;
-        }
         if (partitionLog.isEmpty() || state.isEmpty()) {
             return;
         }
-        Partition partition = partitions.computeIfAbsent(tp, p -> new Partition(p, partitionLog.get(), appender,
-                this::writeIsr, this::mayJoinIsr, config.brokerId(), highWatermarks.highWatermark(p), time));
+        Partition partition = partitions.computeIfAbsent(tp, p -> new Partition(p, partitionLog.get(), appender, isrWriter,
+                this::mayJoinIsr, () -> highWatermarkMoved(p), config.brokerId(), highWatermarks.highWatermark(p), time));
         PartitionState current = state.get();
         boolean wasLeader = partition.isLeader();
         if (current.leader() == config.brokerId() && !mayLeadUnder(current)) {
@@ -345,12 +386,6 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
      */
     private boolean mayJoinIsr(int id) {
         return view.broker(id).isPresent() && !view.shuttingDown().contains(id);
-    }
-
-    /** A leader's ISR change: stored by compare-and-set, or, if someone changed the state first, what is stored now. */
-    private Partition.IsrWrite writeIsr(TopicPartition tp, PartitionState proposed) {
-        return states.update(tp, proposed).map(Partition.IsrWrite::stored)
-                .orElseGet(() -> Partition.IsrWrite.lost(states.read(tp)));
     }
 
     /**
@@ -455,7 +490,8 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
 
     private Errors replicationStatus(TopicPartition tp, long requiredOffset) {
         Partition partition = partitions.get(tp);
-        if (partition == null || !partition.isLeader()) {
+        // The session check first: it takes no lock, so a resignation held up by a stuck append still answers.
+        if (partition == null || sessionMayHaveExpired() && anotherMayBeElected(partition) || !partition.isLeader()) {
             return Errors.NOT_LEADER_OR_FOLLOWER;
         }
         if (partition.highWatermark() < requiredOffset) {
@@ -488,7 +524,10 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         return partition.activeProducers();
     }
 
-    /** For a follower's fetch: records its position, then returns the whole log (followers read to the log end). */
+    /**
+     * For a follower's fetch: records its position, then returns the whole log (followers read to the log end). An ISR
+     * change the fetch causes is written in the background: the fetch never waits for ZooKeeper.
+     */
     public LeaderRead followerRead(TopicPartition tp, int replicaId, long fetchOffset, int clientEpoch) {
         Partition partition = local(tp);
         if (partition.recordFollowerFetch(replicaId, fetchOffset, clientEpoch)) {
@@ -547,12 +586,11 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         fetchWaiters.checkAndComplete(tp);
     }
 
+    /** Proposes the shrinks; they are written in the background, and a high watermark they move wakes the waiters. */
     private void shrinkIsrs() {
         for (Partition partition : partitions.values()) {
             try {
-                if (partition.maybeShrinkIsr(config.replicaLagTimeMaxMs())) {
-                    highWatermarkMoved(partition.topicPartition());
-                }
+                partition.maybeShrinkIsr(config.replicaLagTimeMaxMs());
             } catch (RuntimeException e) {
                 log.warn("ISR check of {} failed", partition.topicPartition(), e);
             }
@@ -568,6 +606,7 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
     public void close() {
         background.shutdownNow();
         resignations.shutdownNow();
+        isrWriter.close();
         fetchers.close();
         produceWaiters.close();
         checkpointHighWatermarks();

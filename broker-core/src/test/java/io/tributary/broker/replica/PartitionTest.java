@@ -9,11 +9,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import io.tributary.broker.log.AppendOrigin;
 import io.tributary.broker.log.IdempotentAppender;
@@ -45,8 +46,10 @@ class PartitionTest {
     Path dir;
     private final FakeTime time = new FakeTime();
     private final List<List<Integer>> isrWrites = new ArrayList<>();
-    /** What ZooKeeper does with the next ISR write: by default it stores it. */
-    private Function<PartitionState, Partition.IsrWrite> zooKeeper = PartitionTest::stored;
+    /** What ZooKeeper does with the next ISR write: by default it stores it at once. */
+    private Function<PartitionState, CompletableFuture<Partition.IsrWrite>> zooKeeper = proposed -> CompletableFuture.completedFuture(stored(proposed));
+    /** How often the outcome of an ISR write moved the high watermark. */
+    private final AtomicInteger highWatermarkMovesByIsrWrites = new AtomicInteger();
     private LogManager logs;
     private Partition partition;
 
@@ -57,7 +60,7 @@ class PartitionTest {
         partition = new Partition(TP, logs.getOrCreate(TP, config), new IdempotentAppender(), (tp, proposed) -> {
             isrWrites.add(proposed.isr());
             return zooKeeper.apply(proposed);
-        }, id -> id != 3, 0, 0, time);
+        }, id -> id != 3, highWatermarkMovesByIsrWrites::incrementAndGet, 0, 0, time);
         partition.makeLeader(new PartitionState(0, 4, PartitionState.UNKNOWN_BROKER_EPOCH, REPLICAS, 1, 0, 0), REPLICAS);
     }
 
@@ -113,10 +116,12 @@ class PartitionTest {
         partition.recordFollowerFetch(2, 0, 4);
         time.sleep(LAG_MS / 2);
         partition.recordFollowerFetch(1, 5, 4);
-        assertThat(partition.maybeShrinkIsr(LAG_MS)).isFalse();
+        partition.maybeShrinkIsr(LAG_MS);
+        assertThat(isrWrites).isEmpty();
         time.sleep(LAG_MS / 2 + 1);
         partition.recordFollowerFetch(1, 5, 4);
-        assertThat(partition.maybeShrinkIsr(LAG_MS)).as("the high watermark moves without the laggard").isTrue();
+        partition.maybeShrinkIsr(LAG_MS);
+        assertThat(highWatermarkMovesByIsrWrites).as("the high watermark moves without the laggard").hasValue(1);
         assertThat(isrWrites).containsExactly(List.of(0, 1));
         assertThat(partition.highWatermark()).isEqualTo(5);
         assertThat(partition.isrSize()).isEqualTo(2);
@@ -140,24 +145,33 @@ class PartitionTest {
 
     @Test
     @Timeout(60)
-    void appendsGoOnWhileAnIsrWriteWaitsForZooKeeper() throws Exception {
+    void theIsrCheckAndAppendsGoOnWhileTheShrinkWaitsForZooKeeper() throws Exception {
         followerTwoDiesWhileOneKeepsUp();
         StalledZooKeeper stalled = stallZooKeeper();
-        ExecutorService threads = Executors.newFixedThreadPool(2);
-        try {
-            Future<Boolean> shrink = threads.submit(() -> partition.maybeShrinkIsr(LAG_MS));
-            stalled.awaitWriting();
-            // ZooKeeper unreachable: Curator may keep the write waiting for many seconds.
-            threads.submit(() -> append(1, (short) 1)).get(5, TimeUnit.SECONDS);
-            assertThat(partition.highWatermark()).as("the shrink counts only once stored").isZero();
-            stalled.answer();
-            assertThat(shrink.get(10, TimeUnit.SECONDS)).as("the high watermark moved").isTrue();
-            assertThat(partition.isrSize()).isEqualTo(2);
-            assertThat(partition.highWatermark()).isEqualTo(5);
-        } finally {
-            stalled.answer();
-            threads.shutdownNow();
-        }
+        // ZooKeeper unreachable: Curator may keep the write waiting for many seconds.
+        returnsPromptly(() -> partition.maybeShrinkIsr(LAG_MS));
+        stalled.awaitWriting();
+        returnsPromptly(() -> append(1, (short) 1));
+        assertThat(partition.highWatermark()).as("the shrink counts only once stored").isZero();
+        stalled.answer();
+        assertThat(partition.isrSize()).isEqualTo(2);
+        assertThat(partition.highWatermark()).isEqualTo(5);
+        assertThat(highWatermarkMovesByIsrWrites).as("reported to wake the waiting produces").hasValue(1);
+    }
+
+    @Test
+    @Timeout(60)
+    void aFollowerFetchIsAnsweredWhileTheIsrExpansionItCausedWaitsForZooKeeper() throws Exception {
+        aLaggingFollowerLeavesTheIsr();
+        StalledZooKeeper stalled = stallZooKeeper();
+        // Follower 2 catches up: its fetch proposes {0, 1, 2}, and ZooKeeper does not answer.
+        returnsPromptly(() -> partition.recordFollowerFetch(2, 5, 4));
+        stalled.awaitWriting();
+        returnsPromptly(() -> partition.recordFollowerFetch(2, 5, 4));
+        assertThat(isrWrites).as("one write in flight per partition").containsExactly(List.of(0, 1), List.of(0, 1, 2));
+        assertThat(partition.isrSize()).as("not stored yet").isEqualTo(2);
+        stalled.answer();
+        assertThat(partition.isrSize()).as("applied when the write completes").isEqualTo(3);
     }
 
     @Test
@@ -166,24 +180,27 @@ class PartitionTest {
         aLaggingFollowerLeavesTheIsr();
         PartitionState shrunk = partition.state();
         StalledZooKeeper stalled = stallZooKeeper();
-        ExecutorService threads = Executors.newFixedThreadPool(2);
+        // Follower 2 catches up: the leader proposes {0, 1, 2}, and the write waits for ZooKeeper.
+        partition.recordFollowerFetch(2, 5, 4);
+        stalled.awaitWriting();
+        // Meanwhile a watch (any topic or cluster event) re-applies the state stored before the write.
+        partition.makeLeader(shrunk, REPLICAS);
+        append(5, (short) 1);
+        partition.recordFollowerFetch(1, 10, 4);
+        assertThat(partition.highWatermark())
+                .as("broker 2 may be in the stored ISR already, and it lacks records 5-9").isEqualTo(5);
+        stalled.answer();
+        assertThat(partition.isrSize()).isEqualTo(3);
+        assertThat(partition.highWatermark()).isEqualTo(5);
+    }
+
+    /** Runs {@code call} on another thread and fails unless it returns within 5 s: it must not wait for ZooKeeper. */
+    private static void returnsPromptly(Runnable call) throws Exception {
+        ExecutorService thread = Executors.newSingleThreadExecutor();
         try {
-            // Follower 2 catches up: the leader proposes {0, 1, 2}, and the write waits for ZooKeeper.
-            Future<Boolean> expansion = threads.submit(() -> partition.recordFollowerFetch(2, 5, 4));
-            stalled.awaitWriting();
-            // Meanwhile a watch (any topic or cluster event) re-applies the state stored before the write.
-            partition.makeLeader(shrunk, REPLICAS);
-            append(5, (short) 1);
-            partition.recordFollowerFetch(1, 10, 4);
-            assertThat(partition.highWatermark())
-                    .as("broker 2 may be in the stored ISR already, and it lacks records 5-9").isEqualTo(5);
-            stalled.answer();
-            expansion.get(10, TimeUnit.SECONDS);
-            assertThat(partition.isrSize()).isEqualTo(3);
-            assertThat(partition.highWatermark()).isEqualTo(5);
+            thread.submit(call).get(5, TimeUnit.SECONDS);
         } finally {
-            stalled.answer();
-            threads.shutdownNow();
+            thread.shutdownNow();
         }
     }
 
@@ -195,27 +212,27 @@ class PartitionTest {
         assertThat(partition.isrSize()).as("the shrink the leader stored stays").isEqualTo(2);
     }
 
-    /** A ZooKeeper that holds each ISR write until told to answer it (and then stores it), as an unreachable one would. */
+    /** A ZooKeeper that holds the ISR write until told to answer it (and then stores it), as an unreachable one would. */
     private static final class StalledZooKeeper {
         private final CountDownLatch writing = new CountDownLatch(1);
-        private final CountDownLatch answers = new CountDownLatch(1);
+        private final CompletableFuture<Partition.IsrWrite> answer = new CompletableFuture<>();
+        private PartitionState proposed;
 
-        Partition.IsrWrite write(PartitionState proposed) {
+        synchronized CompletableFuture<Partition.IsrWrite> write(PartitionState proposed) {
+            this.proposed = proposed;
             writing.countDown();
-            try {
-                answers.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return stored(proposed);
+            return answer;
         }
 
         void awaitWriting() throws InterruptedException {
             assertThat(writing.await(10, TimeUnit.SECONDS)).as("the ISR write started").isTrue();
         }
 
-        void answer() {
-            answers.countDown();
+        /** Completes the write on the calling thread, as the writer's thread would. */
+        synchronized void answer() {
+            if (proposed != null) {
+                answer.complete(stored(proposed));
+            }
         }
     }
 
@@ -228,7 +245,7 @@ class PartitionTest {
     /** Follower 2 falls behind past the lag limit and the leader stores the ISR {0, 1}; the high watermark is 5. */
     private void aLaggingFollowerLeavesTheIsr() {
         followerTwoDiesWhileOneKeepsUp();
-        assertThat(partition.maybeShrinkIsr(LAG_MS)).isTrue();
+        partition.maybeShrinkIsr(LAG_MS);
         assertThat(partition.isrSize()).isEqualTo(2);
         assertThat(partition.highWatermark()).isEqualTo(5);
     }
@@ -236,10 +253,8 @@ class PartitionTest {
     @Test
     void anIsrShrinkThatCannotBeStoredDoesNotCountForTheHighWatermark() {
         followerTwoDiesWhileOneKeepsUp();
-        zooKeeper = proposed -> {
-            throw new org.apache.kafka.common.errors.TimeoutException("ZooKeeper unavailable");
-        };
-        assertThat(partition.maybeShrinkIsr(LAG_MS)).isFalse();
+        zooKeeper = proposed -> CompletableFuture.failedFuture(new org.apache.kafka.common.errors.TimeoutException("ZooKeeper unavailable"));
+        partition.maybeShrinkIsr(LAG_MS);
         assertThat(partition.highWatermark()).as("KIP-497: the ISR the controller may elect from still has broker 2").isZero();
         assertThat(partition.isrSize()).isEqualTo(3);
     }
@@ -258,9 +273,10 @@ class PartitionTest {
     void anIsrShrinkThatLosesToTheControllerAdoptsWhatIsStoredWithoutWaitingForAWatch() {
         followerTwoDiesWhileOneKeepsUp();
         // The controller removed broker 2 first, at the same leader epoch: the leader's compare-and-set fails.
-        zooKeeper = proposed -> Partition.IsrWrite.lost(Optional.of(new PartitionState(0, 4, PartitionState.UNKNOWN_BROKER_EPOCH,
-                List.of(0, 1), 2, proposed.zkVersion() + 1, 9)));
-        assertThat(partition.maybeShrinkIsr(LAG_MS)).as("the high watermark moved").isTrue();
+        zooKeeper = proposed -> CompletableFuture.completedFuture(Partition.IsrWrite.lost(Optional.of(new PartitionState(0, 4,
+                PartitionState.UNKNOWN_BROKER_EPOCH, List.of(0, 1), 2, proposed.zkVersion() + 1, 9))));
+        partition.maybeShrinkIsr(LAG_MS);
+        assertThat(highWatermarkMovesByIsrWrites).as("the high watermark moved").hasValue(1);
         assertThat(partition.isrSize()).isEqualTo(2);
         assertThat(partition.highWatermark()).isEqualTo(5);
     }
@@ -271,9 +287,8 @@ class PartitionTest {
         partition.maybeShrinkIsr(LAG_MS);
         assertThat(partition.isrSize()).isEqualTo(2);
         // Broker 2 catches up; the write of ISR [0, 1, 2] reaches ZooKeeper, but its answer is lost with the connection.
-        zooKeeper = proposed -> {
-            throw new org.apache.kafka.common.errors.TimeoutException("ZooKeeper unavailable: connection loss");
-        };
+        zooKeeper = proposed -> CompletableFuture.failedFuture(
+                new org.apache.kafka.common.errors.TimeoutException("ZooKeeper unavailable: connection loss"));
         partition.recordFollowerFetch(2, 5, 4);
         append(5, (short) -1);
         partition.recordFollowerFetch(1, 10, 4);
@@ -315,8 +330,9 @@ class PartitionTest {
     }
 
     private Partition reopened(long checkpointedHighWatermark) {
-        return new Partition(TP, partition.log(), new IdempotentAppender(), (tp, proposed) -> Partition.IsrWrite.lost(Optional.empty()),
-                id -> true, 0, checkpointedHighWatermark, time);
+        return new Partition(TP, partition.log(), new IdempotentAppender(),
+                (tp, proposed) -> CompletableFuture.completedFuture(Partition.IsrWrite.lost(Optional.empty())), id -> true, () -> { }, 0,
+                checkpointedHighWatermark, time);
     }
 
     @Test
