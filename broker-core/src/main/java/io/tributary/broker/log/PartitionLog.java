@@ -147,7 +147,8 @@ public final class PartitionLog {
     }
 
     /**
-     * Appends batches whose offsets the leader assigned. They are validated like a leader append, must have
+     * Appends batches whose offsets the leader assigned. They are checked as Kafka's followers check them (magic,
+     * CRC; not the records, which the leader validated and its cleaner may have thinned), must have
      * increasing offsets and start at or after the log end offset (gaps are allowed).
      */
     public LogAppendInfo appendAsFollower(MemoryRecords records) {

@@ -17,8 +17,8 @@ import org.apache.kafka.common.utils.internals.BufferSupplier;
 import org.apache.kafka.common.utils.internals.CloseableIterator;
 
 /**
- * Checks record batches before they are appended (structure, magic v2, size, CRC-32C, record count and offset
- * deltas) and while a segment is recovered. Errors are the kafka-clients exceptions the protocol maps to codes:
+ * Checks record batches before they are appended (structure, magic v2, size, CRC-32C, and for a leader's append
+ * the record count and offset deltas) and while a segment is recovered. Errors are the kafka-clients exceptions the protocol maps to codes:
  * {@link CorruptRecordException} for damaged bytes, {@link InvalidRecordException} for well-formed but
  * unacceptable batches, {@link RecordTooLargeException} for batches over max.message.bytes. Stateless.
  */
@@ -34,11 +34,10 @@ final class RecordsValidator {
     /**
      * Validates every batch of an append request; nothing is modified.
      *
-     * @param origin a producer's request ({@link AppendOrigin#CLIENT}) may hold no control batch; offsets are checked
-     *               only in a follower's copy ({@link AppendOrigin#REPLICATION}), whose offsets must increase (elsewhere
-     *               the leader assigns them)
-     * @param rules  what every record must meet (keys, timestamp window); {@link RecordRules#ANY} for a follower's
-     *               copy
+     * @param origin a producer's request ({@link AppendOrigin#CLIENT}) may hold no control batch; a follower's copy
+     *               ({@link AppendOrigin#REPLICATION}) is checked only for magic, CRC and increasing offsets (elsewhere
+     *               the leader assigns them), neither its size nor its records
+     * @param rules  what every record of a leader's append must meet (keys, timestamp window)
      */
     static ValidatedRecords validate(MemoryRecords records, int maxBatchBytes, AppendOrigin origin, RecordRules rules) {
         boolean fromClient = origin == AppendOrigin.CLIENT;
@@ -51,8 +50,12 @@ final class RecordsValidator {
         ByteBuffer buffer = records.buffer(); // batches lie back to back from its position
         int batchStart = buffer.position();
         for (MutableRecordBatch batch : records.batches()) {
-            checkBatch(batch, buffer.duplicate().position(batchStart).limit(batchStart + batch.sizeInBytes()),
-                    maxBatchBytes, fromClient, rules);
+            if (checkOffsets) {
+                checkReplicatedBatch(batch);
+            } else {
+                checkBatch(batch, buffer.duplicate().position(batchStart).limit(batchStart + batch.sizeInBytes()),
+                        maxBatchBytes, fromClient, rules);
+            }
             if (checkOffsets && batchCount > 0 && batch.baseOffset() <= previousLastOffset) {
                 throw new InvalidRecordException("Batch at offset " + batch.baseOffset()
                         + " does not follow the previous batch ending at " + previousLastOffset);
@@ -62,7 +65,8 @@ final class RecordsValidator {
             }
             previousLastOffset = batch.lastOffset();
             batchCount++;
-            recordCount += batch.countOrNull();
+            Integer count = batch.countOrNull();
+            recordCount += count == null ? 0 : count;
             bytes += batch.sizeInBytes();
             batchStart += batch.sizeInBytes();
         }
@@ -73,13 +77,26 @@ final class RecordsValidator {
         return new ValidatedRecords(batchCount, recordCount, firstOffset, previousLastOffset, bytes);
     }
 
+    /**
+     * A follower's copy of the leader's log: magic, CRC and offsets only, as Kafka's followers check. The leader
+     * validated its records when it appended them, and its cleaner may since have removed records from inside a
+     * batch (its offsets then skip) or emptied one that holds a producer's last sequence: both are valid here. Nor
+     * is the size checked: max.message.bytes may have been lowered since the leader took the batch, and a follower
+     * that refused it would never catch up.
+     */
+    private static void checkReplicatedBatch(RecordBatch batch) {
+        checkMagic(batch);
+        batch.ensureValid();
+        if (batch.lastOffset() < batch.baseOffset()) {
+            throw new InvalidRecordException("Batch at offset " + batch.baseOffset() + " ends before it starts, at "
+                    + batch.lastOffset());
+        }
+    }
+
     private static void checkBatch(RecordBatch batch, ByteBuffer batchBytes, int maxBatchBytes, boolean fromClient,
                                    RecordRules rules) {
         checkMagic(batch);
-        if (batch.sizeInBytes() > maxBatchBytes) {
-            throw new RecordTooLargeException("Batch of " + batch.sizeInBytes()
-                    + " bytes exceeds max.message.bytes " + maxBatchBytes);
-        }
+        checkSize(batch, maxBatchBytes);
         batch.ensureValid();
         if (fromClient && batch.isControlBatch()) {
             throw new InvalidRecordException("Clients may not append control batches");
@@ -135,6 +152,13 @@ final class RecordsValidator {
         if (seen != count) {
             throw new InvalidRecordException("Batch at offset " + batch.baseOffset() + " declares " + count
                     + " records but holds " + seen);
+        }
+    }
+
+    private static void checkSize(RecordBatch batch, int maxBatchBytes) {
+        if (batch.sizeInBytes() > maxBatchBytes) {
+            throw new RecordTooLargeException("Batch of " + batch.sizeInBytes()
+                    + " bytes exceeds max.message.bytes " + maxBatchBytes);
         }
     }
 

@@ -17,6 +17,7 @@ import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.common.record.internal.CompressionType;
 import org.apache.kafka.common.record.internal.DefaultRecordBatch;
 import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MemoryRecordsBuilder;
 import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.junit.jupiter.api.Test;
@@ -195,6 +196,31 @@ class PartitionLogAppendTest {
         assertThatThrownBy(() -> log.appendAsFollower(TestRecords.batchAt(2, 3, 1)))
                 .isInstanceOf(InvalidRecordException.class).hasMessageContaining("below the log end offset 3");
         assertThat(log.logEndOffset()).isEqualTo(3);
+    }
+
+    /**
+     * What the leader's cleaner leaves, as a follower fetching below the cleaned part receives it: batches whose
+     * records skip offsets (compressed or not), and a batch emptied of its records but kept for its producer's
+     * state. Kafka's followers take them as they come (only the CRC and the offsets' order are checked).
+     */
+    @ParameterizedTest
+    @EnumSource(value = CompressionType.class, names = {"NONE", "LZ4"})
+    void followerAppendTakesBatchesTheLeadersCleanerThinnedOrEmptied(CompressionType type) throws Exception {
+        PartitionLog log = open(Map.of());
+        MemoryRecordsBuilder thinned = MemoryRecords.builder(ByteBuffer.allocate(1024), Compression.of(type).build(),
+                TimestampType.CREATE_TIME, 0L);
+        thinned.appendWithOffset(0, new SimpleRecord(1L, "k0".getBytes(), "v0".getBytes()));
+        thinned.appendWithOffset(4, new SimpleRecord(1L, "k4".getBytes(), "v4".getBytes()));
+        ByteBuffer emptied = ByteBuffer.allocate(DefaultRecordBatch.RECORD_BATCH_OVERHEAD);
+        DefaultRecordBatch.writeEmptyHeader(emptied, RecordBatch.MAGIC_VALUE_V2, 7L, (short) 0, 5, 5L, 9L, 0,
+                TimestampType.CREATE_TIME, 1L, false, false);
+        emptied.flip();
+
+        log.appendAsFollower(thinned.build());
+        log.appendAsFollower(MemoryRecords.readableRecords(emptied));
+
+        assertThat(log.logEndOffset()).isEqualTo(10);
+        assertThat(TestRecords.offsets(log.read(0, 10_000, Long.MAX_VALUE, false).records())).containsExactly(0L, 4L);
     }
 
     private static void assertNothingAppended(PartitionLog log) {
