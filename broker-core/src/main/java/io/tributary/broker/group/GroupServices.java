@@ -1,6 +1,8 @@
 package io.tributary.broker.group;
 
 import io.tributary.broker.coordinator.CoordinatedPartitions;
+import io.tributary.broker.group.consumer.ConsumerGroupSettings;
+import io.tributary.broker.group.consumer.SubscribableTopics;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -19,14 +21,16 @@ public final class GroupServices implements AutoCloseable {
     static final long DEADLINE_CHECK_INTERVAL_MS = 50;
 
     private final GroupCoordinator coordinator;
+    private final ConsumerGroupCoordinator consumerGroups;
     private final OffsetManager offsets;
     private final OffsetStore store;
     private final ScheduledExecutorService timer;
     private final CoordinatorLoader loader;
 
-    private GroupServices(GroupCoordinator coordinator, OffsetManager offsets, OffsetStore store, CoordinatedPartitions partitions,
-                          ScheduledExecutorService timer) {
+    private GroupServices(GroupCoordinator coordinator, ConsumerGroupCoordinator consumerGroups, OffsetManager offsets,
+                          OffsetStore store, CoordinatedPartitions partitions, ScheduledExecutorService timer) {
         this.coordinator = coordinator;
+        this.consumerGroups = consumerGroups;
         this.offsets = offsets;
         this.store = store;
         this.timer = timer;
@@ -45,21 +49,31 @@ public final class GroupServices implements AutoCloseable {
     }
 
     /** Starts the deadline checks; no group is served until {@link #becameLeader} names its partition. */
-    public static GroupServices start(GroupConfig config, OffsetStore store, Time time) {
+    public static GroupServices start(GroupConfig config, ConsumerGroupSettings consumerSettings, SubscribableTopics topics,
+                                      OffsetStore store, Time time) {
         GroupRegistry groups = new GroupRegistry();
         CoordinatedPartitions partitions = new CoordinatedPartitions(store::partitionFor);
         GroupCoordinator coordinator = new GroupCoordinator(config, groups, partitions, time);
+        ConsumerGroupCoordinator consumerGroups = new ConsumerGroupCoordinator(consumerSettings, groups, partitions, topics,
+                store::appendGroupRecords, time);
         OffsetManager offsets = new OffsetManager(config, groups, coordinator, store, partitions, time);
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(CoordinatorLoader.daemon("tributary-group-timer"));
         timer.scheduleWithFixedDelay(CoordinatorLoader.guarded("group deadlines", coordinator::checkDeadlines),
                 DEADLINE_CHECK_INTERVAL_MS, DEADLINE_CHECK_INTERVAL_MS, TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(CoordinatorLoader.guarded("consumer group deadlines", consumerGroups::checkDeadlines),
+                DEADLINE_CHECK_INTERVAL_MS, DEADLINE_CHECK_INTERVAL_MS, TimeUnit.MILLISECONDS);
         timer.scheduleWithFixedDelay(CoordinatorLoader.guarded("offset expiry", offsets::expireOffsets),
                 config.offsetsRetentionCheckIntervalMs(), config.offsetsRetentionCheckIntervalMs(), TimeUnit.MILLISECONDS);
-        return new GroupServices(coordinator, offsets, store, partitions, timer);
+        return new GroupServices(coordinator, consumerGroups, offsets, store, partitions, timer);
     }
 
     public GroupCoordinator coordinator() {
         return coordinator;
+    }
+
+    /** The consumer group protocol (KIP-848) over the same groups. */
+    public ConsumerGroupCoordinator consumerGroups() {
+        return consumerGroups;
     }
 
     public OffsetManager offsets() {

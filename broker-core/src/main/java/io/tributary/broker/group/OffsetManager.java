@@ -1,6 +1,7 @@
 package io.tributary.broker.group;
 
 import io.tributary.broker.coordinator.CoordinatedPartitions;
+import io.tributary.broker.group.consumer.ConsumerGroupRecords;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -66,6 +67,15 @@ public final class OffsetManager {
                 entry.getValue().forEach(group::putOffset);
             }
             count += entry.getValue().size();
+        }
+        loaded.consumerGroups().forEach((groupId, membership) -> {
+            Group group = groups.getOrCreate(groupId, now);
+            synchronized (group) {
+                group.consumer(membership);
+            }
+        });
+        if (!loaded.consumerGroups().isEmpty()) {
+            log.info("loaded {} consumer group(s) from {}-{}", loaded.consumerGroups().size(), OffsetStore.TOPIC, offsetsPartition);
         }
         log.info("loaded {} committed offsets of {} groups from {}-{}", count, stored.size(), OffsetStore.TOPIC, offsetsPartition);
     }
@@ -327,6 +337,9 @@ public final class OffsetManager {
     /** Topics any member subscribes to, from the consumer-protocol metadata of every protocol it offers. */
     private static Set<String> subscribedTopics(Group group) {
         Set<String> topics = new HashSet<>();
+        if (group.consumer() != null) {
+            group.consumer().members().forEach(member -> topics.addAll(member.subscribedTopicNames()));
+        }
         for (Member member : group.members()) {
             for (Protocol protocol : member.protocols()) {
                 try {
@@ -376,10 +389,13 @@ public final class OffsetManager {
             if (group.is(GroupState.DEAD)) {
                 return Errors.GROUP_ID_NOT_FOUND;
             }
-            if (!group.is(GroupState.EMPTY) || group.hasMembers()) {
+            if (!group.is(GroupState.EMPTY) || group.hasMembers() || group.hasConsumerMembers()) {
                 return Errors.NON_EMPTY_GROUP;
             }
             Errors error = tombstone(group, group.offsets().keySet());
+            if (error == Errors.NONE && group.consumer() != null) {
+                store.appendGroupRecords(groupId, new ConsumerGroupRecords(groupId, time.milliseconds()).groupRemoved().records());
+            }
             if (error == Errors.NONE) {
                 markDead(group);
                 log.info("deleted group {}", groupId);
@@ -400,7 +416,7 @@ public final class OffsetManager {
         int removed = 0;
         for (Group group : groups.all()) {
             synchronized (group) {
-                if (!group.is(GroupState.EMPTY)) {
+                if (!group.is(GroupState.EMPTY) || group.hasConsumerMembers()) {
                     continue;
                 }
                 long emptySince = group.stateChangedMs();

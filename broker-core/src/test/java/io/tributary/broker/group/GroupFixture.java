@@ -1,6 +1,7 @@
 package io.tributary.broker.group;
 
 import io.tributary.broker.coordinator.CoordinatedPartitions;
+import io.tributary.broker.group.consumer.ConsumerGroupSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,11 +23,17 @@ final class GroupFixture implements AutoCloseable {
     static final int INITIAL_DELAY_MS = 3_000;
     static final long RETENTION_MS = 60 * 60_000L;
     static final GroupConfig CONFIG = new GroupConfig(1_000, 60_000, INITIAL_DELAY_MS, RETENTION_MS, 600_000, 100);
+    static final int CONSUMER_SESSION_TIMEOUT_MS = 45_000;
+    static final int CONSUMER_HEARTBEAT_INTERVAL_MS = 5_000;
+    static final ConsumerGroupSettings CONSUMER_SETTINGS = new ConsumerGroupSettings(CONSUMER_SESSION_TIMEOUT_MS,
+            CONSUMER_HEARTBEAT_INTERVAL_MS, ConsumerGroupSettings.assignors(List.of("uniform", "range")));
 
     final FakeTime time = new FakeTime();
     private final Path dir;
     private LogManager logs;
+    final KnownTopics topics = new KnownTopics();
     GroupCoordinator coordinator;
+    ConsumerGroupCoordinator consumerGroups;
     OffsetManager offsets;
 
     GroupFixture(Path dir) {
@@ -45,6 +52,7 @@ final class GroupFixture implements AutoCloseable {
         OffsetStore store = new OffsetStore(partitions, time);
         CoordinatedPartitions coordinated = new CoordinatedPartitions(store::partitionFor);
         coordinator = new GroupCoordinator(CONFIG, groups, coordinated, time);
+        consumerGroups = new ConsumerGroupCoordinator(CONSUMER_SETTINGS, groups, coordinated, topics, store::appendGroupRecords, time);
         offsets = new OffsetManager(CONFIG, groups, coordinator, store, coordinated, time);
         for (int partition = 0; partition < partitions.size(); partition++) {
             coordinated.startLoading(partition, 0);

@@ -11,6 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import io.tributary.broker.testing.Clients;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -55,8 +56,11 @@ final class GroupMember implements AutoCloseable {
         props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, name);
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 50);
-        props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 6000);
-        props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 500);
+        if (!"consumer".equals(overrides.get(ConsumerConfig.GROUP_PROTOCOL_CONFIG))) {
+            // the consumer protocol takes both from the broker (group.consumer.*)
+            props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 6000);
+            props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 500);
+        }
         props.putAll(overrides);
         GroupMember member = new GroupMember(name, Clients.consumer(bootstrap, props), consumed);
         member.consumer.subscribe(List.of(topic), member.new TrackAssignment());
@@ -147,6 +151,17 @@ final class GroupMember implements AutoCloseable {
     /** Stops calling poll without leaving the group: after max.poll.interval.ms the client gives up its partitions. */
     void stopPolling() {
         polling = false;
+    }
+
+    /**
+     * Stops after the batch in hand is committed and closes without leaving the group, as a crashed
+     * process would look to the coordinator: its partitions move only when its session times out.
+     */
+    void closeWithoutLeaving() throws InterruptedException {
+        closing.countDown();
+        thread.join(30_000);
+        consumer.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP)
+                .withTimeout(Duration.ofSeconds(10)));
     }
 
     @Override
