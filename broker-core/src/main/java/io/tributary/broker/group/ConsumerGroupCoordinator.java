@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import com.google.re2j.PatternSyntaxException;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.SimpleRecord;
@@ -365,7 +366,9 @@ public final class ConsumerGroupCoordinator {
 
     /**
      * Whether {@code memberId} at {@code memberEpoch} may commit offsets of a consumer group (OffsetCommit v9+):
-     * outsiders (epoch -1) only while the group is empty, members only at their current epoch.
+     * outsiders (epoch -1) only while the group is empty; a member at its epoch or an earlier one (KIP-1251: a
+     * commit sent before the answer that moved it on arrived), each partition checked by
+     * {@link #partitionCommitError}.
      */
     static Errors commitError(ConsumerMembership membership, String memberId, int memberEpoch) {
         if (memberEpoch < 0 && membership.isEmpty()) {
@@ -375,7 +378,21 @@ public final class ConsumerGroupCoordinator {
         if (member.isEmpty()) {
             return Errors.UNKNOWN_MEMBER_ID;
         }
-        return memberEpoch == member.get().memberEpoch() ? Errors.NONE : Errors.STALE_MEMBER_EPOCH;
+        return memberEpoch < 0 || memberEpoch > member.get().memberEpoch() ? Errors.STALE_MEMBER_EPOCH : Errors.NONE;
+    }
+
+    /**
+     * KIP-1251's rule for one partition of a member's commit that passed {@link #commitError}: the member owns
+     * the partition and got it at {@code memberEpoch} or earlier; otherwise STALE_MEMBER_EPOCH.
+     */
+    static Errors partitionCommitError(ConsumerMembership membership, String memberId, int memberEpoch, TopicPartition partition) {
+        if (memberEpoch < 0 && membership.isEmpty()) {
+            return Errors.NONE;
+        }
+        ConsumerMember member = membership.member(memberId).orElseThrow();
+        int assignedAt = membership.subscribedTopicId(partition.topic())
+                .map(topicId -> member.assignmentEpoch(topicId, partition.partition())).orElse(-1);
+        return assignedAt >= 0 && assignedAt <= memberEpoch ? Errors.NONE : Errors.STALE_MEMBER_EPOCH;
     }
 
     /** A consumer group as ConsumerGroupDescribe reports it. */

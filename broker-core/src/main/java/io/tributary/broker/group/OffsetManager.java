@@ -109,7 +109,11 @@ public final class OffsetManager {
             long now = time.milliseconds();
             commit.offsets().forEach((partition, position) -> {
                 String metadata = position.metadata();
-                if (metadata != null && metadata.length() > config.offsetMetadataMaxBytes()) {
+                Errors notOwned = group.consumer() == null ? Errors.NONE
+                        : ConsumerGroupCoordinator.partitionCommitError(group.consumer(), commit.memberId(), commit.generationId(), partition);
+                if (notOwned != Errors.NONE) {
+                    results.put(partition, notOwned);
+                } else if (metadata != null && metadata.length() > config.offsetMetadataMaxBytes()) {
                     results.put(partition, Errors.OFFSET_METADATA_TOO_LARGE);
                 } else {
                     accepted.put(partition, new CommittedOffset(position.offset(), position.leaderEpoch(), metadata, now));

@@ -11,7 +11,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import io.tributary.broker.testing.Clients;
-import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -151,17 +150,6 @@ final class GroupMember implements AutoCloseable {
     /** Stops calling poll without leaving the group: after max.poll.interval.ms the client gives up its partitions. */
     void stopPolling() {
         polling = false;
-    }
-
-    /**
-     * Stops after the batch in hand is committed and closes without leaving the group, as a crashed
-     * process would look to the coordinator: its partitions move only when its session times out.
-     */
-    void closeWithoutLeaving() throws InterruptedException {
-        closing.countDown();
-        thread.join(30_000);
-        consumer.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP)
-                .withTimeout(Duration.ofSeconds(10)));
     }
 
     @Override

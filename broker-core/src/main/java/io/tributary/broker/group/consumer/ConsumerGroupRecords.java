@@ -104,15 +104,19 @@ public final class ConsumerGroupRecords {
         add(new ConsumerGroupCurrentMemberAssignmentKey().setGroupId(groupId).setMemberId(member.memberId()),
                 new ConsumerGroupCurrentMemberAssignmentValue().setMemberEpoch(member.memberEpoch())
                         .setPreviousMemberEpoch(member.previousMemberEpoch()).setState(member.state().value())
-                        .setAssignedPartitions(topicPartitions(member.assigned()))
-                        .setPartitionsPendingRevocation(topicPartitions(member.pendingRevocation())));
+                        .setAssignedPartitions(topicPartitions(member, member.assigned()))
+                        .setPartitionsPendingRevocation(topicPartitions(member, member.pendingRevocation())));
         return this;
     }
 
-    private static List<ConsumerGroupCurrentMemberAssignmentValue.TopicPartitions> topicPartitions(Map<Uuid, Set<Integer>> partitions) {
+    private static List<ConsumerGroupCurrentMemberAssignmentValue.TopicPartitions> topicPartitions(ConsumerMember member,
+                                                                                              Map<Uuid, Set<Integer>> partitions) {
         List<ConsumerGroupCurrentMemberAssignmentValue.TopicPartitions> topics = new ArrayList<>();
-        partitions.forEach((topic, ids) -> topics.add(new ConsumerGroupCurrentMemberAssignmentValue.TopicPartitions()
-                .setTopicId(topic).setPartitions(new ArrayList<>(new TreeSet<>(ids)))));
+        partitions.forEach((topic, ids) -> {
+            List<Integer> sorted = new ArrayList<>(new TreeSet<>(ids));
+            topics.add(new ConsumerGroupCurrentMemberAssignmentValue.TopicPartitions().setTopicId(topic).setPartitions(sorted)
+                    .setAssignmentEpochs(sorted.stream().map(partition -> member.assignmentEpoch(topic, partition)).toList()));
+        });
         return topics;
     }
 
@@ -138,16 +142,10 @@ public final class ConsumerGroupRecords {
     public static final class Replay {
         private final Map<String, ConsumerMembership> groups = new HashMap<>();
         private final Map<String, Map<String, ConsumerMember>> members = new HashMap<>();
-        private final Set<String> deleted = new HashSet<>();
 
         /** The groups the records left, by group id. */
         public Map<String, ConsumerMembership> groups() {
             return Map.copyOf(groups);
-        }
-
-        /** Groups whose records were deleted (they may have become classic groups). */
-        public Set<String> deleted() {
-            return Set.copyOf(deleted);
         }
 
         /** @param value the value, or null for a tombstone */
@@ -166,7 +164,6 @@ public final class ConsumerGroupRecords {
                     if (valueReader == null) {
                         groups.remove(groupId);
                         members.remove(groupId);
-                        deleted.add(groupId);
                     } else {
                         ConsumerGroupMetadataValue metadata = new ConsumerGroupMetadataValue(valueReader, valueVersion);
                         ConsumerMembership group = group(groupId);
@@ -200,6 +197,7 @@ public final class ConsumerGroupRecords {
                         group(memberKey.groupId()).apply(member, new Reconciliation.Next(current.memberEpoch(),
                                 current.previousMemberEpoch(), MemberState.of(current.state()),
                                 partitions(current.assignedPartitions()), partitions(current.partitionsPendingRevocation())));
+                        member.restoreAssignmentEpochs(assignmentEpochs(current));
                     }
                 }
                 default -> { } // partition metadata and regex records: recomputed from the topics, not replayed
@@ -242,8 +240,21 @@ public final class ConsumerGroupRecords {
         }
 
         private ConsumerMembership group(String groupId) {
-            deleted.remove(groupId);
             return groups.computeIfAbsent(groupId, g -> new ConsumerMembership());
+        }
+
+        private static Map<Uuid, Map<Integer, Integer>> assignmentEpochs(ConsumerGroupCurrentMemberAssignmentValue current) {
+            Map<Uuid, Map<Integer, Integer>> epochs = new HashMap<>();
+            for (List<ConsumerGroupCurrentMemberAssignmentValue.TopicPartitions> topics
+                    : List.of(current.assignedPartitions(), current.partitionsPendingRevocation())) {
+                for (ConsumerGroupCurrentMemberAssignmentValue.TopicPartitions topic : topics) {
+                    for (int i = 0; i < topic.partitions().size() && i < topic.assignmentEpochs().size(); i++) {
+                        epochs.computeIfAbsent(topic.topicId(), t -> new HashMap<>()).put(topic.partitions().get(i),
+                                topic.assignmentEpochs().get(i));
+                    }
+                }
+            }
+            return epochs;
         }
 
         private static Map<Uuid, Set<Integer>> partitions(List<ConsumerGroupCurrentMemberAssignmentValue.TopicPartitions> topics) {

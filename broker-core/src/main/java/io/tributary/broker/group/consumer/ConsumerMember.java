@@ -1,5 +1,6 @@
 package io.tributary.broker.group.consumer;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,6 +29,8 @@ public final class ConsumerMember {
     private MemberState state = MemberState.STABLE;
     private Map<Uuid, Set<Integer>> assigned = Map.of();
     private Map<Uuid, Set<Integer>> pendingRevocation = Map.of();
+    /** The member epoch at which each partition it owns became its own (KIP-1251's assignment epochs). */
+    private Map<Uuid, Map<Integer, Integer>> assignmentEpochs = Map.of();
     private long sessionDeadlineMs = Long.MAX_VALUE;
     private long revocationDeadlineMs = Long.MAX_VALUE;
 
@@ -51,6 +54,7 @@ public final class ConsumerMember {
         copy.state = state;
         copy.assigned = assigned;
         copy.pendingRevocation = pendingRevocation;
+        copy.assignmentEpochs = assignmentEpochs;
         return copy;
     }
 
@@ -155,6 +159,26 @@ public final class ConsumerMember {
         this.state = newState;
         this.assigned = Partitions.copy(newAssigned);
         this.pendingRevocation = Partitions.copy(newPendingRevocation);
+        Map<Uuid, Map<Integer, Integer>> epochs = new HashMap<>();
+        Partitions.union(assigned, pendingRevocation).forEach((topic, partitions) -> partitions.forEach(partition ->
+                epochs.computeIfAbsent(topic, t -> new HashMap<>()).put(partition,
+                        assignmentEpochs.getOrDefault(topic, Map.of()).getOrDefault(partition, epoch))));
+        this.assignmentEpochs = epochs;
+    }
+
+    /** The epoch at which the member got a partition it owns, or -1 if it does not own it. */
+    public int assignmentEpoch(Uuid topicId, int partition) {
+        return assignmentEpochs.getOrDefault(topicId, Map.of()).getOrDefault(partition, -1);
+    }
+
+    /** Restores the assignment epochs a stored record names (after {@link #update}). */
+    public void restoreAssignmentEpochs(Map<Uuid, Map<Integer, Integer>> epochs) {
+        epochs.forEach((topic, byPartition) -> byPartition.forEach((partition, epoch) -> {
+            Map<Integer, Integer> known = assignmentEpochs.get(topic);
+            if (known != null && known.containsKey(partition)) {
+                known.put(partition, epoch);
+            }
+        }));
     }
 
     /** A static member left for now: it keeps its partitions under the epoch -2 until its session ends. */

@@ -31,6 +31,8 @@ public final class ConsumerMembership {
     private final Map<String, Map<Uuid, Set<Integer>>> target = new HashMap<>();
     private final Map<Uuid, Map<Integer, String>> owners = new HashMap<>();
     private final Map<String, Pattern> patterns = new HashMap<>();
+    /** The ids of the subscribed topics by name, as of the last {@link #refreshSubscriptionHash}. */
+    private Map<String, Uuid> subscribedTopicIds = Map.of();
 
     public int groupEpoch() {
         return groupEpoch;
@@ -168,7 +170,11 @@ public final class ConsumerMembership {
      */
     public boolean refreshSubscriptionHash(SubscribableTopics topics) {
         long hash = 1125899906842597L;
-        for (SubscribableTopics.Topic topic : allSubscribedTopics(topics).values()) {
+        Map<String, SubscribableTopics.Topic> subscribed = allSubscribedTopics(topics);
+        Map<String, Uuid> ids = new HashMap<>();
+        subscribed.values().forEach(topic -> ids.put(topic.name(), topic.id()));
+        subscribedTopicIds = Map.copyOf(ids);
+        for (SubscribableTopics.Topic topic : subscribed.values()) {
             hash = 31 * hash + topic.name().hashCode();
             hash = 31 * hash + topic.id().hashCode();
             hash = 31 * hash + topic.partitionCount();
@@ -176,6 +182,11 @@ public final class ConsumerMembership {
         boolean changed = hash != subscriptionHash;
         subscriptionHash = hash;
         return changed;
+    }
+
+    /** The id of a topic some member subscribes to. */
+    public Optional<Uuid> subscribedTopicId(String name) {
+        return Optional.ofNullable(subscribedTopicIds.get(name));
     }
 
     // ---- target assignment
