@@ -71,6 +71,7 @@ final class GroupFixture implements AutoCloseable {
         for (long step = 0; step < ms; step += GroupServices.DEADLINE_CHECK_INTERVAL_MS) {
             time.sleep(Math.min(GroupServices.DEADLINE_CHECK_INTERVAL_MS, ms - step));
             coordinator.checkDeadlines();
+            consumerGroups.checkDeadlines();
         }
     }
 
