@@ -295,6 +295,30 @@ public final class OffsetManager {
         }
     }
 
+    /**
+     * OffsetFetch v9+ from a member of a consumer group (a member id or an epoch given): UNKNOWN_MEMBER_ID or
+     * STALE_MEMBER_EPOCH unless it is a member at that epoch, as in Kafka; anyone else may fetch.
+     */
+    public Errors checkFetcher(String groupId, String memberId, int memberEpoch) {
+        partitions.require(groupId);
+        if (memberId == null && memberEpoch < 0) {
+            return Errors.NONE;
+        }
+        Optional<Group> found = groups.get(groupId);
+        if (found.isEmpty()) {
+            return Errors.NONE;
+        }
+        Group group = found.get();
+        synchronized (group) {
+            if (group.consumer() == null) {
+                return Errors.NONE;
+            }
+            return group.consumer().member(memberId == null ? "" : memberId)
+                    .map(member -> member.memberEpoch() == memberEpoch ? Errors.NONE : Errors.STALE_MEMBER_EPOCH)
+                    .orElse(Errors.UNKNOWN_MEMBER_ID);
+        }
+    }
+
     /** OffsetDelete: the group-level error and, if NONE, each partition's. */
     public record DeleteResult(Errors error, Map<TopicPartition, Errors> partitions) {
     }

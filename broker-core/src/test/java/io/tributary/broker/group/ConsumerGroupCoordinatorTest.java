@@ -239,6 +239,15 @@ class ConsumerGroupCoordinatorTest {
         assertThat(commit("b", bAssigned.memberEpoch(), new TopicPartition("t", fresh))).isEqualTo(Errors.NONE);
     }
 
+    @Test
+    void offsetFetchesOfMembersAreCheckedAgainstTheirEpoch() {
+        HeartbeatResult a = join("a");
+        assertThat(fixture.offsets.checkFetcher(GROUP, null, -1)).as("an admin client").isEqualTo(Errors.NONE);
+        assertThat(fixture.offsets.checkFetcher(GROUP, "a", a.memberEpoch())).isEqualTo(Errors.NONE);
+        assertThat(fixture.offsets.checkFetcher(GROUP, "a", a.memberEpoch() - 1)).isEqualTo(Errors.STALE_MEMBER_EPOCH);
+        assertThat(fixture.offsets.checkFetcher(GROUP, "nobody", 1)).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+    }
+
     private Errors commit(String memberId, int epoch, TopicPartition partition) {
         return fixture.offsets.commit(new OffsetCommit(GROUP, memberId, null, epoch,
                 Map.of(partition, new OffsetCommit.Position(5, -1, null)))).join().get(partition);
