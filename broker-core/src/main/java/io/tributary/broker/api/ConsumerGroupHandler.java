@@ -46,7 +46,10 @@ final class ConsumerGroupHandler {
                 owned.computeIfAbsent(topic.topicId(), t -> new HashSet<>()).addAll(topic.partitions());
             }
         }
-        ConsumerHeartbeat heartbeat = new ConsumerHeartbeat(data.groupId(), data.memberId(), data.memberEpoch(), data.instanceId(),
+        // v0: the coordinator names a joining member; from v1 the member names itself
+        String memberId = request.version() == 0 && data.memberEpoch() == 0 && data.memberId().isEmpty()
+                ? Uuid.randomUuid().toString() : data.memberId();
+        ConsumerHeartbeat heartbeat = new ConsumerHeartbeat(data.groupId(), memberId, data.memberEpoch(), data.instanceId(),
                 data.rackId(), data.rebalanceTimeoutMs(), data.subscribedTopicNames(), data.subscribedTopicRegex(),
                 data.serverAssignor(), owned, request.header().clientId(), GroupMembershipHandler.clientHost(request));
         HeartbeatResult result;

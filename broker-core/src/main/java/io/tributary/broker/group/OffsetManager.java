@@ -296,12 +296,13 @@ public final class OffsetManager {
     }
 
     /**
-     * OffsetFetch v9+ from a member of a consumer group (a member id or an epoch given): UNKNOWN_MEMBER_ID or
-     * STALE_MEMBER_EPOCH unless it is a member at that epoch, as in Kafka; anyone else may fetch.
+     * OffsetFetch v9+ from a member of a consumer group (an epoch given): UNKNOWN_MEMBER_ID or STALE_MEMBER_EPOCH
+     * unless it is a member at that epoch, as in Kafka; with epoch -1 (admin clients, members not joined yet)
+     * anyone may fetch.
      */
     public Errors checkFetcher(String groupId, String memberId, int memberEpoch) {
         partitions.require(groupId);
-        if (memberId == null && memberEpoch < 0) {
+        if (memberEpoch < 0) {
             return Errors.NONE;
         }
         Optional<Group> found = groups.get(groupId);

@@ -243,6 +243,7 @@ class ConsumerGroupCoordinatorTest {
     void offsetFetchesOfMembersAreCheckedAgainstTheirEpoch() {
         HeartbeatResult a = join("a");
         assertThat(fixture.offsets.checkFetcher(GROUP, null, -1)).as("an admin client").isEqualTo(Errors.NONE);
+        assertThat(fixture.offsets.checkFetcher(GROUP, "joining", -1)).as("a member before it joined").isEqualTo(Errors.NONE);
         assertThat(fixture.offsets.checkFetcher(GROUP, "a", a.memberEpoch())).isEqualTo(Errors.NONE);
         assertThat(fixture.offsets.checkFetcher(GROUP, "a", a.memberEpoch() - 1)).isEqualTo(Errors.STALE_MEMBER_EPOCH);
         assertThat(fixture.offsets.checkFetcher(GROUP, "nobody", 1)).isEqualTo(Errors.UNKNOWN_MEMBER_ID);

@@ -54,10 +54,6 @@ public final class Partitions {
         return copy(result);
     }
 
-    public static boolean contains(Map<Uuid, Set<Integer>> partitions, Uuid topic, int partition) {
-        return partitions.getOrDefault(topic, Set.of()).contains(partition);
-    }
-
     public static int count(Map<Uuid, Set<Integer>> partitions) {
         return partitions.values().stream().mapToInt(Set::size).sum();
     }
