@@ -40,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * without leaving loses its partitions once its session times out), commit with their member
  * epochs, and a static member that comes back keeps its partitions.
  */
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ConsumerProtocolIT {
     private static final int PARTITIONS = 6;
     private static final int SESSION_TIMEOUT_MS = 4000;
@@ -120,7 +120,8 @@ class ConsumerProtocolIT {
             Thread output = new Thread(() -> follow(c, topic, consumed, assignedToC), "member-c-output");
             output.start();
             try {
-                awaitSizes(List.of(a, b), 2);
+                // c is another JVM: on a loaded machine it takes a while to start and join
+                Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> a.assignment().size() == 2 && b.assignment().size() == 2);
                 Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> assignedToC.get() == 2);
                 Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> consumed.count() == PARTITIONS * 50);
                 try (Admin admin = Clients.admin(broker.bootstrapServers())) {
