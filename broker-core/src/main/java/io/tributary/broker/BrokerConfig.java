@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import io.tributary.broker.group.GroupConfig;
+import io.tributary.broker.group.consumer.ConsumerGroupSettings;
 import io.tributary.broker.txn.TransactionConfig;
 import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.log.LogConfig;
@@ -65,6 +66,9 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String GROUP_MIN_SESSION_TIMEOUT_MS = "group.min.session.timeout.ms";
     public static final String GROUP_MAX_SESSION_TIMEOUT_MS = "group.max.session.timeout.ms";
     public static final String GROUP_INITIAL_REBALANCE_DELAY_MS = "group.initial.rebalance.delay.ms";
+    public static final String GROUP_CONSUMER_SESSION_TIMEOUT_MS = "group.consumer.session.timeout.ms";
+    public static final String GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS = "group.consumer.heartbeat.interval.ms";
+    public static final String GROUP_CONSUMER_ASSIGNORS = "group.consumer.assignors";
     public static final String OFFSETS_TOPIC_NUM_PARTITIONS = "offsets.topic.num.partitions";
     public static final String OFFSETS_RETENTION_MINUTES = "offsets.retention.minutes";
     public static final String OFFSETS_RETENTION_CHECK_INTERVAL_MS = "offsets.retention.check.interval.ms";
@@ -176,6 +180,15 @@ public final class BrokerConfig extends AbstractConfig {
             .define(GROUP_INITIAL_REBALANCE_DELAY_MS, Type.INT, 3000, Range.atLeast(0), Importance.MEDIUM,
                     "How long the first rebalance of an empty group waits for more members to join, extended "
                             + "while members keep arriving, up to the rebalance timeout.")
+            .define(GROUP_CONSUMER_SESSION_TIMEOUT_MS, Type.INT, 45_000, Range.atLeast(1), Importance.MEDIUM,
+                    "A member of a consumer group (group.protocol=consumer) that sends no heartbeat for this long is "
+                            + "removed and its partitions go to the others.")
+            .define(GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS, Type.INT, 5_000, Range.atLeast(1), Importance.MEDIUM,
+                    "How often members of a consumer group are told to heartbeat; smaller than "
+                            + GROUP_CONSUMER_SESSION_TIMEOUT_MS + ".")
+            .define(GROUP_CONSUMER_ASSIGNORS, Type.LIST, "uniform,range", Importance.MEDIUM,
+                    "The server-side assignors of consumer groups, by name (uniform, range) or class name; the "
+                            + "first is the default, members may ask for another with group.remote.assignor.")
             .define(OFFSETS_TOPIC_NUM_PARTITIONS, Type.INT, 50, Range.atLeast(1), Importance.HIGH,
                     "Partitions of __consumer_offsets when it is created; a group is coordinated by the leader "
                             + "of partition abs(hash(group)) % partitions. Fixed once the topic exists.")
@@ -423,6 +436,12 @@ public final class BrokerConfig extends AbstractConfig {
         return new GroupConfig(getInt(GROUP_MIN_SESSION_TIMEOUT_MS), getInt(GROUP_MAX_SESSION_TIMEOUT_MS),
                 getInt(GROUP_INITIAL_REBALANCE_DELAY_MS), 60_000L * getInt(OFFSETS_RETENTION_MINUTES),
                 getLong(OFFSETS_RETENTION_CHECK_INTERVAL_MS), getInt(OFFSET_METADATA_MAX_BYTES));
+    }
+
+    /** @throws org.apache.kafka.common.config.ConfigException if an assignor is unknown or the heartbeat is not shorter than the session */
+    public ConsumerGroupSettings consumerGroupSettings() {
+        return new ConsumerGroupSettings(getInt(GROUP_CONSUMER_SESSION_TIMEOUT_MS), getInt(GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS),
+                ConsumerGroupSettings.assignors(getList(GROUP_CONSUMER_ASSIGNORS)));
     }
 
     public List<Path> logDirs() {

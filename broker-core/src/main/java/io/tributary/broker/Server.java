@@ -37,6 +37,7 @@ import io.tributary.broker.controller.Controller;
 import io.tributary.broker.controller.PartitionHealth;
 import io.tributary.broker.controller.PartitionStateStore;
 import io.tributary.broker.controller.TopicPaths;
+import io.tributary.broker.group.ClusterTopics;
 import io.tributary.broker.group.GroupServices;
 import io.tributary.broker.txn.MarkerAppender;
 import io.tributary.broker.txn.TransactionConfig;
@@ -201,7 +202,7 @@ public final class Server implements AutoCloseable {
 
         OffsetStore offsets = OffsetStore.open(topics, config.offsetsTopicPartitions(), config.offsetsTopicReplicationFactor(),
                 (partition, records) -> appendAsCoordinator(partition, records, config.offsetsCommitTimeoutMs()), time);
-        groups = GroupServices.start(config.groupConfig(), offsets, time);
+        groups = GroupServices.start(config.groupConfig(), config.consumerGroupSettings(), new ClusterTopics(topics), offsets, time);
         ProducerIdManager producerIds = new ProducerIdManager(zk, config.brokerId());
         TransactionConfig txnConfig = config.transactionConfig();
         TransactionStateStore txnStates = TransactionStateStore.open(topics, txnConfig,

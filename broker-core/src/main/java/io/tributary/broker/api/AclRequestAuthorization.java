@@ -22,6 +22,7 @@ import org.apache.kafka.common.message.AddPartitionsToTxnRequestData;
 import org.apache.kafka.common.message.AlterConfigsRequestData;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
+import org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData;
 import org.apache.kafka.common.message.DeleteGroupsRequestData;
 import org.apache.kafka.common.message.DeleteRecordsRequestData;
 import org.apache.kafka.common.message.DeleteTopicsRequestData;
@@ -105,6 +106,8 @@ final class AclRequestAuthorization implements RequestAuthorization {
             case OFFSET_FETCH -> GroupApisAuthorization.offsetFetch(access, (OffsetFetchRequestData) data, request.version());
             case OFFSET_DELETE -> GroupApisAuthorization.offsetDelete(access, (OffsetDeleteRequestData) data);
             case DESCRIBE_GROUPS -> GroupApisAuthorization.describeGroups(access);
+            case CONSUMER_GROUP_HEARTBEAT -> group(access, READ, ((ConsumerGroupHeartbeatRequestData) data).groupId());
+            case CONSUMER_GROUP_DESCRIBE -> GroupApisAuthorization.describeConsumerGroups(access);
             case LIST_GROUPS -> GroupApisAuthorization.listGroups(access);
             case DELETE_GROUPS -> GroupApisAuthorization.deleteGroups(access, (DeleteGroupsRequestData) data);
             case DESCRIBE_ACLS, DESCRIBE_USER_SCRAM_CREDENTIALS -> cluster(access, DESCRIBE);

@@ -21,11 +21,11 @@ import org.apache.kafka.common.message.ListGroupsResponseData.ListedGroup;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * ListGroups, DescribeGroups and DeleteGroups for admin tools. Every group here uses the classic
- * protocol, which is the group type ListGroups v5 reports.
+ * ListGroups, DescribeGroups and DeleteGroups for admin tools. ListGroups v5 reports each group's
+ * type (classic or consumer); DescribeGroups describes classic groups only and answers
+ * GROUP_ID_NOT_FOUND for a consumer group, as Kafka does (ConsumerGroupDescribe describes those).
  */
 final class GroupAdminHandler {
-    private static final String CLASSIC = "classic";
     private static final short FIRST_VERSION_WITH_NOT_FOUND = 6;
 
     private final GroupCoordinator coordinator;
@@ -39,14 +39,12 @@ final class GroupAdminHandler {
     ListGroupsResponseData list(ListGroupsRequestData request) {
         List<String> states = request.statesFilter();
         List<String> types = request.typesFilter();
-        if (!types.isEmpty() && types.stream().noneMatch(CLASSIC::equalsIgnoreCase)) {
-            return new ListGroupsResponseData();
-        }
         ListGroupsResponseData response = new ListGroupsResponseData();
         for (GroupListing group : coordinator.listGroups()) {
-            if (states.isEmpty() || states.stream().anyMatch(s -> GroupState.matches(s, group.state()))) {
+            if ((states.isEmpty() || states.stream().anyMatch(group.state()::equalsIgnoreCase))
+                    && (types.isEmpty() || types.stream().anyMatch(group.type()::equalsIgnoreCase))) {
                 response.groups().add(new ListedGroup().setGroupId(group.groupId()).setProtocolType(group.protocolType())
-                        .setGroupState(group.state().wireName()).setGroupType(CLASSIC));
+                        .setGroupState(group.state()).setGroupType(group.type()));
             }
         }
         return response;

@@ -9,6 +9,7 @@ import java.util.function.UnaryOperator;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.DeleteGroupsRequestData;
 import org.apache.kafka.common.message.DeleteGroupsResponseData;
+import org.apache.kafka.common.message.ConsumerGroupDescribeResponseData;
 import org.apache.kafka.common.message.DescribeGroupsResponseData;
 import org.apache.kafka.common.message.FindCoordinatorRequestData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData;
@@ -121,6 +122,16 @@ final class GroupApisAuthorization {
             groups.replaceAll(group -> access.may(DESCRIBE, ResourceType.GROUP, group.groupId()) ? group
                     : new DescribeGroupsResponseData.DescribedGroup().setGroupId(group.groupId())
                             .setErrorCode(Errors.GROUP_AUTHORIZATION_FAILED.code()).setGroupState("").setProtocolType("").setProtocolData(""));
+            return message;
+        };
+    }
+
+    static UnaryOperator<ApiMessage> describeConsumerGroups(RequestAccess access) {
+        return message -> {
+            List<ConsumerGroupDescribeResponseData.DescribedGroup> groups = ((ConsumerGroupDescribeResponseData) message).groups();
+            groups.replaceAll(group -> access.may(DESCRIBE, ResourceType.GROUP, group.groupId()) ? group
+                    : new ConsumerGroupDescribeResponseData.DescribedGroup().setGroupId(group.groupId())
+                            .setErrorCode(Errors.GROUP_AUTHORIZATION_FAILED.code()));
             return message;
         };
     }

@@ -72,7 +72,7 @@ final class GroupMembershipHandler {
     }
 
     /** The client's address as Kafka reports it ("/127.0.0.1"), from the connection id "local-remote-...". */
-    private static String clientHost(Request request) {
+    static String clientHost(Request request) {
         String[] parts = request.connectionId().split("-");
         if (parts.length < 2) {
             return "";

@@ -214,6 +214,10 @@ final class OffsetsHandler {
     /** With {@code requireStable}, a partition an open transaction has committed an offset of gets UNSTABLE_OFFSET_COMMIT. */
     private OffsetFetchResponseGroup fetchCoordinatedGroup(OffsetFetchRequestGroup group, boolean byId, boolean requireStable) {
         OffsetFetchResponseGroup response = new OffsetFetchResponseGroup().setGroupId(group.groupId());
+        Errors memberError = offsets.checkFetcher(group.groupId(), group.memberId(), group.memberEpoch());
+        if (memberError != Errors.NONE) {
+            return response.setErrorCode(memberError.code());
+        }
         Map<String, List<Integer>> requested = null;
         Map<String, Errors> unknownIds = new LinkedHashMap<>();
         if (group.topics() != null) {

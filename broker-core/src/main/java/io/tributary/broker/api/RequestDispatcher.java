@@ -29,6 +29,8 @@ import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.CreateAclsRequestData;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
+import org.apache.kafka.common.message.ConsumerGroupDescribeRequestData;
+import org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData;
 import org.apache.kafka.common.message.DeleteGroupsRequestData;
 import org.apache.kafka.common.message.DeleteTopicsRequestData;
 import org.apache.kafka.common.message.DescribeClientQuotasRequestData;
@@ -108,7 +110,7 @@ public final class RequestDispatcher {
 
     /** The handlers of the consumer-group APIs. */
     private record GroupApis(CoordinatorHandler coordinator, GroupMembershipHandler membership, GroupAdminHandler admin,
-                             OffsetsHandler offsets) {
+                             OffsetsHandler offsets, ConsumerGroupHandler consumer) {
     }
 
     private RequestDispatcher(MetadataHandler metadata, ProduceHandler produce, FetchHandler fetch, ListOffsetsHandler listOffsets,
@@ -160,7 +162,8 @@ public final class RequestDispatcher {
                 new GroupApis(new CoordinatorHandler(broker, groupServices, transactionServices, cluster, replicas),
                         new GroupMembershipHandler(groupServices.coordinator()),
                         new GroupAdminHandler(groupServices.coordinator(), groupServices.offsets()),
-                        new OffsetsHandler(topics, groupServices.offsets())),
+                        new OffsetsHandler(topics, groupServices.offsets()),
+                        new ConsumerGroupHandler(groupServices.consumerGroups())),
                 new ClientQuotasHandler(quotaStore),
                 new QuotaThrottle(quotas),
                 new ScramCredentialsHandler(scramUsers, brokerPrincipal),
@@ -243,6 +246,8 @@ public final class RequestDispatcher {
             case SYNC_GROUP -> groups.membership().sync((SyncGroupRequestData) data);
             case HEARTBEAT -> done(groups.membership().heartbeat((HeartbeatRequestData) data));
             case LEAVE_GROUP -> done(groups.membership().leave((LeaveGroupRequestData) data, version));
+            case CONSUMER_GROUP_HEARTBEAT -> done(groups.consumer().heartbeat((ConsumerGroupHeartbeatRequestData) data, request));
+            case CONSUMER_GROUP_DESCRIBE -> done(groups.consumer().describe((ConsumerGroupDescribeRequestData) data));
             case LIST_GROUPS -> done(groups.admin().list((ListGroupsRequestData) data));
             case DESCRIBE_GROUPS -> done(groups.admin().describe((DescribeGroupsRequestData) data, version));
             case DELETE_GROUPS -> done(groups.admin().delete((DeleteGroupsRequestData) data));

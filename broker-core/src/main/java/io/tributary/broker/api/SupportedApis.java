@@ -47,6 +47,9 @@ public final class SupportedApis {
         ranges.put(ApiKeys.DESCRIBE_GROUPS, VersionRange.of(0, 6));
         ranges.put(ApiKeys.DELETE_GROUPS, VersionRange.of(0, 3));
         ranges.put(ApiKeys.OFFSET_DELETE, VersionRange.of(0, 0));
+        // KIP-848 consumer groups (group.version 1): v1 has the client pick its member id and adds regex subscriptions.
+        ranges.put(ApiKeys.CONSUMER_GROUP_HEARTBEAT, VersionRange.of(0, 1));
+        ranges.put(ApiKeys.CONSUMER_GROUP_DESCRIBE, VersionRange.of(0, 1));
         // Transactions as in Kafka's transaction version 1 (no finalized transaction.version feature): producers add
         // partitions with AddPartitionsToTxn v0-3; v4+ (brokers' batched and verify-only form) is answered too.
         ranges.put(ApiKeys.ADD_PARTITIONS_TO_TXN, VersionRange.of(0, 5));

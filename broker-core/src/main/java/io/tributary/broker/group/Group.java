@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import io.tributary.broker.group.consumer.ConsumerMembership;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -32,6 +33,8 @@ final class Group {
     private final Map<TopicPartition, Long> appliedCommits = new HashMap<>();
     private long commitSequence;
     private final JoinDeadline joinDeadline = new JoinDeadline();
+    /** The members of a consumer (KIP-848) group; null while the group is a classic one. */
+    private ConsumerMembership consumer;
 
     Group(String groupId, long nowMs) {
         this.groupId = groupId;
@@ -92,6 +95,23 @@ final class Group {
 
     JoinDeadline joinDeadline() {
         return joinDeadline;
+    }
+
+    // ---- the group's type
+
+    /** The consumer-protocol membership, or null if the group is a classic group. */
+    ConsumerMembership consumer() {
+        return consumer;
+    }
+
+    /** Makes the group a consumer group ({@code membership} not null) or a classic group again (null). */
+    void consumer(ConsumerMembership membership) {
+        this.consumer = membership;
+    }
+
+    /** True if the group is a consumer group with members (classic members may not join then). */
+    boolean hasConsumerMembers() {
+        return consumer != null && !consumer.isEmpty();
     }
 
     // ---- members

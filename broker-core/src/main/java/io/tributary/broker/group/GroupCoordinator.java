@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.LongConsumer;
 import io.tributary.broker.group.JoinResult.JoinedMember;
 import io.tributary.broker.group.LeaveResult.MemberLeft;
+import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
@@ -75,6 +76,13 @@ public final class GroupCoordinator {
         synchronized (group) {
             if (group.is(GroupState.DEAD)) {
                 return done(JoinResult.error(Errors.COORDINATOR_NOT_AVAILABLE, request.memberId()));
+            }
+            if (group.hasConsumerMembers()) {
+                return done(JoinResult.error(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
+            }
+            if (group.consumer() != null) {
+                log.info("empty consumer group {} becomes a classic group", group.groupId());
+                group.consumer(null);
             }
             if (!group.accepts(request.protocolType(), request.protocols())) {
                 return done(JoinResult.error(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
@@ -350,6 +358,9 @@ public final class GroupCoordinator {
 
     /** Checks whether a member may commit offsets in {@code generationId}, and counts it as a heartbeat. */
     Errors checkCommitter(Group group, String memberId, String groupInstanceId, int generationId) {
+        if (group.consumer() != null) {
+            return ConsumerGroupCoordinator.commitError(group.consumer(), memberId, generationId);
+        }
         if (generationId < 0 && group.is(GroupState.EMPTY)) {
             return Errors.NONE; // a consumer without group management (assign/seek) or an admin tool
         }
@@ -479,9 +490,15 @@ public final class GroupCoordinator {
         List<GroupListing> listings = new ArrayList<>();
         for (Group group : groups.all()) {
             synchronized (group) {
-                if (!group.is(GroupState.DEAD)) {
+                if (group.is(GroupState.DEAD)) {
+                    continue;
+                }
+                if (group.consumer() != null) {
+                    listings.add(new GroupListing(group.groupId(), ConsumerProtocol.PROTOCOL_TYPE,
+                            group.consumer().state().wireName(), GroupListing.CONSUMER));
+                } else {
                     listings.add(new GroupListing(group.groupId(), group.protocolType() == null ? "" : group.protocolType(),
-                            group.state()));
+                            group.state().wireName(), GroupListing.CLASSIC));
                 }
             }
         }
@@ -489,7 +506,7 @@ public final class GroupCoordinator {
         return listings;
     }
 
-    /** The group, or empty if this coordinator does not know it. */
+    /** The classic group, or empty if this coordinator does not know it or it is a consumer group. */
     public Optional<GroupDescription> describe(String groupId) {
         partitions.require(groupId);
         Optional<Group> found = groups.get(groupId);
@@ -498,7 +515,7 @@ public final class GroupCoordinator {
         }
         Group group = found.get();
         synchronized (group) {
-            if (group.is(GroupState.DEAD)) {
+            if (group.is(GroupState.DEAD) || group.consumer() != null) {
                 return Optional.empty();
             }
             boolean stable = group.is(GroupState.STABLE);

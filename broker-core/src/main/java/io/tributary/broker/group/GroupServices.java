@@ -1,6 +1,8 @@
 package io.tributary.broker.group;
 
 import io.tributary.broker.coordinator.CoordinatedPartitions;
+import io.tributary.broker.group.consumer.ConsumerGroupSettings;
+import io.tributary.broker.group.consumer.SubscribableTopics;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -18,15 +20,20 @@ import org.apache.kafka.common.utils.Time;
  * broker starts to lead it, and dropped when it stops.
  */
 public final class GroupServices implements AutoCloseable {
+    /** How often consumer groups' (KIP-848) sessions and revocation deadlines are checked. */
+    static final long CONSUMER_GROUP_CHECK_INTERVAL_MS = 50;
+
     private final GroupCoordinator coordinator;
+    private final ConsumerGroupCoordinator consumerGroups;
     private final OffsetManager offsets;
     private final OffsetStore store;
     private final List<ScheduledExecutorService> timers;
     private final CoordinatorLoader loader;
 
-    private GroupServices(GroupCoordinator coordinator, OffsetManager offsets, OffsetStore store, CoordinatedPartitions partitions,
-                          List<ScheduledExecutorService> timers) {
+    private GroupServices(GroupCoordinator coordinator, ConsumerGroupCoordinator consumerGroups, OffsetManager offsets,
+                          OffsetStore store, CoordinatedPartitions partitions, List<ScheduledExecutorService> timers) {
         this.coordinator = coordinator;
+        this.consumerGroups = consumerGroups;
         this.offsets = offsets;
         this.store = store;
         this.timers = timers;
@@ -45,7 +52,8 @@ public final class GroupServices implements AutoCloseable {
     }
 
     /** Starts the deadline checks; no group is served until {@link #becameLeader} names its partition. */
-    public static GroupServices start(GroupConfig config, OffsetStore store, Time time) {
+    public static GroupServices start(GroupConfig config, ConsumerGroupSettings consumerSettings, SubscribableTopics topics,
+                                      OffsetStore store, Time time) {
         GroupRegistry groups = new GroupRegistry();
         CoordinatedPartitions partitions = new CoordinatedPartitions(store::partitionFor);
         // Deadlines get a thread of their own, so that an offset expiry pass never delays a session's end.
@@ -55,14 +63,24 @@ public final class GroupServices implements AutoCloseable {
         DeadlineWakeups deadlines = new DeadlineWakeups(deadlineTimer, time, "group deadline check");
         GroupCoordinator coordinator = new GroupCoordinator(config, groups, partitions, time, deadlines::wakeBy);
         deadlines.checkWith(coordinator::checkDeadlines);
+        ConsumerGroupCoordinator consumerGroups = new ConsumerGroupCoordinator(consumerSettings, groups, partitions, topics,
+                store::appendGroupRecords, time);
+        // Consumer groups (KIP-848) still sweep their deadlines on a fixed interval.
+        deadlineTimer.scheduleWithFixedDelay(CoordinatorLoader.guarded("consumer group deadlines", consumerGroups::checkDeadlines),
+                CONSUMER_GROUP_CHECK_INTERVAL_MS, CONSUMER_GROUP_CHECK_INTERVAL_MS, TimeUnit.MILLISECONDS);
         OffsetManager offsets = new OffsetManager(config, groups, coordinator, store, partitions, time);
         timer.scheduleWithFixedDelay(CoordinatorLoader.guarded("offset expiry", offsets::expireOffsets),
                 config.offsetsRetentionCheckIntervalMs(), config.offsetsRetentionCheckIntervalMs(), TimeUnit.MILLISECONDS);
-        return new GroupServices(coordinator, offsets, store, partitions, List.of(deadlineTimer, timer));
+        return new GroupServices(coordinator, consumerGroups, offsets, store, partitions, List.of(deadlineTimer, timer));
     }
 
     public GroupCoordinator coordinator() {
         return coordinator;
+    }
+
+    /** The consumer group protocol (KIP-848) over the same groups. */
+    public ConsumerGroupCoordinator consumerGroups() {
+        return consumerGroups;
     }
 
     public OffsetManager offsets() {

@@ -22,9 +22,4 @@ public enum GroupState {
     public String wireName() {
         return wireName;
     }
-
-    /** The state of a wire name, ignoring case (ListGroups state filters). */
-    public static boolean matches(String wireName, GroupState state) {
-        return state.wireName.equalsIgnoreCase(wireName);
-    }
 }

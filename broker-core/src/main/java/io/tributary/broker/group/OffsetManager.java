@@ -1,6 +1,7 @@
 package io.tributary.broker.group;
 
 import io.tributary.broker.coordinator.CoordinatedPartitions;
+import io.tributary.broker.group.consumer.ConsumerGroupRecords;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -67,6 +68,15 @@ public final class OffsetManager {
             }
             count += entry.getValue().size();
         }
+        loaded.consumerGroups().forEach((groupId, membership) -> {
+            Group group = groups.getOrCreate(groupId, now);
+            synchronized (group) {
+                group.consumer(membership);
+            }
+        });
+        if (!loaded.consumerGroups().isEmpty()) {
+            log.info("loaded {} consumer group(s) from {}-{}", loaded.consumerGroups().size(), OffsetStore.TOPIC, offsetsPartition);
+        }
         log.info("loaded {} committed offsets of {} groups from {}-{}", count, stored.size(), OffsetStore.TOPIC, offsetsPartition);
     }
 
@@ -99,7 +109,11 @@ public final class OffsetManager {
             long now = time.milliseconds();
             commit.offsets().forEach((partition, position) -> {
                 String metadata = position.metadata();
-                if (metadata != null && metadata.length() > config.offsetMetadataMaxBytes()) {
+                Errors notOwned = group.consumer() == null ? Errors.NONE
+                        : ConsumerGroupCoordinator.partitionCommitError(group.consumer(), commit.memberId(), commit.generationId(), partition);
+                if (notOwned != Errors.NONE) {
+                    results.put(partition, notOwned);
+                } else if (metadata != null && metadata.length() > config.offsetMetadataMaxBytes()) {
                     results.put(partition, Errors.OFFSET_METADATA_TOO_LARGE);
                 } else {
                     accepted.put(partition, new CommittedOffset(position.offset(), position.leaderEpoch(), metadata, now));
@@ -281,6 +295,31 @@ public final class OffsetManager {
         }
     }
 
+    /**
+     * OffsetFetch v9+ from a member of a consumer group (an epoch given): UNKNOWN_MEMBER_ID or STALE_MEMBER_EPOCH
+     * unless it is a member at that epoch, as in Kafka; with epoch -1 (admin clients, members not joined yet)
+     * anyone may fetch.
+     */
+    public Errors checkFetcher(String groupId, String memberId, int memberEpoch) {
+        partitions.require(groupId);
+        if (memberEpoch < 0) {
+            return Errors.NONE;
+        }
+        Optional<Group> found = groups.get(groupId);
+        if (found.isEmpty()) {
+            return Errors.NONE;
+        }
+        Group group = found.get();
+        synchronized (group) {
+            if (group.consumer() == null) {
+                return Errors.NONE;
+            }
+            return group.consumer().member(memberId == null ? "" : memberId)
+                    .map(member -> member.memberEpoch() == memberEpoch ? Errors.NONE : Errors.STALE_MEMBER_EPOCH)
+                    .orElse(Errors.UNKNOWN_MEMBER_ID);
+        }
+    }
+
     /** OffsetDelete: the group-level error and, if NONE, each partition's. */
     public record DeleteResult(Errors error, Map<TopicPartition, Errors> partitions) {
     }
@@ -327,6 +366,9 @@ public final class OffsetManager {
     /** Topics any member subscribes to, from the consumer-protocol metadata of every protocol it offers. */
     private static Set<String> subscribedTopics(Group group) {
         Set<String> topics = new HashSet<>();
+        if (group.consumer() != null) {
+            group.consumer().members().forEach(member -> topics.addAll(member.subscribedTopicNames()));
+        }
         for (Member member : group.members()) {
             for (Protocol protocol : member.protocols()) {
                 try {
@@ -376,10 +418,13 @@ public final class OffsetManager {
             if (group.is(GroupState.DEAD)) {
                 return Errors.GROUP_ID_NOT_FOUND;
             }
-            if (!group.is(GroupState.EMPTY) || group.hasMembers()) {
+            if (!group.is(GroupState.EMPTY) || group.hasMembers() || group.hasConsumerMembers()) {
                 return Errors.NON_EMPTY_GROUP;
             }
             Errors error = tombstone(group, group.offsets().keySet());
+            if (error == Errors.NONE && group.consumer() != null) {
+                store.appendGroupRecords(groupId, new ConsumerGroupRecords(groupId, time.milliseconds()).groupRemoved().records());
+            }
             if (error == Errors.NONE) {
                 markDead(group);
                 log.info("deleted group {}", groupId);
@@ -400,7 +445,7 @@ public final class OffsetManager {
         int removed = 0;
         for (Group group : groups.all()) {
             synchronized (group) {
-                if (!group.is(GroupState.EMPTY)) {
+                if (!group.is(GroupState.EMPTY) || group.hasConsumerMembers()) {
                     continue;
                 }
                 long emptySince = group.stateChangedMs();

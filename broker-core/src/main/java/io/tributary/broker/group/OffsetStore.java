@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.coordinator.InternalTopic;
+import io.tributary.broker.group.consumer.ConsumerGroupRecords;
+import io.tributary.broker.group.consumer.ConsumerMembership;
 import io.tributary.broker.log.AppendOrigin;
 import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.log.PartitionLog;
@@ -111,6 +113,11 @@ public final class OffsetStore {
         append(groupId, records);
     }
 
+    /** Appends records of one group (a consumer group's changes) without waiting for the ISR. */
+    void appendGroupRecords(String groupId, List<SimpleRecord> records) {
+        append(groupId, records);
+    }
+
     private CompletableFuture<Errors> append(String groupId, List<SimpleRecord> records) {
         return topic.append(groupId, MemoryRecords.withRecords(Compression.NONE, records.toArray(SimpleRecord[]::new)));
     }
@@ -135,7 +142,8 @@ public final class OffsetStore {
      * completed yet, by producer id and group.
      */
     record Loaded(Map<String, Map<TopicPartition, CommittedOffset>> committed,
-                  Map<Long, Map<String, Map<TopicPartition, CommittedOffset>>> pending) {
+                  Map<Long, Map<String, Map<TopicPartition, CommittedOffset>>> pending,
+                  Map<String, ConsumerMembership> consumerGroups) {
     }
 
     /**
@@ -148,6 +156,7 @@ public final class OffsetStore {
     Loaded load(int offsetsPartition) {
         Map<String, Map<TopicPartition, CommittedOffset>> groups = new HashMap<>();
         Map<Long, Map<String, Map<TopicPartition, CommittedOffset>>> pending = new HashMap<>();
+        ConsumerGroupRecords.Replay consumerGroups = new ConsumerGroupRecords.Replay();
         topic.replay(offsetsPartition, batch -> {
             if (batch.isControlBatch()) {
                 Map<String, Map<TopicPartition, CommittedOffset>> completed = pending.remove(batch.producerId());
@@ -161,11 +170,24 @@ public final class OffsetStore {
             Map<String, Map<TopicPartition, CommittedOffset>> target = batch.isTransactional()
                     ? pending.computeIfAbsent(batch.producerId(), id -> new HashMap<>()) : groups;
             for (Record record : batch) {
-                apply(target, record, offsetsPartition);
+                if (record.hasKey() && ConsumerGroupRecords.isConsumerGroupKey(record.key())) {
+                    replayConsumerGroup(consumerGroups, record, offsetsPartition);
+                } else {
+                    apply(target, record, offsetsPartition);
+                }
             }
         });
         groups.values().removeIf(Map::isEmpty);
-        return new Loaded(groups, pending);
+        return new Loaded(groups, pending, consumerGroups.groups());
+    }
+
+    private static void replayConsumerGroup(ConsumerGroupRecords.Replay replay, Record record, int offsetsPartition) {
+        try {
+            replay.apply(record.key(), record.hasValue() ? record.value() : null);
+        } catch (RuntimeException e) {
+            log.warn("skipping unreadable consumer group record at offset {} of {}: {}", record.offset(),
+                    new TopicPartition(TOPIC, offsetsPartition), e.toString());
+        }
     }
 
     private static void apply(Map<String, Map<TopicPartition, CommittedOffset>> groups, Record record,

@@ -1,11 +1,14 @@
 /**
- * Consumer groups (the classic protocol): {@link io.tributary.broker.group.GroupCoordinator} runs
- * membership and rebalances, {@link io.tributary.broker.group.OffsetManager} commits and fetches
- * offsets, {@link io.tributary.broker.group.OffsetStore} keeps them in the compacted internal topic
- * {@code __consumer_offsets}. A broker coordinates the groups of the offsets partitions it leads
- * ({@link io.tributary.broker.group.GroupServices} loads them when it becomes leader and drops them
- * when it stops). Groups live in memory, one monitor each; only committed offsets are durable, so
- * after a restart or a coordinator move every group starts Empty with its offsets and members rejoin.
+ * Consumer groups: {@link io.tributary.broker.group.GroupCoordinator} runs the classic protocol's
+ * membership and rebalances, {@link io.tributary.broker.group.ConsumerGroupCoordinator} the consumer
+ * protocol of KIP-848 over the same groups (its state and rules are in {@code group.consumer}),
+ * {@link io.tributary.broker.group.OffsetManager} commits and fetches offsets,
+ * {@link io.tributary.broker.group.OffsetStore} keeps them and the consumer groups' records in the
+ * compacted internal topic {@code __consumer_offsets}. A broker coordinates the groups of the offsets
+ * partitions it leads ({@link io.tributary.broker.group.GroupServices} loads them when it becomes
+ * leader and drops them when it stops). Groups live in memory, one monitor each; committed offsets
+ * and consumer groups are durable, so after a restart or a coordinator move a classic group starts
+ * Empty with its offsets (its members rejoin) and a consumer group keeps its members and epochs.
  * Deadlines are checked against an injected {@link org.apache.kafka.common.utils.Time}.
  */
 package io.tributary.broker.group;

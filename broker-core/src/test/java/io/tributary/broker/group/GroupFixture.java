@@ -1,6 +1,7 @@
 package io.tributary.broker.group;
 
 import io.tributary.broker.coordinator.CoordinatedPartitions;
+import io.tributary.broker.group.consumer.ConsumerGroupSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,13 +24,19 @@ final class GroupFixture implements AutoCloseable {
     static final int INITIAL_DELAY_MS = 3_000;
     static final long RETENTION_MS = 60 * 60_000L;
     static final GroupConfig CONFIG = new GroupConfig(1_000, 60_000, INITIAL_DELAY_MS, RETENTION_MS, 600_000, 100);
+    static final int CONSUMER_SESSION_TIMEOUT_MS = 45_000;
+    static final int CONSUMER_HEARTBEAT_INTERVAL_MS = 5_000;
+    static final ConsumerGroupSettings CONSUMER_SETTINGS = new ConsumerGroupSettings(CONSUMER_SESSION_TIMEOUT_MS,
+            CONSUMER_HEARTBEAT_INTERVAL_MS, ConsumerGroupSettings.assignors(List.of("uniform", "range")));
 
     final FakeTime time = new FakeTime();
     /** Every deadline the coordinator announced, in order. */
     final List<Long> deadlinesSet = new CopyOnWriteArrayList<>();
     private final Path dir;
     private LogManager logs;
+    final KnownTopics topics = new KnownTopics();
     GroupCoordinator coordinator;
+    ConsumerGroupCoordinator consumerGroups;
     OffsetManager offsets;
 
     GroupFixture(Path dir) {
@@ -48,6 +55,7 @@ final class GroupFixture implements AutoCloseable {
         OffsetStore store = new OffsetStore(partitions, time);
         CoordinatedPartitions coordinated = new CoordinatedPartitions(store::partitionFor);
         coordinator = new GroupCoordinator(CONFIG, groups, coordinated, time, deadlinesSet::add);
+        consumerGroups = new ConsumerGroupCoordinator(CONSUMER_SETTINGS, groups, coordinated, topics, store::appendGroupRecords, time);
         offsets = new OffsetManager(CONFIG, groups, coordinator, store, coordinated, time);
         for (int partition = 0; partition < partitions.size(); partition++) {
             coordinated.startLoading(partition, 0);
@@ -61,16 +69,21 @@ final class GroupFixture implements AutoCloseable {
         open();
     }
 
-    /** Moves the clock, running the deadline check at each deadline on the way, as the broker's timer thread does. */
+    /** Moves the clock, running the deadline checks when the broker's timer threads would. */
     void advance(long ms) {
         long target = time.milliseconds() + ms;
-        long next = coordinator.checkDeadlines();
-        while (next <= target) {
+        while (true) {
+            // Classic groups' deadlines as announced; consumer groups' on the broker's fixed interval.
+            long next = Math.min(coordinator.checkDeadlines(), time.milliseconds() + GroupServices.CONSUMER_GROUP_CHECK_INTERVAL_MS);
+            consumerGroups.checkDeadlines();
+            if (next > target) {
+                break;
+            }
             time.sleep(Math.max(1, next - time.milliseconds()));
-            next = coordinator.checkDeadlines();
         }
         time.sleep(target - time.milliseconds());
         coordinator.checkDeadlines();
+        consumerGroups.checkDeadlines();
     }
 
     static JoinRequest join(String groupId, String memberId, String instanceId, String... protocols) {

@@ -55,8 +55,11 @@ final class GroupMember implements AutoCloseable {
         props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, name);
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 50);
-        props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 6000);
-        props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 500);
+        if (!"consumer".equals(overrides.get(ConsumerConfig.GROUP_PROTOCOL_CONFIG))) {
+            // the consumer protocol takes both from the broker (group.consumer.*)
+            props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 6000);
+            props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 500);
+        }
         props.putAll(overrides);
         GroupMember member = new GroupMember(name, Clients.consumer(bootstrap, props), consumed);
         member.consumer.subscribe(List.of(topic), member.new TrackAssignment());

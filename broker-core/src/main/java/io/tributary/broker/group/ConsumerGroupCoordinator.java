@@ -1,0 +1,437 @@
+package io.tributary.broker.group;
+
+import io.tributary.broker.coordinator.CoordinatedPartitions;
+import io.tributary.broker.group.consumer.ConsumerGroupRecords;
+import io.tributary.broker.group.consumer.ConsumerGroupSettings;
+import io.tributary.broker.group.consumer.ConsumerGroupState;
+import io.tributary.broker.group.consumer.ConsumerHeartbeat;
+import io.tributary.broker.group.consumer.ConsumerMember;
+import io.tributary.broker.group.consumer.ConsumerMembership;
+import io.tributary.broker.group.consumer.HeartbeatResult;
+import io.tributary.broker.group.consumer.MemberState;
+import io.tributary.broker.group.consumer.Partitions;
+import io.tributary.broker.group.consumer.Reconciliation;
+import io.tributary.broker.group.consumer.SubscribableTopics;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.BiConsumer;
+import com.google.re2j.PatternSyntaxException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.SimpleRecord;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The consumer group protocol of KIP-848 (ConsumerGroupHeartbeat), beside the classic one in the
+ * same groups and the same {@code __consumer_offsets}: members join with epoch 0, heartbeat with
+ * their epoch, and leave with -1 (static members for a while with -2). Every change of membership,
+ * subscription or subscribed partitions bumps the group epoch; the server-side assignor then
+ * computes the target assignment of that epoch at once, and each member moves to it one heartbeat
+ * at a time ({@link Reconciliation}). Sessions end after {@code group.consumer.session.timeout.ms}
+ * without a heartbeat, and a member that does not revoke within its rebalance timeout is fenced
+ * ({@link #checkDeadlines()}).
+ *
+ * <p>A group is either classic or consumer. An empty classic group becomes a consumer group on a
+ * member's first heartbeat; a non-empty classic group refuses consumer members with
+ * GROUP_ID_NOT_FOUND (as Kafka does); the classic coordinator turns an empty consumer group back.
+ *
+ * <p>Every change is written as Kafka's records to the group's offsets partition (appended in order,
+ * not waited for) so the next coordinator rebuilds the group. Thread-safe: each operation holds its
+ * group's monitor.
+ */
+public final class ConsumerGroupCoordinator {
+    private static final Logger log = LoggerFactory.getLogger(ConsumerGroupCoordinator.class);
+
+    private final ConsumerGroupSettings settings;
+    private final GroupRegistry groups;
+    private final CoordinatedPartitions partitions;
+    private final SubscribableTopics topics;
+    private final BiConsumer<String, List<SimpleRecord>> records;
+    private final Time time;
+
+    /** @param records appends one group's records to its offsets partition */
+    ConsumerGroupCoordinator(ConsumerGroupSettings settings, GroupRegistry groups, CoordinatedPartitions partitions,
+                             SubscribableTopics topics, BiConsumer<String, List<SimpleRecord>> records, Time time) {
+        this.settings = settings;
+        this.groups = groups;
+        this.partitions = partitions;
+        this.topics = topics;
+        this.records = records;
+        this.time = time;
+    }
+
+    public HeartbeatResult heartbeat(ConsumerHeartbeat request) {
+        Optional<HeartbeatResult> invalid = validate(request);
+        if (invalid.isPresent()) {
+            return invalid.get();
+        }
+        partitions.require(request.groupId());
+        Group group = request.memberEpoch() == 0 ? groups.getOrCreate(request.groupId(), time.milliseconds())
+                : groups.get(request.groupId()).orElse(null);
+        if (group == null) {
+            return HeartbeatResult.error(Errors.UNKNOWN_MEMBER_ID, "Member " + request.memberId() + " is not a member of the group");
+        }
+        synchronized (group) {
+            if (group.is(GroupState.DEAD)) {
+                return HeartbeatResult.error(Errors.COORDINATOR_NOT_AVAILABLE, null);
+            }
+            ConsumerMembership membership = group.consumer();
+            if (membership == null) {
+                if (group.hasMembers() || group.hasPendingMembers()) {
+                    return HeartbeatResult.error(Errors.GROUP_ID_NOT_FOUND, "Group " + group.groupId() + " is not a consumer group.");
+                }
+                if (request.memberEpoch() != 0) {
+                    return HeartbeatResult.error(Errors.UNKNOWN_MEMBER_ID, null);
+                }
+                log.info("group {} becomes a consumer group", group.groupId());
+                membership = new ConsumerMembership();
+                group.consumer(membership);
+            }
+            ConsumerGroupRecords changes = new ConsumerGroupRecords(group.groupId(), time.milliseconds());
+            HeartbeatResult result = request.memberEpoch() < 0 ? leave(group, membership, request, changes)
+                    : heartbeat(group, membership, request, changes);
+            write(group.groupId(), changes);
+            return result;
+        }
+    }
+
+    /** Kafka's checks of a heartbeat's fields: INVALID_REQUEST, UNSUPPORTED_ASSIGNOR, INVALID_REGULAR_EXPRESSION. */
+    private Optional<HeartbeatResult> validate(ConsumerHeartbeat request) {
+        if (request.groupId() == null || request.groupId().isEmpty()) {
+            return invalid("GroupId can't be empty.");
+        }
+        if (request.memberId() == null || request.memberId().isEmpty()) {
+            return invalid("MemberId can't be empty.");
+        }
+        if (request.memberEpoch() < ConsumerMember.LEFT_STATIC_EPOCH) {
+            return invalid("MemberEpoch is invalid.");
+        }
+        if (request.memberEpoch() == ConsumerMember.LEFT_STATIC_EPOCH && request.instanceId() == null) {
+            return invalid("InstanceId can't be null when MemberEpoch is -2.");
+        }
+        if (request.memberEpoch() == 0) {
+            if (request.rebalanceTimeoutMs() == -1) {
+                return invalid("RebalanceTimeoutMs must be provided in first request.");
+            }
+            if (request.owned() == null || !request.owned().isEmpty()) {
+                return invalid("TopicPartitions must be empty when (re-)joining.");
+            }
+            if (request.subscribedTopicNames() == null && request.subscribedTopicRegex() == null) {
+                return invalid("SubscribedTopicNames or SubscribedTopicRegex must be set in first request.");
+            }
+        }
+        if (request.serverAssignor() != null && settings.assignor(request.serverAssignor()).isEmpty()) {
+            return Optional.of(HeartbeatResult.error(Errors.UNSUPPORTED_ASSIGNOR,
+                    "ServerAssignor " + request.serverAssignor() + " is not supported. Supported assignors: "
+                            + settings.assignors().stream().map(a -> a.name()).toList() + "."));
+        }
+        if (request.subscribedTopicRegex() != null && !request.subscribedTopicRegex().isEmpty()) {
+            try {
+                ConsumerMembership.validateRegex(request.subscribedTopicRegex());
+            } catch (PatternSyntaxException e) {
+                return Optional.of(HeartbeatResult.error(Errors.INVALID_REGULAR_EXPRESSION,
+                        "SubscribedTopicRegex `" + request.subscribedTopicRegex() + "` is not a valid regular expression: " + e.getMessage()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<HeartbeatResult> invalid(String message) {
+        return Optional.of(HeartbeatResult.error(Errors.INVALID_REQUEST, message));
+    }
+
+    private HeartbeatResult heartbeat(Group group, ConsumerMembership membership, ConsumerHeartbeat request,
+                                      ConsumerGroupRecords changes) {
+        long now = time.milliseconds();
+        boolean epochBump = false;
+        ConsumerMember member;
+        if (request.memberEpoch() == 0) {
+            Optional<ConsumerMember> staticMember = Optional.ofNullable(request.instanceId()).flatMap(membership::staticMember);
+            if (staticMember.isPresent() && !staticMember.get().memberId().equals(request.memberId())) {
+                if (!staticMember.get().hasLeftTemporarily()) {
+                    return HeartbeatResult.error(Errors.UNRELEASED_INSTANCE_ID, "Static member " + request.instanceId()
+                            + " of group " + group.groupId() + " is still in use by member " + staticMember.get().memberId());
+                }
+                member = takeOver(membership, staticMember.get(), request.memberId(), changes);
+            } else {
+                membership.member(request.memberId()).ifPresent(earlier -> fence(group, membership, earlier, "rejoins", changes));
+                member = new ConsumerMember(request.memberId());
+                member.instanceId(request.instanceId());
+                membership.add(member);
+                epochBump = true;
+                log.info("group {}: member {} joins{}", group.groupId(), member.memberId(),
+                        member.isStatic() ? " as static member " + member.instanceId() : "");
+            }
+            member.client(request.clientId(), request.clientHost());
+        } else {
+            Optional<ConsumerMember> found = membership.member(request.memberId());
+            if (found.isEmpty()) {
+                return HeartbeatResult.error(Errors.UNKNOWN_MEMBER_ID, "Member " + request.memberId() + " is not a member of group "
+                        + group.groupId() + ".");
+            }
+            member = found.get();
+            if (!validEpoch(member, request)) {
+                return HeartbeatResult.error(Errors.FENCED_MEMBER_EPOCH, "The consumer group member has an invalid epoch "
+                        + request.memberEpoch() + "; its epoch is " + member.memberEpoch() + ".");
+            }
+        }
+        member.sessionDeadline(now + settings.sessionTimeoutMs());
+        if (updateSubscription(member, request) || epochBump) {
+            changes.memberSubscription(member);
+            epochBump = true;
+        }
+        if (membership.refreshSubscriptionHash(topics)) {
+            epochBump = true;
+        }
+        if (epochBump) {
+            membership.bumpGroupEpoch();
+            changes.groupEpoch(membership);
+        }
+        maybeComputeTargetAssignment(membership, changes);
+        Map<Uuid, Set<Integer>> before = member.assigned();
+        reconcile(membership, member, request.owned(), changes);
+        boolean sendAssignment = request.memberEpoch() == 0 || request.owned() != null || !before.equals(member.assigned());
+        return new HeartbeatResult(Errors.NONE, null, member.memberId(), member.memberEpoch(), settings.heartbeatIntervalMs(),
+                sendAssignment ? member.assigned() : null);
+    }
+
+    /**
+     * A heartbeat may carry the member's epoch, or its previous one if the answer that moved it on was lost
+     * and it owns no partition beyond what it owns now; anything else is fenced.
+     */
+    private static boolean validEpoch(ConsumerMember member, ConsumerHeartbeat request) {
+        if (request.memberEpoch() == member.memberEpoch()) {
+            return true;
+        }
+        return request.memberEpoch() < member.memberEpoch() && request.memberEpoch() == member.previousMemberEpoch()
+                && request.owned() != null && Partitions.difference(request.owned(), member.assigned()).isEmpty();
+    }
+
+    /** A restarted static member takes over its old incarnation's partitions, epoch and target without a rebalance. */
+    private ConsumerMember takeOver(ConsumerMembership membership, ConsumerMember old, String memberId, ConsumerGroupRecords changes) {
+        ConsumerMember successor = old.copyAs(memberId);
+        successor.update(old.previousMemberEpoch(), old.previousMemberEpoch(), old.state(), old.assigned(), old.pendingRevocation());
+        membership.replace(old, successor);
+        changes.memberRemoved(old.memberId()).memberSubscription(successor).currentAssignment(successor).targetAssignment(membership);
+        log.info("static member {}: member {} replaces {}", successor.instanceId(), memberId, old.memberId());
+        return successor;
+    }
+
+    /** Applies the full fields of a heartbeat; true if the subscription changed (a new group epoch). */
+    private static boolean updateSubscription(ConsumerMember member, ConsumerHeartbeat request) {
+        boolean changed = false;
+        if (request.subscribedTopicNames() != null && !request.subscribedTopicNames().equals(member.subscribedTopicNames())) {
+            member.subscribedTopicNames(request.subscribedTopicNames());
+            changed = true;
+        }
+        if (request.subscribedTopicRegex() != null) {
+            String regex = request.subscribedTopicRegex().isEmpty() ? null : request.subscribedTopicRegex();
+            if (!Objects.equals(regex, member.subscribedTopicRegex())) {
+                member.subscribedTopicRegex(regex);
+                changed = true;
+            }
+        }
+        if (request.serverAssignor() != null && !request.serverAssignor().equals(member.serverAssignor())) {
+            member.serverAssignor(request.serverAssignor());
+            changed = true;
+        }
+        if (request.rackId() != null && !request.rackId().equals(member.rackId())) {
+            member.rackId(request.rackId());
+            changed = true;
+        }
+        if (request.rebalanceTimeoutMs() != -1 && request.rebalanceTimeoutMs() != member.rebalanceTimeoutMs()) {
+            member.rebalanceTimeoutMs(request.rebalanceTimeoutMs());
+        }
+        return changed;
+    }
+
+    private void maybeComputeTargetAssignment(ConsumerMembership membership, ConsumerGroupRecords changes) {
+        if (membership.groupEpoch() > membership.targetAssignmentEpoch()) {
+            membership.computeTargetAssignment(settings, topics);
+            changes.targetAssignment(membership);
+        }
+    }
+
+    private void reconcile(ConsumerMembership membership, ConsumerMember member, Map<Uuid, Set<Integer>> owned,
+                           ConsumerGroupRecords changes) {
+        Reconciliation.Next next = Reconciliation.next(member, membership.targetAssignmentEpoch(),
+                membership.targetOf(member.memberId()), owned, membership.owners());
+        if (next.memberEpoch() == member.memberEpoch() && next.state() == member.state()
+                && next.assigned().equals(member.assigned()) && next.pendingRevocation().equals(member.pendingRevocation())) {
+            return;
+        }
+        boolean startsRevoking = next.state() == MemberState.UNREVOKED_PARTITIONS && member.state() != MemberState.UNREVOKED_PARTITIONS;
+        membership.apply(member, next);
+        if (startsRevoking) {
+            member.revocationDeadline(time.milliseconds() + member.rebalanceTimeoutMs());
+        } else if (next.state() != MemberState.UNREVOKED_PARTITIONS) {
+            member.revocationDeadline(Long.MAX_VALUE);
+        }
+        changes.currentAssignment(member);
+    }
+
+    // ---- leaving and fencing
+
+    private HeartbeatResult leave(Group group, ConsumerMembership membership, ConsumerHeartbeat request, ConsumerGroupRecords changes) {
+        Optional<ConsumerMember> found = membership.member(request.memberId());
+        if (request.instanceId() != null) {
+            Optional<ConsumerMember> staticMember = membership.staticMember(request.instanceId());
+            if (staticMember.isEmpty()) {
+                return HeartbeatResult.error(Errors.UNKNOWN_MEMBER_ID, "Instance id " + request.instanceId() + " is unknown.");
+            }
+            if (!staticMember.get().memberId().equals(request.memberId())) {
+                return HeartbeatResult.error(Errors.FENCED_INSTANCE_ID, "Static member " + request.instanceId()
+                        + " is now member " + staticMember.get().memberId() + ".");
+            }
+            found = staticMember;
+        }
+        if (found.isEmpty()) {
+            return HeartbeatResult.error(Errors.UNKNOWN_MEMBER_ID, "Member " + request.memberId() + " is not a member of group "
+                    + group.groupId() + ".");
+        }
+        ConsumerMember member = found.get();
+        if (request.memberEpoch() == ConsumerMember.LEFT_STATIC_EPOCH) {
+            log.info("group {}: static member {} ({}) leaves for now and keeps its partitions", group.groupId(),
+                    member.instanceId(), member.memberId());
+            member.leaveTemporarily();
+            changes.currentAssignment(member);
+        } else {
+            fence(group, membership, member, "leaves", changes);
+        }
+        return new HeartbeatResult(Errors.NONE, null, member.memberId(), request.memberEpoch(), 0, null);
+    }
+
+    /** Removes a member: its partitions are free, and the others get them with the next group epoch. */
+    private void fence(Group group, ConsumerMembership membership, ConsumerMember member, String why, ConsumerGroupRecords changes) {
+        log.info("group {}: member {} {} and is removed", group.groupId(), member.memberId(), why);
+        membership.remove(member);
+        changes.memberRemoved(member.memberId());
+        membership.refreshSubscriptionHash(topics);
+        membership.bumpGroupEpoch();
+        changes.groupEpoch(membership);
+        maybeComputeTargetAssignment(membership, changes);
+    }
+
+    /**
+     * Fences members whose session ran out or who did not revoke within their rebalance timeout, and starts a
+     * new group epoch when subscribed topics changed (created, deleted, more partitions) with no heartbeat
+     * noticing. Members loaded from the log get their first session here. Run every few tens of milliseconds.
+     */
+    public void checkDeadlines() {
+        long now = time.milliseconds();
+        for (Group group : groups.all()) {
+            synchronized (group) {
+                ConsumerMembership membership = group.consumer();
+                if (membership == null || group.is(GroupState.DEAD)) {
+                    continue;
+                }
+                ConsumerGroupRecords changes = new ConsumerGroupRecords(group.groupId(), now);
+                for (ConsumerMember member : membership.members()) {
+                    if (member.sessionDeadlineMs() == Long.MAX_VALUE) {
+                        member.sessionDeadline(now + settings.sessionTimeoutMs());
+                    } else if (now >= member.sessionDeadlineMs()) {
+                        fence(group, membership, member, "missed its session timeout", changes);
+                    } else if (now >= member.revocationDeadlineMs()) {
+                        fence(group, membership, member, "did not revoke its partitions within its rebalance timeout", changes);
+                    }
+                }
+                if (!membership.isEmpty() && membership.refreshSubscriptionHash(topics)) {
+                    membership.bumpGroupEpoch();
+                    changes.groupEpoch(membership);
+                    maybeComputeTargetAssignment(membership, changes);
+                }
+                write(group.groupId(), changes);
+            }
+        }
+    }
+
+    private void write(String groupId, ConsumerGroupRecords changes) {
+        if (changes.isEmpty()) {
+            return;
+        }
+        try {
+            records.accept(groupId, changes.records());
+        } catch (RuntimeException e) {
+            log.warn("could not store the changes of consumer group {}: {}", groupId, e.toString());
+        }
+    }
+
+    // ---- offset commits and descriptions
+
+    /**
+     * Whether {@code memberId} at {@code memberEpoch} may commit offsets of a consumer group (OffsetCommit v9+):
+     * outsiders (epoch -1) only while the group is empty; a member at its epoch or an earlier one (KIP-1251: a
+     * commit sent before the answer that moved it on arrived), each partition checked by
+     * {@link #partitionCommitError}.
+     */
+    static Errors commitError(ConsumerMembership membership, String memberId, int memberEpoch) {
+        if (memberEpoch < 0 && membership.isEmpty()) {
+            return Errors.NONE;
+        }
+        Optional<ConsumerMember> member = membership.member(memberId == null ? "" : memberId);
+        if (member.isEmpty()) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        return memberEpoch < 0 || memberEpoch > member.get().memberEpoch() ? Errors.STALE_MEMBER_EPOCH : Errors.NONE;
+    }
+
+    /**
+     * KIP-1251's rule for one partition of a member's commit that passed {@link #commitError}: the member owns
+     * the partition and got it at {@code memberEpoch} or earlier; otherwise STALE_MEMBER_EPOCH.
+     */
+    static Errors partitionCommitError(ConsumerMembership membership, String memberId, int memberEpoch, TopicPartition partition) {
+        if (memberEpoch < 0 && membership.isEmpty()) {
+            return Errors.NONE;
+        }
+        ConsumerMember member = membership.member(memberId).orElseThrow();
+        int assignedAt = membership.subscribedTopicId(partition.topic())
+                .map(topicId -> member.assignmentEpoch(topicId, partition.partition())).orElse(-1);
+        return assignedAt >= 0 && assignedAt <= memberEpoch ? Errors.NONE : Errors.STALE_MEMBER_EPOCH;
+    }
+
+    /** A consumer group as ConsumerGroupDescribe reports it. */
+    public record Description(String groupId, ConsumerGroupState state, int groupEpoch, int assignmentEpoch, String assignorName,
+                              List<DescribedMember> members) {
+    }
+
+    /** One member, with what it owns and what it is heading for. */
+    public record DescribedMember(String memberId, String instanceId, String rackId, int memberEpoch, String clientId,
+                                  String clientHost, List<String> subscribedTopicNames, String subscribedTopicRegex,
+                                  Map<Uuid, Set<Integer>> assignment, Map<Uuid, Set<Integer>> targetAssignment) {
+    }
+
+    /**
+     * The consumer group, or GROUP_ID_NOT_FOUND as the error of a group that does not exist or is classic.
+     *
+     * @throws org.apache.kafka.common.errors.NotCoordinatorException and the other errors of {@link CoordinatedPartitions#require}
+     */
+    public Optional<Description> describe(String groupId) {
+        partitions.require(groupId);
+        Optional<Group> found = groups.get(groupId);
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        Group group = found.get();
+        synchronized (group) {
+            ConsumerMembership membership = group.consumer();
+            if (membership == null || group.is(GroupState.DEAD)) {
+                return Optional.empty();
+            }
+            List<DescribedMember> members = membership.members().stream().map(m -> new DescribedMember(m.memberId(),
+                    m.instanceId(), m.rackId(), m.memberEpoch(), m.clientId(), m.clientHost(), m.subscribedTopicNames(),
+                    m.subscribedTopicRegex(), m.assigned(), membership.targetOf(m.memberId()))).toList();
+            return Optional.of(new Description(groupId, membership.state(), membership.groupEpoch(),
+                    membership.targetAssignmentEpoch(), membership.assignor(settings).name(), members));
+        }
+    }
+
+    public SubscribableTopics topics() {
+        return topics;
+    }
+}

@@ -1,0 +1,64 @@
+package io.tributary.broker.group.consumer;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.coordinator.group.api.assignor.ConsumerGroupPartitionAssignor;
+import org.apache.kafka.coordinator.group.assignor.RangeAssignor;
+import org.apache.kafka.coordinator.group.assignor.UniformAssignor;
+
+/**
+ * Kafka's {@code group.consumer.*} broker settings.
+ *
+ * @param sessionTimeoutMs    a member that does not heartbeat for this long is fenced
+ * @param heartbeatIntervalMs how often members are told to heartbeat
+ * @param assignors           the server-side assignors members may name; the first is the default
+ */
+public record ConsumerGroupSettings(int sessionTimeoutMs, int heartbeatIntervalMs, List<ConsumerGroupPartitionAssignor> assignors) {
+    public ConsumerGroupSettings {
+        if (assignors.isEmpty()) {
+            throw new ConfigException("group.consumer.assignors must name at least one assignor");
+        }
+        if (heartbeatIntervalMs >= sessionTimeoutMs) {
+            throw new ConfigException("group.consumer.heartbeat.interval.ms must be smaller than group.consumer.session.timeout.ms");
+        }
+        assignors = List.copyOf(assignors);
+    }
+
+    /**
+     * The assignors of {@code group.consumer.assignors}: {@code uniform}, {@code range}, or class names of
+     * {@link ConsumerGroupPartitionAssignor} implementations, as in Kafka.
+     */
+    public static List<ConsumerGroupPartitionAssignor> assignors(List<String> names) {
+        List<ConsumerGroupPartitionAssignor> assignors = new ArrayList<>();
+        for (String name : names) {
+            assignors.add(switch (name.trim()) {
+                case UniformAssignor.NAME -> new UniformAssignor();
+                case RangeAssignor.NAME -> new RangeAssignor();
+                default -> instantiate(name.trim());
+            });
+        }
+        return assignors;
+    }
+
+    private static ConsumerGroupPartitionAssignor instantiate(String className) {
+        try {
+            Object assignor = Class.forName(className).getDeclaredConstructor().newInstance();
+            if (assignor instanceof ConsumerGroupPartitionAssignor partitionAssignor) {
+                return partitionAssignor;
+            }
+            throw new ConfigException("group.consumer.assignors: " + className + " is not a ConsumerGroupPartitionAssignor");
+        } catch (ReflectiveOperationException e) {
+            throw new ConfigException("group.consumer.assignors: unknown assignor " + className);
+        }
+    }
+
+    public Optional<ConsumerGroupPartitionAssignor> assignor(String name) {
+        return assignors.stream().filter(a -> a.name().equals(name)).findFirst();
+    }
+
+    public ConsumerGroupPartitionAssignor defaultAssignor() {
+        return assignors.get(0);
+    }
+}

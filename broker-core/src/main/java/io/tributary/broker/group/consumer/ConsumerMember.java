@@ -1,0 +1,210 @@
+package io.tributary.broker.group.consumer;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.Uuid;
+
+/**
+ * One member of a consumer group: what it subscribes to (as its last full heartbeat said), its
+ * epoch, what it owns, what it still has to revoke, and its deadlines. Mutable; the group's
+ * monitor guards it.
+ */
+public final class ConsumerMember {
+    /** The epoch of a static member that left temporarily and keeps its assignment (Kafka's -2). */
+    public static final int LEFT_STATIC_EPOCH = -2;
+
+    private final String memberId;
+    private String instanceId;
+    private String rackId;
+    private String clientId = "";
+    private String clientHost = "";
+    private List<String> subscribedTopicNames = List.of();
+    private String subscribedTopicRegex;
+    private String serverAssignor;
+    private int rebalanceTimeoutMs;
+    private int memberEpoch;
+    private int previousMemberEpoch;
+    private MemberState state = MemberState.STABLE;
+    private Map<Uuid, Set<Integer>> assigned = Map.of();
+    private Map<Uuid, Set<Integer>> pendingRevocation = Map.of();
+    /** The member epoch at which each partition it owns became its own (KIP-1251's assignment epochs). */
+    private Map<Uuid, Map<Integer, Integer>> assignmentEpochs = Map.of();
+    private long sessionDeadlineMs = Long.MAX_VALUE;
+    private long revocationDeadlineMs = Long.MAX_VALUE;
+
+    public ConsumerMember(String memberId) {
+        this.memberId = memberId;
+    }
+
+    /** A member taking over another's state under its own id (a static member's new incarnation). */
+    public ConsumerMember copyAs(String newMemberId) {
+        ConsumerMember copy = new ConsumerMember(newMemberId);
+        copy.instanceId = instanceId;
+        copy.rackId = rackId;
+        copy.clientId = clientId;
+        copy.clientHost = clientHost;
+        copy.subscribedTopicNames = subscribedTopicNames;
+        copy.subscribedTopicRegex = subscribedTopicRegex;
+        copy.serverAssignor = serverAssignor;
+        copy.rebalanceTimeoutMs = rebalanceTimeoutMs;
+        copy.memberEpoch = memberEpoch;
+        copy.previousMemberEpoch = previousMemberEpoch;
+        copy.state = state;
+        copy.assigned = assigned;
+        copy.pendingRevocation = pendingRevocation;
+        copy.assignmentEpochs = assignmentEpochs;
+        return copy;
+    }
+
+    public String memberId() {
+        return memberId;
+    }
+
+    public String instanceId() {
+        return instanceId;
+    }
+
+    public void instanceId(String instanceId) {
+        this.instanceId = instanceId;
+    }
+
+    public boolean isStatic() {
+        return instanceId != null;
+    }
+
+    public String rackId() {
+        return rackId;
+    }
+
+    public void rackId(String rackId) {
+        this.rackId = rackId;
+    }
+
+    public String clientId() {
+        return clientId;
+    }
+
+    public String clientHost() {
+        return clientHost;
+    }
+
+    public void client(String clientId, String clientHost) {
+        this.clientId = clientId;
+        this.clientHost = clientHost;
+    }
+
+    public List<String> subscribedTopicNames() {
+        return subscribedTopicNames;
+    }
+
+    public void subscribedTopicNames(List<String> names) {
+        this.subscribedTopicNames = List.copyOf(names);
+    }
+
+    /** Null if the member subscribes by names only. */
+    public String subscribedTopicRegex() {
+        return subscribedTopicRegex;
+    }
+
+    public void subscribedTopicRegex(String regex) {
+        this.subscribedTopicRegex = regex == null || regex.isEmpty() ? null : regex;
+    }
+
+    /** The assignor the member asked for, or null for the group's default. */
+    public String serverAssignor() {
+        return serverAssignor;
+    }
+
+    public void serverAssignor(String assignor) {
+        this.serverAssignor = assignor;
+    }
+
+    public int rebalanceTimeoutMs() {
+        return rebalanceTimeoutMs;
+    }
+
+    public void rebalanceTimeoutMs(int timeoutMs) {
+        this.rebalanceTimeoutMs = timeoutMs;
+    }
+
+    public int memberEpoch() {
+        return memberEpoch;
+    }
+
+    public int previousMemberEpoch() {
+        return previousMemberEpoch;
+    }
+
+    public MemberState state() {
+        return state;
+    }
+
+    /** What the member owns (and may fetch) at its epoch. */
+    public Map<Uuid, Set<Integer>> assigned() {
+        return assigned;
+    }
+
+    /** What the member was asked to give up and has not confirmed yet. */
+    public Map<Uuid, Set<Integer>> pendingRevocation() {
+        return pendingRevocation;
+    }
+
+    /** Sets the member's epoch, state and partitions (as reconciliation or a stored record decided). */
+    public void update(int epoch, int previousEpoch, MemberState newState, Map<Uuid, Set<Integer>> newAssigned,
+                       Map<Uuid, Set<Integer>> newPendingRevocation) {
+        this.memberEpoch = epoch;
+        this.previousMemberEpoch = previousEpoch;
+        this.state = newState;
+        this.assigned = Partitions.copy(newAssigned);
+        this.pendingRevocation = Partitions.copy(newPendingRevocation);
+        Map<Uuid, Map<Integer, Integer>> epochs = new HashMap<>();
+        Partitions.union(assigned, pendingRevocation).forEach((topic, partitions) -> partitions.forEach(partition ->
+                epochs.computeIfAbsent(topic, t -> new HashMap<>()).put(partition,
+                        assignmentEpochs.getOrDefault(topic, Map.of()).getOrDefault(partition, epoch))));
+        this.assignmentEpochs = epochs;
+    }
+
+    /** The epoch at which the member got a partition it owns, or -1 if it does not own it. */
+    public int assignmentEpoch(Uuid topicId, int partition) {
+        return assignmentEpochs.getOrDefault(topicId, Map.of()).getOrDefault(partition, -1);
+    }
+
+    /** Restores the assignment epochs a stored record names (after {@link #update}). */
+    public void restoreAssignmentEpochs(Map<Uuid, Map<Integer, Integer>> epochs) {
+        epochs.forEach((topic, byPartition) -> byPartition.forEach((partition, epoch) -> {
+            Map<Integer, Integer> known = assignmentEpochs.get(topic);
+            if (known != null && known.containsKey(partition)) {
+                known.put(partition, epoch);
+            }
+        }));
+    }
+
+    /** A static member left for now: it keeps its partitions under the epoch -2 until its session ends. */
+    public void leaveTemporarily() {
+        this.previousMemberEpoch = memberEpoch;
+        this.memberEpoch = LEFT_STATIC_EPOCH;
+    }
+
+    public boolean hasLeftTemporarily() {
+        return memberEpoch == LEFT_STATIC_EPOCH;
+    }
+
+    public void sessionDeadline(long deadlineMs) {
+        this.sessionDeadlineMs = deadlineMs;
+    }
+
+    public long sessionDeadlineMs() {
+        return sessionDeadlineMs;
+    }
+
+    /** The member must confirm its revocation by then or be fenced. */
+    public void revocationDeadline(long deadlineMs) {
+        this.revocationDeadlineMs = deadlineMs;
+    }
+
+    public long revocationDeadlineMs() {
+        return revocationDeadlineMs;
+    }
+}

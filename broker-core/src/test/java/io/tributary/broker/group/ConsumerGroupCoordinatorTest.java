@@ -1,0 +1,272 @@
+package io.tributary.broker.group;
+
+import static io.tributary.broker.group.GroupFixture.CONSUMER_HEARTBEAT_INTERVAL_MS;
+import static io.tributary.broker.group.GroupFixture.CONSUMER_SESSION_TIMEOUT_MS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import io.tributary.broker.group.consumer.ConsumerGroupState;
+import io.tributary.broker.group.consumer.ConsumerHeartbeat;
+import io.tributary.broker.group.consumer.HeartbeatResult;
+import io.tributary.broker.group.consumer.Partitions;
+import io.tributary.broker.group.consumer.SubscribableTopics.Topic;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.protocol.Errors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The KIP-848 state machine on the fake clock: epochs, server-side assignment, incremental
+ * revocation, sessions, static members, regex subscriptions, group-type conversion, member-epoch
+ * checks of commits, and a restart that rebuilds the group from __consumer_offsets.
+ */
+class ConsumerGroupCoordinatorTest {
+    private static final String GROUP = "g";
+    private static final int REBALANCE_TIMEOUT_MS = 30_000;
+
+    @TempDir
+    Path dir;
+    private GroupFixture fixture;
+    private Topic topic;
+
+    @BeforeEach
+    void open() {
+        fixture = new GroupFixture(dir);
+        topic = fixture.topics.create("t", 6);
+    }
+
+    @AfterEach
+    void close() {
+        fixture.close();
+    }
+
+    private HeartbeatResult join(String memberId, String instanceId, List<String> topics, String regex, String assignor) {
+        return fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, memberId, 0, instanceId, null, REBALANCE_TIMEOUT_MS,
+                topics, regex, assignor, Map.of(), "client-" + memberId, "/127.0.0.1"));
+    }
+
+    private HeartbeatResult join(String memberId) {
+        return join(memberId, null, List.of("t"), null, null);
+    }
+
+    /** An incremental heartbeat; {@code owned} null when the member does not report its partitions. */
+    private HeartbeatResult beat(String memberId, int epoch, Map<Uuid, Set<Integer>> owned) {
+        return fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, memberId, epoch, null, null, -1,
+                null, null, null, owned, "client-" + memberId, "/127.0.0.1"));
+    }
+
+    private HeartbeatResult leave(String memberId, String instanceId, int epoch) {
+        return fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, memberId, epoch, instanceId, null, -1,
+                null, null, null, null, "client-" + memberId, "/127.0.0.1"));
+    }
+
+    private ConsumerGroupCoordinator.Description describe() {
+        return fixture.consumerGroups.describe(GROUP).orElseThrow();
+    }
+
+    /** Heartbeats (reporting what each owns) until every member is at the target epoch with nothing to revoke. */
+    private Map<String, HeartbeatResult> settle(Map<String, HeartbeatResult> members) {
+        Map<String, HeartbeatResult> latest = new HashMap<>(members);
+        for (int round = 0; round < 5; round++) {
+            latest.replaceAll((memberId, last) -> {
+                HeartbeatResult next = beat(memberId, last.memberEpoch(), last.assignment());
+                assertThat(next.error()).as(memberId).isEqualTo(Errors.NONE);
+                return next.assignment() == null ? new HeartbeatResult(next.error(), null, next.memberId(), next.memberEpoch(),
+                        next.heartbeatIntervalMs(), last.assignment()) : next;
+            });
+        }
+        assertThat(describe().state()).isEqualTo(ConsumerGroupState.STABLE);
+        return latest;
+    }
+
+    @Test
+    void theFirstMemberGetsEveryPartitionAtEpochOne() {
+        HeartbeatResult a = join("a");
+
+        assertThat(a.error()).isEqualTo(Errors.NONE);
+        assertThat(a.memberEpoch()).isEqualTo(1);
+        assertThat(a.heartbeatIntervalMs()).isEqualTo(CONSUMER_HEARTBEAT_INTERVAL_MS);
+        assertThat(a.assignment()).isEqualTo(Map.of(topic.id(), Set.of(0, 1, 2, 3, 4, 5)));
+        ConsumerGroupCoordinator.Description group = describe();
+        assertThat(group.state()).isEqualTo(ConsumerGroupState.STABLE);
+        assertThat(group.groupEpoch()).isEqualTo(1);
+        assertThat(group.assignmentEpoch()).isEqualTo(1);
+        assertThat(group.assignorName()).isEqualTo("uniform");
+        assertThat(fixture.coordinator.listGroups()).containsExactly(
+                new GroupListing(GROUP, "consumer", "Stable", GroupListing.CONSUMER));
+    }
+
+    @Test
+    void aPartitionGoesToItsNewOwnerOnlyAfterTheOldOneRevokedIt() {
+        HeartbeatResult a = join("a");
+        HeartbeatResult b = join("b");
+        assertThat(b.memberEpoch()).as("b is at the new epoch at once").isEqualTo(2);
+        assertThat(b.assignment()).as("but all its target partitions are still a's").isEmpty();
+        assertThat(describe().state()).isEqualTo(ConsumerGroupState.RECONCILING);
+
+        HeartbeatResult revoking = beat("a", a.memberEpoch(), a.assignment());
+        assertThat(revoking.memberEpoch()).as("a stays at its epoch until it revoked").isEqualTo(1);
+        Map<Uuid, Set<Integer>> kept = revoking.assignment();
+        assertThat(Partitions.count(kept)).isEqualTo(3);
+        assertThat(beat("b", 2, Map.of()).assignment()).as("nothing free yet").isEmpty();
+
+        HeartbeatResult revoked = beat("a", 1, kept);
+        assertThat(revoked.memberEpoch()).isEqualTo(2);
+        HeartbeatResult bAssigned = beat("b", 2, Map.of());
+        assertThat(Partitions.count(bAssigned.assignment())).isEqualTo(3);
+        assertThat(Partitions.intersection(bAssigned.assignment(), kept)).isEmpty();
+        settle(Map.of("a", revoked, "b", bAssigned));
+    }
+
+    @Test
+    void aMemberThatStopsHeartbeatingIsFencedAfterTheSessionTimeoutAndTheOthersTakeOver() {
+        Map<String, HeartbeatResult> members = settle(Map.of("a", join("a"), "b", join("b")));
+        HeartbeatResult a = members.get("a");
+        long waited = 0;
+        while (waited < CONSUMER_SESSION_TIMEOUT_MS - CONSUMER_HEARTBEAT_INTERVAL_MS) {
+            fixture.advance(CONSUMER_HEARTBEAT_INTERVAL_MS);
+            waited += CONSUMER_HEARTBEAT_INTERVAL_MS;
+            a = beat("a", a.memberEpoch(), a.assignment());
+            assertThat(a.error()).isEqualTo(Errors.NONE);
+        }
+        assertThat(describe().members()).as("b's session has not ended yet").hasSize(2);
+
+        fixture.advance(CONSUMER_HEARTBEAT_INTERVAL_MS + 100);
+
+        assertThat(describe().members()).extracting(ConsumerGroupCoordinator.DescribedMember::memberId).containsExactly("a");
+        assertThat(beat("b", members.get("b").memberEpoch(), null).error()).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+        HeartbeatResult all = beat("a", a.memberEpoch(), a.assignment());
+        assertThat(all.assignment()).isEqualTo(Map.of(topic.id(), Set.of(0, 1, 2, 3, 4, 5)));
+    }
+
+    @Test
+    void aStaticMemberThatLeavesForAWhileComesBackUnderANewIdWithItsPartitions() {
+        Map<String, HeartbeatResult> members = settle(Map.of(
+                "a", join("a", "instance-a", List.of("t"), null, null), "b", join("b", "instance-b", List.of("t"), null, null)));
+        int groupEpoch = describe().groupEpoch();
+
+        assertThat(leave("a", "instance-a", -2).memberEpoch()).isEqualTo(-2);
+        assertThat(beat("b", members.get("b").memberEpoch(), members.get("b").assignment()).assignment())
+                .as("b gets none of a's partitions").isEqualTo(members.get("b").assignment());
+        assertThat(join("x", "instance-b", List.of("t"), null, null).error())
+                .as("an instance id in use").isEqualTo(Errors.UNRELEASED_INSTANCE_ID);
+
+        HeartbeatResult again = join("a2", "instance-a", List.of("t"), null, null);
+
+        assertThat(again.error()).isEqualTo(Errors.NONE);
+        assertThat(again.memberEpoch()).isEqualTo(members.get("a").memberEpoch());
+        assertThat(again.assignment()).isEqualTo(members.get("a").assignment());
+        assertThat(describe().groupEpoch()).as("no rebalance").isEqualTo(groupEpoch);
+        assertThat(beat("a", members.get("a").memberEpoch(), null).error()).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+    }
+
+    @Test
+    void aRegexSubscriptionFollowsTopicsAsTheyAppear() {
+        Topic first = fixture.topics.create("orders-1", 2);
+        fixture.topics.create("other", 2);
+        HeartbeatResult a = join("a", null, List.of(), "orders-.*", null);
+        assertThat(a.assignment()).isEqualTo(Map.of(first.id(), Set.of(0, 1)));
+
+        Topic second = fixture.topics.create("orders-2", 1);
+        fixture.advance(100);
+        HeartbeatResult next = beat("a", a.memberEpoch(), a.assignment());
+
+        assertThat(next.memberEpoch()).isGreaterThan(a.memberEpoch());
+        assertThat(next.assignment()).isEqualTo(Map.of(first.id(), Set.of(0, 1), second.id(), Set.of(0)));
+        assertThat(join("b", null, List.of(), "orders-(", null).error()).isEqualTo(Errors.INVALID_REGULAR_EXPRESSION);
+    }
+
+    @Test
+    void membersMayAskForTheRangeAssignorButNotForAnUnknownOne() {
+        join("a", null, List.of("t"), null, "range");
+        assertThat(describe().assignorName()).isEqualTo("range");
+        assertThat(join("b", null, List.of("t"), null, "sticky").error()).isEqualTo(Errors.UNSUPPORTED_ASSIGNOR);
+    }
+
+    @Test
+    void groupsChangeTypeOnlyWhileEmpty() {
+        JoinResult first = fixture.coordinator.join(GroupFixture.join(GROUP, "", null, "range")).join();
+        assertThat(join("a").error()).as("a classic member is joining").isEqualTo(Errors.GROUP_ID_NOT_FOUND);
+        var classic = fixture.coordinator.join(GroupFixture.join(GROUP, first.memberId(), null, "range"));
+        fixture.advance(GroupFixture.INITIAL_DELAY_MS + 100);
+        JoinResult joined = classic.join();
+        assertThat(joined.error()).isEqualTo(Errors.NONE);
+        assertThat(join("a").error()).as("a non-empty classic group").isEqualTo(Errors.GROUP_ID_NOT_FOUND);
+
+        fixture.coordinator.leave(GROUP, List.of(new MemberIdentity(joined.memberId(), null)));
+        HeartbeatResult a = join("a");
+        assertThat(a.error()).as("an empty classic group becomes a consumer group").isEqualTo(Errors.NONE);
+        assertThat(fixture.coordinator.join(GroupFixture.join(GROUP, "", null, "range")).join().error())
+                .as("a non-empty consumer group").isEqualTo(Errors.INCONSISTENT_GROUP_PROTOCOL);
+        assertThat(fixture.coordinator.describe(GROUP)).as("DescribeGroups does not describe consumer groups").isEmpty();
+
+        assertThat(leave("a", null, -1).error()).isEqualTo(Errors.NONE);
+        assertThat(describe().state()).isEqualTo(ConsumerGroupState.EMPTY);
+        fixture.coordinator.join(GroupFixture.join(GROUP, "", null, "range"));
+        assertThat(fixture.consumerGroups.describe(GROUP)).as("the empty consumer group became classic").isEmpty();
+        assertThat(fixture.coordinator.listGroups()).extracting(GroupListing::type).containsExactly(GroupListing.CLASSIC);
+    }
+
+    @Test
+    void commitsAreCheckedAgainstTheMembersEpochAndPartitions() {
+        HeartbeatResult a = join("a");
+        TopicPartition owned = new TopicPartition("t", 0);
+
+        assertThat(commit("nobody", 1, owned)).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+        assertThat(commit("", -1, owned)).as("an outsider while the group has members").isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+        assertThat(commit("a", a.memberEpoch() + 1, owned)).isEqualTo(Errors.STALE_MEMBER_EPOCH);
+        assertThat(commit("a", a.memberEpoch(), owned)).isEqualTo(Errors.NONE);
+
+        HeartbeatResult b = join("b");
+        HeartbeatResult aRevoking = beat("a", a.memberEpoch(), a.assignment());
+        HeartbeatResult aMoved = beat("a", a.memberEpoch(), aRevoking.assignment());
+        assertThat(aMoved.memberEpoch()).isGreaterThan(a.memberEpoch());
+        TopicPartition kept = new TopicPartition("t", aMoved.assignment().get(topic.id()).iterator().next());
+        assertThat(commit("a", a.memberEpoch(), kept)).as("a commit sent before the new epoch arrived (KIP-1251)")
+                .isEqualTo(Errors.NONE);
+        int givenAway = Partitions.difference(a.assignment(), aMoved.assignment()).get(topic.id()).iterator().next();
+        assertThat(commit("a", aMoved.memberEpoch(), new TopicPartition("t", givenAway))).as("a partition a gave up")
+                .isEqualTo(Errors.STALE_MEMBER_EPOCH);
+        HeartbeatResult bAssigned = beat("b", b.memberEpoch(), Map.of());
+        int fresh = bAssigned.assignment().get(topic.id()).iterator().next();
+        assertThat(commit("b", bAssigned.memberEpoch(), new TopicPartition("t", fresh))).isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void offsetFetchesOfMembersAreCheckedAgainstTheirEpoch() {
+        HeartbeatResult a = join("a");
+        assertThat(fixture.offsets.checkFetcher(GROUP, null, -1)).as("an admin client").isEqualTo(Errors.NONE);
+        assertThat(fixture.offsets.checkFetcher(GROUP, "joining", -1)).as("a member before it joined").isEqualTo(Errors.NONE);
+        assertThat(fixture.offsets.checkFetcher(GROUP, "a", a.memberEpoch())).isEqualTo(Errors.NONE);
+        assertThat(fixture.offsets.checkFetcher(GROUP, "a", a.memberEpoch() - 1)).isEqualTo(Errors.STALE_MEMBER_EPOCH);
+        assertThat(fixture.offsets.checkFetcher(GROUP, "nobody", 1)).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+    }
+
+    private Errors commit(String memberId, int epoch, TopicPartition partition) {
+        return fixture.offsets.commit(new OffsetCommit(GROUP, memberId, null, epoch,
+                Map.of(partition, new OffsetCommit.Position(5, -1, null)))).join().get(partition);
+    }
+
+    @Test
+    void aRestartedCoordinatorRebuildsTheGroupFromItsRecords() {
+        Map<String, HeartbeatResult> members = settle(Map.of("a", join("a", "instance-a", List.of("t"), null, null), "b", join("b")));
+        ConsumerGroupCoordinator.Description before = describe();
+
+        fixture.reopen();
+
+        ConsumerGroupCoordinator.Description after = describe();
+        assertThat(after).isEqualTo(before);
+        HeartbeatResult a = beat("a", members.get("a").memberEpoch(), members.get("a").assignment());
+        assertThat(a.error()).isEqualTo(Errors.NONE);
+        assertThat(a.memberEpoch()).isEqualTo(members.get("a").memberEpoch());
+        assertThat(commit("a", a.memberEpoch(), new TopicPartition("t",
+                members.get("a").assignment().get(topic.id()).iterator().next()))).isEqualTo(Errors.NONE);
+    }
+}
