@@ -216,12 +216,13 @@ public final class Server implements AutoCloseable {
         });
         quotas = new ClientQuotaEnforcer(config.quotaWindowNum(), config.quotaWindowSizeSeconds(), time);
         quotaWatcher = QuotaConfigWatcher.start(zk, quotas, config.zookeeperConnectionTimeoutMs());
+        controller = Controller.create(cluster, zk, replication, time);
         RequestDispatcher dispatcher = RequestDispatcher.create(identity, topics, producerIds,
                 replicas, cluster, fetchWaiters, groups, transactions, markers, offsets, apiSettings(config),
                 new ClientQuotaStore(zk), quotas,
                 new RegisteredBrokerFollowers(cluster, interBroker, brokerPrincipal),
                 new ScramUsers(zk),
-                ownCredentials.map(InterBrokerCredentials::principal), Optional.ofNullable(authorizer));
+                ownCredentials.map(InterBrokerCredentials::principal), Optional.ofNullable(authorizer), controller);
         BrokerMetrics metrics = new BrokerMetrics(replicas.topicStats(), new PartitionHealth(cluster, config.brokerId()),
                 channel::queuedRequests);
         handlers = new RequestHandlerPool(config.ioThreads(), channel,
@@ -238,7 +239,7 @@ public final class Server implements AutoCloseable {
         handlers.start();
         socketServers.values().forEach(SocketServer::start);
         registry.register(config.zookeeperConnectionTimeoutMs(), embeddedZooKeeper != null);
-        controller = Controller.start(cluster, zk, replication, time);
+        controller.start();
         if (!config.httpListeners().isEmpty()) {
             http = MetricsHttpServer.start(config.httpListeners(), metrics.registry());
             log.info("serving GET /metrics on {}", http.addresses());

@@ -6,6 +6,7 @@ import io.tributary.broker.cluster.ClientQuotaStore;
 import io.tributary.broker.cluster.ProducerIdManager;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.controller.ClusterView;
+import io.tributary.broker.controller.Controller;
 import io.tributary.broker.group.GroupServices;
 import io.tributary.broker.group.OffsetStore;
 import io.tributary.broker.network.Request;
@@ -23,6 +24,11 @@ import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.message.AddOffsetsToTxnRequestData;
 import org.apache.kafka.common.message.AddPartitionsToTxnRequestData;
 import org.apache.kafka.common.message.AlterClientQuotasRequestData;
+import org.apache.kafka.common.message.AlterPartitionReassignmentsRequestData;
+import org.apache.kafka.common.message.DescribeLogDirsRequestData;
+import org.apache.kafka.common.message.DescribeTopicPartitionsRequestData;
+import org.apache.kafka.common.message.ElectLeadersRequestData;
+import org.apache.kafka.common.message.ListPartitionReassignmentsRequestData;
 import org.apache.kafka.common.message.AlterConfigsRequestData;
 import org.apache.kafka.common.message.AlterUserScramCredentialsRequestData;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
@@ -99,6 +105,11 @@ public final class RequestDispatcher {
     private final AclHandler acls;
     private final RequestAuthorization authorization;
     private final TransactionApis transactions;
+    private final ReplicaApis replicaAdmin;
+
+    /** The handlers of the replica management APIs. */
+    private record ReplicaApis(ReassignmentHandler reassignments, LogDirsHandler logDirs, TopicPartitionsHandler topicPartitions) {
+    }
 
     /** The handlers of the transaction APIs: the coordinator's, and the partition leaders' WriteTxnMarkers. */
     private record TransactionApis(TransactionHandler coordinator, TxnMarkersHandler markers, TransactionAdminHandler admin) {
@@ -113,7 +124,7 @@ public final class RequestDispatcher {
                       DeleteRecordsHandler deleteRecords, TopicAdminHandler topicAdmin, ConfigHandler configs, ProducerIdHandler producerIds,
                       OffsetForLeaderEpochHandler leaderEpochs, GroupApis groups, ClientQuotasHandler clientQuotas,
                       QuotaThrottle throttle, ScramCredentialsHandler scramCredentials, AclHandler acls,
-                      RequestAuthorization authorization, TransactionApis transactions) {
+                      RequestAuthorization authorization, TransactionApis transactions, ReplicaApis replicaAdmin) {
         this.metadata = metadata;
         this.produce = produce;
         this.fetch = fetch;
@@ -130,6 +141,7 @@ public final class RequestDispatcher {
         this.acls = acls;
         this.authorization = authorization;
         this.transactions = transactions;
+        this.replicaAdmin = replicaAdmin;
     }
 
     /** Wires one handler per API family over the broker's services. */
@@ -138,16 +150,18 @@ public final class RequestDispatcher {
                                            GroupServices groupServices, TransactionServices transactionServices,
                                            MarkerAppender markers, OffsetStore offsetStore, ApiSettings settings, ClientQuotaStore quotaStore,
                                            ClientQuotaEnforcer quotas, FollowerCheck followers, ScramUsers scramUsers,
-                                           Optional<KafkaPrincipal> brokerPrincipal, Optional<AclAuthorizer> authorizer) {
+                                           Optional<KafkaPrincipal> brokerPrincipal, Optional<AclAuthorizer> authorizer,
+                                           Controller controller) {
         ConfigHandler configs = new ConfigHandler(topics, settings.brokerDef(), settings.brokerProps(), broker.nodeId());
+        MetadataHandler metadata = new MetadataHandler(broker, topics, new MetadataHandler.TopicDefaults(settings.autoCreateTopics(),
+                settings.defaultPartitions(), settings.defaultReplicationFactor()), cluster, replicas);
         return new RequestDispatcher(
-                new MetadataHandler(broker, topics, new MetadataHandler.TopicDefaults(settings.autoCreateTopics(),
-                        settings.defaultPartitions(), settings.defaultReplicationFactor()), cluster, replicas),
+                metadata,
                 new ProduceHandler(topics, replicas),
                 new FetchHandler(topics, replicas, fetchWaiters, followers),
                 new ListOffsetsHandler(topics, replicas),
                 new DeleteRecordsHandler(topics, replicas),
-                new TopicAdminHandler(topics, configs.topicConfigs(), broker.nodeId(), new TopicAdminHandler.Defaults(
+                new TopicAdminHandler(topics, configs.topicConfigs(), new TopicAdminHandler.Defaults(
                         settings.defaultPartitions(), settings.defaultReplicationFactor(), settings.deleteTopicEnable())),
                 configs,
                 new ProducerIdHandler(producerIds),
@@ -163,7 +177,9 @@ public final class RequestDispatcher {
                 authorizer.<RequestAuthorization>map(acls -> new AclRequestAuthorization(acls, new TopicLookup(topics)))
                         .orElse(RequestAuthorization.NONE),
                 new TransactionApis(new TransactionHandler(transactionServices, offsetStore), new TxnMarkersHandler(markers),
-                        new TransactionAdminHandler(transactionServices.coordinator(), replicas, Time.SYSTEM)));
+                        new TransactionAdminHandler(transactionServices.coordinator(), replicas, Time.SYSTEM)),
+                new ReplicaApis(new ReassignmentHandler(controller, topics), new LogDirsHandler(topics, replicas),
+                        new TopicPartitionsHandler(topics, metadata)));
     }
 
     /** The response to send, completed later for requests that wait (fetch long-polls). */
@@ -248,6 +264,11 @@ public final class RequestDispatcher {
             case DESCRIBE_USER_SCRAM_CREDENTIALS -> done(scramCredentials.describe((DescribeUserScramCredentialsRequestData) data));
             case ALTER_USER_SCRAM_CREDENTIALS -> done(scramCredentials.alter((AlterUserScramCredentialsRequestData) data,
                     request.session().principal()));
+            case ALTER_PARTITION_REASSIGNMENTS -> replicaAdmin.reassignments().alter((AlterPartitionReassignmentsRequestData) data);
+            case LIST_PARTITION_REASSIGNMENTS -> done(replicaAdmin.reassignments().list((ListPartitionReassignmentsRequestData) data));
+            case ELECT_LEADERS -> replicaAdmin.reassignments().elect((ElectLeadersRequestData) data, version);
+            case DESCRIBE_LOG_DIRS -> done(replicaAdmin.logDirs().describe((DescribeLogDirsRequestData) data));
+            case DESCRIBE_TOPIC_PARTITIONS -> done(replicaAdmin.topicPartitions().describe((DescribeTopicPartitionsRequestData) data));
             case DESCRIBE_ACLS -> done(acls.describe((DescribeAclsRequest) request.body()));
             case CREATE_ACLS -> done(acls.create((CreateAclsRequestData) data));
             case DELETE_ACLS -> done(acls.delete((DeleteAclsRequest) request.body()));

@@ -185,6 +185,7 @@ public final class Partition {
         maximalIsr = !newEpoch && isrWriteInFlight ? union(newState.isr(), maximalIsr) : newState.isr();
         if (!newEpoch) {
             // An ISR change at this epoch, usually the controller's (a dead follower removed): it counts at once.
+            followReplicaChanges();
             maybeIncrementHighWatermark();
             return false;
         }
@@ -202,6 +203,21 @@ public final class Partition {
                 newState.isr(), partitionLog.logEndOffset(), highWatermark);
         maybeIncrementHighWatermark();
         return true;
+    }
+
+    /**
+     * A reassignment changed the replicas under this leadership: new ones become followers (not in sync), and those
+     * gone are forgotten once they are out of the maximal ISR (until then their position still holds the high
+     * watermark back, as it must).
+     */
+    private void followReplicaChanges() {
+        long now = time.milliseconds();
+        for (int replica : replicas) {
+            if (replica != localId) {
+                followers.computeIfAbsent(replica, id -> new FollowerState(now));
+            }
+        }
+        followers.keySet().removeIf(id -> !replicas.contains(id) && !maximalIsr.contains(id));
     }
 
     /**

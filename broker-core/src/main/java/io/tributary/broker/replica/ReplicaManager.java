@@ -482,6 +482,12 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         return local(tp).log().logStartOffset();
     }
 
+    /** How far a local replica's log end is behind its high watermark (a follower's own), 0 if not at all or unknown. */
+    public long logEndOffsetLag(TopicPartition tp) {
+        Partition partition = partitions.get(tp);
+        return partition == null ? 0 : Math.max(0, partition.highWatermark() - partition.log().logEndOffset());
+    }
+
     /** The leader's current epoch for {@code tp}, or -1 if this broker does not lead it. */
     public int leaderEpoch(TopicPartition tp) {
         Partition partition = partitions.get(tp);
