@@ -2,7 +2,9 @@ package io.tributary.broker.api;
 
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import io.tributary.broker.cluster.BrokerConfigStore;
 import io.tributary.broker.cluster.ClientQuotaStore;
+import io.tributary.broker.cluster.DynamicBrokerConfig;
 import io.tributary.broker.cluster.ProducerIdManager;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.controller.ClusterView;
@@ -151,8 +153,9 @@ public final class RequestDispatcher {
                                            MarkerAppender markers, OffsetStore offsetStore, ApiSettings settings, ClientQuotaStore quotaStore,
                                            ClientQuotaEnforcer quotas, FollowerCheck followers, ScramUsers scramUsers,
                                            Optional<KafkaPrincipal> brokerPrincipal, Optional<AclAuthorizer> authorizer,
-                                           Controller controller) {
-        ConfigHandler configs = new ConfigHandler(topics, settings.brokerDef(), settings.brokerProps(), broker.nodeId());
+                                           Controller controller, DynamicBrokerConfig dynamicConfig, BrokerConfigStore brokerConfigStore) {
+        ConfigHandler configs = new ConfigHandler(topics, settings.brokerDef(), settings.brokerProps(),
+                new BrokerConfigHandler(settings.brokerDef(), settings.brokerProps(), broker.nodeId(), dynamicConfig, brokerConfigStore));
         MetadataHandler metadata = new MetadataHandler(broker, topics, new MetadataHandler.TopicDefaults(settings.autoCreateTopics(),
                 settings.defaultPartitions(), settings.defaultReplicationFactor()), cluster, replicas);
         return new RequestDispatcher(

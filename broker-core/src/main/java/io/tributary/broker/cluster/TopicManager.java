@@ -40,7 +40,7 @@ public final class TopicManager {
 
     private final TopicStore store;
     private final LogManager logs;
-    private final LogConfig brokerDefaults;
+    private volatile LogConfig brokerDefaults;
     private final int brokerId;
     private final Supplier<Set<Integer>> liveBrokers;
     private final List<TopicListener> listeners = new CopyOnWriteArrayList<>();
@@ -159,6 +159,20 @@ public final class TopicManager {
     /** Makes the log start offsets moved by DeleteRecords durable; see {@link LogManager#checkpointLogStartOffsets}. */
     public void checkpointLogStartOffsets() {
         logs.checkpointLogStartOffsets();
+    }
+
+    /**
+     * New broker defaults (dynamic broker configs): every topic's config is built again over them, and its logs take
+     * it at once; the topics' own overrides still win.
+     */
+    public synchronized void updateBrokerDefaults(LogConfig defaults) {
+        brokerDefaults = defaults;
+        for (TopicState topic : List.copyOf(topics.values())) {
+            TopicState updated = new TopicState(topic.assignment(), topic.overrides(), configOf(topic.name(), topic.overrides()));
+            topics.put(topic.name(), updated);
+            logs.updateConfig(topic.name(), updated.config());
+        }
+        log.info("broker defaults of topic configs changed: every topic's logs updated");
     }
 
     /** The broker's log dirs ({@code log.dirs}), absolute. */

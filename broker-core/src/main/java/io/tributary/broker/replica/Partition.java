@@ -243,6 +243,29 @@ public final class Partition {
         return changed;
     }
 
+    /**
+     * Leader side: is this leader's replica throttled ({@code leader.replication.throttled.replicas}) and
+     * {@code replicaId} outside the ISR, so that its fetches count against (and wait for) the leader's throttle?
+     */
+    boolean throttledAsLeaderFor(int replicaId) {
+        if (!ReplicationThrottle.names(partitionLog.config().leaderReplicationThrottledReplicas(), topicPartition.partition(), localId)) {
+            return false;
+        }
+        synchronized (this) {
+            return !maximalIsr.contains(replicaId);
+        }
+    }
+
+    /** Follower side: is this replica throttled ({@code follower.replication.throttled.replicas}) and outside the ISR? */
+    boolean throttledAsFollower() {
+        if (!ReplicationThrottle.names(partitionLog.config().followerReplicationThrottledReplicas(), topicPartition.partition(), localId)) {
+            return false;
+        }
+        synchronized (this) {
+            return state == null || !state.isr().contains(localId);
+        }
+    }
+
     synchronized void makeNone() {
         role = Role.NONE;
         followers.clear();

@@ -78,6 +78,8 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
     private volatile long sessionMayExpireAtNanos = NO_DEADLINE;
     private ScheduledFuture<?> pendingResignation; // guarded by resignationLock
     private final BrokerTopicStats topicStats = new BrokerTopicStats();
+    private final ReplicationThrottle leaderThrottle;
+    private final ReplicationThrottle followerThrottle;
 
     /** Hears, on the thread that applied the change, of each partition this broker starts or stops leading. */
     public interface LeadershipListener {
@@ -106,7 +108,9 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         this.states = states;
         this.highWatermarks = highWatermarks;
         this.time = time;
-        this.fetchers = new ReplicaFetchers(config, view::broker);
+        this.leaderThrottle = new ReplicationThrottle("leader", ReplicationThrottle.UNTHROTTLED, time);
+        this.followerThrottle = new ReplicationThrottle("follower", ReplicationThrottle.UNTHROTTLED, time);
+        this.fetchers = new ReplicaFetchers(config, view::broker, followerThrottle);
         this.background = Executors.newSingleThreadScheduledExecutor(daemon("tributary-replica-background"));
         this.resignations = Executors.newSingleThreadScheduledExecutor(daemon("tributary-replica-resignations"));
         long interval = Math.max(1, config.replicaLagTimeMaxMs() / 2);
@@ -465,6 +469,33 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
             highWatermarkMoved(tp);
         }
         return new LeaderRead(partition.log(), partition.highWatermark(), partition.highWatermark(), partition.leaderEpoch());
+    }
+
+    /** The leader side's replication throttle ({@code leader.replication.throttled.rate}). */
+    public ReplicationThrottle leaderThrottle() {
+        return leaderThrottle;
+    }
+
+    /** The follower side's replication throttle ({@code follower.replication.throttled.rate}). */
+    public ReplicationThrottle followerThrottle() {
+        return followerThrottle;
+    }
+
+    /**
+     * Should a follower's fetch of {@code tp} get no records now: this leader's replica is throttled, the follower is
+     * outside the ISR, and the throttled bytes sent lately are above {@code leader.replication.throttled.rate}.
+     */
+    public boolean leaderThrottled(TopicPartition tp, int replicaId) {
+        Partition partition = partitions.get(tp);
+        return partition != null && partition.throttledAsLeaderFor(replicaId) && leaderThrottle.exceeded();
+    }
+
+    /** Counts bytes sent to a follower against the leader's throttle, if its replica is a throttled one. */
+    public void recordLeaderReplication(TopicPartition tp, int replicaId, long bytes) {
+        Partition partition = partitions.get(tp);
+        if (bytes > 0 && partition != null && partition.throttledAsLeaderFor(replicaId)) {
+            leaderThrottle.record(bytes);
+        }
     }
 
     /** OffsetForLeaderEpoch: where {@code requestedEpoch} ends in this leader's log. */
