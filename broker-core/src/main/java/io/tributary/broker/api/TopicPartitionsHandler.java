@@ -19,7 +19,7 @@ import org.apache.kafka.common.protocol.Errors;
 /**
  * DescribeTopicPartitions (KIP-966): the topics' partitions as Metadata describes them, in topic-name order from the
  * request's cursor, at most {@code ResponsePartitionLimit} partitions per response, with the cursor to go on from.
- * Without eligible leader replicas (a KRaft feature), ELR lists are null. An empty topic list means every topic.
+ * Without eligible leader replicas (a KRaft feature), the ELR lists are empty (clients read them, so never null). An empty topic list means every topic.
  */
 final class TopicPartitionsHandler {
     private final TopicManager topics;
@@ -74,8 +74,8 @@ final class TopicPartitionsHandler {
                         .setLeaderEpoch(partition.leaderEpoch())
                         .setReplicaNodes(partition.replicaNodes())
                         .setIsrNodes(partition.isrNodes())
-                        .setEligibleLeaderReplicas(null)
-                        .setLastKnownElr(null)
+                        .setEligibleLeaderReplicas(List.of())
+                        .setLastKnownElr(List.of())
                         .setOfflineReplicas(partition.offlineReplicas()));
                 remaining--;
             }
