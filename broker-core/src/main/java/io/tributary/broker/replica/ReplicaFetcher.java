@@ -223,8 +223,10 @@ final class ReplicaFetcher extends Thread {
         boolean anyError = false;
         for (FetchResponseData.FetchableTopicResponse topic : response.responses()) {
             for (FetchResponseData.PartitionData data : topic.partitions()) {
-                Fetching fetching = requested.get(new TopicPartition(topic.topic(), data.partitionIndex()));
-                if (fetching != null) {
+                TopicPartition tp = new TopicPartition(topic.topic(), data.partitionIndex());
+                Fetching fetching = requested.get(tp);
+                // Not if it stopped meanwhile (a new leader, or the replica moved away and its log is being deleted).
+                if (fetching != null && partitions.get(tp) == fetching) {
                     if (fetching.partition().throttledAsFollower()) {
                         throttle.record(((MemoryRecords) data.records()).sizeInBytes());
                     }
