@@ -101,6 +101,7 @@ final class BrokerConfigHandler {
         String entity = entity(resource.resourceName());
         Map<String, String> configs = new HashMap<>(store.read(entity));
         Set<String> seen = new HashSet<>();
+        Set<String> set = new HashSet<>();
         for (AlterableConfig config : resource.configs()) {
             if (!seen.add(config.name())) {
                 throw new InvalidRequestException("Config " + config.name() + " appears more than once");
@@ -110,13 +111,18 @@ final class BrokerConfigHandler {
                 throw new InvalidRequestException("Unknown config operation " + config.configOperation());
             }
             switch (op) {
-                case SET -> configs.put(config.name(), config.value());
+                case SET -> {
+                    configs.put(config.name(), config.value());
+                    set.add(config.name());
+                }
+                // Deleting a key that is not set changes nothing, read-only or not (kafka-reassign-partitions --verify
+                // deletes replica.alter.log.dirs.io.max.bytes.per.second along with the throttle rates).
                 case DELETE -> configs.remove(config.name());
                 case APPEND, SUBTRACT -> throw new InvalidConfigurationException("Config " + config.name() + " is not a list: "
                         + op + " does not apply");
             }
         }
-        checkedWrite(resource.resourceName(), entity, seen, configs, validateOnly);
+        checkedWrite(resource.resourceName(), entity, set, configs, validateOnly);
     }
 
     /** AlterConfigs of one BROKER resource: its dynamic configs become exactly those given. */

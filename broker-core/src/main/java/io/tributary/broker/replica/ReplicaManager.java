@@ -377,6 +377,7 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
             boolean wasLeader = partition.isLeader();
             fetchers.stop(tp);
             partition.makeNone();
+            appender.reset(partition.log()); // its log is about to be deleted: no more producer-state snapshots of it
             if (wasLeader) {
                 leadershipListeners.forEach(listener -> listener.resigned(tp));
             }

@@ -201,7 +201,7 @@ class LeaderElectionTest {
         PartitionState moved = Reassignments.fitTo(List.of(3, 2), state(1, 3, 1, 2, 3), live(1, 2, 3), CONTROLLER_EPOCH).orElseThrow();
         assertThat(moved.leader()).isEqualTo(3);
         assertThat(moved.leaderEpoch()).isEqualTo(4);
-        assertThat(moved.isr()).containsExactly(3, 2);
+        assertThat(moved.isr()).containsExactly(2, 3);
         assertThat(Reassignments.fitTo(List.of(1, 2), state(1, 3, 1, 2), live(1, 2, 3), CONTROLLER_EPOCH)).isEmpty();
         // Nobody among the new replicas is in sync: refused, nothing changes.
         org.assertj.core.api.Assertions.assertThatThrownBy(() ->
