@@ -68,6 +68,10 @@ final class BrokerConfigHandler {
             if (synonyms.isEmpty()) {
                 return; // the cluster default describes only what it sets
             }
+            if (key.type == ConfigDef.Type.PASSWORD) {
+                // Sensitive: described without its value, as Kafka does (and never the static file's secret).
+                synonyms = synonyms.stream().map(synonym -> new ConfigEntryView.Synonym(synonym.name(), null, synonym.source())).toList();
+            }
             ConfigEntryView.Synonym first = synonyms.get(0);
             ConfigEntryView entry = new ConfigEntryView(name, first.value(), first.source(), key, synonyms);
             configs.add(ConfigHandler.describe(entry, !DynamicBrokerConfig.DYNAMIC_KEYS.contains(name), withSynonyms, withDocs));

@@ -30,7 +30,7 @@ import org.apache.kafka.common.requests.ApiError;
 /**
  * AlterPartitionReassignments, ListPartitionReassignments and ElectLeaders. The first and the last are the
  * controller's (other brokers answer NOT_CONTROLLER, and clients send them to the controller the metadata names);
- * the list is read from this broker's view of ZooKeeper.
+ * the list is read from ZooKeeper.
  */
 final class ReassignmentHandler {
     private final Controller controller;

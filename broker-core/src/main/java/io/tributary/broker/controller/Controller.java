@@ -89,7 +89,7 @@ public final class Controller implements AutoCloseable {
         return asController((controller, brokers) -> reassignments.alter(targets, controller, brokers));
     }
 
-    /** ListPartitionReassignments: each partition being reassigned, with its topic's assignment (as last seen). */
+    /** ListPartitionReassignments: each partition being reassigned, with its topic's assignment (read from ZooKeeper now). */
     public Map<TopicPartition, TopicAssignment> reassignmentsInProgress() {
         return reassignments.inProgress();
     }

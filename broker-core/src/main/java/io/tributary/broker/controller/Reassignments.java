@@ -246,12 +246,16 @@ final class Reassignments {
         }
     }
 
-    /** ListPartitionReassignments: the reassignments in progress, as last seen. */
+    /**
+     * ListPartitionReassignments: the reassignments in progress, read from ZooKeeper now (not from the watch's cache),
+     * so a client sees its own AlterPartitionReassignments at once.
+     */
     Map<TopicPartition, TopicAssignment> inProgress() {
         Map<TopicPartition, TopicAssignment> found = new LinkedHashMap<>();
-        for (String topic : view.topics()) {
-            view.assignment(topic).ifPresent(assignment -> assignment.reassignments().keySet()
-                    .forEach(partition -> found.put(new TopicPartition(topic, partition), assignment)));
+        for (String topic : topics.topicNames()) {
+            topics.versionedAssignment(topic).map(TopicStore.VersionedAssignment::assignment)
+                    .ifPresent(assignment -> assignment.reassignments().keySet()
+                            .forEach(partition -> found.put(new TopicPartition(topic, partition), assignment)));
         }
         return found;
     }
