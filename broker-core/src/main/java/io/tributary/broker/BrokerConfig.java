@@ -58,6 +58,8 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String QUEUED_MAX_REQUESTS = "queued.max.requests";
     public static final String QUEUED_MAX_REQUEST_BYTES = "queued.max.request.bytes";
     public static final String QUOTA_WINDOW_NUM = "quota.window.num";
+    public static final String LEADER_REPLICATION_THROTTLED_RATE = "leader.replication.throttled.rate";
+    public static final String FOLLOWER_REPLICATION_THROTTLED_RATE = "follower.replication.throttled.rate";
     public static final String QUOTA_WINDOW_SIZE_SECONDS = "quota.window.size.seconds";
     public static final String AUTO_CREATE_TOPICS_ENABLE = "auto.create.topics.enable";
     public static final String NUM_PARTITIONS = "num.partitions";
@@ -165,6 +167,13 @@ public final class BrokerConfig extends AbstractConfig {
             .define(QUOTA_WINDOW_SIZE_SECONDS, Type.INT, 1, Range.atLeast(1), Importance.LOW,
                     "Length of one sample of a client's quota rates; a throttle lasts at most "
                             + QUOTA_WINDOW_NUM + " times this.")
+            .define(LEADER_REPLICATION_THROTTLED_RATE, Type.LONG, Long.MAX_VALUE, Range.atLeast(0), Importance.MEDIUM,
+                    "Bytes per second a leader sends, over all its throttled replicas (the topics' "
+                            + LogConfig.LEADER_REPLICATION_THROTTLED_REPLICAS + "), to followers outside the ISR. "
+                            + "Usually set at runtime, as kafka-reassign-partitions --throttle does.")
+            .define(FOLLOWER_REPLICATION_THROTTLED_RATE, Type.LONG, Long.MAX_VALUE, Range.atLeast(0), Importance.MEDIUM,
+                    "Bytes per second a follower outside the ISR fetches, over all its throttled replicas (the topics' "
+                            + LogConfig.FOLLOWER_REPLICATION_THROTTLED_REPLICAS + "). Usually set at runtime.")
             .define(AUTO_CREATE_TOPICS_ENABLE, Type.BOOLEAN, true, Importance.HIGH,
                     "Create a topic when a client asks for metadata of a topic that does not exist.")
             .define(NUM_PARTITIONS, Type.INT, 1, Range.atLeast(1), Importance.MEDIUM,
@@ -451,6 +460,14 @@ public final class BrokerConfig extends AbstractConfig {
     /** Broker-wide log defaults (topic overrides are applied on top per topic). */
     public LogConfig logDefaults() {
         return LogConfig.fromBroker(originals());
+    }
+
+    public long leaderReplicationThrottledRate() {
+        return getLong(LEADER_REPLICATION_THROTTLED_RATE);
+    }
+
+    public long followerReplicationThrottledRate() {
+        return getLong(FOLLOWER_REPLICATION_THROTTLED_RATE);
     }
 
     public int quotaWindowNum() {

@@ -22,6 +22,8 @@ import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.api.RequestDispatcher;
 import io.tributary.broker.api.RequestHandlerPool;
 import io.tributary.broker.cluster.BrokerRegistry;
+import io.tributary.broker.cluster.BrokerConfigStore;
+import io.tributary.broker.cluster.DynamicBrokerConfig;
 import io.tributary.broker.cluster.EmbeddedZooKeeper;
 import io.tributary.broker.cluster.ProducerIdManager;
 import io.tributary.broker.cluster.TopicManager;
@@ -95,6 +97,7 @@ public final class Server implements AutoCloseable {
     private ZkClient zk;
     private ClientQuotaEnforcer quotas;
     private QuotaConfigWatcher quotaWatcher;
+    private DynamicBrokerConfig dynamicConfig;
     private LogManager logs;
     private LogCleaner cleaner;
     private BrokerRegistry registry;
@@ -232,12 +235,18 @@ public final class Server implements AutoCloseable {
         });
         quotas = new ClientQuotaEnforcer(config.quotaWindowNum(), config.quotaWindowSizeSeconds(), time);
         quotaWatcher = QuotaConfigWatcher.start(zk, quotas, config.zookeeperConnectionTimeoutMs());
+        dynamicConfig = DynamicBrokerConfig.start(zk, config.brokerId(), config.zookeeperConnectionTimeoutMs());
+        DynamicConfigApplier applier = new DynamicConfigApplier(config, topics, replicas);
+        dynamicConfig.addListener(applier::apply);
+        applier.apply(dynamicConfig);
+        controller = Controller.create(cluster, zk, replication, time);
         RequestDispatcher dispatcher = RequestDispatcher.create(identity, topics, producerIds,
                 replicas, cluster, fetchWaiters, groups, transactions, markers, offsets, apiSettings(config),
                 new ClientQuotaStore(zk), quotas,
                 new RegisteredBrokerFollowers(cluster, interBroker, brokerPrincipal, brokerAddresses),
                 new ScramUsers(zk),
-                ownCredentials.map(InterBrokerCredentials::principal), Optional.ofNullable(authorizer));
+                ownCredentials.map(InterBrokerCredentials::principal), Optional.ofNullable(authorizer), controller, dynamicConfig,
+                new BrokerConfigStore(zk));
         BrokerMetrics metrics = new BrokerMetrics(replicas.topicStats(), new PartitionHealth(cluster, config.brokerId()),
                 channel::queuedRequests);
         handlers = new RequestHandlerPool(config.ioThreads(), channel,
@@ -254,7 +263,7 @@ public final class Server implements AutoCloseable {
         handlers.start();
         socketServers.values().forEach(SocketServer::start);
         registry.register(config.zookeeperConnectionTimeoutMs(), embeddedZooKeeper != null);
-        controller = Controller.start(cluster, zk, replication, time);
+        controller.start();
         if (!config.httpListeners().isEmpty()) {
             http = MetricsHttpServer.start(config.httpListeners(), metrics.registry());
             log.info("serving GET /metrics on {}", http.addresses());
@@ -394,6 +403,7 @@ public final class Server implements AutoCloseable {
         quietly("broker registration", registry);
         quietly("cluster watches", cluster);
         quietly("client quota watches", quotaWatcher);
+        quietly("dynamic broker config watch", dynamicConfig);
         quietly("client quotas", quotas);
         quietly("ZooKeeper client", zk);
         quietly("embedded ZooKeeper", embeddedZooKeeper);

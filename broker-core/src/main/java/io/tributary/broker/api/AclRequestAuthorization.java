@@ -27,6 +27,8 @@ import org.apache.kafka.common.message.DeleteGroupsRequestData;
 import org.apache.kafka.common.message.DeleteRecordsRequestData;
 import org.apache.kafka.common.message.DeleteTopicsRequestData;
 import org.apache.kafka.common.message.DescribeProducersRequestData;
+import org.apache.kafka.common.message.DescribeTopicPartitionsRequestData;
+import org.apache.kafka.common.message.DescribeTopicPartitionsResponseData;
 import org.apache.kafka.common.message.DescribeTransactionsRequestData;
 import org.apache.kafka.common.message.EndTxnRequestData;
 import org.apache.kafka.common.message.FetchRequestData;
@@ -45,6 +47,7 @@ import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.SyncGroupRequestData;
 import org.apache.kafka.common.message.TxnOffsetCommitRequestData;
 import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.resource.ResourceType;
 
 /**
@@ -55,8 +58,9 @@ import org.apache.kafka.common.resource.ResourceType;
  * DeleteTopics and DeleteRecords DELETE, CreatePartitions ALTER, DescribeConfigs DESCRIBE_CONFIGS and
  * IncrementalAlterConfigs and AlterConfigs ALTER_CONFIGS on the topic or the cluster, InitProducerId IDEMPOTENT_WRITE on the cluster
  * or WRITE on some topic, the ACL, quota and SCRAM APIs DESCRIBE or ALTER (quotas: DESCRIBE_CONFIGS, ALTER_CONFIGS;
- * ListConfigResources DESCRIBE_CONFIGS)
- * on the cluster. ApiVersions, the SASL exchange and DescribeCluster (the brokers, as Metadata lists them) need
+ * ListConfigResources DESCRIBE_CONFIGS) on the cluster, AlterPartitionReassignments and ElectLeaders ALTER and
+ * ListPartitionReassignments and DescribeLogDirs DESCRIBE on the cluster, DescribeTopicPartitions DESCRIBE on each
+ * topic. ApiVersions, the SASL exchange and DescribeCluster (the brokers, as Metadata lists them) need
  * nothing, as in Kafka. An API this class has no case for is refused to all but the principals with CLUSTER_ACTION (the
  * brokers): a new API gets its case here. Thread-safe.
  */
@@ -110,8 +114,9 @@ final class AclRequestAuthorization implements RequestAuthorization {
             case CONSUMER_GROUP_DESCRIBE -> GroupApisAuthorization.describeConsumerGroups(access);
             case LIST_GROUPS -> GroupApisAuthorization.listGroups(access);
             case DELETE_GROUPS -> GroupApisAuthorization.deleteGroups(access, (DeleteGroupsRequestData) data);
-            case DESCRIBE_ACLS, DESCRIBE_USER_SCRAM_CREDENTIALS -> cluster(access, DESCRIBE);
-            case CREATE_ACLS, DELETE_ACLS, ALTER_USER_SCRAM_CREDENTIALS -> cluster(access, ALTER);
+            case DESCRIBE_ACLS, DESCRIBE_USER_SCRAM_CREDENTIALS, LIST_PARTITION_REASSIGNMENTS, DESCRIBE_LOG_DIRS -> cluster(access, DESCRIBE);
+            case CREATE_ACLS, DELETE_ACLS, ALTER_USER_SCRAM_CREDENTIALS, ALTER_PARTITION_REASSIGNMENTS, ELECT_LEADERS -> cluster(access, ALTER);
+            case DESCRIBE_TOPIC_PARTITIONS -> describeTopicPartitions(access, (DescribeTopicPartitionsRequestData) data);
             case DESCRIBE_CLIENT_QUOTAS, LIST_CONFIG_RESOURCES -> cluster(access, DESCRIBE_CONFIGS);
             case ALTER_CLIENT_QUOTAS -> cluster(access, ALTER_CONFIGS);
             case API_VERSIONS, SASL_HANDSHAKE, SASL_AUTHENTICATE, DESCRIBE_CLUSTER -> RequestAccess.UNCHANGED;
@@ -119,6 +124,27 @@ final class AclRequestAuthorization implements RequestAuthorization {
         };
         CompletableFuture<? extends ApiMessage> response = handler.apply(request);
         return completion == RequestAccess.UNCHANGED ? response : response.thenApply(completion);
+    }
+
+    /**
+     * DescribeTopicPartitions, as Kafka: DESCRIBE on each topic. A topic named in the request that the principal may
+     * not describe answers TOPIC_AUTHORIZATION_FAILED; when every topic was asked for, it is left out.
+     */
+    private static UnaryOperator<ApiMessage> describeTopicPartitions(RequestAccess access, DescribeTopicPartitionsRequestData request) {
+        boolean allTopics = request.topics().isEmpty();
+        return body -> {
+            var response = (DescribeTopicPartitionsResponseData) body;
+            var kept = new DescribeTopicPartitionsResponseData.DescribeTopicPartitionsResponseTopicCollection();
+            for (var topic : response.topics()) {
+                if (access.may(DESCRIBE, ResourceType.TOPIC, topic.name())) {
+                    kept.add(topic.duplicate());
+                } else if (!allTopics) {
+                    kept.add(new DescribeTopicPartitionsResponseData.DescribeTopicPartitionsResponseTopic().setName(topic.name())
+                            .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()));
+                }
+            }
+            return response.setTopics(kept);
+        };
     }
 
     private static UnaryOperator<ApiMessage> cluster(RequestAccess access, AclOperation operation) {

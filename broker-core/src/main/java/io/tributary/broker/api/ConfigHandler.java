@@ -34,22 +34,18 @@ import org.apache.kafka.common.requests.DescribeConfigsResponse.ConfigSource;
 import org.apache.kafka.common.requests.DescribeConfigsResponse.ConfigType;
 
 /**
- * DescribeConfigs (topics and this broker), IncrementalAlterConfigs and AlterConfigs (topic overrides,
- * which take effect on the logs at once). Broker settings are static: they come from server.properties.
+ * DescribeConfigs, IncrementalAlterConfigs and AlterConfigs: topic overrides (which take effect on the logs at once)
+ * here, BROKER resources (dynamic broker configs) in {@link BrokerConfigHandler}.
  */
 final class ConfigHandler {
     private final TopicManager topics;
     private final TopicConfigView topicConfigs;
-    private final ConfigDef brokerDef;
-    private final Map<String, ?> brokerProps;
-    private final String brokerId;
+    private final BrokerConfigHandler brokerConfigs;
 
-    ConfigHandler(TopicManager topics, ConfigDef brokerDef, Map<String, ?> brokerProps, int brokerId) {
+    ConfigHandler(TopicManager topics, ConfigDef brokerDef, Map<String, ?> brokerProps, BrokerConfigHandler brokerConfigs) {
         this.topics = topics;
         this.topicConfigs = new TopicConfigView(brokerDef, brokerProps);
-        this.brokerDef = brokerDef;
-        this.brokerProps = brokerProps;
-        this.brokerId = Integer.toString(brokerId);
+        this.brokerConfigs = brokerConfigs;
     }
 
     TopicConfigView topicConfigs() {
@@ -63,13 +59,17 @@ final class ConfigHandler {
                     .setResourceType(resource.resourceType())
                     .setResourceName(resource.resourceName());
             try {
+                if (resource.resourceType() == ConfigResource.Type.BROKER.id()) {
+                    result.setConfigs(brokerConfigs.describe(resource, request.includeSynonyms(), request.includeDocumentation()));
+                    response.results().add(result);
+                    continue;
+                }
                 List<ConfigEntryView> entries = entries(resource);
                 Set<String> wanted = resource.configurationKeys() == null ? null : new HashSet<>(resource.configurationKeys());
                 List<DescribeConfigsResourceResult> configs = new ArrayList<>();
                 for (ConfigEntryView entry : entries) {
                     if (wanted == null || wanted.contains(entry.name())) {
-                        configs.add(describe(entry, resource.resourceType() == ConfigResource.Type.BROKER.id(),
-                                request.includeSynonyms(), request.includeDocumentation()));
+                        configs.add(describe(entry, false, request.includeSynonyms(), request.includeDocumentation()));
                     }
                 }
                 result.setConfigs(configs);
@@ -87,33 +87,10 @@ final class ConfigHandler {
         if (type == ConfigResource.Type.TOPIC) {
             return topicConfigs.entries(existing(resource.resourceName()));
         }
-        if (type == ConfigResource.Type.BROKER) {
-            if (!resource.resourceName().isEmpty() && !resource.resourceName().equals(brokerId)) {
-                throw new InvalidRequestException("This is broker " + brokerId + ", not " + resource.resourceName());
-            }
-            return brokerEntries();
-        }
         throw new InvalidRequestException("Configs of " + type + " resources are not supported");
     }
 
-    private List<ConfigEntryView> brokerEntries() {
-        List<ConfigEntryView> entries = new ArrayList<>();
-        brokerDef.configKeys().forEach((name, key) -> {
-            Object set = brokerProps.get(name);
-            ConfigEntryView.Synonym byDefault = new ConfigEntryView.Synonym(name, TopicConfigView.defaultOf(key),
-                    ConfigSource.DEFAULT_CONFIG);
-            if (set != null) {
-                ConfigEntryView.Synonym stat = new ConfigEntryView.Synonym(name, String.valueOf(set),
-                        ConfigSource.STATIC_BROKER_CONFIG);
-                entries.add(new ConfigEntryView(name, stat.value(), stat.source(), key, List.of(stat, byDefault)));
-            } else {
-                entries.add(new ConfigEntryView(name, byDefault.value(), byDefault.source(), key, List.of(byDefault)));
-            }
-        });
-        return entries;
-    }
-
-    private static DescribeConfigsResourceResult describe(ConfigEntryView entry, boolean readOnly, boolean withSynonyms,
+    static DescribeConfigsResourceResult describe(ConfigEntryView entry, boolean readOnly, boolean withSynonyms,
                                                           boolean withDocs) {
         List<DescribeConfigsSynonym> synonyms = new ArrayList<>();
         if (withSynonyms) {
@@ -138,6 +115,11 @@ final class ConfigHandler {
                     .setResourceType(resource.resourceType())
                     .setResourceName(resource.resourceName());
             try {
+                if (resource.resourceType() == ConfigResource.Type.BROKER.id()) {
+                    brokerConfigs.alter(resource, request.validateOnly());
+                    response.responses().add(result);
+                    continue;
+                }
                 requireTopic(resource.resourceType());
                 TopicState topic = existing(resource.resourceName());
                 topics.replaceOverrides(topic.name(), applied(topic, resource), request.validateOnly());
@@ -161,6 +143,11 @@ final class ConfigHandler {
                     .setResourceType(resource.resourceType())
                     .setResourceName(resource.resourceName());
             try {
+                if (resource.resourceType() == ConfigResource.Type.BROKER.id()) {
+                    brokerConfigs.replace(resource, request.validateOnly());
+                    response.responses().add(result);
+                    continue;
+                }
                 requireTopic(resource.resourceType());
                 TopicState topic = existing(resource.resourceName());
                 Map<String, String> overrides = new HashMap<>();
@@ -185,7 +172,7 @@ final class ConfigHandler {
 
     private static void requireTopic(byte resourceType) {
         if (resourceType != ConfigResource.Type.TOPIC.id()) {
-            throw new InvalidRequestException("Only topic configs can be altered; broker configs come from server.properties");
+            throw new InvalidRequestException("Only topic and broker configs can be altered");
         }
     }
 

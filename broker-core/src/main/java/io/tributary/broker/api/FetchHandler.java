@@ -158,10 +158,18 @@ final class FetchHandler {
         PartitionData data = new PartitionData()
                 .setPartitionIndex(partition.partition())
                 .setAbortedTransactions(readCommitted ? List.of() : null);
+        if (follower && replicas.leaderThrottled(partition, replicaId)) {
+            // Over leader.replication.throttled.rate: a throttled follower outside the ISR gets its positions only.
+            return data.setHighWatermark(highWatermark).setLastStableOffset(lastStable)
+                    .setLogStartOffset(partitionLog.logStartOffset()).setRecords(MemoryRecords.EMPTY);
+        }
         try {
             int maxBytes = Math.min(request.partitionMaxBytes(), responseBytesLeft);
             long limit = follower ? Long.MAX_VALUE : readCommitted ? lastStable : highWatermark;
             FetchDataInfo info = partitionLog.read(request.fetchOffset(), maxBytes, limit, minOneBatch);
+            if (follower) {
+                replicas.recordLeaderReplication(partition, replicaId, info.records().sizeInBytes());
+            }
             if (readCommitted && info.records().sizeInBytes() > 0) {
                 data.setAbortedTransactions(abortedTransactions(partitionLog, request.fetchOffset(), lastStable));
             }

@@ -128,7 +128,8 @@ final class MetadataHandler {
         return new MetadataResponseTopic().setName(name).setTopicId(id).setErrorCode(error.code());
     }
 
-    private MetadataResponseTopic describe(TopicState topic) {
+    /** One topic as Metadata describes it (DescribeTopicPartitions says the same). */
+    MetadataResponseTopic describe(TopicState topic) {
         List<MetadataResponsePartition> partitions = new ArrayList<>();
         Set<Integer> live = liveBrokers().keySet();
         topic.assignment().replicas().forEach((partition, assigned) -> {

@@ -2,10 +2,13 @@ package io.tributary.broker.api;
 
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import io.tributary.broker.cluster.BrokerConfigStore;
 import io.tributary.broker.cluster.ClientQuotaStore;
+import io.tributary.broker.cluster.DynamicBrokerConfig;
 import io.tributary.broker.cluster.ProducerIdManager;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.controller.ClusterView;
+import io.tributary.broker.controller.Controller;
 import io.tributary.broker.group.GroupServices;
 import io.tributary.broker.group.OffsetStore;
 import io.tributary.broker.network.Request;
@@ -23,6 +26,11 @@ import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.message.AddOffsetsToTxnRequestData;
 import org.apache.kafka.common.message.AddPartitionsToTxnRequestData;
 import org.apache.kafka.common.message.AlterClientQuotasRequestData;
+import org.apache.kafka.common.message.AlterPartitionReassignmentsRequestData;
+import org.apache.kafka.common.message.DescribeLogDirsRequestData;
+import org.apache.kafka.common.message.DescribeTopicPartitionsRequestData;
+import org.apache.kafka.common.message.ElectLeadersRequestData;
+import org.apache.kafka.common.message.ListPartitionReassignmentsRequestData;
 import org.apache.kafka.common.message.AlterConfigsRequestData;
 import org.apache.kafka.common.message.AlterUserScramCredentialsRequestData;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
@@ -103,6 +111,11 @@ public final class RequestDispatcher {
     private final AclHandler acls;
     private final RequestAuthorization authorization;
     private final TransactionApis transactions;
+    private final ReplicaApis replicaAdmin;
+
+    /** The handlers of the replica management APIs. */
+    private record ReplicaApis(ReassignmentHandler reassignments, LogDirsHandler logDirs, TopicPartitionsHandler topicPartitions) {
+    }
 
     /** The handlers of the transaction APIs: the coordinator's, and the partition leaders' WriteTxnMarkers. */
     private record TransactionApis(TransactionHandler coordinator, TxnMarkersHandler markers, TransactionAdminHandler admin) {
@@ -118,7 +131,7 @@ public final class RequestDispatcher {
                       ConfigResourcesHandler configResources, ProducerIdHandler producerIds,
                       OffsetForLeaderEpochHandler leaderEpochs, GroupApis groups, ClientQuotasHandler clientQuotas,
                       QuotaThrottle throttle, ScramCredentialsHandler scramCredentials, AclHandler acls,
-                      RequestAuthorization authorization, TransactionApis transactions) {
+                      RequestAuthorization authorization, TransactionApis transactions, ReplicaApis replicaAdmin) {
         this.metadata = metadata;
         this.produce = produce;
         this.fetch = fetch;
@@ -136,6 +149,7 @@ public final class RequestDispatcher {
         this.acls = acls;
         this.authorization = authorization;
         this.transactions = transactions;
+        this.replicaAdmin = replicaAdmin;
     }
 
     /** Wires one handler per API family over the broker's services. */
@@ -144,16 +158,19 @@ public final class RequestDispatcher {
                                            GroupServices groupServices, TransactionServices transactionServices,
                                            MarkerAppender markers, OffsetStore offsetStore, ApiSettings settings, ClientQuotaStore quotaStore,
                                            ClientQuotaEnforcer quotas, FollowerCheck followers, ScramUsers scramUsers,
-                                           Optional<KafkaPrincipal> brokerPrincipal, Optional<AclAuthorizer> authorizer) {
-        ConfigHandler configs = new ConfigHandler(topics, settings.brokerDef(), settings.brokerProps(), broker.nodeId());
+                                           Optional<KafkaPrincipal> brokerPrincipal, Optional<AclAuthorizer> authorizer,
+                                           Controller controller, DynamicBrokerConfig dynamicConfig, BrokerConfigStore brokerConfigStore) {
+        ConfigHandler configs = new ConfigHandler(topics, settings.brokerDef(), settings.brokerProps(),
+                new BrokerConfigHandler(settings.brokerDef(), settings.brokerProps(), broker.nodeId(), dynamicConfig, brokerConfigStore));
+        MetadataHandler metadata = new MetadataHandler(broker, topics, new MetadataHandler.TopicDefaults(settings.autoCreateTopics(),
+                settings.defaultPartitions(), settings.defaultReplicationFactor()), cluster, replicas);
         return new RequestDispatcher(
-                new MetadataHandler(broker, topics, new MetadataHandler.TopicDefaults(settings.autoCreateTopics(),
-                        settings.defaultPartitions(), settings.defaultReplicationFactor()), cluster, replicas),
+                metadata,
                 new ProduceHandler(topics, replicas, transactionServices.verifier()),
                 new FetchHandler(topics, replicas, fetchWaiters, followers),
                 new ListOffsetsHandler(topics, replicas),
                 new DeleteRecordsHandler(topics, replicas),
-                new TopicAdminHandler(topics, configs.topicConfigs(), broker.nodeId(), new TopicAdminHandler.Defaults(
+                new TopicAdminHandler(topics, configs.topicConfigs(), new TopicAdminHandler.Defaults(
                         settings.defaultPartitions(), settings.defaultReplicationFactor(), settings.deleteTopicEnable())),
                 configs,
                 new ConfigResourcesHandler(topics, cluster),
@@ -171,7 +188,9 @@ public final class RequestDispatcher {
                 authorizer.<RequestAuthorization>map(acls -> new AclRequestAuthorization(acls, new TopicLookup(topics)))
                         .orElse(RequestAuthorization.NONE),
                 new TransactionApis(new TransactionHandler(transactionServices, offsetStore), new TxnMarkersHandler(markers),
-                        new TransactionAdminHandler(transactionServices.coordinator(), replicas, Time.SYSTEM)));
+                        new TransactionAdminHandler(transactionServices.coordinator(), replicas, Time.SYSTEM)),
+                new ReplicaApis(new ReassignmentHandler(controller, topics), new LogDirsHandler(topics, replicas),
+                        new TopicPartitionsHandler(topics, metadata)));
     }
 
     /** The response to send, completed later for requests that wait (fetch long-polls). */
@@ -259,6 +278,11 @@ public final class RequestDispatcher {
             case DESCRIBE_USER_SCRAM_CREDENTIALS -> done(scramCredentials.describe((DescribeUserScramCredentialsRequestData) data));
             case ALTER_USER_SCRAM_CREDENTIALS -> done(scramCredentials.alter((AlterUserScramCredentialsRequestData) data,
                     request.session().principal()));
+            case ALTER_PARTITION_REASSIGNMENTS -> replicaAdmin.reassignments().alter((AlterPartitionReassignmentsRequestData) data);
+            case LIST_PARTITION_REASSIGNMENTS -> done(replicaAdmin.reassignments().list((ListPartitionReassignmentsRequestData) data));
+            case ELECT_LEADERS -> replicaAdmin.reassignments().elect((ElectLeadersRequestData) data, version);
+            case DESCRIBE_LOG_DIRS -> done(replicaAdmin.logDirs().describe((DescribeLogDirsRequestData) data));
+            case DESCRIBE_TOPIC_PARTITIONS -> done(replicaAdmin.topicPartitions().describe((DescribeTopicPartitionsRequestData) data));
             case DESCRIBE_ACLS -> done(acls.describe((DescribeAclsRequest) request.body()));
             case CREATE_ACLS -> done(acls.create((CreateAclsRequestData) data));
             case DELETE_ACLS -> done(acls.delete((DeleteAclsRequest) request.body()));

@@ -68,6 +68,11 @@ public final class SupportedApis {
         ranges.put(ApiKeys.DESCRIBE_ACLS, VersionRange.of(1, 3));
         ranges.put(ApiKeys.CREATE_ACLS, VersionRange.of(1, 3));
         ranges.put(ApiKeys.DELETE_ACLS, VersionRange.of(1, 3));
+        ranges.put(ApiKeys.ALTER_PARTITION_REASSIGNMENTS, VersionRange.of(0, 1));
+        ranges.put(ApiKeys.LIST_PARTITION_REASSIGNMENTS, VersionRange.of(0, 0));
+        ranges.put(ApiKeys.ELECT_LEADERS, VersionRange.of(0, 2));
+        ranges.put(ApiKeys.DESCRIBE_LOG_DIRS, VersionRange.of(1, 4));
+        ranges.put(ApiKeys.DESCRIBE_TOPIC_PARTITIONS, VersionRange.of(0, 0));
         // Client telemetry (GetTelemetrySubscriptions, PushTelemetry) is left out as Kafka leaves it out without a
         // telemetry receiver: clients then turn their telemetry off instead of asking again.
         // Never advertise beyond what the codec in kafka-clients can read and write.

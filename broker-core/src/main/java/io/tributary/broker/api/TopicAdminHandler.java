@@ -6,10 +6,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.cluster.TopicManager.TopicState;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TopicDeletionDisabledException;
@@ -39,7 +40,6 @@ import org.apache.kafka.common.requests.ApiError;
 final class TopicAdminHandler {
     private final TopicManager topics;
     private final TopicConfigView topicConfigs;
-    private final int brokerId;
     private final int defaultPartitions;
     private final short defaultReplicationFactor;
     private final boolean deleteEnabled;
@@ -48,10 +48,9 @@ final class TopicAdminHandler {
     record Defaults(int partitions, short replicationFactor, boolean deleteEnabled) {
     }
 
-    TopicAdminHandler(TopicManager topics, TopicConfigView topicConfigs, int brokerId, Defaults defaults) {
+    TopicAdminHandler(TopicManager topics, TopicConfigView topicConfigs, Defaults defaults) {
         this.topics = topics;
         this.topicConfigs = topicConfigs;
-        this.brokerId = brokerId;
         this.defaultPartitions = defaults.partitions();
         this.defaultReplicationFactor = defaults.replicationFactor();
         this.deleteEnabled = defaults.deleteEnabled();
@@ -98,16 +97,14 @@ final class TopicAdminHandler {
         short replicationFactor = topic.replicationFactor() == -1 ? defaultReplicationFactor : topic.replicationFactor();
         if (!topic.assignments().isEmpty()) {
             if (topic.numPartitions() != -1 || topic.replicationFactor() != -1) {
-                throw new InvalidRequestException("Give either a replica assignment or partitions and replication factor, not both");
+                throw new InvalidRequestException("Both numPartitions or replicationFactor and replicasAssignments were set. "
+                        + "Both cannot be used at the same time.");
             }
+            SortedMap<Integer, List<Integer>> replicas = new TreeMap<>();
             for (CreatableReplicaAssignment assignment : topic.assignments()) {
-                if (!assignment.brokerIds().equals(List.of(brokerId))) {
-                    throw new InvalidReplicaAssignmentException("Partition " + assignment.partitionIndex() + " is assigned to "
-                            + assignment.brokerIds() + "; the only broker is " + brokerId);
-                }
+                replicas.put(assignment.partitionIndex(), List.copyOf(assignment.brokerIds()));
             }
-            partitions = topic.assignments().size();
-            replicationFactor = 1;
+            return topics.create(topic.name(), replicas, overrides, validateOnly);
         }
         return topics.create(topic.name(), partitions, replicationFactor, overrides, validateOnly);
     }
@@ -161,14 +158,9 @@ final class TopicAdminHandler {
                     throw new InvalidRequestException("The number of partitions of the internal topic '" + topic.name()
                             + "' cannot be changed");
                 }
-                if (topic.assignments() != null) {
-                    topic.assignments().forEach(a -> {
-                        if (!a.brokerIds().equals(List.of(brokerId))) {
-                            throw new InvalidReplicaAssignmentException("New partitions can only go to broker " + brokerId);
-                        }
-                    });
-                }
-                topics.createPartitions(topic.name(), topic.count(), request.validateOnly());
+                List<List<Integer>> assignments = topic.assignments() == null ? null
+                        : topic.assignments().stream().map(a -> List.copyOf(a.brokerIds())).toList();
+                topics.createPartitions(topic.name(), topic.count(), assignments, request.validateOnly());
             } catch (RuntimeException e) {
                 ApiError error = ApiError.fromThrowable(e);
                 result.setErrorCode(error.error().code()).setErrorMessage(error.message());

@@ -21,6 +21,7 @@ import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidPartitionsException;
+import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -39,7 +40,7 @@ public final class TopicManager {
 
     private final TopicStore store;
     private final LogManager logs;
-    private final LogConfig brokerDefaults;
+    private volatile LogConfig brokerDefaults;
     private final int brokerId;
     private final Supplier<Set<Integer>> liveBrokers;
     private final List<TopicListener> listeners = new CopyOnWriteArrayList<>();
@@ -130,6 +131,7 @@ public final class TopicManager {
             }
             Map<String, String> overrides = store.overrides(name);
             install(new TopicState(assignment, Map.copyOf(overrides), configOf(name, overrides)));
+            deleteLogsNoLongerAssigned(topics.get(name)); // moved away while this broker was down
         }
     }
 
@@ -159,6 +161,30 @@ public final class TopicManager {
         logs.checkpointLogStartOffsets();
     }
 
+    /**
+     * New broker defaults (dynamic broker configs): every topic's config is built again over them, and its logs take
+     * it at once; the topics' own overrides still win.
+     */
+    public synchronized void updateBrokerDefaults(LogConfig defaults) {
+        brokerDefaults = defaults;
+        for (TopicState topic : List.copyOf(topics.values())) {
+            TopicState updated = new TopicState(topic.assignment(), topic.overrides(), configOf(topic.name(), topic.overrides()));
+            topics.put(topic.name(), updated);
+            logs.updateConfig(topic.name(), updated.config());
+        }
+        log.info("broker defaults of topic configs changed: every topic's logs updated");
+    }
+
+    /** The broker's log dirs ({@code log.dirs}), absolute. */
+    public List<java.nio.file.Path> logDirs() {
+        return logs.logDirs();
+    }
+
+    /** The log dir holding a local replica's log. */
+    public Optional<java.nio.file.Path> logDirOf(TopicPartition partition) {
+        return logs.logDirOf(partition);
+    }
+
     public LogConfig brokerDefaults() {
         return brokerDefaults;
     }
@@ -176,7 +202,20 @@ public final class TopicManager {
             throw new InvalidPartitionsException("Number of partitions must be at least 1, got " + partitions);
         }
         PartitionFolderNames.checkFit(name, partitions);
-        SortedMap<Integer, List<Integer>> replicas = ReplicaPlacement.place(name, 0, partitions, replicationFactor, liveBrokers.get());
+        return create(name, ReplicaPlacement.place(name, 0, partitions, replicationFactor, liveBrokers.get()), overrides, validateOnly);
+    }
+
+    /**
+     * Creates a topic with the replicas given for each partition (CreateTopics with a replica assignment).
+     *
+     * @throws InvalidReplicaAssignmentException if the partitions are not 0..n-1, a list is empty, has a broker twice
+     *         or a broker that is not alive, or the lists differ in length
+     */
+    public synchronized TopicState create(String name, SortedMap<Integer, List<Integer>> replicas, Map<String, String> overrides,
+                                          boolean validateOnly) {
+        Topic.validate(name);
+        PartitionFolderNames.checkFit(name, replicas.size());
+        checkAssignment(replicas, 0, replicas.isEmpty() ? 0 : replicas.get(replicas.firstKey()).size());
         LogConfig config = validated(overrides);
         if (topics.containsKey(name)) {
             throw new TopicExistsException("Topic '" + name + "' already exists.");
@@ -195,7 +234,7 @@ public final class TopicManager {
             throw new TopicExistsException("Topic '" + name + "' already exists.");
         }
         install(topic);
-        log.info("created topic {} with {} partition(s) and overrides {}", name, partitions, overrides);
+        log.info("created topic {} with {} partition(s) and overrides {}", name, replicas.size(), overrides);
         return topic;
     }
 
@@ -220,20 +259,38 @@ public final class TopicManager {
         log.info("deleted topic {}", topic.name());
     }
 
-    /** Grows the topic to {@code totalCount} partitions. */
-    public synchronized void createPartitions(String name, int totalCount, boolean validateOnly) {
+    /**
+     * Grows the topic to {@code totalCount} partitions, placed on the live brokers or, when {@code assignments} is
+     * given, on the brokers it lists for each new partition in order.
+     */
+    public synchronized void createPartitions(String name, int totalCount, List<List<Integer>> assignments, boolean validateOnly) {
         TopicState topic = existing(name);
         if (totalCount <= topic.partitionCount()) {
             throw new InvalidPartitionsException("Topic " + name + " has " + topic.partitionCount()
                     + " partitions; the new count must be larger, got " + totalCount);
         }
         PartitionFolderNames.checkFit(name, totalCount);
+        int replicationFactor = topic.assignment().replicas().get(0).size();
+        SortedMap<Integer, List<Integer>> added;
+        if (assignments == null) {
+            added = ReplicaPlacement.place(name, topic.partitionCount(), totalCount - topic.partitionCount(), replicationFactor,
+                    liveBrokers.get());
+        } else {
+            if (assignments.size() != totalCount - topic.partitionCount()) {
+                throw new InvalidReplicaAssignmentException("Increasing the number of partitions by "
+                        + (totalCount - topic.partitionCount()) + " but " + assignments.size() + " assignments provided.");
+            }
+            added = new TreeMap<>();
+            for (int i = 0; i < assignments.size(); i++) {
+                added.put(topic.partitionCount() + i, List.copyOf(assignments.get(i)));
+            }
+            checkAssignment(added, topic.partitionCount(), replicationFactor);
+        }
         if (validateOnly) {
             return;
         }
         SortedMap<Integer, List<Integer>> replicas = new TreeMap<>(topic.assignment().replicas());
-        replicas.putAll(ReplicaPlacement.place(name, topic.partitionCount(), totalCount - topic.partitionCount(),
-                topic.assignment().replicas().get(0).size(), liveBrokers.get()));
+        replicas.putAll(added);
         TopicAssignment grown = new TopicAssignment(name, topic.id(), replicas);
         store.updateAssignment(grown);
         install(new TopicState(grown, topic.overrides(), topic.config()));
@@ -253,6 +310,34 @@ public final class TopicManager {
         store.writeOverrides(name, overrides);
         topics.put(name, new TopicState(topic.assignment(), Map.copyOf(overrides), config));
         logs.updateConfig(name, config);
+    }
+
+    /** Partitions {@code first}.., each on {@code replicationFactor} distinct live brokers. */
+    private void checkAssignment(SortedMap<Integer, List<Integer>> replicas, int first, int replicationFactor) {
+        if (replicas.isEmpty()) {
+            throw new InvalidReplicaAssignmentException("The replica assignment names no partition");
+        }
+        Set<Integer> live = liveBrokers.get();
+        int expected = first;
+        for (Map.Entry<Integer, List<Integer>> partition : replicas.entrySet()) {
+            List<Integer> brokers = partition.getValue();
+            if (partition.getKey() != expected++) {
+                throw new InvalidReplicaAssignmentException("Partitions must be numbered from " + first
+                        + " without gaps; found " + partition.getKey());
+            }
+            if (brokers.isEmpty() || Set.copyOf(brokers).size() != brokers.size()) {
+                throw new InvalidReplicaAssignmentException("Partition " + partition.getKey() + " has the replica list " + brokers
+                        + ": it must be distinct brokers, not empty");
+            }
+            if (brokers.size() != replicationFactor) {
+                throw new InvalidReplicaAssignmentException("Partition " + partition.getKey() + " has " + brokers.size()
+                        + " replicas; the others have " + replicationFactor);
+            }
+            List<Integer> unknown = brokers.stream().filter(id -> !live.contains(id)).toList();
+            if (!unknown.isEmpty()) {
+                throw new InvalidReplicaAssignmentException("Unknown broker(s) in replica assignment: " + unknown);
+            }
+        }
     }
 
     private TopicState existing(String name) {
@@ -277,8 +362,33 @@ public final class TopicManager {
                 logs.getOrCreate(new TopicPartition(topic.name(), partition), topic.config());
             }
         });
-        topics.put(topic.name(), topic);
+        TopicState before = topics.put(topic.name(), topic);
         namesById.put(topic.id(), topic.name());
         listeners.forEach(listener -> listener.topicChanged(topic));
+        if (before != null) {
+            deleteLogsNoLongerAssigned(topic);
+        }
+    }
+
+    /**
+     * A reassignment moved replicas off this broker (or was cancelled before they got here): once the listeners have
+     * dropped them, their logs go. The controller removes a replica from the assignment only after the remaining ones
+     * are all in sync, so nothing acknowledged lives only here.
+     */
+    private void deleteLogsNoLongerAssigned(TopicState topic) {
+        List<TopicPartition> gone = new ArrayList<>();
+        for (PartitionLog partitionLog : logs.logs()) {
+            TopicPartition tp = partitionLog.topicPartition();
+            if (tp.topic().equals(topic.name())) {
+                List<Integer> replicas = topic.assignment().replicas().get(tp.partition());
+                if (replicas != null && !replicas.contains(brokerId)) {
+                    gone.add(tp);
+                }
+            }
+        }
+        if (!gone.isEmpty()) {
+            logs.delete(gone);
+            log.info("deleted the logs of {}: this broker is no longer a replica", gone);
+        }
     }
 }

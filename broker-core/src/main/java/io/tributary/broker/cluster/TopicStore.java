@@ -65,6 +65,26 @@ public final class TopicStore {
         zk.write(topicPath(topic.name()), assignmentJson(topic));
     }
 
+    /** An assignment with the version of its node, for {@link #replaceAssignment}. */
+    public record VersionedAssignment(TopicAssignment assignment, int version) {
+    }
+
+    /** The assignment as stored now, with its node's version. */
+    public Optional<VersionedAssignment> versionedAssignment(String topic) {
+        return zk.read(topicPath(topic)).map(node -> new VersionedAssignment(parseAssignment(topic, node.data()), node.version()));
+    }
+
+    /**
+     * The controller's change of an assignment (reassignments): written only if the node is still at
+     * {@code expectedVersion} and {@code fence} holds.
+     *
+     * @return false if someone changed the node first (nothing is written)
+     * @throws ZkClient.FenceFailedException if the fence no longer holds
+     */
+    public boolean replaceAssignment(TopicAssignment topic, int expectedVersion, ZkClient.Fence fence) {
+        return zk.compareAndSet(topicPath(topic.name()), assignmentJson(topic), expectedVersion, fence).isPresent();
+    }
+
     /**
      * Deletes the topic, leaving a marker at {@code /admin/delete_topics/<topic>} so that other
      * brokers can tell a deletion from ZooKeeper having lost its data.
@@ -96,23 +116,45 @@ public final class TopicStore {
             ArrayNode list = partitions.putArray(Integer.toString(partition));
             replicas.forEach(list::add);
         });
-        node.putObject("adding_replicas");
-        node.putObject("removing_replicas");
+        ObjectNode adding = node.putObject("adding_replicas");
+        ObjectNode removing = node.putObject("removing_replicas");
+        topic.reassignments().forEach((partition, reassignment) -> {
+            if (!reassignment.adding().isEmpty()) {
+                reassignment.adding().forEach(adding.putArray(Integer.toString(partition))::add);
+            }
+            if (!reassignment.removing().isEmpty()) {
+                reassignment.removing().forEach(removing.putArray(Integer.toString(partition))::add);
+            }
+        });
         return Json.bytes(node);
     }
 
-    private static TopicAssignment parseAssignment(String topic, byte[] data) {
+    /** The assignment held by a topic's {@code /brokers/topics/<topic>} node. */
+    public static TopicAssignment parseAssignment(String topic, byte[] data) {
         JsonNode node = Json.parse(data, topicPath(topic));
-        SortedMap<Integer, List<Integer>> replicas = new TreeMap<>();
-        Iterator<Map.Entry<String, JsonNode>> partitions = node.path("partitions").fields();
-        while (partitions.hasNext()) {
-            Map.Entry<String, JsonNode> partition = partitions.next();
-            List<Integer> brokers = new ArrayList<>();
-            partition.getValue().forEach(broker -> brokers.add(broker.asInt()));
-            replicas.put(Integer.parseInt(partition.getKey()), List.copyOf(brokers));
+        SortedMap<Integer, List<Integer>> replicas = new TreeMap<>(brokerLists(node.path("partitions")));
+        Map<Integer, List<Integer>> adding = brokerLists(node.path("adding_replicas"));
+        Map<Integer, List<Integer>> removing = brokerLists(node.path("removing_replicas"));
+        SortedMap<Integer, TopicAssignment.Reassignment> reassignments = new TreeMap<>();
+        for (int partition : replicas.keySet()) {
+            TopicAssignment.Reassignment reassignment = new TopicAssignment.Reassignment(
+                    adding.getOrDefault(partition, List.of()), removing.getOrDefault(partition, List.of()));
+            if (!reassignment.isEmpty()) {
+                reassignments.put(partition, reassignment);
+            }
         }
         String id = node.path("topic_id").asText("");
-        return new TopicAssignment(topic, id.isEmpty() ? Uuid.ZERO_UUID : Uuid.fromString(id), replicas);
+        return new TopicAssignment(topic, id.isEmpty() ? Uuid.ZERO_UUID : Uuid.fromString(id), replicas, reassignments);
+    }
+
+    private static Map<Integer, List<Integer>> brokerLists(JsonNode partitions) {
+        Map<Integer, List<Integer>> lists = new TreeMap<>();
+        partitions.fields().forEachRemaining(partition -> {
+            List<Integer> brokers = new ArrayList<>();
+            partition.getValue().forEach(broker -> brokers.add(broker.asInt()));
+            lists.put(Integer.parseInt(partition.getKey()), List.copyOf(brokers));
+        });
+        return lists;
     }
 
     private static byte[] configJson(Map<String, String> overrides) {

@@ -20,6 +20,7 @@ import java.util.function.Consumer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.broker.cluster.BrokerRegistry;
+import io.tributary.broker.cluster.TopicAssignment;
 import io.tributary.broker.cluster.TopicStore;
 import io.tributary.broker.cluster.ZkClient;
 import org.apache.curator.framework.recipes.cache.ChildData;
@@ -255,19 +256,19 @@ public final class ClusterView implements AutoCloseable {
 
     /** The replica list of each partition of {@code topic} (first replica preferred), as last seen. */
     public SortedMap<Integer, List<Integer>> replicas(String topic) {
-        SortedMap<Integer, List<Integer>> replicas = new TreeMap<>();
-        brokers.get(TOPICS_PATH + "/" + topic).ifPresent(node -> {
+        return assignment(topic).map(TopicAssignment::replicas).orElseGet(TreeMap::new);
+    }
+
+    /** {@code topic}'s assignment, reassignments included, as last seen; empty if it is gone or unreadable. */
+    public Optional<TopicAssignment> assignment(String topic) {
+        return brokers.get(TopicStore.topicPath(topic)).flatMap(node -> {
             try {
-                MAPPER.readTree(node.getData()).path("partitions").fields().forEachRemaining(partition -> {
-                    List<Integer> ids = new java.util.ArrayList<>();
-                    partition.getValue().forEach(id -> ids.add(id.asInt()));
-                    replicas.put(Integer.parseInt(partition.getKey()), List.copyOf(ids));
-                });
-            } catch (IOException | RuntimeException e) {
+                return Optional.of(TopicStore.parseAssignment(topic, node.getData()));
+            } catch (RuntimeException e) {
                 log.warn("ignoring unreadable assignment {}", node.getPath());
+                return Optional.empty();
             }
         });
-        return replicas;
     }
 
     private static boolean isChild(String parent, String path) {

@@ -17,7 +17,8 @@ import java.util.function.IntPredicate;
  * keeps leading until it is gone, a restarted one leads again alone in a new epoch, and a dead one
  * leaves the partition offline (leader -1, ISR kept) unless unclean election is allowed. A
  * surviving leader keeps its epoch while dead, departing and restarted followers are dropped from
- * the ISR. A preferred-replica election moves leadership to the first replica when it is in the ISR.
+ * the ISR, and so are brokers that are no longer replicas (a reassignment removed them). A preferred-replica
+ * election moves leadership to the first replica when it is in the ISR.
  *
  * <p>"Restarted" is read from ZooKeeper itself, not remembered, so any controller, including one
  * elected a moment ago, sees the same. A broker's registration is created anew by every process and
@@ -93,17 +94,47 @@ public final class LeaderElection {
             return electNewLeader(replicas, state, state.isr().stream().filter(brokers::eligible).toList(), id -> false,
                     brokers, controllerEpoch);
         }
-        IntPredicate restarted = id -> id == state.leader() ? brokers.leaderRestartedSince(state) : brokers.registeredSince(id, state);
-        List<Integer> isrEligible = state.isr().stream().filter(id -> brokers.eligible(id) && !restarted.test(id)).toList();
-        boolean leaderOk = brokers.eligible(state.leader()) && !restarted.test(state.leader());
-        if (!leaderOk) {
+        IntPredicate restarted = restarted(state, brokers);
+        List<Integer> isrEligible = isrEligible(replicas, state, brokers);
+        if (!leaderOk(replicas, state, brokers)) {
             return electNewLeader(replicas, state, isrEligible, restarted, brokers, controllerEpoch);
         }
-        int preferred = replicas.get(0);
-        if (preferredElection && preferred != state.leader() && isrEligible.contains(preferred)) {
-            return Optional.of(state.withLeader(preferred, brokers.brokerEpoch(preferred), isrEligible, controllerEpoch));
+        if (preferredElection) {
+            Optional<PartitionState> moved = preferred(replicas, state, brokers, controllerEpoch);
+            if (moved.isPresent()) {
+                return moved;
+            }
         }
         return isrEligible.equals(state.isr()) ? Optional.empty() : Optional.of(state.withIsr(isrEligible));
+    }
+
+    /**
+     * A preferred-replica election (ElectLeaders PREFERRED): the first replica leads if it does not yet and is an
+     * eligible ISR member; empty otherwise.
+     */
+    public static Optional<PartitionState> preferred(List<Integer> replicas, PartitionState state, Brokers brokers, int controllerEpoch) {
+        int preferred = replicas.get(0);
+        List<Integer> isrEligible = isrEligible(replicas, state, brokers);
+        if (preferred == state.leader() || !isrEligible.contains(preferred)) {
+            return Optional.empty();
+        }
+        return Optional.of(state.withLeader(preferred, brokers.brokerEpoch(preferred), isrEligible, controllerEpoch));
+    }
+
+    /** Does the state's leader still qualify: a replica, live, not shutting down, and not restarted since its election. */
+    public static boolean leaderOk(List<Integer> replicas, PartitionState state, Brokers brokers) {
+        return state.hasLeader() && replicas.contains(state.leader()) && brokers.eligible(state.leader())
+                && !restarted(state, brokers).test(state.leader());
+    }
+
+    // A broker a completed reassignment removed is no replica any more: it leaves the ISR and may not lead.
+    static List<Integer> isrEligible(List<Integer> replicas, PartitionState state, Brokers brokers) {
+        IntPredicate restarted = restarted(state, brokers);
+        return state.isr().stream().filter(id -> replicas.contains(id) && brokers.eligible(id) && !restarted.test(id)).toList();
+    }
+
+    private static IntPredicate restarted(PartitionState state, Brokers brokers) {
+        return id -> id == state.leader() ? brokers.leaderRestartedSince(state) : brokers.registeredSince(id, state);
     }
 
     private static Optional<PartitionState> electNewLeader(List<Integer> replicas, PartitionState state, List<Integer> isrEligible,

@@ -327,11 +327,11 @@ public final class LogConfig {
             .define(PREALLOCATE, Type.BOOLEAN, false, Importance.LOW,
                     "Accepted for compatibility and has no effect (overrides " + LOG_PREALLOCATE + ").")
             .define(LEADER_REPLICATION_THROTTLED_REPLICAS, Type.LIST, "", Importance.LOW,
-                    "Replicas whose leader-side replication is throttled, as partition:broker pairs or '*'. "
-                            + "Accepted for compatibility and has no effect: replication is not throttled.")
+                    "Replicas whose leader-side replication is throttled, as partition:broker pairs or '*': broker, leading "
+                            + "the partition, sends followers outside the ISR at most leader.replication.throttled.rate.")
             .define(FOLLOWER_REPLICATION_THROTTLED_REPLICAS, Type.LIST, "", Importance.LOW,
-                    "Replicas whose follower-side replication is throttled, as partition:broker pairs or '*'. "
-                            + "Accepted for compatibility and has no effect: replication is not throttled.")
+                    "Replicas whose follower-side replication is throttled, as partition:broker pairs or '*': broker, "
+                            + "following the partition outside the ISR, fetches at most follower.replication.throttled.rate.")
             .define(REMOTE_STORAGE_ENABLE, Type.BOOLEAN, false, NO_REMOTE_STORAGE, Importance.MEDIUM,
                     "Tiered storage for this topic. Only false is accepted: this broker has no remote storage yet.")
             .define(LOCAL_RETENTION_MS, Type.LONG, DEFAULT_LOCAL_RETENTION, Range.atLeast(-2), Importance.MEDIUM,
@@ -548,6 +548,18 @@ public final class LogConfig {
     /** Whether a replica outside the ISR may lead when no ISR member is alive: the topic's setting, else the broker's. */
     public boolean uncleanLeaderElectionEnable() {
         return (Boolean) topicValues.get(UNCLEAN_LEADER_ELECTION_ENABLE);
+    }
+
+    /** leader.replication.throttled.replicas: {@code partition:broker} pairs, or {@code *}. */
+    @SuppressWarnings("unchecked")
+    public List<String> leaderReplicationThrottledReplicas() {
+        return (List<String>) topicValues.get(LEADER_REPLICATION_THROTTLED_REPLICAS);
+    }
+
+    /** follower.replication.throttled.replicas: {@code partition:broker} pairs, or {@code *}. */
+    @SuppressWarnings("unchecked")
+    public List<String> followerReplicationThrottledReplicas() {
+        return (List<String>) topicValues.get(FOLLOWER_REPLICATION_THROTTLED_REPLICAS);
     }
 
     /** How long a record stays out of the cleaner's reach after it was written, in ms. */

@@ -183,6 +183,16 @@ public final class LogManager implements AutoCloseable {
         return logDirs.stream().min(Comparator.comparingLong(counts::get)).orElseThrow();
     }
 
+    /** The log dirs, as configured ({@code log.dirs}), absolute. */
+    public List<Path> logDirs() {
+        return logDirs.stream().map(dir -> dir.path().toAbsolutePath()).toList();
+    }
+
+    /** The log dir holding {@code tp}'s log, if this broker has one. */
+    public Optional<Path> logDirOf(TopicPartition tp) {
+        return Optional.ofNullable(dirOf.get(tp)).map(dir -> dir.path().toAbsolutePath());
+    }
+
     public Optional<PartitionLog> log(TopicPartition tp) {
         return Optional.ofNullable(logs.get(tp));
     }

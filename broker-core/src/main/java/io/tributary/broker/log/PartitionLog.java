@@ -466,7 +466,7 @@ public final class PartitionLog {
     }
 
     /** Total bytes of all segments. */
-    long size() {
+    public long size() {
         return local.segments().sizeInBytes();
     }
 

@@ -198,6 +198,7 @@ public final class Partition {
         maximalIsr = !newEpoch && isrWriteInFlight != null ? union(newState.isr(), maximalIsr) : newState.isr();
         if (!newEpoch) {
             // An ISR change at this epoch, usually the controller's (a dead follower removed): it counts at once.
+            followReplicaChanges();
             maybeIncrementHighWatermark();
             return false;
         }
@@ -215,6 +216,21 @@ public final class Partition {
                 newState.isr(), partitionLog.logEndOffset(), highWatermark);
         maybeIncrementHighWatermark();
         return true;
+    }
+
+    /**
+     * A reassignment changed the replicas under this leadership: new ones become followers (not in sync), and those
+     * gone are forgotten once they are out of the maximal ISR (until then their position still holds the high
+     * watermark back, as it must).
+     */
+    private void followReplicaChanges() {
+        long now = time.milliseconds();
+        for (int replica : replicas) {
+            if (replica != localId) {
+                followers.computeIfAbsent(replica, id -> new FollowerState(now));
+            }
+        }
+        followers.keySet().removeIf(id -> !replicas.contains(id) && !maximalIsr.contains(id));
     }
 
     /**
@@ -238,6 +254,29 @@ public final class Partition {
                     partitionLog.logEndOffset());
         }
         return changed;
+    }
+
+    /**
+     * Leader side: is this leader's replica throttled ({@code leader.replication.throttled.replicas}) and
+     * {@code replicaId} outside the ISR, so that its fetches count against (and wait for) the leader's throttle?
+     */
+    boolean throttledAsLeaderFor(int replicaId) {
+        if (!ReplicationThrottle.names(partitionLog.config().leaderReplicationThrottledReplicas(), topicPartition.partition(), localId)) {
+            return false;
+        }
+        synchronized (this) {
+            return !maximalIsr.contains(replicaId);
+        }
+    }
+
+    /** Follower side: is this replica throttled ({@code follower.replication.throttled.replicas}) and outside the ISR? */
+    boolean throttledAsFollower() {
+        if (!ReplicationThrottle.names(partitionLog.config().followerReplicationThrottledReplicas(), topicPartition.partition(), localId)) {
+            return false;
+        }
+        synchronized (this) {
+            return state == null || !state.isr().contains(localId);
+        }
     }
 
     synchronized void makeNone() {

@@ -41,6 +41,7 @@ final class ReplicaFetcher extends Thread {
     private final int leaderId;
     private final ReplicationConfig config;
     private final IntFunction<Optional<Endpoint>> endpoints;
+    private final ReplicationThrottle throttle;
     private final Map<TopicPartition, Fetching> partitions = new ConcurrentHashMap<>();
     private final Object changed = new Object();
     private volatile boolean running = true;
@@ -50,12 +51,14 @@ final class ReplicaFetcher extends Thread {
     private record Fetching(Partition partition, int leaderEpoch, boolean truncated) {
     }
 
-    ReplicaFetcher(String name, int leaderId, ReplicationConfig config, IntFunction<Optional<Endpoint>> endpoints) {
+    ReplicaFetcher(String name, int leaderId, ReplicationConfig config, IntFunction<Optional<Endpoint>> endpoints,
+                   ReplicationThrottle throttle) {
         super(name);
         setDaemon(true);
         this.leaderId = leaderId;
         this.config = config;
         this.endpoints = endpoints;
+        this.throttle = throttle;
     }
 
     void add(Partition partition, int leaderEpoch) {
@@ -185,9 +188,10 @@ final class ReplicaFetcher extends Thread {
     private void fetch() throws IOException {
         Map<TopicPartition, Fetching> requested = new HashMap<>();
         Map<String, FetchRequestData.FetchTopic> topics = new HashMap<>();
+        boolean throttleExceeded = throttle.exceeded();
         for (Fetching fetching : partitions.values()) {
-            if (!fetching.truncated()) {
-                continue;
+            if (!fetching.truncated() || throttleExceeded && fetching.partition().throttledAsFollower()) {
+                continue; // waiting for truncation, or over follower.replication.throttled.rate
             }
             TopicPartition tp = fetching.partition().topicPartition();
             requested.put(tp, fetching);
@@ -219,8 +223,13 @@ final class ReplicaFetcher extends Thread {
         boolean anyError = false;
         for (FetchResponseData.FetchableTopicResponse topic : response.responses()) {
             for (FetchResponseData.PartitionData data : topic.partitions()) {
-                Fetching fetching = requested.get(new TopicPartition(topic.topic(), data.partitionIndex()));
-                if (fetching != null) {
+                TopicPartition tp = new TopicPartition(topic.topic(), data.partitionIndex());
+                Fetching fetching = requested.get(tp);
+                // Not if it stopped meanwhile (a new leader, or the replica moved away and its log is being deleted).
+                if (fetching != null && partitions.get(tp) == fetching) {
+                    if (fetching.partition().throttledAsFollower()) {
+                        throttle.record(((MemoryRecords) data.records()).sizeInBytes());
+                    }
                     anyError |= !handle(fetching, data);
                 }
             }

@@ -15,15 +15,17 @@ import org.apache.kafka.common.utils.Utils;
 final class ReplicaFetchers implements AutoCloseable {
     private final ReplicationConfig config;
     private final IntFunction<Optional<Endpoint>> endpoints;
+    private final ReplicationThrottle throttle;
     private final Map<FetcherKey, ReplicaFetcher> fetchers = new HashMap<>();
     private final Map<TopicPartition, FetcherKey> assigned = new HashMap<>();
 
     private record FetcherKey(int leaderId, int index) {
     }
 
-    ReplicaFetchers(ReplicationConfig config, IntFunction<Optional<Endpoint>> endpoints) {
+    ReplicaFetchers(ReplicationConfig config, IntFunction<Optional<Endpoint>> endpoints, ReplicationThrottle throttle) {
         this.config = config;
         this.endpoints = endpoints;
+        this.throttle = throttle;
     }
 
     /** Fetches {@code partition} from {@code leaderId} at {@code leaderEpoch}, starting with truncation. */
@@ -32,7 +34,7 @@ final class ReplicaFetchers implements AutoCloseable {
         FetcherKey key = new FetcherKey(leaderId, Utils.abs(partition.topicPartition().hashCode()) % config.fetchers());
         ReplicaFetcher fetcher = fetchers.computeIfAbsent(key, k -> {
             ReplicaFetcher created = new ReplicaFetcher("tributary-replica-fetcher-" + k.leaderId() + "-" + k.index(), k.leaderId(),
-                    config, endpoints);
+                    config, endpoints, throttle);
             created.start();
             return created;
         });

@@ -88,6 +88,8 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
     private volatile long sessionMayExpireAtNanos = NO_DEADLINE;
     private ScheduledFuture<?> pendingResignation; // guarded by resignationLock
     private final BrokerTopicStats topicStats = new BrokerTopicStats();
+    private final ReplicationThrottle leaderThrottle;
+    private final ReplicationThrottle followerThrottle;
 
     /** Hears, on the thread that applied the change, of each partition this broker starts or stops leading. */
     public interface LeadershipListener {
@@ -117,7 +119,9 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         this.highWatermarks = highWatermarks;
         this.time = time;
         Arrays.setAll(stateReads, i -> new Object());
-        this.fetchers = new ReplicaFetchers(config, view::broker);
+        this.leaderThrottle = new ReplicationThrottle("leader", ReplicationThrottle.UNTHROTTLED, time);
+        this.followerThrottle = new ReplicationThrottle("follower", ReplicationThrottle.UNTHROTTLED, time);
+        this.fetchers = new ReplicaFetchers(config, view::broker, followerThrottle);
         this.isrWriter = new ZooKeeperIsrWriter(states);
         this.background = Executors.newSingleThreadScheduledExecutor(daemon("tributary-replica-background"));
         this.resignations = Executors.newSingleThreadScheduledExecutor(daemon("tributary-replica-resignations"));
@@ -409,6 +413,7 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
             boolean wasLeader = partition.isLeader();
             fetchers.stop(tp);
             partition.makeNone();
+            appender.reset(partition.log()); // its log is about to be deleted: no more producer-state snapshots of it
             if (wasLeader) {
                 leadershipListeners.forEach(listener -> listener.resigned(tp));
             }
@@ -536,6 +541,33 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         return new LeaderRead(partition.log(), partition.highWatermark(), partition.highWatermark(), partition.leaderEpoch());
     }
 
+    /** The leader side's replication throttle ({@code leader.replication.throttled.rate}). */
+    public ReplicationThrottle leaderThrottle() {
+        return leaderThrottle;
+    }
+
+    /** The follower side's replication throttle ({@code follower.replication.throttled.rate}). */
+    public ReplicationThrottle followerThrottle() {
+        return followerThrottle;
+    }
+
+    /**
+     * Should a follower's fetch of {@code tp} get no records now: this leader's replica is throttled, the follower is
+     * outside the ISR, and the throttled bytes sent lately are above {@code leader.replication.throttled.rate}.
+     */
+    public boolean leaderThrottled(TopicPartition tp, int replicaId) {
+        Partition partition = partitions.get(tp);
+        return partition != null && partition.throttledAsLeaderFor(replicaId) && leaderThrottle.exceeded();
+    }
+
+    /** Counts bytes sent to a follower against the leader's throttle, if its replica is a throttled one. */
+    public void recordLeaderReplication(TopicPartition tp, int replicaId, long bytes) {
+        Partition partition = partitions.get(tp);
+        if (bytes > 0 && partition != null && partition.throttledAsLeaderFor(replicaId)) {
+            leaderThrottle.record(bytes);
+        }
+    }
+
     /** OffsetForLeaderEpoch: where {@code requestedEpoch} ends in this leader's log. */
     public LeaderEpochCache.EpochEnd endOffsetFor(TopicPartition tp, int currentLeaderEpoch, int requestedEpoch) {
         return local(tp).endOffsetFor(currentLeaderEpoch, requestedEpoch);
@@ -561,6 +593,12 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
     /** The first offset of a local replica's log. */
     public long logStartOffset(TopicPartition tp) {
         return local(tp).log().logStartOffset();
+    }
+
+    /** How far a local replica's log end is behind its high watermark (a follower's own), 0 if not at all or unknown. */
+    public long logEndOffsetLag(TopicPartition tp) {
+        Partition partition = partitions.get(tp);
+        return partition == null ? 0 : Math.max(0, partition.highWatermark() - partition.log().logEndOffset());
     }
 
     /** The leader's current epoch for {@code tp}, or -1 if this broker does not lead it. */

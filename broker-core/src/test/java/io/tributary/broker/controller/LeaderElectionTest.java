@@ -170,4 +170,42 @@ class LeaderElectionTest {
         assertThat(LeaderElection.decide(REPLICAS, Optional.of(state(2, 5, 2, 3, 1)), all, false, CONTROLLER_EPOCH))
                 .as("only when a preferred election is due").isEmpty();
     }
+
+    @Test
+    void brokersNoLongerReplicasLeaveTheIsrAndDoNotLead() {
+        // A completed reassignment removed broker 4 (still in the ISR) and broker 5, the leader.
+        assertThat(decide(state(1, 3, 1, 2, 4), live(1, 2, 3, 4)).orElseThrow().isr()).containsExactly(1, 2);
+        PartitionState moved = decide(state(5, 3, 5, 2), live(1, 2, 3, 5)).orElseThrow();
+        assertThat(moved.leader()).isEqualTo(2);
+        assertThat(moved.leaderEpoch()).isEqualTo(4);
+        assertThat(moved.isr()).containsExactly(2);
+    }
+
+    @Test
+    void aPreferredElectionNeedsThePreferredReplicaInSync() {
+        assertThat(LeaderElection.preferred(REPLICAS, state(2, 3, 2, 3), live(1, 2, 3), CONTROLLER_EPOCH)).isEmpty();
+        PartitionState elected = LeaderElection.preferred(REPLICAS, state(2, 3, 1, 2, 3), live(1, 2, 3), CONTROLLER_EPOCH).orElseThrow();
+        assertThat(elected.leader()).isEqualTo(1);
+        assertThat(elected.leaderEpoch()).isEqualTo(4);
+        assertThat(LeaderElection.preferred(REPLICAS, state(1, 3, 1, 2), live(1, 2, 3), CONTROLLER_EPOCH)).isEmpty();
+    }
+
+    @Test
+    void aReplicaSetShrinksOnlyAfterItsLeaderAndIsrFit() {
+        // Leader 1 stays (it is among the new replicas): only the ISR loses broker 3, at the same epoch.
+        PartitionState shrunk = Reassignments.fitTo(List.of(1, 2), state(1, 3, 1, 2, 3), live(1, 2, 3), CONTROLLER_EPOCH).orElseThrow();
+        assertThat(shrunk.leader()).isEqualTo(1);
+        assertThat(shrunk.leaderEpoch()).isEqualTo(3);
+        assertThat(shrunk.isr()).containsExactly(1, 2);
+        // Leader 1 leaves: the first new replica in the ISR leads, in a new epoch.
+        PartitionState moved = Reassignments.fitTo(List.of(3, 2), state(1, 3, 1, 2, 3), live(1, 2, 3), CONTROLLER_EPOCH).orElseThrow();
+        assertThat(moved.leader()).isEqualTo(3);
+        assertThat(moved.leaderEpoch()).isEqualTo(4);
+        assertThat(moved.isr()).containsExactly(2, 3);
+        assertThat(Reassignments.fitTo(List.of(1, 2), state(1, 3, 1, 2), live(1, 2, 3), CONTROLLER_EPOCH)).isEmpty();
+        // Nobody among the new replicas is in sync: refused, nothing changes.
+        org.assertj.core.api.Assertions.assertThatThrownBy(() ->
+                Reassignments.fitTo(List.of(3), state(1, 3, 1, 2), live(1, 2, 3), CONTROLLER_EPOCH))
+                .isInstanceOf(org.apache.kafka.common.errors.EligibleLeadersNotAvailableException.class);
+    }
 }
