@@ -14,7 +14,7 @@ import io.tributary.broker.cluster.BrokerRegistry;
 import io.tributary.broker.cluster.ZkClient;
 import io.tributary.broker.testing.Clients;
 import io.tributary.broker.testing.RawConnection;
-import io.tributary.broker.testing.TestCertificates;
+import io.tributary.testkit.TestCertificates;
 import io.tributary.broker.testing.Requests;
 import io.tributary.broker.testing.TestCluster;
 import org.apache.kafka.clients.admin.Admin;
