@@ -7,7 +7,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.acl.AclOperation;
@@ -22,7 +21,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -50,7 +48,7 @@ class SecuredRealtimeConsumerIT {
                 admin.createTopics(List.of(new NewTopic("events", 2, (short) 1), new NewTopic("events-dlq", 1, (short) 1)))
                         .all().get();
             }
-            try (KafkaProducer<String, String> producer = new KafkaProducer<>(adminSettings(broker),
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(broker.adminClientSettings(),
                     new StringSerializer(), new StringSerializer())) {
                 for (int i = 0; i < 20; i++) {
                     producer.send(new ProducerRecord<>("events", "k" + i, i == 7 ? "bad" : "v" + i)).get();
@@ -102,14 +100,8 @@ class SecuredRealtimeConsumerIT {
         }
     }
 
-    private static Map<String, Object> adminSettings(SecuredBroker broker) {
-        Map<String, Object> settings = new HashMap<>(broker.clientSettings(SecuredBroker.ADMIN, SecuredBroker.ADMIN_PASSWORD));
-        settings.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
-        return settings;
-    }
-
     private static List<String> readAll(SecuredBroker broker, String topic) {
-        Map<String, Object> settings = adminSettings(broker);
+        Map<String, Object> settings = broker.adminClientSettings();
         settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         List<String> values = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(settings, new StringDeserializer(), new StringDeserializer())) {

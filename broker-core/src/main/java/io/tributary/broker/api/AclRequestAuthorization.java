@@ -25,6 +25,9 @@ import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.DeleteGroupsRequestData;
 import org.apache.kafka.common.message.DeleteRecordsRequestData;
 import org.apache.kafka.common.message.DeleteTopicsRequestData;
+import org.apache.kafka.common.message.DescribeClusterRequestData;
+import org.apache.kafka.common.message.DescribeClusterResponseData;
+import org.apache.kafka.common.message.DescribeGroupsRequestData;
 import org.apache.kafka.common.message.DescribeProducersRequestData;
 import org.apache.kafka.common.message.DescribeTransactionsRequestData;
 import org.apache.kafka.common.message.EndTxnRequestData;
@@ -49,14 +52,16 @@ import org.apache.kafka.common.resource.ResourceType;
 /**
  * What each API needs, checked as Kafka checks it, with Kafka's error codes: Produce WRITE on each topic, Fetch READ
  * on each topic (CLUSTER_ACTION on the cluster for a follower's), ListOffsets and Metadata DESCRIBE on each topic
- * (Metadata lists only those, and creates a missing topic only with CREATE on the cluster or the topic), the group
+ * (Metadata lists only those, and creates a missing topic only with CREATE on the cluster or the topic, refusing each
+ * other missing one with TOPIC_AUTHORIZATION_FAILED), the group
  * APIs READ (DESCRIBE, DELETE) on the group and READ (DESCRIBE) on the topics of their offsets, CreateTopics CREATE,
  * DeleteTopics and DeleteRecords DELETE, CreatePartitions ALTER, DescribeConfigs DESCRIBE_CONFIGS and
  * IncrementalAlterConfigs and AlterConfigs ALTER_CONFIGS on the topic or the cluster, InitProducerId IDEMPOTENT_WRITE on the cluster
  * or WRITE on some topic, the ACL, quota and SCRAM APIs DESCRIBE or ALTER (quotas: DESCRIBE_CONFIGS, ALTER_CONFIGS)
  * on the cluster. ApiVersions, the SASL exchange and DescribeCluster (the brokers, as Metadata lists them) need
  * nothing, as in Kafka. An API this class has no case for is refused to all but the principals with CLUSTER_ACTION (the
- * brokers): a new API gets its case here. Thread-safe.
+ * brokers): a new API gets its case here. Metadata, DescribeCluster and DescribeGroups carry the sender's authorized
+ * operations where the request asks ({@link AuthorizedOperations}). Thread-safe.
  */
 final class AclRequestAuthorization implements RequestAuthorization {
     private static final short FIRST_PRODUCE_VERSION_BY_TOPIC_ID = 13;
@@ -64,10 +69,13 @@ final class AclRequestAuthorization implements RequestAuthorization {
 
     private final AclAuthorizer authorizer;
     private final TopicLookup lookup;
+    private final boolean autoCreateTopics;
 
-    AclRequestAuthorization(AclAuthorizer authorizer, TopicLookup lookup) {
+    /** @param autoCreateTopics {@code auto.create.topics.enable}: whether Metadata may create the topics it names */
+    AclRequestAuthorization(AclAuthorizer authorizer, TopicLookup lookup, boolean autoCreateTopics) {
         this.authorizer = authorizer;
         this.lookup = lookup;
+        this.autoCreateTopics = autoCreateTopics;
     }
 
     @Override
@@ -78,7 +86,7 @@ final class AclRequestAuthorization implements RequestAuthorization {
             case PRODUCE -> TopicApisAuthorization.produce(access, (ProduceRequestData) data, request.version() >= FIRST_PRODUCE_VERSION_BY_TOPIC_ID);
             case FETCH -> TopicApisAuthorization.fetch(access, (FetchRequestData) data, request.version() >= FIRST_FETCH_VERSION_BY_TOPIC_ID);
             case LIST_OFFSETS -> TopicApisAuthorization.listOffsets(access);
-            case METADATA -> TopicApisAuthorization.metadata(access, (MetadataRequestData) data);
+            case METADATA -> TopicApisAuthorization.metadata(access, (MetadataRequestData) data, autoCreateTopics);
             case OFFSET_FOR_LEADER_EPOCH -> TopicApisAuthorization.offsetForLeaderEpoch(access, (OffsetForLeaderEpochRequestData) data);
             case CREATE_TOPICS -> TopicApisAuthorization.createTopics(access, (CreateTopicsRequestData) data);
             case DELETE_TOPICS -> TopicApisAuthorization.deleteTopics(access, (DeleteTopicsRequestData) data);
@@ -103,18 +111,28 @@ final class AclRequestAuthorization implements RequestAuthorization {
             case OFFSET_COMMIT -> GroupApisAuthorization.offsetCommit(access, (OffsetCommitRequestData) data);
             case OFFSET_FETCH -> GroupApisAuthorization.offsetFetch(access, (OffsetFetchRequestData) data, request.version());
             case OFFSET_DELETE -> GroupApisAuthorization.offsetDelete(access, (OffsetDeleteRequestData) data);
-            case DESCRIBE_GROUPS -> GroupApisAuthorization.describeGroups(access);
+            case DESCRIBE_GROUPS -> GroupApisAuthorization.describeGroups(access, (DescribeGroupsRequestData) data);
             case LIST_GROUPS -> GroupApisAuthorization.listGroups(access);
             case DELETE_GROUPS -> GroupApisAuthorization.deleteGroups(access, (DeleteGroupsRequestData) data);
             case DESCRIBE_ACLS, DESCRIBE_USER_SCRAM_CREDENTIALS -> cluster(access, DESCRIBE);
             case CREATE_ACLS, DELETE_ACLS, ALTER_USER_SCRAM_CREDENTIALS -> cluster(access, ALTER);
             case DESCRIBE_CLIENT_QUOTAS -> cluster(access, DESCRIBE_CONFIGS);
             case ALTER_CLIENT_QUOTAS -> cluster(access, ALTER_CONFIGS);
-            case API_VERSIONS, SASL_HANDSHAKE, SASL_AUTHENTICATE, DESCRIBE_CLUSTER -> RequestAccess.UNCHANGED;
+            case DESCRIBE_CLUSTER -> describeCluster(access, (DescribeClusterRequestData) data);
+            case API_VERSIONS, SASL_HANDSHAKE, SASL_AUTHENTICATE -> RequestAccess.UNCHANGED;
             default -> cluster(access, CLUSTER_ACTION);
         };
         CompletableFuture<? extends ApiMessage> response = handler.apply(request);
         return completion == RequestAccess.UNCHANGED ? response : response.thenApply(completion);
+    }
+
+    /** DescribeCluster needs nothing, as in Kafka; where asked, it carries the sender's operations on the cluster. */
+    private static UnaryOperator<ApiMessage> describeCluster(RequestAccess access, DescribeClusterRequestData request) {
+        if (!request.includeClusterAuthorizedOperations()) {
+            return RequestAccess.UNCHANGED;
+        }
+        return message -> ((DescribeClusterResponseData) message)
+                .setClusterAuthorizedOperations(AuthorizedOperations.allowed(ResourceType.CLUSTER, access::mayOnCluster));
     }
 
     private static UnaryOperator<ApiMessage> cluster(RequestAccess access, AclOperation operation) {

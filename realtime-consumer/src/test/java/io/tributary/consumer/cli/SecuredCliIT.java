@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
 
+import static io.tributary.consumer.cli.CliRunner.assertOneLineError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -51,12 +52,6 @@ class SecuredCliIT {
         withConfig[args.length] = "--command-config";
         withConfig[args.length + 1] = dir.resolve(user + ".properties").toString();
         return new CliRunner(broker.bootstrapServers()).runWithInput(stdin, withConfig);
-    }
-
-    private static void assertOneLineError(CliRunner.Result result, String expected) {
-        assertThat(result.exitCode()).as(result.toString()).isEqualTo(1);
-        assertThat(result.err().lines()).as(result.toString()).singleElement().asString()
-                .startsWith("tributary: ").contains(expected);
     }
 
     @Test

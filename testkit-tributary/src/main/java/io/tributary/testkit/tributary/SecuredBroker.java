@@ -8,6 +8,10 @@ import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.security.ScramUsers;
 import io.tributary.testkit.TestCertificates;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
@@ -16,6 +20,7 @@ import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.security.scram.internals.ScramMechanism;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Time;
 
 import java.io.IOException;
@@ -27,6 +32,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 
 /**
@@ -116,11 +122,39 @@ public final class SecuredBroker implements AutoCloseable {
         return Files.writeString(file, text, StandardCharsets.UTF_8);
     }
 
-    /** An Admin logged in as the super user. */
-    public Admin admin() {
+    /** Settings of a kafka-clients client logged in as the super user, bootstrap servers included. */
+    public Map<String, Object> adminClientSettings() {
         Map<String, Object> settings = new HashMap<>(clientSettings(ADMIN, ADMIN_PASSWORD));
         settings.put("bootstrap.servers", bootstrapServers());
-        return Admin.create(settings);
+        return settings;
+    }
+
+    /** An Admin logged in as the super user. */
+    public Admin admin() {
+        return Admin.create(adminClientSettings());
+    }
+
+    /** Creates {@code topic} (replication factor 1) as the super user. */
+    public void createTopic(String topic, int partitions) throws ExecutionException, InterruptedException {
+        try (Admin admin = admin()) {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+        }
+    }
+
+    /** Writes {@code perPartition} records {@code k<i>}/{@code v<i>} to each partition as the super user, acknowledged by all. */
+    public void produce(String topic, int partitions, int perPartition) throws ExecutionException, InterruptedException {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(adminClientSettings(), new StringSerializer(),
+                new StringSerializer())) {
+            List<Future<RecordMetadata>> sent = new ArrayList<>();
+            for (int partition = 0; partition < partitions; partition++) {
+                for (int i = 0; i < perPartition; i++) {
+                    sent.add(producer.send(new ProducerRecord<>(topic, partition, "k" + i, "v" + i)));
+                }
+            }
+            for (Future<RecordMetadata> record : sent) {
+                record.get();
+            }
+        }
     }
 
     /** Allows {@code User:<user>} each of {@code operations} on the literal resource {@code name} of {@code type}. */
