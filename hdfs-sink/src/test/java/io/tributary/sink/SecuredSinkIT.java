@@ -23,11 +23,11 @@ import static org.awaitility.Awaitility.await;
  * given once, unprefixed, in the sink's properties: a user allowed the topic and the group lands every record
  * exactly once; a wrong password stops the sink with one log line naming the failure, no stack trace, and exit 1.
  */
-@Timeout(180)
+@Timeout(420)
 class SecuredSinkIT {
     private static final String TOPIC = "clicks";
     private static final int PER_PARTITION = 300;
-    private static final Duration WAIT = Duration.ofSeconds(90);
+    private static final Duration WAIT = Duration.ofSeconds(180); // a sink JVM took 60 s to start at a load average of 50
 
     @TempDir
     static java.nio.file.Path work;
