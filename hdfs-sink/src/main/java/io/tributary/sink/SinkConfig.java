@@ -4,6 +4,7 @@ import io.tributary.hadoop.dataset.DatasetTopicName;
 import io.tributary.hadoop.dataset.ParquetWriterFactory;
 import io.tributary.hadoop.dataset.ValueFormat;
 import io.tributary.hadoop.input.MissingPolicy;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -14,6 +15,7 @@ import org.apache.kafka.common.config.ConfigException;
 
 import java.time.DateTimeException;
 import java.time.ZoneId;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,7 +25,9 @@ import java.util.regex.PatternSyntaxException;
 /**
  * The sink's configuration, every key declared once in {@link #DEFINITION}. Keys prefixed with
  * {@code consumer.}, {@code producer.} or {@code hadoop.} pass through (prefix removed) to the
- * Kafka consumer, the dead-letter producer and the Hadoop {@code Configuration}.
+ * Kafka consumer, the dead-letter producer and the Hadoop {@code Configuration}. kafka-clients'
+ * security settings ({@code security.protocol}, {@code ssl.*}, {@code sasl.*}) given without a
+ * prefix go to the consumer and the producer alike, so a secured cluster is configured once.
  */
 public final class SinkConfig extends AbstractConfig {
     public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
@@ -214,6 +218,21 @@ public final class SinkConfig extends AbstractConfig {
 
     public int writerThreads() {
         return getInt(WRITER_THREADS);
+    }
+
+    /**
+     * kafka-clients' security settings given without a prefix ({@code security.protocol},
+     * {@code ssl.*}, {@code sasl.*}): every Kafka client of the sink gets them, under its own
+     * prefixed settings.
+     */
+    public Map<String, Object> clientSecurity() {
+        Map<String, Object> security = new HashMap<>();
+        originals().forEach((key, value) -> {
+            if (key.equals(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG) || key.startsWith("ssl.") || key.startsWith("sasl.")) {
+                security.put(key, value);
+            }
+        });
+        return security;
     }
 
     /** The settings under {@code prefix}, prefix removed (for the consumer, producer and Hadoop). */

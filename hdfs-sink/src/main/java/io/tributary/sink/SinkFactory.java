@@ -90,8 +90,8 @@ public final class SinkFactory {
      * dataset is sought to the beginning explicitly); committed records only
      * ({@code read_committed}: a partition waits at its last stable offset while a transaction is
      * open there); fetch buffers are kept well inside the memory budget so many partitions fit a
-     * small heap. {@code consumer.*} settings override all of these but the reset, which
-     * {@link SinkConfig} refuses.
+     * small heap. The unprefixed security settings come next ({@link SinkConfig#clientSecurity()}),
+     * and {@code consumer.*} settings override all of these but the reset, which {@link SinkConfig} refuses.
      */
     static Map<String, Object> consumerProps(SinkConfig config) {
         Map<String, Object> props = new HashMap<>();
@@ -103,6 +103,7 @@ public final class SinkFactory {
         long fetchBytes = Math.max(MIN_FETCH_BYTES, Math.min(MAX_FETCH_BYTES, config.memoryBudgetBytes() / 4));
         props.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, (int) fetchBytes);
         props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, (int) Math.min(fetchBytes, 1 << 20));
+        props.putAll(config.clientSecurity());
         props.putAll(config.passThrough(SinkConfig.CONSUMER_PREFIX));
         return props;
     }
@@ -114,6 +115,7 @@ public final class SinkFactory {
         Map<String, Object> props = new HashMap<>();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, String.join(",", config.getList(SinkConfig.BOOTSTRAP_SERVERS)));
         props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.putAll(config.clientSecurity());
         props.putAll(config.passThrough(SinkConfig.PRODUCER_PREFIX));
         return new BadRecords(BadRecordPolicy.DEAD_LETTER,
             new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer()), config.deadLetterTopic());

@@ -1,6 +1,8 @@
 package io.tributary.sink;
 
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -78,8 +80,8 @@ public final class SinkMain {
         Optional<Throwable> failure = sink.failure();
         if (failure.isPresent()) {
             try {
-                if (failure.get() instanceof MissingRecordsException) {
-                    log.error("the sink stopped: {}", failure.get().getMessage()); // says all there is to say
+                if (explainsItself(failure.get())) {
+                    log.error("the sink stopped: {}", failure.get().getMessage());
                 } else {
                     log.error("the sink failed: {}", failure.get().getMessage(), failure.get());
                 }
@@ -88,6 +90,15 @@ public final class SinkMain {
             }
         }
         log.info(STOPPED_CLEANLY);
+    }
+
+    /**
+     * Failures whose message says all there is to say, logged as one line: records the log no
+     * longer has, and a login or an ACL the brokers refused (a wrong password, a missing grant).
+     */
+    private static boolean explainsItself(Throwable failure) {
+        return failure instanceof MissingRecordsException || failure instanceof AuthenticationException
+            || failure instanceof AuthorizationException;
     }
 
     /** The config file's properties with the overrides applied. */

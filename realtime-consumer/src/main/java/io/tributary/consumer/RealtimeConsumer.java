@@ -128,7 +128,8 @@ public final class RealtimeConsumer implements AutoCloseable {
     }
 
     private static Map<String, Object> consumerConfig(RealtimeConsumerBuilder<?, ?> settings) {
-        Map<String, Object> config = new HashMap<>(settings.consumerProperties);
+        Map<String, Object> config = new HashMap<>(settings.clientProperties);
+        config.putAll(settings.consumerProperties);
         config.putIfAbsent(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
         // Handlers see committed records only: never an aborted one, nor one of a transaction still open.
         config.putIfAbsent(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -142,7 +143,8 @@ public final class RealtimeConsumer implements AutoCloseable {
     }
 
     private static Map<String, Object> producerConfig(RealtimeConsumerBuilder<?, ?> settings) {
-        Map<String, Object> config = new HashMap<>(settings.producerProperties);
+        Map<String, Object> config = new HashMap<>(settings.clientProperties);
+        config.putAll(settings.producerProperties);
         config.putIfAbsent(ProducerConfig.ACKS_CONFIG, "all");
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers);
         config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);

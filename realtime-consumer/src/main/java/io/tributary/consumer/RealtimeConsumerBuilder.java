@@ -48,6 +48,7 @@ public final class RealtimeConsumerBuilder<K, V> {
     StartPosition startPosition = StartPosition.latest();
     Duration metricsInterval = Duration.ofSeconds(30);
     boolean logMetrics = true;
+    final Map<String, Object> clientProperties = new HashMap<>();
     final Map<String, Object> consumerProperties = new HashMap<>();
     final Map<String, Object> producerProperties = new HashMap<>();
 
@@ -162,6 +163,22 @@ public final class RealtimeConsumerBuilder<K, V> {
     public RealtimeConsumerBuilder<K, V> metricsInterval(Duration interval, boolean log) {
         this.metricsInterval = requirePositive(interval, "metricsInterval");
         this.logMetrics = log;
+        return this;
+    }
+
+    /**
+     * A kafka-clients setting for every client this consumer creates (the Kafka consumer and the
+     * dead-letter producer), such as the security settings {@code security.protocol}, {@code ssl.*}
+     * and {@code sasl.*}. A {@link #consumerProperty} or {@link #producerProperty} of the same name wins.
+     */
+    public RealtimeConsumerBuilder<K, V> clientProperty(String name, Object value) {
+        clientProperties.put(requireText(name, "name"), value);
+        return this;
+    }
+
+    /** {@link #clientProperty} for each of {@code properties} (e.g. a client properties file loaded). */
+    public RealtimeConsumerBuilder<K, V> clientProperties(Map<String, ?> properties) {
+        properties.forEach(this::clientProperty);
         return this;
     }
 

@@ -26,6 +26,9 @@ import org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData;
 import org.apache.kafka.common.message.DeleteGroupsRequestData;
 import org.apache.kafka.common.message.DeleteRecordsRequestData;
 import org.apache.kafka.common.message.DeleteTopicsRequestData;
+import org.apache.kafka.common.message.DescribeClusterRequestData;
+import org.apache.kafka.common.message.DescribeClusterResponseData;
+import org.apache.kafka.common.message.DescribeGroupsRequestData;
 import org.apache.kafka.common.message.DescribeProducersRequestData;
 import org.apache.kafka.common.message.DescribeTopicPartitionsRequestData;
 import org.apache.kafka.common.message.DescribeTopicPartitionsResponseData;
@@ -53,7 +56,8 @@ import org.apache.kafka.common.resource.ResourceType;
 /**
  * What each API needs, checked as Kafka checks it, with Kafka's error codes: Produce WRITE on each topic, Fetch READ
  * on each topic (CLUSTER_ACTION on the cluster for a follower's), ListOffsets and Metadata DESCRIBE on each topic
- * (Metadata lists only those, and creates a missing topic only with CREATE on the cluster or the topic), the group
+ * (Metadata lists only those, and creates a missing topic only with CREATE on the cluster or the topic, refusing each
+ * other missing one with TOPIC_AUTHORIZATION_FAILED), the group
  * APIs READ (DESCRIBE, DELETE) on the group and READ (DESCRIBE) on the topics of their offsets, CreateTopics CREATE,
  * DeleteTopics and DeleteRecords DELETE, CreatePartitions ALTER, DescribeConfigs DESCRIBE_CONFIGS and
  * IncrementalAlterConfigs and AlterConfigs ALTER_CONFIGS on the topic or the cluster, InitProducerId IDEMPOTENT_WRITE on the cluster
@@ -62,7 +66,8 @@ import org.apache.kafka.common.resource.ResourceType;
  * ListPartitionReassignments and DescribeLogDirs DESCRIBE on the cluster, DescribeTopicPartitions DESCRIBE on each
  * topic. ApiVersions, the SASL exchange and DescribeCluster (the brokers, as Metadata lists them) need
  * nothing, as in Kafka. An API this class has no case for is refused to all but the principals with CLUSTER_ACTION (the
- * brokers): a new API gets its case here. Thread-safe.
+ * brokers): a new API gets its case here. Metadata, DescribeCluster and DescribeGroups carry the sender's authorized
+ * operations where the request asks ({@link AuthorizedOperations}). Thread-safe.
  */
 final class AclRequestAuthorization implements RequestAuthorization {
     private static final short FIRST_PRODUCE_VERSION_BY_TOPIC_ID = 13;
@@ -70,10 +75,13 @@ final class AclRequestAuthorization implements RequestAuthorization {
 
     private final AclAuthorizer authorizer;
     private final TopicLookup lookup;
+    private final boolean autoCreateTopics;
 
-    AclRequestAuthorization(AclAuthorizer authorizer, TopicLookup lookup) {
+    /** @param autoCreateTopics {@code auto.create.topics.enable}: whether Metadata may create the topics it names */
+    AclRequestAuthorization(AclAuthorizer authorizer, TopicLookup lookup, boolean autoCreateTopics) {
         this.authorizer = authorizer;
         this.lookup = lookup;
+        this.autoCreateTopics = autoCreateTopics;
     }
 
     @Override
@@ -84,7 +92,7 @@ final class AclRequestAuthorization implements RequestAuthorization {
             case PRODUCE -> TopicApisAuthorization.produce(access, (ProduceRequestData) data, request.version() >= FIRST_PRODUCE_VERSION_BY_TOPIC_ID);
             case FETCH -> TopicApisAuthorization.fetch(access, (FetchRequestData) data, request.version() >= FIRST_FETCH_VERSION_BY_TOPIC_ID);
             case LIST_OFFSETS -> TopicApisAuthorization.listOffsets(access);
-            case METADATA -> TopicApisAuthorization.metadata(access, (MetadataRequestData) data);
+            case METADATA -> TopicApisAuthorization.metadata(access, (MetadataRequestData) data, autoCreateTopics);
             case OFFSET_FOR_LEADER_EPOCH -> TopicApisAuthorization.offsetForLeaderEpoch(access, (OffsetForLeaderEpochRequestData) data);
             case CREATE_TOPICS -> TopicApisAuthorization.createTopics(access, (CreateTopicsRequestData) data);
             case DELETE_TOPICS -> TopicApisAuthorization.deleteTopics(access, (DeleteTopicsRequestData) data);
@@ -109,7 +117,7 @@ final class AclRequestAuthorization implements RequestAuthorization {
             case OFFSET_COMMIT -> GroupApisAuthorization.offsetCommit(access, (OffsetCommitRequestData) data);
             case OFFSET_FETCH -> GroupApisAuthorization.offsetFetch(access, (OffsetFetchRequestData) data, request.version());
             case OFFSET_DELETE -> GroupApisAuthorization.offsetDelete(access, (OffsetDeleteRequestData) data);
-            case DESCRIBE_GROUPS -> GroupApisAuthorization.describeGroups(access);
+            case DESCRIBE_GROUPS -> GroupApisAuthorization.describeGroups(access, (DescribeGroupsRequestData) data);
             case CONSUMER_GROUP_HEARTBEAT -> group(access, READ, ((ConsumerGroupHeartbeatRequestData) data).groupId());
             case CONSUMER_GROUP_DESCRIBE -> GroupApisAuthorization.describeConsumerGroups(access);
             case LIST_GROUPS -> GroupApisAuthorization.listGroups(access);
@@ -119,7 +127,8 @@ final class AclRequestAuthorization implements RequestAuthorization {
             case DESCRIBE_TOPIC_PARTITIONS -> describeTopicPartitions(access, (DescribeTopicPartitionsRequestData) data);
             case DESCRIBE_CLIENT_QUOTAS, LIST_CONFIG_RESOURCES -> cluster(access, DESCRIBE_CONFIGS);
             case ALTER_CLIENT_QUOTAS -> cluster(access, ALTER_CONFIGS);
-            case API_VERSIONS, SASL_HANDSHAKE, SASL_AUTHENTICATE, DESCRIBE_CLUSTER -> RequestAccess.UNCHANGED;
+            case DESCRIBE_CLUSTER -> describeCluster(access, (DescribeClusterRequestData) data);
+            case API_VERSIONS, SASL_HANDSHAKE, SASL_AUTHENTICATE -> RequestAccess.UNCHANGED;
             default -> cluster(access, CLUSTER_ACTION);
         };
         CompletableFuture<? extends ApiMessage> response = handler.apply(request);
@@ -145,6 +154,15 @@ final class AclRequestAuthorization implements RequestAuthorization {
             }
             return response.setTopics(kept);
         };
+    }
+
+    /** DescribeCluster needs nothing, as in Kafka; where asked, it carries the sender's operations on the cluster. */
+    private static UnaryOperator<ApiMessage> describeCluster(RequestAccess access, DescribeClusterRequestData request) {
+        if (!request.includeClusterAuthorizedOperations()) {
+            return RequestAccess.UNCHANGED;
+        }
+        return message -> ((DescribeClusterResponseData) message)
+                .setClusterAuthorizedOperations(AuthorizedOperations.allowed(ResourceType.CLUSTER, access::mayOnCluster));
     }
 
     private static UnaryOperator<ApiMessage> cluster(RequestAccess access, AclOperation operation) {

@@ -19,6 +19,7 @@ import org.apache.kafka.common.message.ListGroupsRequestData;
 import org.apache.kafka.common.message.ListGroupsResponseData;
 import org.apache.kafka.common.message.ListGroupsResponseData.ListedGroup;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * ListGroups, DescribeGroups and DeleteGroups for admin tools. ListGroups v5 reports each group's
@@ -54,6 +55,9 @@ final class GroupAdminHandler {
         DescribeGroupsResponseData response = new DescribeGroupsResponseData();
         for (String groupId : request.groups()) {
             response.groups().add(describe(groupId, version));
+        }
+        if (request.includeAuthorizedOperations()) { // all: the authorization step narrows it down where there are ACLs
+            response.groups().forEach(group -> group.setAuthorizedOperations(AuthorizedOperations.all(ResourceType.GROUP)));
         }
         return response;
     }

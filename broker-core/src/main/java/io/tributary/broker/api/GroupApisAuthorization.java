@@ -10,6 +10,7 @@ import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.DeleteGroupsRequestData;
 import org.apache.kafka.common.message.DeleteGroupsResponseData;
 import org.apache.kafka.common.message.ConsumerGroupDescribeResponseData;
+import org.apache.kafka.common.message.DescribeGroupsRequestData;
 import org.apache.kafka.common.message.DescribeGroupsResponseData;
 import org.apache.kafka.common.message.FindCoordinatorRequestData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData;
@@ -116,10 +117,13 @@ final class GroupApisAuthorization {
         };
     }
 
-    static UnaryOperator<ApiMessage> describeGroups(RequestAccess access) {
+    /** DESCRIBE on each group; the authorized operations, where asked, of each group it may describe. */
+    static UnaryOperator<ApiMessage> describeGroups(RequestAccess access, DescribeGroupsRequestData request) {
         return message -> {
             List<DescribeGroupsResponseData.DescribedGroup> groups = ((DescribeGroupsResponseData) message).groups();
-            groups.replaceAll(group -> access.may(DESCRIBE, ResourceType.GROUP, group.groupId()) ? group
+            groups.replaceAll(group -> access.may(DESCRIBE, ResourceType.GROUP, group.groupId())
+                    ? (request.includeAuthorizedOperations() ? group.setAuthorizedOperations(AuthorizedOperations.allowed(ResourceType.GROUP,
+                            operation -> access.may(operation, ResourceType.GROUP, group.groupId()))) : group)
                     : new DescribeGroupsResponseData.DescribedGroup().setGroupId(group.groupId())
                             .setErrorCode(Errors.GROUP_AUTHORIZATION_FAILED.code()).setGroupState("").setProtocolType("").setProtocolData(""));
             return message;

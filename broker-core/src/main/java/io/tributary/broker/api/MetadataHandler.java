@@ -27,6 +27,7 @@ import org.apache.kafka.common.message.MetadataResponseData.MetadataResponsePart
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponseTopic;
 import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.resource.ResourceType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -87,12 +88,19 @@ final class MetadataHandler {
                 .setNodeId(live.id()).setHost(live.host()).setPort(live.port())));
         if (request.topics() == null) {
             topics.topics().forEach(topic -> response.topics().add(describe(topic)));
-            return response;
+        } else {
+            for (MetadataRequestTopic requested : request.topics()) {
+                response.topics().add(requested.name() != null
+                        ? byName(requested.name(), request.allowAutoTopicCreation())
+                        : byId(requested.topicId()));
+            }
         }
-        for (MetadataRequestTopic requested : request.topics()) {
-            response.topics().add(requested.name() != null
-                    ? byName(requested.name(), request.allowAutoTopicCreation())
-                    : byId(requested.topicId()));
+        // As asked; everything, since this step knows no ACLs (the authorization step narrows it down where there are).
+        if (request.includeTopicAuthorizedOperations()) {
+            response.topics().forEach(topic -> topic.setTopicAuthorizedOperations(AuthorizedOperations.all(ResourceType.TOPIC)));
+        }
+        if (request.includeClusterAuthorizedOperations()) {
+            response.setClusterAuthorizedOperations(AuthorizedOperations.all(ResourceType.CLUSTER));
         }
         return response;
     }
@@ -175,6 +183,9 @@ final class MetadataHandler {
         }
         liveBrokersOn(listener).forEach(live -> response.brokers().add(new DescribeClusterBroker()
                 .setBrokerId(live.id()).setHost(live.host()).setPort(live.port())));
+        if (request.includeClusterAuthorizedOperations()) {
+            response.setClusterAuthorizedOperations(AuthorizedOperations.all(ResourceType.CLUSTER));
+        }
         return response;
     }
 }

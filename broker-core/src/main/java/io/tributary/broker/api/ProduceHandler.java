@@ -55,7 +55,7 @@ final class ProduceHandler {
                            int slot) {
     }
 
-    /** @return the response, completed with null for acks=0 */
+    /** @return the response; for acks=0 the dispatcher only looks for errors in it (see {@link #failedWithoutAnswer}) */
     CompletableFuture<ProduceResponseData> handle(ProduceRequestData request, short version) {
         boolean byId = version >= FIRST_VERSION_BY_TOPIC_ID;
         Errors requestError = requestError(request);
@@ -110,10 +110,7 @@ final class ProduceHandler {
                 appended.put(p.partition(), result.response());
             }
         }
-        if (request.acks() == 0) {
-            return CompletableFuture.completedFuture(null);
-        }
-        if (request.acks() == 1 || awaited.isEmpty()) {
+        if (request.acks() != -1 || awaited.isEmpty()) { // acks=0: the dispatcher sends nothing, or closes on an error
             return CompletableFuture.completedFuture(response);
         }
         return replicas.awaitReplication(awaited, request.timeoutMs()).thenApply(errors -> {
@@ -130,6 +127,15 @@ final class ProduceHandler {
         ByteBuffer copy = ByteBuffer.allocate(records.sizeInBytes());
         copy.put(records.buffer().duplicate()).flip();
         return MemoryRecords.readableRecords(copy);
+    }
+
+    /**
+     * Whether an acks=0 produce failed somewhere: such a client reads no response, so Kafka closes its
+     * connection instead, the only way it can learn that its records were refused.
+     */
+    static boolean failedWithoutAnswer(ProduceRequestData request, ProduceResponseData response) {
+        return request.acks() == 0 && response.responses().stream().flatMap(topic -> topic.partitionResponses().stream())
+                .anyMatch(partition -> partition.errorCode() != Errors.NONE.code());
     }
 
     /** A partition's response and, after a successful append, the offset that follows it (-1 otherwise). */

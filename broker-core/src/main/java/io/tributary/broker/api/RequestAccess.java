@@ -71,6 +71,11 @@ final class RequestAccess {
         return topic == null || may(operation, ResourceType.TOPIC, topic);
     }
 
+    /** Whether a topic of this name exists (for the checks that differ for missing topics, as auto-creation's). */
+    boolean topicExists(String name) {
+        return lookup.find(name, null, false).topic().isPresent();
+    }
+
     /** Removes the items {@code allowed} refuses from {@code items}; @return those removed */
     static <T> List<T> removeDenied(Collection<T> items, Predicate<T> allowed) {
         List<T> denied = new ArrayList<>();

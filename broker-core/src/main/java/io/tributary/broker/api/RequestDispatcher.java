@@ -67,6 +67,7 @@ import org.apache.kafka.common.message.OffsetDeleteRequestData;
 import org.apache.kafka.common.message.OffsetFetchRequestData;
 import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
+import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.message.SaslAuthenticateResponseData;
 import org.apache.kafka.common.message.SaslHandshakeResponseData;
 import org.apache.kafka.common.message.SyncGroupRequestData;
@@ -185,7 +186,8 @@ public final class RequestDispatcher {
                 new QuotaThrottle(quotas),
                 new ScramCredentialsHandler(scramUsers, brokerPrincipal),
                 new AclHandler(authorizer),
-                authorizer.<RequestAuthorization>map(acls -> new AclRequestAuthorization(acls, new TopicLookup(topics)))
+                authorizer.<RequestAuthorization>map(acls -> new AclRequestAuthorization(acls, new TopicLookup(topics),
+                                settings.autoCreateTopics()))
                         .orElse(RequestAuthorization.NONE),
                 new TransactionApis(new TransactionHandler(transactionServices, offsetStore), new TxnMarkersHandler(markers),
                         new TransactionAdminHandler(transactionServices.coordinator(), replicas, Time.SYSTEM)),
@@ -220,10 +222,18 @@ public final class RequestDispatcher {
             result = CompletableFuture.failedFuture(e);
         }
         long handlerNanos = System.nanoTime() - started; // the thread's time: a wait in a purgatory is not counted
-        return result.handle((body, error) -> {
+        boolean unanswered = key == ApiKeys.PRODUCE && ((ProduceRequestData) request.body().data()).acks() == 0;
+        return result.handle((answer, error) -> {
+            if (unanswered && (error != null
+                    || ProduceHandler.failedWithoutAnswer((ProduceRequestData) request.body().data(), (ProduceResponseData) answer))) {
+                // As Kafka: the client reads no response, so closing its connection is the only way to tell it.
+                log.info("closing the connection of {}: an acks=0 produce failed: {}", request, error != null ? error : answer);
+                return Response.closeConnection(request);
+            }
             if (error != null) {
                 return failed(request, error);
             }
+            ApiMessage body = unanswered ? null : answer; // acks=0: nothing goes on the wire
             QuotaThrottle.Throttled charged = throttle.charge(request, body, version, handlerNanos);
             if (charged.throttleTimeMs() == 0) {
                 return body == null ? Response.none(request) : respond(request, body, version);

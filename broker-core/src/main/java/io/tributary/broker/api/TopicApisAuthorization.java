@@ -62,14 +62,13 @@ final class TopicApisAuthorization {
         if (denied.isEmpty()) {
             return RequestAccess.UNCHANGED;
         }
-        return message -> {
-            if (message instanceof ProduceResponseData response) { // null for acks=0
-                for (ProduceRequestData.TopicProduceData topic : denied) {
-                    List<ProduceResponseData.PartitionProduceResponse> partitions = new ArrayList<>();
-                    topic.partitionData().forEach(p -> partitions.add(ProduceHandler.error(p.index(), Errors.TOPIC_AUTHORIZATION_FAILED, null)));
-                    response.responses().add(new ProduceResponseData.TopicProduceResponse()
-                            .setName(byId ? "" : topic.name()).setTopicId(topic.topicId()).setPartitionResponses(partitions));
-                }
+        return message -> { // for acks=0 too: the dispatcher closes the connection when it holds an error
+            ProduceResponseData response = (ProduceResponseData) message;
+            for (ProduceRequestData.TopicProduceData topic : denied) {
+                List<ProduceResponseData.PartitionProduceResponse> partitions = new ArrayList<>();
+                topic.partitionData().forEach(p -> partitions.add(ProduceHandler.error(p.index(), Errors.TOPIC_AUTHORIZATION_FAILED, null)));
+                response.responses().add(new ProduceResponseData.TopicProduceResponse()
+                        .setName(byId ? "" : topic.name()).setTopicId(topic.topicId()).setPartitionResponses(partitions));
             }
             return message;
         };
@@ -107,7 +106,30 @@ final class TopicApisAuthorization {
         };
     }
 
-    static UnaryOperator<ApiMessage> metadata(RequestAccess access, MetadataRequestData request) {
+    /**
+     * Metadata: DESCRIBE on each topic named (all topics: only those listed). Where the request lets the broker
+     * create missing topics and the broker does ({@code autoCreateTopics}), a missing topic needs CREATE on the
+     * cluster or on itself, topic by topic as in Kafka: the others are created, it is refused (TOPIC_AUTHORIZATION_FAILED).
+     */
+    static UnaryOperator<ApiMessage> metadata(RequestAccess access, MetadataRequestData request, boolean autoCreateTopics) {
+        UnaryOperator<ApiMessage> filter = metadataTopics(access, request, autoCreateTopics);
+        if (!request.includeTopicAuthorizedOperations() && !request.includeClusterAuthorizedOperations()) {
+            return filter;
+        }
+        return message -> {
+            MetadataResponseData response = (MetadataResponseData) filter.apply(message);
+            if (request.includeTopicAuthorizedOperations()) {
+                response.topics().forEach(topic -> topic.setTopicAuthorizedOperations(AuthorizedOperations.allowed(ResourceType.TOPIC,
+                        operation -> access.mayOnNamedTopic(operation, topic.name(), topic.topicId()))));
+            }
+            if (request.includeClusterAuthorizedOperations()) {
+                response.setClusterAuthorizedOperations(AuthorizedOperations.allowed(ResourceType.CLUSTER, access::mayOnCluster));
+            }
+            return response;
+        };
+    }
+
+    private static UnaryOperator<ApiMessage> metadataTopics(RequestAccess access, MetadataRequestData request, boolean autoCreateTopics) {
         if (request.topics() == null) { // all topics: only those the sender may describe
             return message -> {
                 ((MetadataResponseData) message).topics().removeIf(topic -> !access.may(DESCRIBE, ResourceType.TOPIC, topic.name()));
@@ -116,9 +138,9 @@ final class TopicApisAuthorization {
         }
         List<MetadataRequestData.MetadataRequestTopic> denied = RequestAccess.removeDenied(request.topics(),
                 topic -> access.mayOnNamedTopic(DESCRIBE, topic.name(), topic.topicId()));
-        if (request.allowAutoTopicCreation() && !access.mayOnCluster(CREATE) && request.topics().stream()
-                .anyMatch(topic -> topic.name() != null && !access.may(CREATE, ResourceType.TOPIC, topic.name()))) {
-            request.setAllowAutoTopicCreation(false); // a missing topic it may not create is reported unknown
+        if (request.allowAutoTopicCreation() && autoCreateTopics && !access.mayOnCluster(CREATE)) {
+            denied.addAll(RequestAccess.removeDenied(request.topics(), topic -> topic.name() == null
+                    || access.topicExists(topic.name()) || access.may(CREATE, ResourceType.TOPIC, topic.name())));
         }
         if (denied.isEmpty()) {
             return RequestAccess.UNCHANGED;

@@ -17,7 +17,13 @@ import io.tributary.broker.testing.ExternalCommand;
 import io.tributary.broker.testing.Records;
 import io.tributary.broker.testing.TestBroker;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.DescribeConsumerGroupsOptions;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -60,7 +66,7 @@ class AclsIT {
     @BeforeAll
     static void start(@TempDir Path dir) throws Exception {
         workDir = dir;
-        Map<String, String> settings = AuthorizedPlainBroker.settings("alice", "bob", "dave", "erin");
+        Map<String, String> settings = AuthorizedPlainBroker.settings("alice", "bob", "dave", "erin", "frank");
         settings.put("offsets.topic.replication.factor", "1");
         settings.put("offsets.topic.num.partitions", "3");
         settings.put("group.initial.rebalance.delay.ms", "0");
@@ -182,6 +188,48 @@ class AclsIT {
     }
 
     @Test
+    void aDeniedAcksZeroProduceClosesTheConnectionAndAppendsNothing() throws Exception {
+        try (Admin admin = Clients.admin(bootstrap(), user("admin"))) {
+            admin.createTopics(List.of(new NewTopic("signals", 1, (short) 1))).all().get();
+        }
+        kafkaAcls("--add", "--allow-principal", "User:alice", "--operation", "Write", "--topic", "signals");
+        kafkaAcls("--add", "--allow-principal", "User:erin", "--operation", "Describe", "--topic", "signals");
+        long endBefore = endOffset("signals");
+        Map<String, Object> fireAndForget = Map.of("enable.idempotence", false, "acks", "0", "max.block.ms", 10_000);
+        Map<String, Object> alice = new HashMap<>(user("alice"));
+        alice.putAll(fireAndForget);
+        try (KafkaProducer<byte[], byte[]> allowed = Clients.producer(bootstrap(), alice)) {
+            allowed.send(new ProducerRecord<>("signals", "quiet".getBytes(StandardCharsets.UTF_8))).get();
+            allowed.flush();
+            Awaitility.await("alice's record appended").atMost(TIMEOUT).until(() -> endOffset("signals") == endBefore + 1);
+            assertThat(connectionsClosed(allowed)).as("an allowed acks=0 produce keeps its connection").isZero();
+        }
+        Map<String, Object> erin = new HashMap<>(user("erin"));
+        erin.putAll(fireAndForget);
+        try (KafkaProducer<byte[], byte[]> denied = Clients.producer(bootstrap(), erin)) {
+            denied.send(new ProducerRecord<>("signals", "forged".getBytes(StandardCharsets.UTF_8))).get(); // acks=0: no answer
+            denied.flush();
+            // Kafka closes the connection: a client that gets no response can learn of the refusal no other way.
+            Awaitility.await("the broker closes erin's connection").atMost(TIMEOUT).until(() -> connectionsClosed(denied) >= 1);
+        }
+        assertThat(endOffset("signals")).as("erin appended nothing").isEqualTo(endBefore + 1);
+    }
+
+    private static long endOffset(String topic) throws Exception {
+        try (Admin admin = Clients.admin(bootstrap(), user("admin"))) {
+            TopicPartition partition = new TopicPartition(topic, 0);
+            return admin.listOffsets(Map.of(partition, OffsetSpec.latest())).partitionResult(partition).get().offset();
+        }
+    }
+
+    private static double connectionsClosed(KafkaProducer<byte[], byte[]> producer) {
+        return producer.metrics().values().stream()
+                .filter(metric -> metric.metricName().name().equals("connection-close-total")
+                        && metric.metricName().group().equals("producer-metrics"))
+                .mapToDouble(metric -> (Double) metric.metricValue()).sum();
+    }
+
+    @Test
     void anIdempotentProducerNeedsWriteOnSomeTopicAndAPlainOneWriteOnItsTopic() throws Exception {
         try (Admin admin = Clients.admin(bootstrap(), user("admin"))) {
             admin.createTopics(List.of(new NewTopic("ledger", 1, (short) 1))).all().get();
@@ -241,6 +289,45 @@ class AclsIT {
         try (Admin bob = Clients.admin(bootstrap(), user("bob")); Admin alice = Clients.admin(bootstrap(), user("alice"))) {
             assertThatThrownBy(() -> bob.listConsumerGroupOffsets("orders-readers").partitionsToOffsetAndMetadata().get())
                     .hasCauseInstanceOf(GroupAuthorizationException.class);
+        }
+    }
+
+    @Test
+    void metadataAutoCreatesOnlyTheTopicsThePrincipalMayCreate() throws Exception {
+        kafkaAcls("--add", "--allow-principal", "User:frank", "--operation", "Create", "--operation", "Write", "--topic", "made-by-frank");
+        kafkaAcls("--add", "--allow-principal", "User:frank", "--operation", "Write", "--topic", "not-for-frank");
+        Map<String, Object> frank = new HashMap<>(user("frank"));
+        frank.putAll(plainProducer());
+        try (KafkaProducer<byte[], byte[]> producer = Clients.producer(bootstrap(), frank)) {
+            assertThat(producer.partitionsFor("made-by-frank")).as("created by Metadata").hasSize(1);
+            // Refused at once (TOPIC_AUTHORIZATION_FAILED, as Kafka), not reported unknown until max.block.ms runs out.
+            assertThatThrownBy(() -> producer.partitionsFor("not-for-frank")).isInstanceOf(TopicAuthorizationException.class);
+        }
+        try (Admin admin = Clients.admin(bootstrap(), user("admin"))) {
+            assertThat(admin.listTopics().names().get()).contains("made-by-frank").doesNotContain("not-for-frank");
+        }
+    }
+
+    @Test
+    void describeCallsReturnTheAuthorizedOperationsWhenAsked() throws Exception {
+        try (Admin alice = Clients.admin(bootstrap(), user("alice")); Admin admin = Clients.admin(bootstrap(), user("admin"))) {
+            TopicDescription orders = alice.describeTopics(List.of("orders"), new DescribeTopicsOptions().includeAuthorizedOperations(true))
+                    .allTopicNames().get().get("orders");
+            assertThat(orders.authorizedOperations()).as("--producer and --consumer ACLs")
+                    .containsExactlyInAnyOrder(AclOperation.READ, AclOperation.WRITE, AclOperation.CREATE, AclOperation.DESCRIBE);
+            assertThat(alice.describeTopics(List.of("orders")).allTopicNames().get().get("orders").authorizedOperations())
+                    .as("not asked").isNull();
+
+            assertThat(alice.describeCluster(new DescribeClusterOptions().includeAuthorizedOperations(true)).authorizedOperations().get())
+                    .as("no ACL on the cluster").isEmpty();
+            assertThat(admin.describeCluster(new DescribeClusterOptions().includeAuthorizedOperations(true)).authorizedOperations().get())
+                    .as("a super user").containsExactlyInAnyOrder(AclOperation.CREATE, AclOperation.CLUSTER_ACTION,
+                            AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS, AclOperation.IDEMPOTENT_WRITE,
+                            AclOperation.ALTER, AclOperation.DESCRIBE);
+
+            ConsumerGroupDescription group = alice.describeConsumerGroups(List.of("orders-readers"),
+                    new DescribeConsumerGroupsOptions().includeAuthorizedOperations(true)).describedGroups().get("orders-readers").get();
+            assertThat(group.authorizedOperations()).containsExactlyInAnyOrder(AclOperation.READ, AclOperation.DESCRIBE);
         }
     }
 

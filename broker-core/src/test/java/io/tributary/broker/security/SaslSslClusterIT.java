@@ -17,7 +17,7 @@ import io.tributary.broker.cluster.ZkClient;
 import io.tributary.broker.testing.Clients;
 import io.tributary.broker.testing.ExternalCommand;
 import io.tributary.broker.testing.Records;
-import io.tributary.broker.testing.TestCertificates;
+import io.tributary.testkit.TestCertificates;
 import io.tributary.broker.testing.TestCluster;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;

@@ -17,7 +17,7 @@ import io.tributary.broker.testing.ExternalCommand;
 import io.tributary.broker.testing.ExternalCommand.Result;
 import io.tributary.broker.testing.Records;
 import io.tributary.broker.testing.TestBroker;
-import io.tributary.broker.testing.TestCertificates;
+import io.tributary.testkit.TestCertificates;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
 import org.apache.kafka.clients.admin.ScramMechanism;

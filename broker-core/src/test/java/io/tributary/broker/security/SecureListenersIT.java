@@ -15,7 +15,7 @@ import io.tributary.broker.testing.Clients;
 import io.tributary.testkit.wire.RawConnection;
 import io.tributary.broker.testing.Records;
 import io.tributary.broker.testing.TestBroker;
-import io.tributary.broker.testing.TestCertificates;
+import io.tributary.testkit.TestCertificates;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;

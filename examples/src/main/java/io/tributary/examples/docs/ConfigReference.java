@@ -39,13 +39,16 @@ public final class ConfigReference {
             new Section("Sink (`config/sink.properties`)",
                 "Read by `bin/tributary-sink`. Keys starting with `consumer.`, `producer.` or `hadoop.` are passed, "
                     + "prefix removed, to the Kafka consumer, the dead-letter producer and the Hadoop `Configuration`. "
+                    + "kafka-clients' security keys (`security.protocol`, `ssl.*`, `sasl.*`) without a prefix go to the "
+                    + "consumer and the producer both. "
                     + "The consumer reads committed records only (`isolation.level=read_committed`) unless "
                     + "`consumer.isolation.level=read_uncommitted` is set.",
                 SinkConfig.DEFINITION),
             new Section("Loader and InputFormats (`-D tributary.*`)",
                 "Job settings of `bin/tributary-loader` (given as `-D key=value`; its options set the common ones) and of "
                     + "`TopicInputFormat` in jobs of your own. Keys starting with `tributary.consumer.` are passed, prefix "
-                    + "removed, to the Kafka consumers. They read committed records only (`isolation.level=read_committed`, "
+                    + "removed, to the Kafka consumers (the loader's `--command-config FILE` sets one for each key of the "
+                    + "file). They read committed records only (`isolation.level=read_committed`, "
                     + "planning up to the last stable offset) unless `tributary.consumer.isolation.level=read_uncommitted` "
                     + "is set.", LoaderConfig.DEFINITION));
     }

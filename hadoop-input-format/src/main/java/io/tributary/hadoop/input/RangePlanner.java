@@ -11,6 +11,7 @@ import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -18,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Function;
 
@@ -48,7 +50,7 @@ public final class RangePlanner {
     }
 
     public LoadPlan plan(String topic, StartPosition startPosition, MissingPolicy onMissing) throws IOException {
-        TopicDescription description = await(admin.describeTopics(List.of(topic)).allTopicNames()).get(topic);
+        TopicDescription description = await(admin.describeTopics(List.of(topic)).allTopicNames(), topic).get(topic);
         Map<Integer, String> leaders = new TreeMap<>();
         for (TopicPartitionInfo p : description.partitions()) {
             Node leader = p.leader();
@@ -129,7 +131,7 @@ public final class RangePlanner {
         @Override
         public Map<Integer, Long> committed(String groupId) throws IOException {
             Map<TopicPartition, OffsetAndMetadata> committed =
-                await(admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata());
+                await(admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata(), topic);
             Map<Integer, Long> offsets = new TreeMap<>();
             committed.forEach((tp, om) -> {
                 if (tp.topic().equals(topic) && om != null) {
@@ -165,7 +167,7 @@ public final class RangePlanner {
             partitions.forEach(p -> request.put(new TopicPartition(topic, p), spec.apply(p)));
             try {
                 Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> result =
-                    await(admin.listOffsets(request, new ListOffsetsOptions(level)).all());
+                    await(admin.listOffsets(request, new ListOffsetsOptions(level)).all(), topic);
                 Map<Integer, Long> offsets = new TreeMap<>();
                 result.forEach((tp, info) -> offsets.put(tp.partition(), info.offset()));
                 return offsets;
@@ -175,14 +177,24 @@ public final class RangePlanner {
         }
     }
 
-    private static <T> T await(KafkaFuture<T> future) throws IOException {
+    /** The future's value; its failure as an IOException whose message names what went wrong with {@code topic}. */
+    private static <T> T await(KafkaFuture<T> future, String topic) throws IOException {
         try {
             return future.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while planning");
         } catch (ExecutionException e) {
-            throw new IOException(e.getCause().getMessage(), e.getCause());
+            throw new IOException(describe(e.getCause(), topic), e.getCause());
         }
+    }
+
+    /** The failure's message; for ACLs that refuse the topic, which topic and what the user needs. */
+    private static String describe(Throwable failure, String topic) {
+        if (failure instanceof TopicAuthorizationException denied) {
+            return "not authorized to access topics: " + (denied.unauthorizedTopics().isEmpty() ? List.of(topic)
+                : new TreeSet<>(denied.unauthorizedTopics())) + " (the loader's user needs DESCRIBE and READ on them)";
+        }
+        return failure.getMessage();
     }
 }

@@ -8,8 +8,15 @@ import io.tributary.hadoop.input.MissingPolicy;
 import io.tributary.hadoop.input.StartPosition;
 import org.apache.hadoop.conf.Configuration;
 
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Paths;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Properties;
 
 /**
  * The loader's own command-line options (ToolRunner has already taken -D, -conf, -libjars and
@@ -29,6 +36,8 @@ record LoaderOptions(Map<String, String> settings, String valueSchemaFile, boole
         "  --split-max-records N       at most N offsets per split (default " + InputConfig.DEFAULT_SPLIT_MAX_RECORDS + ")",
         "  --split-max-bytes N         at most about N bytes per split (sampled record sizes; default off)",
         "  --min-maps N / --max-maps N at least / at most N map tasks (default: no bound)",
+        "  --command-config FILE       kafka-clients settings for the loader's consumers (security.protocol, ssl.*,",
+        "                              sasl.*), as in Kafka's tools; each becomes a tributary.consumer.<key> setting",
         "  --dry-run                   print the plan, split by split, and exit without loading",
         "generic options: -D key=value, -conf FILE, -libjars JARS, -files FILES (see hadoop jar)");
 
@@ -46,6 +55,7 @@ record LoaderOptions(Map<String, String> settings, String valueSchemaFile, boole
         Map.entry("--min-maps", InputConfig.SPLIT_MIN_MAPS),
         Map.entry("--max-maps", InputConfig.SPLIT_MAX_MAPS));
     private static final String DRY_RUN = "--dry-run";
+    private static final String COMMAND_CONFIG = "--command-config";
 
     static LoaderOptions parse(String[] args) {
         Map<String, String> settings = new LinkedHashMap<>();
@@ -57,13 +67,15 @@ record LoaderOptions(Map<String, String> settings, String valueSchemaFile, boole
                 dryRun = true;
                 continue;
             }
-            if (i + 1 >= args.length || !(KEYS.containsKey(option) || option.equals("--value-schema"))) {
-                throw new IllegalArgumentException(KEYS.containsKey(option) || option.equals("--value-schema")
-                    ? option + " needs a value" : "unknown option '" + option + "'");
+            boolean known = KEYS.containsKey(option) || option.equals("--value-schema") || option.equals(COMMAND_CONFIG);
+            if (i + 1 >= args.length || !known) {
+                throw new IllegalArgumentException(known ? option + " needs a value" : "unknown option '" + option + "'");
             }
             String value = args[++i];
             if (option.equals("--value-schema")) {
                 schemaFile = value;
+            } else if (option.equals(COMMAND_CONFIG)) {
+                clientSettings(value).forEach((key, setting) -> settings.put(InputConfig.CONSUMER_PREFIX + key, setting));
             } else {
                 settings.put(KEYS.get(option), value);
             }
@@ -75,6 +87,21 @@ record LoaderOptions(Map<String, String> settings, String valueSchemaFile, boole
         }
         validate(settings);
         return new LoaderOptions(Map.copyOf(settings), schemaFile, dryRun);
+    }
+
+    /** The properties of a {@code --command-config} file. */
+    private static Map<String, String> clientSettings(String file) {
+        Properties properties = new Properties();
+        try (Reader in = Files.newBufferedReader(Paths.get(file), StandardCharsets.UTF_8)) {
+            properties.load(in);
+        } catch (NoSuchFileException e) {
+            throw new IllegalArgumentException("no " + COMMAND_CONFIG + " file " + file, e);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read " + COMMAND_CONFIG + " " + file + ": " + e.getMessage(), e);
+        }
+        Map<String, String> settings = new LinkedHashMap<>();
+        properties.stringPropertyNames().forEach(key -> settings.put(key, properties.getProperty(key).strip()));
+        return settings;
     }
 
     private static void validate(Map<String, String> s) {

@@ -3,11 +3,14 @@ package io.tributary.consumer.cli;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.errors.GroupAuthorizationException;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.TreeSet;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
@@ -31,6 +34,12 @@ final class CliErrors {
         } else if (root instanceof TimeoutException) {
             message = "no answer from the broker at " + bootstrapServer
                     + " in time (is it running and reachable?): " + root.getMessage();
+        } else if (root instanceof TopicAuthorizationException denied && !denied.unauthorizedTopics().isEmpty()) {
+            message = "not authorized to access topics: " + new TreeSet<>(denied.unauthorizedTopics())
+                    + " (the ACLs of the --command-config user do not allow it)";
+        } else if (root instanceof GroupAuthorizationException denied && denied.groupId() != null) {
+            message = "not authorized to access group: " + denied.groupId()
+                    + " (the ACLs of the --command-config user do not allow it)";
         } else if (root instanceof GroupIdNotFoundException) {
             message = "unknown group: " + root.getMessage();
         } else if (root instanceof ConfigException || root instanceof ApiException) {

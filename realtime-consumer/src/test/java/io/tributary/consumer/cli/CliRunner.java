@@ -9,6 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /** Runs the CLI in-process, as {@code bin/tributary} would, and captures what it prints. */
 final class CliRunner {
     /** Client timeouts short enough that error paths answer within seconds. */
@@ -35,6 +37,13 @@ final class CliRunner {
         this.stderrIsTerminal = stderrIsTerminal;
         this.time = time;
         this.clientOverrides = clientOverrides;
+    }
+
+    /** Asserts the command failed (exit 1) with one line on stderr, {@code tributary: ...} containing {@code expected}. */
+    static void assertOneLineError(Result result, String expected) {
+        assertThat(result.exitCode()).as(result.toString()).isEqualTo(1);
+        assertThat(result.err().lines()).as(result.toString()).singleElement().asString()
+                .startsWith("tributary: ").contains(expected);
     }
 
     record Result(int exitCode, String out, String err) {

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static io.tributary.consumer.cli.CliRunner.assertOneLineError;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -32,12 +33,6 @@ class TributaryCliIT {
 
     private static void assertOk(CliRunner.Result result) {
         assertThat(result.exitCode()).as(result.toString()).isZero();
-    }
-
-    private static void assertOneLineError(CliRunner.Result result, String expected) {
-        assertThat(result.exitCode()).as(result.toString()).isEqualTo(1);
-        assertThat(result.err().lines()).as(result.toString()).singleElement().asString()
-                .startsWith("tributary: ").contains(expected);
     }
 
     @Test

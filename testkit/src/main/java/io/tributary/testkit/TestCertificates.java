@@ -1,4 +1,4 @@
-package io.tributary.broker.testing;
+package io.tributary.testkit;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -54,10 +55,17 @@ public final class TestCertificates {
     private void keytool(String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
+        command.addAll(List.of("-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC")); // a short-lived JVM: start it fast
         command.addAll(List.of(args));
-        ExternalCommand.Result result = ExternalCommand.run(command, dir, "", 60);
-        if (result.exitCode() != 0) {
-            throw new IOException("keytool " + String.join(" ", args) + " failed: " + result.stderr() + result.stdout());
+        Path output = dir.resolve("keytool.out");
+        Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(output.toFile()).start();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new IOException("keytool " + String.join(" ", args) + " did not finish within 60 s");
+        }
+        if (process.exitValue() != 0) {
+            throw new IOException("keytool " + String.join(" ", args) + " failed: " + Files.readString(output));
         }
     }
 
