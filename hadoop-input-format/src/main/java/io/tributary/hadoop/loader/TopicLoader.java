@@ -1,6 +1,7 @@
 package io.tributary.hadoop.loader;
 
 import io.tributary.hadoop.dataset.DatasetLayout;
+import io.tributary.hadoop.dataset.LostRangeReport;
 import io.tributary.hadoop.dataset.OffsetLedger;
 import io.tributary.hadoop.input.InputConfig;
 import io.tributary.hadoop.input.JobPlanning;

@@ -1,5 +1,6 @@
 package io.tributary.hadoop.input;
 
+import io.tributary.hadoop.dataset.MissingPolicy;
 import io.tributary.hadoop.testing.BrokerExtension;
 import io.tributary.testkit.tributary.TransactionalTopic;
 import org.apache.hadoop.conf.Configuration;
