@@ -59,8 +59,6 @@ class OvertakenCommitIT extends BrokerTestBase {
         TestLoad.produceOverTwoHours(broker.bootstrapServers(), topic, PARTITIONS, 1_000);
         long produced = 1_000;
         Map<String, Object> props = sinkProps(topic, root);
-        // A static member: the restart takes over the halted sink's partitions at once, not after its session timeout.
-        props.put(SinkConfig.CONSUMER_PREFIX + "group.instance.id", topic + "-sink-member");
         String halt = "sink:" + CommitPoint.AFTER_INTENT.spelling();
         try (SinkProcess sink = SinkProcess.start(dir, "sink-" + topic, props, "-Xmx256m", "-D" + CommitPoint.HALT_PROPERTY + "=" + halt)) {
             assertThat(sink.awaitExit(Duration.ofSeconds(90))).as("exit code; %s", sink.logEnd()).isEqualTo(CommitPoint.HALT_EXIT_CODE);
