@@ -1,7 +1,7 @@
 package io.tributary.sink;
 
 import io.tributary.hadoop.dataset.DatasetTopicName;
-import io.tributary.hadoop.input.LostRange;
+import io.tributary.hadoop.dataset.LostRange;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

@@ -1,6 +1,6 @@
 package io.tributary.sink;
 
-import io.tributary.hadoop.input.LostRange;
+import io.tributary.hadoop.dataset.LostRange;
 
 /**
  * Stops the sink: the log no longer has records the dataset is missing (retention or

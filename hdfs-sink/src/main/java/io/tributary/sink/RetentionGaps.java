@@ -1,9 +1,9 @@
 package io.tributary.sink;
 
 import io.tributary.hadoop.dataset.DatasetLayout;
-import io.tributary.hadoop.input.LostRange;
-import io.tributary.hadoop.input.MissingPolicy;
-import io.tributary.hadoop.loader.LostRangeReport;
+import io.tributary.hadoop.dataset.LostRange;
+import io.tributary.hadoop.dataset.LostRangeReport;
+import io.tributary.hadoop.dataset.MissingPolicy;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.TopicPartition;

@@ -1,9 +1,9 @@
 package io.tributary.sink;
 
 import io.tributary.hadoop.dataset.DatasetTopicName;
+import io.tributary.hadoop.dataset.MissingPolicy;
 import io.tributary.hadoop.dataset.ParquetWriterFactory;
 import io.tributary.hadoop.dataset.ValueFormat;
-import io.tributary.hadoop.input.MissingPolicy;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -193,7 +193,7 @@ public final class SinkConfig extends AbstractConfig {
     }
 
     public MissingPolicy onMissing() {
-        return MissingPolicy.parse(getString(ON_MISSING));
+        return MissingPolicy.parse(ON_MISSING, getString(ON_MISSING));
     }
 
     public String deadLetterTopic() {

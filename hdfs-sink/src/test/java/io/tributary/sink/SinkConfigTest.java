@@ -1,6 +1,6 @@
 package io.tributary.sink;
 
-import io.tributary.hadoop.input.MissingPolicy;
+import io.tributary.hadoop.dataset.MissingPolicy;
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 

@@ -1,8 +1,8 @@
 package io.tributary.sink;
 
 import io.tributary.hadoop.dataset.DatasetLayout;
-import io.tributary.hadoop.input.LostRange;
-import io.tributary.hadoop.loader.LostRangeReport;
+import io.tributary.hadoop.dataset.LostRange;
+import io.tributary.hadoop.dataset.LostRangeReport;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.Test;

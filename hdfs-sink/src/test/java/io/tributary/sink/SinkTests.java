@@ -38,13 +38,12 @@ final class SinkTests {
         return props;
     }
 
-    /** The local job runner, polling fast, with its scratch directories under {@code dir}. */
+    /** The local job runner (polled as the loader polls it by default), with its scratch directories under {@code dir}. */
     static Configuration localJobs(java.nio.file.Path dir) {
         Configuration conf = new Configuration();
         conf.set("mapreduce.framework.name", "local");
         conf.set("hadoop.tmp.dir", dir.resolve("hadoop-tmp").toString());
         conf.set("mapreduce.jobtracker.staging.root.dir", dir.resolve("staging").toString());
-        conf.set("mapreduce.client.completion.pollinterval", "100");
         return conf;
     }
 
@@ -52,8 +51,7 @@ final class SinkTests {
     static List<String> loaderArgs(java.nio.file.Path dir, String bootstrap, String topic, Path root) {
         List<String> args = new ArrayList<>(List.of(
             "-D", "hadoop.tmp.dir=" + dir.resolve("hadoop-tmp"),
-            "-D", "mapreduce.jobtracker.staging.root.dir=" + dir.resolve("staging"),
-            "-D", "mapreduce.client.completion.pollinterval=100"));
+            "-D", "mapreduce.jobtracker.staging.root.dir=" + dir.resolve("staging")));
         args.addAll(List.of("--bootstrap-server", bootstrap, "--topic", topic, "--output", root.toString()));
         return args;
     }

@@ -1,5 +1,6 @@
 package io.tributary.hadoop.input;
 
+import io.tributary.hadoop.dataset.MissingPolicy;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.ReflectionUtils;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -133,7 +134,7 @@ public final class InputConfig {
     }
 
     public MissingPolicy onMissing() {
-        return MissingPolicy.parse(conf.get(ON_MISSING, "fail"));
+        return MissingPolicy.parse(ON_MISSING, conf.get(ON_MISSING, "fail"));
     }
 
     public Duration stallTimeout() {

@@ -1,5 +1,7 @@
 package io.tributary.hadoop.input;
 
+import io.tributary.hadoop.dataset.LostRange;
+
 import java.io.IOException;
 
 /** Retention deleted offsets the job was asked to load; fails the job unless {@code tributary.on.missing=skip}. */

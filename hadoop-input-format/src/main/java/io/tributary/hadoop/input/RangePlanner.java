@@ -1,5 +1,7 @@
 package io.tributary.hadoop.input;
 
+import io.tributary.hadoop.dataset.LostRange;
+import io.tributary.hadoop.dataset.MissingPolicy;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult;

@@ -1,5 +1,6 @@
 package io.tributary.hadoop.input;
 
+import io.tributary.hadoop.dataset.LostRange;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

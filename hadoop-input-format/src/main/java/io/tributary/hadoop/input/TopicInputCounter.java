@@ -1,5 +1,7 @@
 package io.tributary.hadoop.input;
 
+import io.tributary.hadoop.dataset.LostRange;
+
 /** Counters of the topic input formats; per-partition records and lost ranges are dynamic counters in the groups below. */
 public enum TopicInputCounter {
     RECORDS,

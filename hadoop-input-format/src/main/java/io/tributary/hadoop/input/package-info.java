@@ -19,7 +19,7 @@
  *       {@link io.tributary.hadoop.input.RecordPreparer} to run per record on the fetch thread
  *       (the loader builds its Parquet rows there); its results reach the map thread with the
  *       records.</li>
- *   <li>Records deleted by retention: {@link io.tributary.hadoop.input.MissingPolicy}.</li>
+ *   <li>Records deleted by retention: {@link io.tributary.hadoop.dataset.MissingPolicy}.</li>
  * </ul>
  * Settings are the {@link io.tributary.hadoop.input.InputConfig} keys.
  */

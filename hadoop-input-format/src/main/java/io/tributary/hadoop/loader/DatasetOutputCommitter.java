@@ -49,7 +49,7 @@ public class DatasetOutputCommitter extends OutputCommitter {
         fs.mkdirs(staging.jobDir());
         DurableFiles.write(fs, staging.stagedToken(), staging.jobId().getBytes(StandardCharsets.UTF_8), true);
         stopHeartbeat();
-        heartbeat = StagingHeartbeat.start(fs, staging.stagedToken());
+        heartbeat = StagingHeartbeat.start(fs, staging.stagedToken(), new LoaderConfig(context.getConfiguration()).stagingHeartbeatInterval());
     }
 
     @Override

@@ -59,24 +59,25 @@ final class JobCommit {
     private static final Logger log = LoggerFactory.getLogger(JobCommit.class);
     /** How the loader names itself to {@link CommitPoint}. */
     static final String WRITER = "loader";
-    /** A staging area without a commit begun and untouched this long belongs to a loader that died (see {@link StagingHeartbeat}). */
-    static final Duration ABANDONED_AFTER = Duration.ofMinutes(15);
     /** The content of a {@code COMMITTING} file that claims an abandoned staging area: not a marker (no end line). */
     private static final String CLAIM = "claimed by a later loader for deletion: abandoned\n";
 
     private final FileSystem fs;
     private final JobStaging staging;
     private final OffsetLedger ledger;
+    /** A staging area without a commit begun and untouched this long belongs to a loader that died (see {@link StagingHeartbeat}). */
+    private final Duration abandonedAfter;
 
-    private JobCommit(FileSystem fs, JobStaging staging, OffsetLedger ledger) {
+    private JobCommit(FileSystem fs, JobStaging staging, OffsetLedger ledger, Duration abandonedAfter) {
         this.fs = fs;
         this.staging = staging;
         this.ledger = ledger;
+        this.abandonedAfter = abandonedAfter;
     }
 
     static JobCommit open(JobStaging staging, Configuration conf) throws IOException {
         return new JobCommit(staging.layout().root().getFileSystem(conf), staging,
-            OffsetLedger.open(staging.layout(), staging.topic(), conf));
+            OffsetLedger.open(staging.layout(), staging.topic(), conf), new LoaderConfig(conf).stagingAbandonedAfter());
     }
 
     /**
@@ -124,7 +125,7 @@ final class JobCommit {
 
     /**
      * Deletes the staging area of a job that never began its commit and shows no sign of life
-     * (its {@link StagingHeartbeat} stopped {@link #ABANDONED_AFTER} ago): a loader killed
+     * (its {@link StagingHeartbeat} stopped {@link LoaderConfig#STAGING_ABANDONED_AFTER_MS} ago): a loader killed
      * before its intent. Safe against a job that is only slow: the claim is a {@code COMMITTING}
      * file created only if absent, so either the job's own marker came first (then nothing is
      * deleted) or its commit finds the claim, or the staging area without its {@code STAGED}
@@ -133,9 +134,9 @@ final class JobCommit {
     private void removeIfAbandoned() throws IOException {
         if (!fs.exists(staging.committingMarker())) { // present but no marker: already claimed
             long quietMs = System.currentTimeMillis() - newestModification(staging.jobDir());
-            if (quietMs < ABANDONED_AFTER.toMillis()) {
+            if (quietMs < abandonedAfter.toMillis()) {
                 log.warn("loader job {} has staging files in {} and is still running (or died less than {} ago); they are "
-                    + "not part of the dataset", staging.jobId(), staging.jobDir(), ABANDONED_AFTER);
+                    + "not part of the dataset", staging.jobId(), staging.jobDir(), abandonedAfter);
                 return;
             }
             if (!DurableFiles.createOnce(fs, staging.committingMarker(), CLAIM.getBytes(StandardCharsets.UTF_8))) {
@@ -143,7 +144,7 @@ final class JobCommit {
             }
         }
         log.warn("deleting the staging area of loader job {}: it never began its commit and showed no sign of life for {} "
-            + "(killed before its commit); none of its files was part of the dataset", staging.jobId(), ABANDONED_AFTER);
+            + "(killed before its commit); none of its files was part of the dataset", staging.jobId(), abandonedAfter);
         fs.delete(staging.stagedToken(), false); // first: a straggler's commit after this finds no token and refuses
         fs.delete(staging.jobDir(), true);
     }
@@ -180,13 +181,14 @@ final class JobCommit {
         if (!DurableFiles.createOnce(fs, staging.committingMarker(), marker.encode().getBytes(StandardCharsets.UTF_8))) {
             throw new IOException("loader job " + staging.jobId() + " cannot commit: " + (readMarker().isPresent()
                 ? "an earlier attempt of it began its commit; the next loader run finishes or drops that one"
-                : "a later loader found no sign of life of it for " + ABANDONED_AFTER + " and claimed its staging area to delete it")
+                : "a later loader found no sign of life of it (for its " + LoaderConfig.STAGING_ABANDONED_AFTER_MS
+                    + ") and claimed its staging area to delete it")
                 + "; nothing was committed, run the load again");
         }
         if (!fs.exists(staging.stagedToken())) {
             fs.delete(staging.jobDir(), true); // what stragglers wrote again after the clean-up
-            throw new IOException("loader job " + staging.jobId() + " cannot commit: a later loader found no sign of life of it for "
-                + ABANDONED_AFTER + " and deleted its staging area; nothing was committed, run the load again");
+            throw new IOException("loader job " + staging.jobId() + " cannot commit: a later loader found no sign of life of it (for its "
+                + LoaderConfig.STAGING_ABANDONED_AFTER_MS + ") and deleted its staging area; nothing was committed, run the load again");
         }
     }
 

@@ -1,7 +1,7 @@
 package io.tributary.hadoop.loader;
 
+import io.tributary.hadoop.dataset.LostRange;
 import io.tributary.hadoop.input.LoadPlan;
-import io.tributary.hadoop.input.LostRange;
 import io.tributary.hadoop.input.OffsetRange;
 import io.tributary.hadoop.input.TopicInputCounter;
 import org.apache.hadoop.fs.Path;

@@ -13,6 +13,7 @@ import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 
 import java.time.DateTimeException;
+import java.time.Duration;
 import java.time.ZoneId;
 
 /** The job configuration keys of the dataset output (the input side is {@link InputConfig}). */
@@ -32,7 +33,24 @@ public final class LoaderConfig {
     /** How often the loader prints a progress line while its job runs (ms). */
     public static final String PROGRESS_INTERVAL_MS = "tributary.loader.progress.interval.ms";
 
+    /**
+     * How often a running job touches its staging area's {@code STAGED} token (ms), from its set-up
+     * to its commit or abort, so that later loaders see it alive ({@link StagingHeartbeat}).
+     */
+    public static final String STAGING_HEARTBEAT_INTERVAL_MS = "tributary.staging.heartbeat.interval.ms";
+    /**
+     * How long a staging area without a commit begun must have gone untouched before a later loader
+     * takes its job for dead and deletes it (ms). Only space and liveness depend on it, never
+     * correctness: the clean-up and the job's own commit both create the {@code COMMITTING} file only
+     * if absent, so a job that was merely slow refuses with nothing committed.
+     */
+    public static final String STAGING_ABANDONED_AFTER_MS = "tributary.staging.abandoned.after.ms";
+
     public static final long DEFAULT_PROGRESS_INTERVAL_MS = 10_000;
+    public static final long DEFAULT_STAGING_HEARTBEAT_INTERVAL_MS = 60_000;
+    public static final long DEFAULT_STAGING_ABANDONED_AFTER_MS = 15 * 60_000;
+    /** The abandon age must span this many heartbeats, so that a beat or two lost to a slow file system kills no live job. */
+    static final int HEARTBEATS_PER_ABANDON_AGE = 3;
     public static final long DEFAULT_ROW_GROUP_BYTES = 64L * 1024 * 1024;
     public static final int DEFAULT_MAX_OPEN_FILES = 8;
 
@@ -48,7 +66,14 @@ public final class LoaderConfig {
         .define(MAX_OPEN_FILES, Type.INT, DEFAULT_MAX_OPEN_FILES, ConfigDef.Range.atLeast(1), Importance.LOW,
             "Parquet files one task keeps open at once (one per partition and hour bucket); the least recently written closes first")
         .define(PROGRESS_INTERVAL_MS, Type.LONG, DEFAULT_PROGRESS_INTERVAL_MS, ConfigDef.Range.atLeast(1), Importance.LOW,
-            "How often the loader prints a progress line while its job runs");
+            "How often the loader prints a progress line while its job runs")
+        .define(STAGING_HEARTBEAT_INTERVAL_MS, Type.LONG, DEFAULT_STAGING_HEARTBEAT_INTERVAL_MS, ConfigDef.Range.atLeast(1),
+            Importance.LOW, "How often a running job touches its staging area (_tributary/jobs/<topic>/<job>/STAGED), from set-up to "
+                + "commit or abort, so that later loaders see it alive")
+        .define(STAGING_ABANDONED_AFTER_MS, Type.LONG, DEFAULT_STAGING_ABANDONED_AFTER_MS, ConfigDef.Range.atLeast(1), Importance.LOW,
+            "A staging area with no commit begun and untouched this long belongs to a loader that died: the next loader deletes it. "
+                + "At least " + HEARTBEATS_PER_ABANDON_AGE + " times " + STAGING_HEARTBEAT_INTERVAL_MS + "; a shorter one frees space "
+                + "sooner, and a live job it misjudges refuses to commit (nothing lost, run it again)");
 
     private final Configuration conf;
 
@@ -80,6 +105,26 @@ public final class LoaderConfig {
 
     public long progressIntervalMs() {
         return conf.getLong(PROGRESS_INTERVAL_MS, DEFAULT_PROGRESS_INTERVAL_MS);
+    }
+
+    public Duration stagingHeartbeatInterval() {
+        return Duration.ofMillis(conf.getLong(STAGING_HEARTBEAT_INTERVAL_MS, DEFAULT_STAGING_HEARTBEAT_INTERVAL_MS));
+    }
+
+    /**
+     * The age after which a staging area with no commit begun counts as abandoned.
+     *
+     * @throws IllegalArgumentException if it spans fewer than {@value #HEARTBEATS_PER_ABANDON_AGE} heartbeats
+     */
+    public Duration stagingAbandonedAfter() {
+        Duration age = Duration.ofMillis(conf.getLong(STAGING_ABANDONED_AFTER_MS, DEFAULT_STAGING_ABANDONED_AFTER_MS));
+        Duration heartbeat = stagingHeartbeatInterval();
+        if (age.compareTo(heartbeat.multipliedBy(HEARTBEATS_PER_ABANDON_AGE)) < 0) {
+            throw new IllegalArgumentException(STAGING_ABANDONED_AFTER_MS + "=" + age.toMillis() + " must be at least "
+                + HEARTBEATS_PER_ABANDON_AGE + " times " + STAGING_HEARTBEAT_INTERVAL_MS + "=" + heartbeat.toMillis()
+                + ", or live jobs would look abandoned between two heartbeats");
+        }
+        return age;
     }
 
     public int maxOpenFiles() {

@@ -1,10 +1,10 @@
 package io.tributary.hadoop.loader;
 
 import io.tributary.hadoop.dataset.DatasetTopicName;
+import io.tributary.hadoop.dataset.MissingPolicy;
 import io.tributary.hadoop.dataset.ParquetWriterFactory;
 import io.tributary.hadoop.dataset.ValueFormat;
 import io.tributary.hadoop.input.InputConfig;
-import io.tributary.hadoop.input.MissingPolicy;
 import io.tributary.hadoop.input.StartPosition;
 import org.apache.hadoop.conf.Configuration;
 
@@ -112,7 +112,7 @@ record LoaderOptions(Map<String, String> settings, String valueSchemaFile, boole
             StartPosition.parse(s.get(InputConfig.START));
         }
         if (s.containsKey(InputConfig.ON_MISSING)) {
-            MissingPolicy.parse(s.get(InputConfig.ON_MISSING));
+            MissingPolicy.parse(InputConfig.ON_MISSING, s.get(InputConfig.ON_MISSING));
         }
         if (s.containsKey(LoaderConfig.VALUE_FORMAT)) {
             ValueFormat.parse(s.get(LoaderConfig.VALUE_FORMAT));

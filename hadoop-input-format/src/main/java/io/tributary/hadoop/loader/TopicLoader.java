@@ -1,6 +1,7 @@
 package io.tributary.hadoop.loader;
 
 import io.tributary.hadoop.dataset.DatasetLayout;
+import io.tributary.hadoop.dataset.LostRangeReport;
 import io.tributary.hadoop.dataset.OffsetLedger;
 import io.tributary.hadoop.input.InputConfig;
 import io.tributary.hadoop.input.JobPlanning;
@@ -81,6 +82,7 @@ public final class TopicLoader extends Configured implements Tool {
         try {
             InputConfig.validate(LoaderConfig.DEFINITION, conf);
             new InputConfig(conf).isolationLevel(); // a consumer key, so not in the definition
+            new LoaderConfig(conf).stagingAbandonedAfter(); // checked against the heartbeat interval
         } catch (ConfigException | IllegalArgumentException e) {
             err.println("tributary-loader: " + e.getMessage());
             return 2;

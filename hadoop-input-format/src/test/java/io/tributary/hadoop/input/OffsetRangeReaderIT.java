@@ -1,5 +1,7 @@
 package io.tributary.hadoop.input;
 
+import io.tributary.hadoop.dataset.LostRange;
+import io.tributary.hadoop.dataset.MissingPolicy;
 import io.tributary.hadoop.testing.BrokerExtension;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.kafka.clients.consumer.KafkaConsumer;

@@ -1,10 +1,13 @@
 package io.tributary.hadoop.input;
 
+import io.tributary.hadoop.dataset.MissingPolicy;
 import io.tributary.hadoop.testing.BrokerExtension;
 import io.tributary.testkit.tributary.TransactionalTopic;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.utils.Time;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -36,54 +39,64 @@ class TransactionalRangesIT {
     private static final int PARTITIONS = 3;
     private static final int PER_BATCH = 40;
     private static final AtomicInteger TOPICS = new AtomicInteger();
+    /** Only read, never changed: the tests that leave the open transaction open share it. */
+    private static TransactionalTopic shared;
+
+    @BeforeAll
+    static void writeSharedTopic() throws Exception {
+        shared = newTopic();
+    }
+
+    @AfterAll
+    static void closeSharedTopic() {
+        if (shared != null) {
+            shared.close();
+        }
+    }
 
     @Test
     void plansUpToTheLastStableOffsetAndNotesTheLogEndBeyondAnOpenTransaction() throws Exception {
-        try (TransactionalTopic topic = newTopic()) {
-            LoadPlan plan = JobPlanning.plan(conf(topic, "earliest"));
-            Map<Integer, Long> stable = topic.lastStableOffsets();
-            Map<Integer, Long> logEnds = topic.logEndOffsets();
-            assertThat(stable).containsAllEntriesOf(topic.openTransactionStarts());
-            assertThat(plan.endOffsets()).isEqualTo(stable);
-            for (LoadPlan.Partition p : plan.partitions()) {
-                assertThat(p.logEnd()).as("log end of partition %d", p.range().partition()).isEqualTo(logEnds.get(p.range().partition()));
-            }
-            assertThat(plan.partitions()).filteredOn(p -> p.heldBack() > 0).extracting(p -> p.range().partition())
-                .containsExactlyElementsOf(topic.openTransactionStarts().keySet());
-
-            // A start past the stable end (say, offsets a read_uncommitted consumer committed) names the open transaction.
-            assertThatThrownBy(() -> JobPlanning.plan(conf(topic, "offsets:0=" + logEnds.get(0))))
-                .hasMessage("start offset " + logEnds.get(0) + " of " + topic.topic() + "-0 is beyond its end " + stable.get(0)
-                    + ", where a transaction is still open (log end " + logEnds.get(0) + "); load again once it has ended, "
-                    + "or read with tributary.consumer.isolation.level=read_uncommitted");
+        TransactionalTopic topic = shared;
+        LoadPlan plan = JobPlanning.plan(conf(topic, "earliest"));
+        Map<Integer, Long> stable = topic.lastStableOffsets();
+        Map<Integer, Long> logEnds = topic.logEndOffsets();
+        assertThat(stable).containsAllEntriesOf(topic.openTransactionStarts());
+        assertThat(plan.endOffsets()).isEqualTo(stable);
+        for (LoadPlan.Partition p : plan.partitions()) {
+            assertThat(p.logEnd()).as("log end of partition %d", p.range().partition()).isEqualTo(logEnds.get(p.range().partition()));
         }
+        assertThat(plan.partitions()).filteredOn(p -> p.heldBack() > 0).extracting(p -> p.range().partition())
+            .containsExactlyElementsOf(topic.openTransactionStarts().keySet());
+
+        // A start past the stable end (say, offsets a read_uncommitted consumer committed) names the open transaction.
+        assertThatThrownBy(() -> JobPlanning.plan(conf(topic, "offsets:0=" + logEnds.get(0))))
+            .hasMessage("start offset " + logEnds.get(0) + " of " + topic.topic() + "-0 is beyond its end " + stable.get(0)
+                + ", where a transaction is still open (log end " + logEnds.get(0) + "); load again once it has ended, "
+                + "or read with tributary.consumer.isolation.level=read_uncommitted");
     }
 
     @ParameterizedTest(name = "splits of at most {0} offsets")
     @ValueSource(longs = {7, PER_BATCH + 1, 1_000})
     void readsEveryCommittedRecordOnceWhereverTheSplitsEnd(long maxOffsets) throws Exception {
-        try (TransactionalTopic topic = newTopic()) {
-            Configuration conf = conf(topic, "earliest");
-            Map<Integer, TreeSet<Long>> read = readAll(conf, new SplitPlanner(new SplitLimits(maxOffsets, 0, 0)).split(JobPlanning.plan(conf)));
-            assertThat(read).isEqualTo(topic.visible());
-        }
+        Configuration conf = conf(shared, "earliest");
+        Map<Integer, TreeSet<Long>> read = readAll(conf, new SplitPlanner(new SplitLimits(maxOffsets, 0, 0)).split(JobPlanning.plan(conf)));
+        assertThat(read).isEqualTo(shared.visible());
     }
 
     @Test
     void aSplitOfAbortedRecordsAndTheirMarkerEndsWithNoRecordAndNothingLost() throws Exception {
-        try (TransactionalTopic topic = newTopic()) {
-            int partition = PARTITIONS - 1;
-            // Each transaction put PER_BATCH records, one offset after the other, into the partition.
-            long firstOfLastAbort = topic.aborted().get(partition).descendingSet().stream().skip(PER_BATCH - 1).findFirst().orElseThrow();
-            // The log's last transaction: its aborted records and the abort marker after them, up to the log end.
-            TopicSplit split = new TopicSplit(topic.topic(), List.of(new OffsetRange(partition, firstOfLastAbort,
-                topic.logEndOffsets().get(partition))), "");
-            assertThat(split.span()).isEqualTo(PER_BATCH + 1);
-            try (OffsetRangeReader reader = reader(conf(topic, "earliest"), split)) {
-                assertThat(reader.next()).as("a record of an aborted transaction").isFalse();
-                assertThat(reader.progress()).isEqualTo(1f);
-                assertThat(reader.lostRanges()).isEmpty();
-            }
+        TransactionalTopic topic = shared;
+        int partition = PARTITIONS - 1;
+        // Each transaction put PER_BATCH records, one offset after the other, into the partition.
+        long firstOfLastAbort = topic.aborted().get(partition).descendingSet().stream().skip(PER_BATCH - 1).findFirst().orElseThrow();
+        // The log's last transaction: its aborted records and the abort marker after them, up to the log end.
+        TopicSplit split = new TopicSplit(topic.topic(), List.of(new OffsetRange(partition, firstOfLastAbort,
+            topic.logEndOffsets().get(partition))), "");
+        assertThat(split.span()).isEqualTo(PER_BATCH + 1);
+        try (OffsetRangeReader reader = reader(conf(topic, "earliest"), split)) {
+            assertThat(reader.next()).as("a record of an aborted transaction").isFalse();
+            assertThat(reader.progress()).isEqualTo(1f);
+            assertThat(reader.lostRanges()).isEmpty();
         }
     }
 

@@ -37,11 +37,13 @@ import org.apache.parquet.hadoop.ParquetWriter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -50,6 +52,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /** The exactly-once protocol of the loader's committer, driven step by step on the local filesystem. */
 class DatasetOutputCommitterTest {
@@ -209,11 +212,39 @@ class DatasetOutputCommitterTest {
         committedTasks(2);
         committer.stopHeartbeat(); // its next beat, a minute away, is the one this test makes at once
         backdateStaging();
-        try (StagingHeartbeat heartbeat = StagingHeartbeat.start(fs, staging().stagedToken())) {
+        try (StagingHeartbeat heartbeat = StagingHeartbeat.start(fs, staging().stagedToken(), new LoaderConfig(conf).stagingHeartbeatInterval())) {
             heartbeat.beat();
         }
         assertThat(JobCommit.recoverPending(DatasetLayout.utc(root), "t", conf)).isZero();
         assertThat(fs.exists(staging().tasksDir())).isTrue();
+    }
+
+    @Test
+    void aShorterAbandonAgeDeletesTheStagingAreaOfAKilledLoaderSooner() throws Exception {
+        JobContext job = committedTasks(2);
+        killAt(CommitPoint.AFTER_TEMP_FILES, job);
+        backdateStaging(Duration.ofMinutes(5));
+        assertThat(JobCommit.recoverPending(DatasetLayout.utc(root), "t", conf)).isZero();
+        assertThat(fs.exists(staging().tasksDir())).as("five quiet minutes are not the default fifteen").isTrue();
+
+        Configuration impatient = new Configuration(conf);
+        impatient.setLong(LoaderConfig.STAGING_HEARTBEAT_INTERVAL_MS, 60_000);
+        impatient.setLong(LoaderConfig.STAGING_ABANDONED_AFTER_MS, 4 * 60_000);
+        assertThat(JobCommit.recoverPending(DatasetLayout.utc(root), "t", impatient)).isZero();
+        assertThat(fs.exists(staging().jobDir())).as("five quiet minutes with an abandon age of four").isFalse();
+        assertThat(ledger()).isEmpty();
+    }
+
+    @Test
+    @Timeout(60)
+    void aRunningJobTouchesItsStagingAreaAtTheConfiguredInterval() throws Exception {
+        conf.setLong(LoaderConfig.STAGING_HEARTBEAT_INTERVAL_MS, 100);
+        committer.setupJob(new JobContextImpl(conf, JOB));
+        backdateStaging(Duration.ofMinutes(20));
+        long backdated = fs.getFileStatus(staging().stagedToken()).getModificationTime();
+        await().atMost(Duration.ofSeconds(30)).until(() -> fs.getFileStatus(staging().stagedToken()).getModificationTime() > backdated);
+        assertThat(JobCommit.recoverPending(DatasetLayout.utc(root), "t", conf)).isZero();
+        assertThat(fs.exists(staging().jobDir())).as("a job whose heartbeat goes on").isTrue();
     }
 
     @Test
@@ -417,9 +448,13 @@ class DatasetOutputCommitterTest {
         }
     }
 
-    // Every file and directory of the staging area as last touched longer ago than a live job allows.
+    // Every file and directory of the staging area as last touched longer ago than a live job allows by default.
     private void backdateStaging() throws IOException {
-        long longAgo = System.currentTimeMillis() - JobCommit.ABANDONED_AFTER.toMillis() - 60_000;
+        backdateStaging(Duration.ofMillis(LoaderConfig.DEFAULT_STAGING_ABANDONED_AFTER_MS).plusMinutes(1));
+    }
+
+    private void backdateStaging(Duration ago) throws IOException {
+        long longAgo = System.currentTimeMillis() - ago.toMillis();
         Path jobDir = staging().jobDir();
         for (var it = fs.listFiles(jobDir, true); it.hasNext(); ) {
             fs.setTimes(it.next().getPath(), longAgo, -1);

@@ -18,7 +18,8 @@ class LoaderSettingsTest {
     java.nio.file.Path dir;
 
     @ParameterizedTest
-    @CsvSource({"tributary.split.max.records, many", "tributary.consumer.isolation.level, committed"})
+    @CsvSource({"tributary.split.max.records, many", "tributary.consumer.isolation.level, committed",
+        "tributary.staging.abandoned.after.ms, 120000"}) // under three default heartbeat intervals
     void aBadSettingIsOneClearLineAndExitCodeTwoBeforeAnythingConnects(String key, String value) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();

@@ -1,10 +1,11 @@
 package io.tributary.hadoop.loader;
 
 import io.tributary.hadoop.dataset.DatasetLayout;
-import io.tributary.hadoop.input.LostRange;
+import io.tributary.hadoop.dataset.LostRange;
+import io.tributary.hadoop.dataset.LostRangeReport;
+import io.tributary.hadoop.testing.BrokerExtension;
 import io.tributary.hadoop.testing.Datasets;
 import io.tributary.hadoop.testing.LocalJobs;
-import io.tributary.hadoop.testing.BrokerExtension;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.Test;

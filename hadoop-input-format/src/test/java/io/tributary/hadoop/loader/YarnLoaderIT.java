@@ -59,7 +59,8 @@ class YarnLoaderIT {
     void theContainersGetHadoopsJarsAndNoneOfOurs() throws Exception {
         List<String> jars = HadoopInstallation.jarNames(cluster.containerJars());
         assertThat(jars).anyMatch(n -> n.startsWith("hadoop-mapreduce-client-app-")).anyMatch(n -> n.startsWith("hadoop-hdfs-client-"))
-            .noneMatch(n -> n.startsWith("kafka") || n.startsWith("parquet-") || n.startsWith("hadoop-input-format") || n.startsWith("junit-"));
+            .noneMatch(n -> n.startsWith("kafka") || n.startsWith("parquet-") || n.startsWith("hadoop-input-format") || n.startsWith("hadoop-dataset")
+                || n.startsWith("junit-"));
     }
 
     @Test

@@ -11,8 +11,9 @@ import java.util.List;
  * own libraries reach a job by any way but the one a user has: the job jar or {@code -libjars}.
  */
 public final class HadoopInstallation {
-    /** Jar name prefixes of the libraries the loader needs that no Hadoop installation ships. */
-    public static final List<String> NOT_IN_HADOOP = List.of("kafka-clients", "parquet-", "zstd-jni", "aircompressor", "jts-core", "commons-pool");
+    /** Jar name prefixes of the libraries the loader needs that no Hadoop installation ships (our hadoop-dataset among them). */
+    public static final List<String> NOT_IN_HADOOP = List.of("hadoop-dataset", "kafka-clients", "parquet-", "zstd-jni", "aircompressor", "jts-core",
+        "commons-pool");
     /**
      * This project's own jars, the test libraries and the peer broker (Apache Kafka's server jars,
      * Scala), which a cluster does not have either: jar name prefixes, and Maven group directories.

@@ -52,6 +52,8 @@ public final class MiniHadoop implements AutoCloseable {
             conf.setLong(YarnConfiguration.NM_SLEEP_DELAY_BEFORE_SIGKILL_MS, 100);
             conf.setLong(YarnConfiguration.NM_PROCESS_KILL_WAIT_MS, 100);
             conf.setBoolean(YarnConfiguration.LOG_AGGREGATION_ENABLED, true);
+            // Containers are handed out on node heartbeats: every 100 ms rather than every second, as a small cluster may run.
+            conf.setLong(YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, 100);
             yarn = new MiniMRYarnCluster("tributary-yarn-it", 1);
             yarn.init(conf);
             yarn.start();
@@ -113,6 +115,8 @@ public final class MiniHadoop implements AutoCloseable {
         mapred.setInt(MRJobConfig.MAP_MEMORY_MB, 384);
         mapred.set(MRJobConfig.MAP_JAVA_OPTS, "-Xmx256m");
         mapred.setBoolean(MRJobConfig.MAP_SPECULATIVE, false);
+        // The application master asks for its map containers (and a failed attempt's next one) every 100 ms, not every second.
+        mapred.setInt(MRJobConfig.MR_AM_TO_RM_HEARTBEAT_INTERVAL_MS, 100);
         mapred.setInt("mapreduce.client.completion.pollinterval", 500);
         write(mapred, dir.resolve("mapred-site.xml"));
         return dir;

@@ -51,6 +51,8 @@ public final class TransactionalTopic implements AutoCloseable {
     private final KafkaProducer<String, String> plain;
     private final KafkaProducer<String, String> transactions;
     private final KafkaProducer<String, String> hanging;
+    /** One client for every offset look-up: the waits for markers ask many times, and a client per question took seconds on a loaded machine. */
+    private final Admin admin;
     private final Map<Integer, TreeSet<Long>> committed = new TreeMap<>();
     private final Map<Integer, TreeSet<Long>> aborted = new TreeMap<>();
     private final Map<Integer, TreeSet<Long>> open = new TreeMap<>();
@@ -65,6 +67,7 @@ public final class TransactionalTopic implements AutoCloseable {
         this.plain = new KafkaProducer<>(producerProps(null));
         this.transactions = new KafkaProducer<>(producerProps(topic + "-transactions"));
         this.hanging = new KafkaProducer<>(producerProps(topic + "-hanging"));
+        this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers));
         for (int p = 0; p < partitions; p++) {
             committed.put(p, new TreeSet<>());
             aborted.put(p, new TreeSet<>());
@@ -81,11 +84,9 @@ public final class TransactionalTopic implements AutoCloseable {
         if (partitions < 2) {
             throw new IllegalArgumentException("needs two partitions or more, one of them without the open transaction");
         }
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        }
         TransactionalTopic written = new TransactionalTopic(bootstrapServers, topic, partitions, perPartition);
         try {
+            written.admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             written.writeScenario();
         } catch (InterruptedException | ExecutionException | TimeoutException | RuntimeException e) {
             written.close();
@@ -222,10 +223,8 @@ public final class TransactionalTopic implements AutoCloseable {
             request.put(new TopicPartition(topic, p), OffsetSpec.latest());
         }
         Map<Integer, Long> ends = new TreeMap<>();
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
-            admin.listOffsets(request, new ListOffsetsOptions(isolation)).all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-                .forEach((tp, info) -> ends.put(tp.partition(), info.offset()));
-        }
+        admin.listOffsets(request, new ListOffsetsOptions(isolation)).all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+            .forEach((tp, info) -> ends.put(tp.partition(), info.offset()));
         return ends;
     }
 
@@ -278,5 +277,6 @@ public final class TransactionalTopic implements AutoCloseable {
         plain.close(Duration.ofSeconds(10));
         transactions.close(Duration.ofSeconds(10));
         hanging.close(Duration.ofSeconds(10));
+        admin.close(Duration.ofSeconds(10));
     }
 }

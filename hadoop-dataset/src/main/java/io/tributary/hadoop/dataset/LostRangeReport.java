@@ -1,8 +1,5 @@
-package io.tributary.hadoop.loader;
+package io.tributary.hadoop.dataset;
 
-import io.tributary.hadoop.dataset.DatasetLayout;
-import io.tributary.hadoop.dataset.DurableFiles;
-import io.tributary.hadoop.input.LostRange;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;

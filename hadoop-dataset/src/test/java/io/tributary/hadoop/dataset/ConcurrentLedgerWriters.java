@@ -27,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 final class ConcurrentLedgerWriters {
     static final String TOPIC = "t";
     private static final long TIMEOUT_S = 120;
+    private static final long READ_PAUSE_MS = 5;
 
     private ConcurrentLedgerWriters() {
     }
@@ -118,8 +119,13 @@ final class ConcurrentLedgerWriters {
         }
     }
 
-    /** Reads the ledger over and over while {@code writing}, failing if a partition ever moves back. */
-    private static void readWhile(DatasetLayout layout, Configuration conf, java.util.function.BooleanSupplier writing) throws IOException {
+    /**
+     * Reads the ledger over and over while {@code writing}, failing if a partition ever moves back.
+     * It pauses {@value #READ_PAUSE_MS} ms between reads: still several reads of every version, but
+     * no longer a core spinning beside the writers (and the NameNode) on a 2-core machine.
+     */
+    private static void readWhile(DatasetLayout layout, Configuration conf, java.util.function.BooleanSupplier writing)
+            throws IOException, InterruptedException {
         OffsetLedger reader = OffsetLedger.open(layout, TOPIC, conf);
         Map<Integer, Long> seen = new HashMap<>();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_S);
@@ -128,6 +134,7 @@ final class ConcurrentLedgerWriters {
             seen.forEach((p, before) -> assertThat(now.getOrDefault(p, -1L)).as("partition %d read after %d", p, before)
                 .isGreaterThanOrEqualTo(before));
             seen.putAll(now);
+            Thread.sleep(READ_PAUSE_MS);
         }
     }
 

@@ -1,4 +1,4 @@
-package io.tributary.hadoop.input;
+package io.tributary.hadoop.dataset;
 
 /** Offsets {@code [start, end)} of a partition that retention deleted before they were loaded. */
 public record LostRange(String topic, int partition, long start, long end) {

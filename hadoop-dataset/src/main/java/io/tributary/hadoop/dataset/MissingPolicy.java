@@ -1,4 +1,4 @@
-package io.tributary.hadoop.input;
+package io.tributary.hadoop.dataset;
 
 import java.util.Locale;
 
@@ -9,11 +9,12 @@ public enum MissingPolicy {
     /** Load what is left and write the lost ranges to a report beside the output. */
     SKIP;
 
-    public static MissingPolicy parse(String text) {
+    /** Parses the value of the setting {@code key} (the loader's and the sink's keys differ), naming it when invalid. */
+    public static MissingPolicy parse(String key, String text) {
         try {
             return valueOf(text.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(InputConfig.ON_MISSING + " must be fail or skip, not '" + text + "'", e);
+            throw new IllegalArgumentException(key + " must be fail or skip, not '" + text + "'", e);
         }
     }
 }
