@@ -136,8 +136,9 @@ final class AclRequestAuthorization implements RequestAuthorization {
     }
 
     /**
-     * DescribeTopicPartitions, as Kafka: DESCRIBE on each topic. A topic named in the request that the principal may
-     * not describe answers TOPIC_AUTHORIZATION_FAILED; when every topic was asked for, it is left out.
+     * DescribeTopicPartitions, as Kafka: DESCRIBE on each topic, and each topic answered with the sender's operations
+     * on it. A topic named in the request that the principal may not describe answers TOPIC_AUTHORIZATION_FAILED;
+     * when every topic was asked for, it is left out.
      */
     private static UnaryOperator<ApiMessage> describeTopicPartitions(RequestAccess access, DescribeTopicPartitionsRequestData request) {
         boolean allTopics = request.topics().isEmpty();
@@ -146,7 +147,8 @@ final class AclRequestAuthorization implements RequestAuthorization {
             var kept = new DescribeTopicPartitionsResponseData.DescribeTopicPartitionsResponseTopicCollection();
             for (var topic : response.topics()) {
                 if (access.may(DESCRIBE, ResourceType.TOPIC, topic.name())) {
-                    kept.add(topic.duplicate());
+                    kept.add(topic.duplicate().setTopicAuthorizedOperations(AuthorizedOperations.allowed(ResourceType.TOPIC,
+                            operation -> access.may(operation, ResourceType.TOPIC, topic.name()))));
                 } else if (!allTopics) {
                     kept.add(new DescribeTopicPartitionsResponseData.DescribeTopicPartitionsResponseTopic().setName(topic.name())
                             .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()));

@@ -15,6 +15,7 @@ import org.apache.kafka.common.message.DescribeTopicPartitionsResponseData.Descr
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponsePartition;
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponseTopic;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * DescribeTopicPartitions (KIP-966): the topics' partitions as Metadata describes them, in topic-name order from the
@@ -57,8 +58,11 @@ final class TopicPartitionsHandler {
                 break;
             }
             MetadataResponseTopic described = metadata.describe(topic.get());
+            // Kafka fills the operations in every answer (the admin client shows them only when asked); all of them
+            // here, the authorization step narrows them down where there are ACLs.
             DescribeTopicPartitionsResponseTopic result = new DescribeTopicPartitionsResponseTopic()
-                    .setName(name).setTopicId(described.topicId()).setIsInternal(described.isInternal());
+                    .setName(name).setTopicId(described.topicId()).setIsInternal(described.isInternal())
+                    .setTopicAuthorizedOperations(AuthorizedOperations.all(ResourceType.TOPIC));
             for (MetadataResponsePartition partition : described.partitions()) {
                 if (partition.partitionIndex() < first) {
                     continue;
