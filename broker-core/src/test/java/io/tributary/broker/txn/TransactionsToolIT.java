@@ -71,7 +71,9 @@ class TransactionsToolIT {
                 BrokerConfig.TRANSACTION_STATE_LOG_REPLICATION_FACTOR, "1",
                 BrokerConfig.TRANSACTION_STATE_LOG_NUM_PARTITIONS, "2",
                 BrokerConfig.OFFSETS_TOPIC_REPLICATION_FACTOR, "1",
-                BrokerConfig.TRANSACTIONAL_ID_EXPIRATION_MS, "1500",
+                // Short, but not so short that an id expires between a producer's InitProducerId and its first
+                // AddPartitionsToTxn on a loaded machine (an Empty id is expirable, as in Kafka: INVALID_PRODUCER_ID_MAPPING).
+                BrokerConfig.TRANSACTIONAL_ID_EXPIRATION_MS, "6000",
                 BrokerConfig.TRANSACTION_REMOVE_EXPIRED_CLEANUP_INTERVAL_MS, "200"));
         try (Admin admin = Clients.admin(broker.bootstrapServers())) {
             admin.createTopics(List.of(new NewTopic("hanging", 1, (short) 1), new NewTopic("expiring", 1, (short) 1))).all().get();
@@ -155,7 +157,7 @@ class TransactionsToolIT {
                 firstProducerId = admin.describeTransactions(List.of("short-lived")).description("short-lived").get().producerId();
             }
         }
-        // transactional.id.expiration.ms is 1.5 s: the id is forgotten, so the tool lists it no more.
+        // transactional.id.expiration.ms is 6 s: the id is forgotten, so the tool lists it no more.
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300)).until(() -> !tool("list").contains("short-lived"));
         try (KafkaProducer<byte[], byte[]> producer = Clients.producer(broker.bootstrapServers(),
                 Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "short-lived"));
