@@ -13,7 +13,7 @@ import io.tributary.broker.group.consumer.ConsumerGroupSettings;
 import io.tributary.broker.txn.TransactionConfig;
 import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.log.LogConfig;
-import io.tributary.broker.metrics.HttpListeners;
+import io.tributary.http.HttpListeners;
 import io.tributary.broker.network.ChannelSecurity;
 import io.tributary.broker.network.ConnectionLimits;
 import io.tributary.broker.network.SocketServerConfig;
