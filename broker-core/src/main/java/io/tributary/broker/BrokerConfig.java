@@ -122,7 +122,7 @@ public final class BrokerConfig extends AbstractConfig {
                     "How long start-up waits for the first ZooKeeper connection.")
             .define(HTTP_LISTENERS, Type.STRING, "", ConfigDef.LambdaValidator.with(BrokerConfig::validateHttpListeners,
                             () -> "http://host:port,..."), Importance.MEDIUM,
-                    "Where the broker serves GET /metrics (Prometheus text format), http://host:port,...; port 0 binds a "
+                    "Where the broker serves GET /metrics (Prometheus text format) and the status page GET /, http://host:port,...; port 0 binds a "
                             + "free port. Empty: no HTTP endpoint.")
             .define(NUM_NETWORK_THREADS, Type.INT, 3, Range.atLeast(1), Importance.HIGH,
                     "Threads that read requests from and write responses to the sockets, each with its own selector.")
