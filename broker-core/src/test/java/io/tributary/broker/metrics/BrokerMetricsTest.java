@@ -6,6 +6,8 @@ import java.lang.management.ManagementFactory;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.management.MBeanServer;
@@ -103,9 +105,12 @@ class BrokerMetricsTest {
             assertThat(attribute("kafka.network:type=RequestMetrics,name=TotalTimeMs,request=Produce", "Count")).isEqualTo(1L);
             assertThat(attribute("kafka.network:type=RequestMetrics,name=TotalTimeMs,request=Produce", "99thPercentile"))
                     .isInstanceOf(Double.class);
-            assertThat(MBEANS.queryNames(new ObjectName("kafka.*:*"), null)).as("only meters with a Kafka name")
-                    .allMatch(name -> name.getDomain().startsWith("kafka."))
-                    .noneMatch(name -> name.toString().contains("tributary"));
+            Set<String> brokerMBeans = new TreeSet<>();
+            for (String domain : List.of("kafka.server", "kafka.controller", "kafka.network", "kafka.log")) {
+                MBEANS.queryNames(new ObjectName(domain + ":*"), null).forEach(name -> brokerMBeans.add(name.getCanonicalName()));
+            }
+            assertThat(brokerMBeans).as("Kafka's names only, nothing else (no percentile gauges, no tributary names)")
+                    .hasSize(18).allMatch(name -> name.contains(":name=") && !name.contains("tributary"));
         }
         assertThat(MBEANS.isRegistered(topicMessages)).isFalse();
     }
