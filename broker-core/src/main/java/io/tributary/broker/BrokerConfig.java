@@ -13,7 +13,7 @@ import io.tributary.broker.group.consumer.ConsumerGroupSettings;
 import io.tributary.broker.txn.TransactionConfig;
 import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.log.LogConfig;
-import io.tributary.broker.metrics.HttpListeners;
+import io.tributary.http.HttpListeners;
 import io.tributary.broker.network.ChannelSecurity;
 import io.tributary.broker.network.ConnectionLimits;
 import io.tributary.broker.network.SocketServerConfig;
@@ -122,7 +122,7 @@ public final class BrokerConfig extends AbstractConfig {
                     "How long start-up waits for the first ZooKeeper connection.")
             .define(HTTP_LISTENERS, Type.STRING, "", ConfigDef.LambdaValidator.with(BrokerConfig::validateHttpListeners,
                             () -> "http://host:port,..."), Importance.MEDIUM,
-                    "Where the broker serves GET /metrics (Prometheus text format), http://host:port,...; port 0 binds a "
+                    "Where the broker serves GET /metrics (Prometheus text format) and the status page GET /, http://host:port,...; port 0 binds a "
                             + "free port. Empty: no HTTP endpoint.")
             .define(NUM_NETWORK_THREADS, Type.INT, 3, Range.atLeast(1), Importance.HIGH,
                     "Threads that read requests from and write responses to the sockets, each with its own selector.")

@@ -53,7 +53,8 @@ import io.tributary.broker.log.ProducerStateManager;
 import io.tributary.broker.log.cleaner.CleanerLogState;
 import io.tributary.broker.log.cleaner.LogCleaner;
 import io.tributary.broker.metrics.BrokerMetrics;
-import io.tributary.broker.metrics.MetricsHttpServer;
+import io.tributary.broker.status.BrokerStatus;
+import io.tributary.http.HttpEndpoint;
 import io.tributary.broker.network.RequestChannel;
 import io.tributary.broker.network.SocketServer;
 import io.tributary.broker.replica.BrokerConnector;
@@ -116,7 +117,9 @@ public final class Server implements AutoCloseable {
     private AclAuthorizer authorizer;
     private final List<ListenerSecurity> listenerSecurity = new ArrayList<>();
     private BrokerConnector interBrokerConnector;
-    private MetricsHttpServer http;
+    private HttpEndpoint http;
+    private BrokerMetrics metrics;
+    private BrokerStatus status;
     /** One per listener, in the order of {@code listeners}. */
     private final Map<ListenerName, SocketServer> socketServers = new LinkedHashMap<>();
     private final Map<ListenerName, InetSocketAddress> boundAddresses = new LinkedHashMap<>();
@@ -247,8 +250,10 @@ public final class Server implements AutoCloseable {
                 new ScramUsers(zk),
                 ownCredentials.map(InterBrokerCredentials::principal), Optional.ofNullable(authorizer), controller, dynamicConfig,
                 new BrokerConfigStore(zk));
-        BrokerMetrics metrics = new BrokerMetrics(replicas.topicStats(), new PartitionHealth(cluster, config.brokerId()),
-                channel::queuedRequests);
+        status = BrokerStatus.create(config.brokerId(), identity.clusterId(), cluster, groups, interBrokerConnector, time);
+        metrics = new BrokerMetrics(new BrokerMetrics.Sources(replicas.topicStats(), replicas.isrChanges(),
+                new PartitionHealth(cluster, config.brokerId()), channel::queuedRequests, channel.networkIdle(), status::groupLags));
+        logs.flushTimes().listen(metrics::recordLogFlush);
         handlers = new RequestHandlerPool(config.ioThreads(), channel,
                 request -> metrics.requestLatency().time(request.apiKey(), () -> dispatcher.dispatch(request)));
         producerStateTasks = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -265,8 +270,10 @@ public final class Server implements AutoCloseable {
         registry.register(config.zookeeperConnectionTimeoutMs(), embeddedZooKeeper != null);
         controller.start();
         if (!config.httpListeners().isEmpty()) {
-            http = MetricsHttpServer.start(config.httpListeners(), metrics.registry());
-            log.info("serving GET /metrics on {}", http.addresses());
+            http = HttpEndpoint.start(config.httpListeners(), Map.of(
+                    "/metrics", new HttpEndpoint.Resource(HttpEndpoint.PROMETHEUS_TEXT, metrics::scrape),
+                    "/", new HttpEndpoint.Resource(HttpEndpoint.HTML, status::page)));
+            log.info("serving GET /metrics and the status page GET / on {}", http.addresses());
         }
         log.info("Tributary broker {} listening on {}, data in {}, ZooKeeper at {}{}", config.brokerId(), listening(config, interBroker),
                 config.logDirs(), connect, embeddedZooKeeper != null ? " (embedded)" : "");
@@ -378,6 +385,8 @@ public final class Server implements AutoCloseable {
         }
         socketServers.values().forEach(SocketServer::stopAccepting);
         quietly("HTTP endpoint", http);
+        quietly("status", status);
+        quietly("metrics", metrics);
         quietly("fetch purgatory", fetchWaiters);
         socketServers.values().forEach(server -> quietly("socket server", server));
         quietly("request handlers", handlers);

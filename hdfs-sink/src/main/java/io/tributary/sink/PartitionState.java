@@ -19,6 +19,8 @@ final class PartitionState {
     private long lostRecords;
     private long rateRecords;
     private long rateSinceMs;
+    private long lastCommitMs = -1;
+    private long committedOffset = -1;
 
     PartitionState(TopicPartition partition, long nowMs) {
         this.partition = partition;
@@ -90,10 +92,13 @@ final class PartitionState {
         recordsWritten++;
     }
 
-    void committed(long records, int fileCount, long visibleDelayMs) {
+    /** Files holding {@code records} committed at {@code nowMs}; the dataset holds the partition up to {@code nextOffset}. */
+    void committed(long records, int fileCount, long visibleDelayMs, long nextOffset, long nowMs) {
         recordsCommitted += records;
         filesCommitted += fileCount;
         maxVisibleDelayMs = Math.max(maxVisibleDelayMs, visibleDelayMs);
+        committedOffset = nextOffset;
+        lastCommitMs = nowMs;
     }
 
     /** Offsets {@code [start, end)} were gone from the log and skipped (on.missing=skip). */
@@ -110,6 +115,6 @@ final class PartitionState {
         rateSinceMs = nowMs;
         long freshness = files == null || files.isEmpty() ? 0 : nowMs - files.firstAppendMs();
         return new PartitionStatus(partition, lag, freshness, rate, recordsCommitted, filesCommitted,
-            maxVisibleDelayMs, lostRanges, lostRecords, isRecovering());
+            maxVisibleDelayMs, lostRanges, lostRecords, isRecovering(), lastCommitMs, committedOffset);
     }
 }

@@ -14,10 +14,12 @@ import org.apache.kafka.common.TopicPartition;
  * @param lostRanges         ranges the log no longer had and the sink skipped (on.missing=skip), since it took the partition
  * @param lostRecords        offsets in those ranges
  * @param recovering         paused after a storage failure, waiting to retry
+ * @param lastCommitMs       when this sink last committed the partition's files (wall clock), -1 if it has not yet
+ * @param committedOffset    the offset the dataset holds the partition up to (exclusive) after that commit, -1 if none
  */
 public record PartitionStatus(TopicPartition partition, long lag, long freshnessMs, double recordsPerSecond,
                               long recordsCommitted, long filesCommitted, long maxVisibleDelayMs, long lostRanges,
-                              long lostRecords, boolean recovering) {
+                              long lostRecords, boolean recovering, long lastCommitMs, long committedOffset) {
     String logLine() {
         return String.format("%s lag=%d freshness=%dms rate=%.0f/s committed=%d records in %d files%s%s",
             partition, lag, freshnessMs, recordsPerSecond, recordsCommitted, filesCommitted,

@@ -54,6 +54,14 @@ public final class SinkFactory {
             partitionWriters.add(new PartitionWriter(converters.get(), badRecords, limits.rotation(), time));
         }
         RetentionGaps gaps = new RetentionGaps(consumer, config.onMissing(), dataset.layout(), conf);
+        SinkMonitor monitor = new SinkMonitor(config.groupId(), time);
+        try {
+            monitor.serve(config.httpListeners());
+        } catch (IOException e) {
+            consumer.close();
+            badRecords.close();
+            throw e;
+        }
         return new HdfsSink(consumer, listener -> {
             if (config.topicPattern().isPresent()) {
                 consumer.subscribe(config.topicPattern().get(), listener);
@@ -61,7 +69,7 @@ public final class SinkFactory {
                 consumer.subscribe(config.topics(), listener);
             }
         }, dataset, limits, badRecords, gaps, new WriterThreads(partitionWriters),
-            StatusReporter.forProcess(config.statusIntervalMs(), config.consoleStatus(), time.milliseconds()), time);
+            StatusReporter.forProcess(config.statusIntervalMs(), config.consoleStatus(), time.milliseconds()), monitor, time);
     }
 
     /** The dataset the sink writes: layout, writers with their memory cost, commit protocol and recovery. */

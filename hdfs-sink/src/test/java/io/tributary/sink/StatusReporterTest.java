@@ -18,7 +18,7 @@ class StatusReporterTest {
     private final StatusReporter reporter = new StatusReporter(HOUR, new PrintStream(screen, true, StandardCharsets.UTF_8), 0);
 
     private static PartitionStatus status(int partition, long lag, long freshnessMs, double rate, long files, boolean recovering) {
-        return new PartitionStatus(new TopicPartition("orders", partition), lag, freshnessMs, rate, 1000, files, 0, 0, 0, recovering);
+        return new PartitionStatus(new TopicPartition("orders", partition), lag, freshnessMs, rate, 1000, files, 0, 0, 0, recovering, -1, -1);
     }
 
     private String shown() {

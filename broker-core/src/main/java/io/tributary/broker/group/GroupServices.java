@@ -3,12 +3,18 @@ package io.tributary.broker.group;
 import io.tributary.broker.coordinator.CoordinatedPartitions;
 import io.tributary.broker.group.consumer.ConsumerGroupSettings;
 import io.tributary.broker.group.consumer.SubscribableTopics;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import io.tributary.broker.coordinator.CoordinatorLoader;
 import io.tributary.broker.coordinator.DeadlineWakeups;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.utils.Time;
 
 /**
@@ -98,6 +104,33 @@ public final class GroupServices implements AutoCloseable {
     /** This broker no longer leads {@code offsetsPartition}: its groups are refused from now on and dropped. */
     public void resigned(int offsetsPartition) {
         loader.resigned(offsetsPartition);
+    }
+
+    /**
+     * Every group this broker coordinates now, with its members and committed offsets (sorted by topic and
+     * partition). A group whose partition moves away meanwhile is left out.
+     */
+    public List<CoordinatedGroup> coordinatedGroups() {
+        List<CoordinatedGroup> groups = new ArrayList<>();
+        for (GroupListing listing : coordinator.listGroups()) {
+            String groupId = listing.groupId();
+            try {
+                List<CoordinatedGroup.Member> members = listing.type().equals(GroupListing.CONSUMER)
+                        ? consumerGroups.describe(groupId).map(d -> d.members().stream()
+                                .map(m -> new CoordinatedGroup.Member(m.memberId(), m.clientId(), m.clientHost())).toList())
+                                .orElse(List.of())
+                        : coordinator.describe(groupId).map(d -> d.members().stream()
+                                .map(m -> new CoordinatedGroup.Member(m.memberId(), m.clientId(), m.clientHost())).toList())
+                                .orElse(List.of());
+                Map<TopicPartition, Long> committed = new TreeMap<>(
+                        (a, b) -> a.topic().equals(b.topic()) ? Integer.compare(a.partition(), b.partition()) : a.topic().compareTo(b.topic()));
+                offsets.fetch(groupId, Optional.empty()).forEach((partition, offset) -> committed.put(partition, offset.offset()));
+                groups.add(new CoordinatedGroup(listing, members, committed));
+            } catch (ApiException e) {
+                // NOT_COORDINATOR or loading: its partition moved since the listing
+            }
+        }
+        return groups;
     }
 
     /** Creates {@code __consumer_offsets} if it does not exist yet (Kafka creates it on the first FindCoordinator). */

@@ -37,6 +37,7 @@ final class LocalLog {
     private final Path dir;
     private final Time time;
     private final Scheduler scheduler;
+    private final FlushTimes flushTimes;
     private final LogSegments segments;
     private final Object flushLock = new Object();
     private volatile LogConfig config;
@@ -48,13 +49,14 @@ final class LocalLog {
     private volatile LongConsumer rollListener;
     private volatile Consumer<SwapStep> swapSteps = step -> { };
 
-    LocalLog(TopicPartition topicPartition, Path dir, LogConfig config, Time time, Scheduler scheduler,
+    LocalLog(TopicPartition topicPartition, Path dir, LogConfig config, Time time, Scheduler scheduler, FlushTimes flushTimes,
              LogLoader.LoadedLog loaded) {
         this.topicPartition = topicPartition;
         this.dir = dir;
         this.config = config;
         this.time = time;
         this.scheduler = scheduler;
+        this.flushTimes = flushTimes;
         this.segments = new LogSegments(loaded.segments());
         this.logEndOffset = loaded.logEndOffset();
         this.recoveryPoint = loaded.recoveryPoint();
@@ -370,6 +372,7 @@ final class LocalLog {
                 return;
             }
             Long from = segments.floorBaseOffset(recoveryPoint);
+            long started = time.nanoseconds();
             try {
                 for (LogSegment segment : segments.between(from == null ? 0L : from, offset)) {
                     segment.flush();
@@ -377,6 +380,7 @@ final class LocalLog {
             } catch (IOException e) {
                 throw new KafkaStorageException("Flushing " + topicPartition + " failed", e);
             }
+            flushTimes.flushed(time.nanoseconds() - started);
             recoveryPoint = offset;
             lastFlushMs = time.milliseconds();
         }

@@ -44,6 +44,7 @@ public final class LogManager implements AutoCloseable {
     private final LogConfig defaults;
     private final Time time;
     private final Scheduler scheduler;
+    private final FlushTimes flushTimes = new FlushTimes();
     private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
     private final Map<TopicPartition, LogDir> dirOf = new ConcurrentHashMap<>();
     private final Object checkpointLock = new Object();
@@ -103,7 +104,7 @@ public final class LogManager implements AutoCloseable {
                     dirOf.put(tp, dir);
                     long recoveryPoint = recoveryPoints.getOrDefault(tp, 0L);
                     long logStartOffset = logStartOffsets.getOrDefault(tp, 0L);
-                    pending.put(tp, pool.submit(() -> PartitionLog.open(tp, path, defaults, time, scheduler,
+                    pending.put(tp, pool.submit(() -> PartitionLog.open(tp, path, defaults, time, scheduler, flushTimes,
                             recoveryPoint, logStartOffset, clean)));
                 });
                 if (!clean && !contents.partitions().isEmpty()) {
@@ -164,7 +165,7 @@ public final class LogManager implements AutoCloseable {
             }
             LogDir dir = leastLoadedDir();
             try {
-                PartitionLog log = PartitionLog.open(tp, dir.partitionDir(tp), config, time, scheduler,
+                PartitionLog log = PartitionLog.open(tp, dir.partitionDir(tp), config, time, scheduler, flushTimes,
                         0L, 0L, true);
                 dirOf.put(tp, dir);
                 logs.put(tp, log);
@@ -274,6 +275,11 @@ public final class LogManager implements AutoCloseable {
             }
         }
         return deleted;
+    }
+
+    /** How long each flush of these logs takes, for whoever listens (the broker's log flush timer). */
+    public FlushTimes flushTimes() {
+        return flushTimes;
     }
 
     /** Flushes every log whose flush.ms has passed; the scheduler runs it every log.flush.scheduler.interval.ms. */

@@ -49,11 +49,11 @@ public final class PartitionLog {
     private volatile long logStartOffset;
 
     private PartitionLog(TopicPartition topicPartition, Path dir, LogConfig config, Time time, Scheduler scheduler,
-                         LogLoader.LoadedLog loaded, long checkpointedLogStartOffset) {
+                         FlushTimes flushTimes, LogLoader.LoadedLog loaded, long checkpointedLogStartOffset) {
         this.topicPartition = topicPartition;
         this.dir = dir;
         this.time = time;
-        this.local = new LocalLog(topicPartition, dir, config, time, scheduler, loaded);
+        this.local = new LocalLog(topicPartition, dir, config, time, scheduler, flushTimes, loaded);
         // A DeleteRecords start inside the first segment survives restarts through its checkpoint.
         this.logStartOffset = Math.max(local.segments().firstBaseOffset(),
                 Math.min(checkpointedLogStartOffset, local.logEndOffset()));
@@ -64,12 +64,12 @@ public final class PartitionLog {
      * for what a clean and an unclean start do. The log starts at {@code logStartOffset} (checkpointed by the
      * {@link LogManager}) or at its first segment, whichever is later.
      */
-    static PartitionLog open(TopicPartition tp, Path dir, LogConfig config, Time time, Scheduler scheduler,
+    static PartitionLog open(TopicPartition tp, Path dir, LogConfig config, Time time, Scheduler scheduler, FlushTimes flushTimes,
                              long recoveryPoint, long logStartOffset, boolean cleanShutdown) throws IOException {
         Files.createDirectories(dir);
         LogLoader.LoadedLog loaded = new LogLoader(tp, dir, config, time.milliseconds())
                 .load(recoveryPoint, cleanShutdown);
-        return new PartitionLog(tp, dir, config, time, scheduler, loaded, logStartOffset);
+        return new PartitionLog(tp, dir, config, time, scheduler, flushTimes, loaded, logStartOffset);
     }
 
     public TopicPartition topicPartition() {

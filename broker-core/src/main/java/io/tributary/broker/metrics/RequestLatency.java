@@ -14,6 +14,8 @@ import org.apache.kafka.common.protocol.ApiKeys;
  * request queue and on the wire is not. A summary with p50 and p99 over a sliding window, per API seen.
  */
 public final class RequestLatency {
+    static final String NAME = "tributary.request.latency";
+    static final String API = "api";
     private final MeterRegistry registry;
     private final Map<ApiKeys, Timer> timers = new ConcurrentHashMap<>();
 
@@ -25,9 +27,9 @@ public final class RequestLatency {
     public <T> CompletableFuture<T> time(ApiKeys api, Supplier<CompletableFuture<T>> call) {
         Timer timer = timers.get(api);
         if (timer == null) {
-            timer = timers.computeIfAbsent(api, key -> Timer.builder("tributary.request.latency")
+            timer = timers.computeIfAbsent(api, key -> Timer.builder(NAME)
                     .description("Time from a handler taking a request to its response being ready")
-                    .tag("api", key.name).publishPercentiles(0.5, 0.99).register(registry));
+                    .tag(API, key.name).publishPercentiles(0.5, 0.99).register(registry));
         }
         Timer.Sample sample = Timer.start(registry);
         Timer recorded = timer;

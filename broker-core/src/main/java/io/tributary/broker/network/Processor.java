@@ -171,16 +171,20 @@ public final class Processor implements Runnable {
 
     private void pollOnce() {
         try {
+            long turnStart = time.nanoseconds();
             registerNewSockets();
             reuseReturnedBuffers();
             maybePauseReading();
             processResponses();
             unmuteIfMemoryFreed();
             long pollMs = unmuteThrottledAndGetPollMs(); // may find buffered input on a connection it unmutes
+            long selectStart = time.nanoseconds();
             selector.select(withBufferedInput.isEmpty() ? pollMs : 1);
+            long selectEnd = time.nanoseconds();
             handleReadyKeys();
             readBufferedInput();
             closeStalledConnections();
+            requestChannel.networkIdle().record(selectEnd - selectStart, time.nanoseconds() - turnStart);
         } catch (ClosedSelectorException e) {
             throw e;
         } catch (Throwable e) {

@@ -16,6 +16,7 @@ import io.tributary.broker.log.VerificationGuard;
 import io.tributary.broker.controller.PartitionState;
 import io.tributary.broker.log.LogAppendInfo;
 import io.tributary.broker.log.PartitionLog;
+import io.tributary.broker.metrics.IsrChanges;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.FencedLeaderEpochException;
 import org.apache.kafka.common.errors.NotEnoughReplicasException;
@@ -57,6 +58,7 @@ public final class Partition {
     private final LeaderEpochCache epochs;
     private final IdempotentAppender appender;
     private final IsrWriter isrWriter;
+    private final IsrChanges isrChanges;
     private final IntPredicate mayJoinIsr;
     private final Runnable highWatermarkMovedByIsrWrite;
     private final int localId;
@@ -122,13 +124,14 @@ public final class Partition {
      * @param checkpointedHighWatermark the high watermark last checkpointed for this partition (0 if none)
      */
     Partition(TopicPartition topicPartition, PartitionLog partitionLog, IdempotentAppender appender, IsrWriter isrWriter,
-              IntPredicate mayJoinIsr, Runnable highWatermarkMovedByIsrWrite, int localId, long checkpointedHighWatermark,
+              IsrChanges isrChanges, IntPredicate mayJoinIsr, Runnable highWatermarkMovedByIsrWrite, int localId, long checkpointedHighWatermark,
               Time time) {
         this.topicPartition = topicPartition;
         this.partitionLog = partitionLog;
         this.epochs = LeaderEpochCache.load(partitionLog);
         this.appender = appender;
         this.isrWriter = isrWriter;
+        this.isrChanges = isrChanges;
         this.mayJoinIsr = mayJoinIsr;
         this.highWatermarkMovedByIsrWrite = highWatermarkMovedByIsrWrite;
         this.localId = localId;
@@ -545,6 +548,7 @@ public final class Partition {
             return null;
         }
         if (result.written()) {
+            isrChanges.stored(state.isr(), newIsr);
             adoptIfNewer(result.stored().orElseThrow());
             log.info("{}: ISR now {} ({})", topicPartition, newIsr, proposal.why());
             return null;

@@ -33,6 +33,7 @@ import io.tributary.broker.log.PartitionLog;
 import io.tributary.broker.log.VerificationGuard;
 import io.tributary.broker.log.ProducerStateManager;
 import io.tributary.broker.metrics.BrokerTopicStats;
+import io.tributary.broker.metrics.IsrChanges;
 import io.tributary.broker.purgatory.Purgatory;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.kafka.common.TopicPartition;
@@ -88,6 +89,7 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
     private volatile long sessionMayExpireAtNanos = NO_DEADLINE;
     private ScheduledFuture<?> pendingResignation; // guarded by resignationLock
     private final BrokerTopicStats topicStats = new BrokerTopicStats();
+    private final IsrChanges isrChanges = new IsrChanges();
     private final ReplicationThrottle leaderThrottle;
     private final ReplicationThrottle followerThrottle;
 
@@ -353,7 +355,7 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
             return;
         }
         Partition partition = partitions.computeIfAbsent(tp, p -> new Partition(p, partitionLog.get(), appender, isrWriter,
-                this::mayJoinIsr, () -> highWatermarkMoved(p), config.brokerId(), highWatermarks.highWatermark(p), time));
+                isrChanges, this::mayJoinIsr, () -> highWatermarkMoved(p), config.brokerId(), highWatermarks.highWatermark(p), time));
         PartitionState current = state.get();
         boolean wasLeader = partition.isLeader();
         if (current.leader() == config.brokerId() && !mayLeadUnder(current)) {
@@ -484,6 +486,11 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
     /** What clients produced and consumed, per topic (the produce and fetch handlers record it). */
     public BrokerTopicStats topicStats() {
         return topicStats;
+    }
+
+    /** The ISR shrinks and expansions this broker stored as leader. */
+    public IsrChanges isrChanges() {
+        return isrChanges;
     }
 
     /** Completes when every partition's high watermark reaches its required offset, or with the partition's error. */

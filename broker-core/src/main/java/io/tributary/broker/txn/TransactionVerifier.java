@@ -13,6 +13,7 @@ import java.util.function.Function;
 import java.util.function.IntFunction;
 import io.tributary.broker.controller.ClusterView;
 import io.tributary.broker.coordinator.CoordinatorLoader;
+import io.tributary.broker.replica.BrokerChannels;
 import io.tributary.broker.replica.BrokerConnector;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.internals.Topic;

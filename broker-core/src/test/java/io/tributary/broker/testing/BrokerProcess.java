@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import io.tributary.broker.BrokerConfig;
 import io.tributary.broker.TributaryServer;
 import io.tributary.testkit.FreePorts;
@@ -23,6 +25,7 @@ import org.awaitility.core.ConditionTimeoutException;
  * {@code dir/broker.log}.
  */
 public final class BrokerProcess implements AutoCloseable {
+    private static final Pattern HTTP_LINE = Pattern.compile("status page GET / on \\[/?([^,\\]]+)");
     private static final long START_TIMEOUT_SECONDS = 60;
 
     private final Path propertiesFile;
@@ -100,6 +103,20 @@ public final class BrokerProcess implements AutoCloseable {
 
     public String bootstrapServers() {
         return "127.0.0.1:" + port;
+    }
+
+    /**
+     * http://host:port of the first {@code http.listeners} address, from the broker's start-up line (port 0 binds a free
+     * port, which only the broker knows).
+     */
+    public String httpUrl() throws IOException {
+        for (String line : Files.readAllLines(output)) {
+            Matcher serving = HTTP_LINE.matcher(line);
+            if (serving.find()) {
+                return "http://" + serving.group(1);
+            }
+        }
+        throw new IllegalStateException("no HTTP endpoint in " + output + " (is http.listeners set?)");
     }
 
     public long pid() {

@@ -19,6 +19,7 @@ import io.tributary.broker.testing.AckedWriter;
 import io.tributary.broker.testing.Clients;
 import io.tributary.broker.testing.ExternalCommand;
 import io.tributary.broker.testing.TestCluster;
+import io.tributary.testkit.PrometheusScrape;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
@@ -67,7 +68,8 @@ class ReplicaToolsIT {
     static void startCluster() throws Exception {
         cluster = TestCluster.start(dir, 3, Map.of(
                 BrokerConfig.AUTO_LEADER_REBALANCE_ENABLE, "false",
-                BrokerConfig.REPLICA_LAG_TIME_MAX_MS, "4000"));
+                BrokerConfig.REPLICA_LAG_TIME_MAX_MS, "4000",
+                BrokerConfig.HTTP_LISTENERS, "http://127.0.0.1:0"));
         // Generous: on a loaded machine the brokers' first requests can be slow.
         admin = Clients.admin(cluster.bootstrapServers(), Map.of(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 30_000,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000));
@@ -131,6 +133,12 @@ class ReplicaToolsIT {
             awaitIsr(topic, p, 2);
         }
         assertThat(TestCluster.leaderOf(admin, topic, 0)).as("leader of moving-0, whose leader 0 left").isIn(1, 2);
+        // Each partition's new replica joined its ISR: their leaders stored the expansions.
+        double expansions = 0;
+        for (int id = 0; id < cluster.size(); id++) {
+            expansions += PrometheusScrape.of(cluster.broker(id).httpUrl()).value("tributary_isr_expands_total").orElseThrow();
+        }
+        assertThat(expansions).isGreaterThanOrEqualTo(3);
         // Every replica holds the same batches: equal sizes, no lag; the replicas that left have no log any more.
         assertReplicasInStep(topic, Map.of(0, List.of(2, 1), 1, List.of(0, 2), 2, List.of(2, 1)));
         Awaitility.await("old replicas' logs deleted").atMost(TIMEOUT).untilAsserted(() -> {

@@ -1,4 +1,4 @@
-package io.tributary.broker.metrics;
+package io.tributary.http;
 
 import java.net.InetSocketAddress;
 import java.net.URI;
