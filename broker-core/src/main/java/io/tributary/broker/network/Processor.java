@@ -236,7 +236,7 @@ public final class Processor implements Runnable {
                 .orElseGet(() -> new SocketChannelTransfer(socket));
         SelectionKey key = socket.register(selector, SelectionKey.OP_READ);
         Connection connection = new Connection(connectionId, client, key, transport, security.newAuthenticator(client),
-                maxRequestBytes, receiveBuffers, memoryPool, time.milliseconds());
+                maxRequestBytes, receiveBuffers, memoryPool, time);
         if (!connection.handshaking()) {
             connection.authenticator().transportReady(transport.sslSession());
             connection.authenticationProgressed();
@@ -274,6 +274,7 @@ public final class Processor implements Runnable {
                 continue; // the client went away while its request was being handled
             }
             try {
+                connection.answering(response.request());
                 if (response.throttleTimeMs() > 0) {
                     connection.throttleUntil(time.milliseconds() + response.throttleTimeMs());
                 }
@@ -443,6 +444,7 @@ public final class Processor implements Runnable {
     }
 
     private void resumeReading(Connection connection) {
+        connection.chargeNetworkThreadTime();
         long now = time.milliseconds();
         if (connection.closesAfterSending()) {
             close(connection);
@@ -518,6 +520,7 @@ public final class Processor implements Runnable {
 
     /** Closes a connection already out of {@link #connections}. */
     private void forget(Connection connection) {
+        connection.chargeNetworkThreadTime();
         if (connection.close()) {
             quotas.closed(connection.client());
         }

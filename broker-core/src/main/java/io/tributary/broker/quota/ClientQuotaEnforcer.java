@@ -18,7 +18,7 @@ import org.apache.kafka.common.utils.Time;
 public final class ClientQuotaEnforcer implements AutoCloseable {
     /** The user of an unauthenticated connection. */
     public static final String ANONYMOUS_USER = KafkaPrincipal.ANONYMOUS.getName();
-    /** Handler time is recorded in percent-seconds: 100 for one thread busy for one second. */
+    /** Request time (handler and network threads') is recorded in percent-seconds: 100 for one thread busy for one second. */
     private static final double PERCENT_PER_NANO = 100.0 / TimeUnit.SECONDS.toNanos(1);
 
     private final Metrics metrics;
@@ -58,13 +58,21 @@ public final class ClientQuotaEnforcer implements AutoCloseable {
 
     /** Takes back bytes recorded by {@link #recordBytes} that were not sent after all (a throttled fetch's). */
     public void unrecordBytes(QuotaType type, String user, String clientId, long bytes) {
-        managers.get(type).unrecord(user, clientId, bytes, time.milliseconds());
+        managers.get(type).recordNoThrottle(user, clientId, -bytes, time.milliseconds());
     }
 
     /** Records handler time spent on one request; @return the throttle time in ms, or 0 */
     public long recordHandlerTime(String user, String clientId, long nanos) {
         return managers.get(QuotaType.REQUEST).recordAndGetThrottleTimeMs(user, clientId, nanos * PERCENT_PER_NANO,
                 time.milliseconds());
+    }
+
+    /**
+     * Records network-thread time spent on one request (reading it, writing its response, TLS included), once the
+     * response is out: it throttles nothing now but counts against the client's next request, as in Kafka (KIP-124).
+     */
+    public void recordNetworkThreadTime(String user, String clientId, long nanos) {
+        managers.get(QuotaType.REQUEST).recordNoThrottle(user, clientId, nanos * PERCENT_PER_NANO, time.milliseconds());
     }
 
     @Override

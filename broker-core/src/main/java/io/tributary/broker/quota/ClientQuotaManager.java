@@ -17,7 +17,8 @@ import org.apache.kafka.common.metrics.stats.Rate;
  * {@link Rate} over {@code quota.window.num} windows of {@code quota.window.size.seconds}, bounded by a
  * {@link Quota}). A value that takes the rate over the bound is still recorded, and the client is throttled for as
  * long as the rate needs to come back to it, as Kafka computes it: {@code (rate - bound) / bound * window}, at most
- * the whole window. Sensors of clients idle for an hour expire. Thread-safe.
+ * the whole window for a byte rate and at most one sample ({@code quota.window.size.seconds}) for request time, as
+ * Kafka bounds it. Sensors of clients idle for an hour expire. Thread-safe.
  */
 final class ClientQuotaManager {
     private static final long INACTIVE_SENSOR_EXPIRATION_SECONDS = 3600;
@@ -29,8 +30,8 @@ final class ClientQuotaManager {
 
     /** {@code quota.window.num} and {@code quota.window.size.seconds}. */
     record QuotaWindow(int samples, int sizeSeconds) {
-        long maxThrottleTimeMs() {
-            return TimeUnit.SECONDS.toMillis((long) samples * sizeSeconds);
+        long maxThrottleTimeMs(QuotaType type) {
+            return TimeUnit.SECONDS.toMillis(type == QuotaType.REQUEST ? sizeSeconds : (long) samples * sizeSeconds);
         }
     }
 
@@ -69,16 +70,19 @@ final class ClientQuotaManager {
         }
     }
 
-    /** Takes back a value recorded for the client (never throttles). */
-    void unrecord(String user, String clientId, double value, long nowMs) {
-        quotas.find(user, clientId, type).ifPresent(applied -> sensor(applied).record(-value, nowMs, false));
+    /**
+     * Records {@code value} for the client without checking its quota: a negative value takes back one recorded
+     * before, a positive one counts against the client's next request.
+     */
+    void recordNoThrottle(String user, String clientId, double value, long nowMs) {
+        quotas.find(user, clientId, type).ifPresent(applied -> sensor(applied).record(value, nowMs, false));
     }
 
     private long throttleTimeMs(QuotaViolationException e, long nowMs) {
         KafkaMetric metric = e.metric();
         long windowMs = ((Rate) metric.measurable()).windowSize(metric.config(), nowMs);
         long throttleMs = Math.round((e.value() - e.bound()) / e.bound() * windowMs);
-        return Math.max(0, Math.min(throttleMs, window.maxThrottleTimeMs()));
+        return Math.max(0, Math.min(throttleMs, window.maxThrottleTimeMs(type)));
     }
 
     private Sensor sensor(ClientQuotas.Applied applied) {

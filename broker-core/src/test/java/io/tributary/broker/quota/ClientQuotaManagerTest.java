@@ -48,10 +48,20 @@ class ClientQuotaManagerTest {
     }
 
     @Test
-    void handlerTimeCountsInPercentOfOneThread() {
+    void requestTimeCountsInPercentOfOneThreadAndThrottlesAtMostOneSample() {
         quotas.update(Map.of(client("busy"), Map.of(QuotaType.REQUEST.configKey(), 10.0)));
         // 1 s of handler time over a 10 s window is 10 %: at the bound, not over it.
         assertThat(quotas.recordHandlerTime("ANONYMOUS", "busy", 1_000_000_000L)).isZero();
-        assertThat(quotas.recordHandlerTime("ANONYMOUS", "busy", 1_000_000_000L)).isEqualTo(10_000);
+        // 20 % is (20 - 10) / 10 * 10 s = 10 s away from the bound, but Kafka throttles request time one sample at most.
+        assertThat(quotas.recordHandlerTime("ANONYMOUS", "busy", 1_000_000_000L)).isEqualTo(1_000);
+    }
+
+    @Test
+    void networkThreadTimeThrottlesNothingItselfButCountsAgainstTheNextRequest() {
+        quotas.update(Map.of(client("tls"), Map.of(QuotaType.REQUEST.configKey(), 10.0)));
+        quotas.recordNetworkThreadTime("ANONYMOUS", "tls", 1_500_000_000L); // 15 %: over the bound, recorded anyway
+        // The next request's handler time is tiny, yet the rate it finds is over the quota.
+        assertThat(quotas.recordHandlerTime("ANONYMOUS", "tls", 1_000)).isEqualTo(1_000);
+        assertThat(quotas.recordHandlerTime("ANONYMOUS", "other", 1_000)).isZero();
     }
 }

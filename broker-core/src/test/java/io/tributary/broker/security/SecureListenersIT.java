@@ -3,14 +3,17 @@ package io.tributary.broker.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
+import javax.net.ssl.SSLContext;
 import io.tributary.broker.testing.Clients;
 import io.tributary.testkit.wire.RawConnection;
 import io.tributary.broker.testing.Records;
@@ -302,6 +305,60 @@ class SecureListenersIT {
         Awaitility.await("alice's quota is in force").atMost(Duration.ofSeconds(30)).ignoreExceptions()
                 .until(() -> maxProduceThrottleMs(sasl("SASL_SSL", "SCRAM-SHA-256", "alice", "alice-secret")) > 0);
         assertThat(maxProduceThrottleMs(sasl("SASL_SSL", "PLAIN", "bob", "bob-secret"))).as("bob's throttle").isZero();
+    }
+
+    /**
+     * KIP-124: {@code request_percentage} counts the time the network threads spend on a client as well as the
+     * handlers'. Two clients under the same quota send the same Metadata requests, turn about: one over a TLS
+     * connection it keeps, the other over a new TLS connection each time, so the network thread does a TLS handshake
+     * for every request it sends. Counting handler time only, both reach their quota after about as many requests;
+     * counting the network threads' time too, the reconnecting one is throttled after far fewer.
+     */
+    @Test
+    void tlsHandshakesCountAgainstTheClientsRequestPercentage() throws Exception {
+        SSLContext tls = certificates.sslContext("client");
+        int port = broker.port("SSL");
+        try (RawConnection steady = RawConnection.overTls(null, "127.0.0.1", port, tls).withClientId("steady")) {
+            metadataThrottleMs(steady); // its handshake is charged to this request, before any quota applies
+            List<ClientQuotaAlteration> quotas = new ArrayList<>();
+            for (String clientId : List.of("reconnecting", "steady")) {
+                quotas.add(new ClientQuotaAlteration(new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, clientId)),
+                        List.of(new ClientQuotaAlteration.Op("request_percentage", 1.0)))); // 100 ms per 10 s window
+            }
+            plaintextAdmin.alterClientQuotas(quotas).all().get();
+            try {
+                int reconnectingRequests = 0;
+                int steadyRequests = 0;
+                boolean reconnectingThrottled = false;
+                boolean steadyThrottled = false;
+                // Until the reconnecting client is throttled (at most 300 requests), then as long again and once more for the steady one.
+                while (!steadyThrottled && (reconnectingThrottled ? steadyRequests < 2 * reconnectingRequests : reconnectingRequests < 300)) {
+                    if (!reconnectingThrottled) {
+                        try (RawConnection reconnecting = RawConnection.overTls(null, "127.0.0.1", port, tls).withClientId("reconnecting")) {
+                            reconnectingRequests++;
+                            reconnectingThrottled = metadataThrottleMs(reconnecting) > 0;
+                        }
+                    }
+                    steadyRequests++;
+                    steadyThrottled = metadataThrottleMs(steady) > 0;
+                }
+                System.out.printf("QUOTA-REPORT request_percentage=1: a new TLS connection per request %s after %d requests, "
+                        + "one TLS connection %s after %d%n", reconnectingThrottled ? "throttled" : "not throttled", reconnectingRequests,
+                        steadyThrottled ? "throttled" : "not throttled", steadyRequests);
+                assertThat(reconnectingThrottled).as("reconnecting client throttled within 300 requests").isTrue();
+                assertThat(steadyThrottled).as("steady client throttled after %d requests, the reconnecting one after %d",
+                        steadyRequests, reconnectingRequests).isFalse();
+            } finally {
+                quotas.replaceAll(alteration -> new ClientQuotaAlteration(alteration.entity(),
+                        List.of(new ClientQuotaAlteration.Op("request_percentage", null))));
+                plaintextAdmin.alterClientQuotas(quotas).all().get();
+            }
+        }
+    }
+
+    private static int metadataThrottleMs(RawConnection connection) throws IOException {
+        return ((MetadataResponse) connection.request(ApiKeys.METADATA, (short) 12,
+                new MetadataRequestData().setTopics(List.of()))).throttleTimeMs();
     }
 
     /** Sends 100 KB in 10 KB records and @return the longest throttle time the broker answered with. */
