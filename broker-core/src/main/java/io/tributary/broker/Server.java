@@ -189,10 +189,12 @@ public final class Server implements AutoCloseable {
                     config.zookeeperConnectionTimeoutMs());
         }
         RequestChannel channel = new RequestChannel(config.queuedMaxRequests());
+        quotas = new ClientQuotaEnforcer(config.quotaWindowNum(), config.quotaWindowSizeSeconds(), config.connectionRateLimits(), time);
         for (Listener listener : config.listeners().bound()) {
             ListenerSecurity security = ListenerSecurity.create(listener, config.securitySettings(listener), scramCredentials);
             listenerSecurity.add(security);
-            SocketServer server = new SocketServer(config.socketServerConfig(listener, security), channel, brokerAddresses::isLiveBroker, time);
+            SocketServer server = new SocketServer(config.socketServerConfig(listener, security), channel, brokerAddresses::isLiveBroker,
+                    quotas.connectionRates(), time);
             socketServers.put(listener.name(), server);
             boundAddresses.put(listener.name(), server.boundAddress());
         }
@@ -233,7 +235,6 @@ public final class Server implements AutoCloseable {
                 }
             }
         });
-        quotas = new ClientQuotaEnforcer(config.quotaWindowNum(), config.quotaWindowSizeSeconds(), time);
         quotaWatcher = QuotaConfigWatcher.start(zk, quotas, config.zookeeperConnectionTimeoutMs());
         dynamicConfig = DynamicBrokerConfig.start(zk, config.brokerId(), config.zookeeperConnectionTimeoutMs());
         DynamicConfigApplier applier = new DynamicConfigApplier(config, topics, replicas);
@@ -249,6 +250,7 @@ public final class Server implements AutoCloseable {
                 new BrokerConfigStore(zk));
         BrokerMetrics metrics = new BrokerMetrics(replicas.topicStats(), new PartitionHealth(cluster, config.brokerId()),
                 channel::queuedRequests);
+        quotas.bindTo(metrics.registry());
         handlers = new RequestHandlerPool(config.ioThreads(), channel,
                 request -> metrics.requestLatency().time(request.apiKey(), () -> dispatcher.dispatch(request)));
         producerStateTasks = Executors.newSingleThreadScheduledExecutor(runnable -> {

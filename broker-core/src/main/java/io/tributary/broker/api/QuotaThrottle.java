@@ -44,12 +44,12 @@ final class QuotaThrottle {
         String user = request.session().principal().getName(); // ANONYMOUS on PLAINTEXT, as in Kafka
         String clientId = request.header().clientId() == null ? "" : request.header().clientId();
         request.onNetworkThreadTime(nanos -> quotas.recordNetworkThreadTime(user, clientId, nanos));
-        long handlerTime = quotas.recordHandlerTime(user, clientId, handlerNanos);
+        long requestThrottleMs = quotas.recordHandlerTime(user, clientId, handlerNanos);
         return switch (request.apiKey()) {
-            case PRODUCE -> throttled(request.apiKey(), body, version,
-                    Math.max(handlerTime, quotas.recordBytes(QuotaType.PRODUCE, user, clientId, request.sizeInBytes())));
-            case FETCH -> chargeFetch(user, clientId, (FetchResponseData) body, version, handlerTime);
-            default -> throttled(request.apiKey(), body, version, handlerTime);
+            case PRODUCE -> throttled(request.apiKey(), body, version, throttleMs(user, clientId, requestThrottleMs,
+                    QuotaType.PRODUCE, quotas.recordBytes(QuotaType.PRODUCE, user, clientId, request.sizeInBytes())));
+            case FETCH -> chargeFetch(user, clientId, (FetchResponseData) body, version, requestThrottleMs);
+            default -> throttled(request.apiKey(), body, version, throttleMs(user, clientId, requestThrottleMs, QuotaType.REQUEST, 0));
         };
     }
 
@@ -57,9 +57,10 @@ final class QuotaThrottle {
      * As in Kafka, a throttled fetch gets no records (the consumer fetches them again after its throttle), so
      * their bytes do not count against its rate.
      */
-    private Throttled chargeFetch(String user, String clientId, FetchResponseData body, short version, long handlerTime) {
+    private Throttled chargeFetch(String user, String clientId, FetchResponseData body, short version, long requestThrottleMs) {
         long bytes = body.size(new ObjectSerializationCache(), version);
-        long throttleMs = Math.max(handlerTime, quotas.recordBytes(QuotaType.FETCH, user, clientId, bytes));
+        long throttleMs = throttleMs(user, clientId, requestThrottleMs, QuotaType.FETCH,
+                quotas.recordBytes(QuotaType.FETCH, user, clientId, bytes));
         if (throttleMs == 0) {
             return new Throttled(body, 0);
         }
@@ -67,6 +68,18 @@ final class QuotaThrottle {
         int ms = asInt(throttleMs);
         return new Throttled(new FetchResponseData().setThrottleTimeMs(ms).setErrorCode(Errors.NONE.code())
                 .setSessionId(body.sessionId()), ms);
+    }
+
+    /**
+     * The longer of the request-time and the byte-rate throttles, counted (as in Kafka) in the throttle-time metric of
+     * the quota that caused it.
+     */
+    private long throttleMs(String user, String clientId, long requestThrottleMs, QuotaType bytesType, long bytesThrottleMs) {
+        long throttleMs = Math.max(requestThrottleMs, bytesThrottleMs);
+        if (throttleMs > 0) {
+            quotas.recordThrottleTime(bytesThrottleMs > requestThrottleMs ? bytesType : QuotaType.REQUEST, user, clientId, throttleMs);
+        }
+        return throttleMs;
     }
 
     private static Throttled throttled(ApiKeys key, ApiMessage body, short version, long throttleMs) {

@@ -3,6 +3,7 @@ package io.tributary.broker.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tributary.broker.testing.FakeTime;
 import org.apache.kafka.common.quota.ClientQuotaEntity;
 import org.junit.jupiter.api.AfterEach;
@@ -10,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 class ClientQuotaManagerTest {
     private final FakeTime time = new FakeTime();
-    private final ClientQuotaEnforcer quotas = new ClientQuotaEnforcer(11, 1, time);
+    private final ClientQuotaEnforcer quotas = new ClientQuotaEnforcer(11, 1, ConnectionRateLimits.NONE, time);
 
     @AfterEach
     void close() {
@@ -63,5 +64,27 @@ class ClientQuotaManagerTest {
         // The next request's handler time is tiny, yet the rate it finds is over the quota.
         assertThat(quotas.recordHandlerTime("ANONYMOUS", "tls", 1_000)).isEqualTo(1_000);
         assertThat(quotas.recordHandlerTime("ANONYMOUS", "other", 1_000)).isZero();
+    }
+
+    @Test
+    void quotaMetricsAreGaugesUnderTributaryNamesWhileTheirSensorsLive() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        quotas.bindTo(registry);
+        quotas.update(Map.of(client("slow"), Map.of(QuotaType.PRODUCE.configKey(), 1000.0, QuotaType.REQUEST.configKey(), 50.0)));
+        long throttleMs = quotas.recordBytes(QuotaType.PRODUCE, "ANONYMOUS", "slow", 20_000);
+        quotas.recordThrottleTime(QuotaType.PRODUCE, "ANONYMOUS", "slow", throttleMs);
+        quotas.recordHandlerTime("ANONYMOUS", "slow", 500_000_000L);
+
+        // A client-id quota measures the client-id's rate: the user tag is empty, as in Kafka.
+        assertThat(registry.get("tributary.quota.byte.rate").tags("quota", "produce", "user", "", "client_id", "slow").gauge().value())
+                .isEqualTo(2_000.0); // 20,000 bytes over the 10 s the window counts at least
+        assertThat(registry.get("tributary.quota.throttle.time.ms").tags("quota", "produce", "client_id", "slow").gauge().value())
+                .isEqualTo(throttleMs).isPositive();
+        assertThat(registry.get("tributary.quota.request.time.percent").tags("client_id", "slow").gauge().value()).isEqualTo(5.0);
+        assertThat(registry.find("tributary.quota.byte.rate").tags("quota", "fetch").gauges()).isEmpty();
+
+        quotas.update(Map.of());
+        assertThat(registry.find("tributary.quota.byte.rate").gauges()).isEmpty();
+        assertThat(registry.find("tributary.quota.throttle.time.ms").gauges()).isEmpty();
     }
 }
