@@ -131,8 +131,8 @@ final class Acceptor implements Runnable {
             try {
                 InetAddress address = ((InetSocketAddress) socket.getRemoteAddress()).getAddress();
                 long now = time.milliseconds();
-                long delayMs = rates.recordAndGetAcceptDelayMs(listener, now);
-                if (delayMs > 0 && !quotas.isBroker(address)) {
+                long delayMs = rates.recordAndGetAcceptDelayMs(listener, () -> quotas.isBroker(address), now);
+                if (delayMs > 0) {
                     waiting = new Held(socket, address, now + delayMs);
                     acceptKey.interestOps(0);
                     return;
@@ -147,8 +147,8 @@ final class Acceptor implements Runnable {
 
     /** Holds, refuses or hands over a connection the broker-wide and listener rates let through. */
     private void admit(SocketChannel socket, InetAddress address, long now) {
-        long throttleMs = rates.recordAndGetIpThrottleMs(listener, address, now);
-        if (throttleMs > 0 && !quotas.isBroker(address)) {
+        long throttleMs = rates.recordAndGetIpThrottleMs(listener, address, () -> quotas.isBroker(address), now);
+        if (throttleMs > 0) {
             throttled.add(new Held(socket, address, now + throttleMs));
             ipThrottled++;
             if (now - lastThrottleWarningMs >= REFUSAL_WARNING_INTERVAL_MS) {

@@ -5,6 +5,7 @@ import java.net.UnknownHostException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import io.tributary.broker.network.ConnectionRates;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.Metrics;
@@ -68,7 +69,7 @@ public final class ConnectionRateQuotas implements ConnectionRates {
     }
 
     @Override
-    public long recordAndGetAcceptDelayMs(ListenerName listener, long nowMs) {
+    public long recordAndGetAcceptDelayMs(ListenerName listener, BooleanSupplier exempt, long nowMs) {
         long delayMs = 0;
         if (brokerRate != null && limits.countsBrokerWide(listener)) {
             delayMs = recordAndGetThrottleMs(brokerRate, nowMs);
@@ -77,31 +78,34 @@ public final class ConnectionRateQuotas implements ConnectionRates {
         if (listenerRate != null) {
             delayMs = Math.max(delayMs, recordAndGetThrottleMs(listenerRate, nowMs));
         }
-        if (delayMs > 0) {
-            throttleSensor(listener, "").record(delayMs, nowMs, false);
+        if (delayMs == 0 || exempt.getAsBoolean()) {
+            return 0;
         }
+        throttleSensor(listener, "").record(delayMs, nowMs, false);
         return delayMs;
     }
 
     @Override
-    public long recordAndGetIpThrottleMs(ListenerName listener, InetAddress address, long nowMs) {
+    public long recordAndGetIpThrottleMs(ListenerName listener, InetAddress address, BooleanSupplier exempt, long nowMs) {
         int rate = ipRates.rateFor(address);
         if (rate == UNLIMITED) {
             return 0;
         }
         Sensor sensor = ipSensor(address, rate);
         long throttleMs = recordAndGetThrottleMs(sensor, nowMs);
-        if (throttleMs > 0) { // not taken, so not counted: neither for the address nor broker-wide nor for the listener
-            sensor.record(-1, nowMs, false);
-            if (brokerRate != null && limits.countsBrokerWide(listener)) {
-                brokerRate.record(-1, nowMs, false);
-            }
-            Sensor listenerRate = listenerRates.get(listener);
-            if (listenerRate != null) {
-                listenerRate.record(-1, nowMs, false);
-            }
-            throttleSensor(listener, "ip-").record(throttleMs, nowMs, false);
+        if (throttleMs == 0 || exempt.getAsBoolean()) {
+            return 0;
         }
+        // Not taken, so not counted: neither for the address nor broker-wide nor for the listener.
+        sensor.record(-1, nowMs, false);
+        if (brokerRate != null && limits.countsBrokerWide(listener)) {
+            brokerRate.record(-1, nowMs, false);
+        }
+        Sensor listenerRate = listenerRates.get(listener);
+        if (listenerRate != null) {
+            listenerRate.record(-1, nowMs, false);
+        }
+        throttleSensor(listener, "ip-").record(throttleMs, nowMs, false);
         return throttleMs;
     }
 

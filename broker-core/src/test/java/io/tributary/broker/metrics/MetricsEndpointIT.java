@@ -44,14 +44,14 @@ import org.junit.jupiter.api.io.TempDir;
  * the log holds), the bytes a consumer read, and the cluster gauges on a two-broker cluster losing one broker.
  */
 @Timeout(240)
-class MetricsEndpointIT {
+public class MetricsEndpointIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Debian's interpreter, which has the python3-prometheus-client package (.ci/run installs it). */
     private static final String PYTHON = "/usr/bin/python3";
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     /** One parsed sample. */
-    record Sample(String name, Map<String, String> labels, double value) {
+    public record Sample(String name, Map<String, String> labels, double value) {
     }
 
     @Test
@@ -163,7 +163,7 @@ class MetricsEndpointIT {
     }
 
     /** GET /metrics, parsed by prometheus_client's text parser. */
-    static List<Sample> scrape(String url) throws IOException, InterruptedException {
+    public static List<Sample> scrape(String url) throws IOException, InterruptedException {
         HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(url + "/metrics"))
                 .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(200);
@@ -185,7 +185,7 @@ class MetricsEndpointIT {
     }
 
     /** The value of the sample {@code name} that has all of {@code labels}. */
-    static Optional<Double> labelled(List<Sample> samples, String name, Map<String, String> labels) {
+    public static Optional<Double> labelled(List<Sample> samples, String name, Map<String, String> labels) {
         return samples.stream().filter(s -> s.name().equals(name) && s.labels().entrySet().containsAll(labels.entrySet()))
                 .map(Sample::value).findFirst();
     }
