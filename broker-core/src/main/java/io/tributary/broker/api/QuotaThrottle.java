@@ -12,11 +12,13 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.protocol.MessageUtil;
 import org.apache.kafka.common.protocol.ObjectSerializationCache;
 import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
 
 /**
  * Charges a request to its client's quotas, as Kafka does: produce request bytes against
  * {@code producer_byte_rate}, fetch response bytes against {@code consumer_byte_rate}, and the handler time of
- * every request against {@code request_percentage}, then, once the response is out, the network thread's time for it
+ * every request (errors and ApiVersions included) against {@code request_percentage}, then, once the response is out, the network thread's time for it
  * (KIP-124: reading the request, writing the response, a TLS handshake), which counts against the client's next
  * request. A client over a quota gets its response at once with the
  * longest of the throttle times in {@code throttle_time_ms} (a fetch gets no records then), and its connection
@@ -38,7 +40,7 @@ final class QuotaThrottle {
      * @return the response body to send (may be another one) and its throttle time
      */
     Throttled charge(Request request, ApiMessage body, short version, long handlerNanos) {
-        if (!quotas.anyQuota() || isFollowerFetch(request)) {
+        if (!quotas.anyQuota() || isFollowerFetch(request) || beforeSaslLogin(request)) {
             return new Throttled(body, 0);
         }
         String user = request.session().principal().getName(); // ANONYMOUS on PLAINTEXT, as in Kafka
@@ -93,6 +95,16 @@ final class QuotaThrottle {
 
     /** A response body and the throttle time it carries. */
     record Throttled(ApiMessage body, int throttleTimeMs) {
+    }
+
+    /**
+     * A SASL connection's ApiVersions before it has logged in, which Kafka's authenticator answers on the network
+     * thread, uncharged: its time goes to the first request after the login (see {@code Connection}).
+     */
+    private static boolean beforeSaslLogin(Request request) {
+        SecurityProtocol protocol = request.session().protocol();
+        return (protocol == SecurityProtocol.SASL_PLAINTEXT || protocol == SecurityProtocol.SASL_SSL)
+                && request.session().principal().equals(KafkaPrincipal.ANONYMOUS);
     }
 
     private static boolean isFollowerFetch(Request request) {

@@ -193,7 +193,7 @@ final class Connection {
     /**
      * The response to the request being answered is out (or needed none, or the connection is closing): its client is
      * charged the network thread's time on this connection since the last charge (KIP-124), TLS handshake included.
-     * Time spent before the first request, or on the authenticator's own answers, goes to the next request answered.
+     * Time spent before the first request, or on a SASL login, goes to the next request answered after it.
      */
     void chargeNetworkThreadTime() {
         if (answering != null) {

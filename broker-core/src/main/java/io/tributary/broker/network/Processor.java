@@ -274,7 +274,9 @@ public final class Processor implements Runnable {
                 continue; // the client went away while its request was being handled
             }
             try {
-                connection.answering(response.request());
+                if (connection.authenticator().authenticated()) { // a SASL login's time goes to the first request after it
+                    connection.answering(response.request());
+                }
                 if (response.throttleTimeMs() > 0) {
                     connection.throttleUntil(time.milliseconds() + response.throttleTimeMs());
                 }
