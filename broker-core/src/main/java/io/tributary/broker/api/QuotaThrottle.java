@@ -18,9 +18,9 @@ import org.apache.kafka.common.security.auth.SecurityProtocol;
 /**
  * Charges a request to its client's quotas, as Kafka does: produce request bytes against
  * {@code producer_byte_rate}, fetch response bytes against {@code consumer_byte_rate}, and the handler time of
- * every request (errors and ApiVersions included) against {@code request_percentage}, then, once the response is out, the network thread's time for it
- * (KIP-124: reading the request, writing the response, a TLS handshake), which counts against the client's next
- * request. A client over a quota gets its response at once with the
+ * every request (errors and ApiVersions included) against {@code request_percentage}, then, once the response is
+ * out, the network thread's time for it (KIP-124: reading the request, writing the response, a TLS handshake),
+ * which counts against the client's next request. A client over a quota gets its response at once with the
  * longest of the throttle times in {@code throttle_time_ms} (a fetch gets no records then), and its connection
  * then waits that long (KIP-219).
  * Followers' fetches are replication, not client traffic: they are never charged. Thread-safe.

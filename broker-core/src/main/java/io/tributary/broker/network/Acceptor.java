@@ -84,7 +84,11 @@ final class Acceptor implements Runnable {
                         Held waited = waiting;
                         waiting = null;
                         acceptKey.interestOps(SelectionKey.OP_ACCEPT);
-                        admit(waited.socket(), waited.address(), now);
+                        try {
+                            admit(waited.socket(), waited.address(), now);
+                        } catch (RuntimeException e) {
+                            closeAfterFailure(waited.socket(), e);
+                        }
                     }
                     selector.select(pollMs(now));
                     if (!selector.selectedKeys().isEmpty()) {
@@ -129,7 +133,7 @@ final class Acceptor implements Runnable {
                 return;
             }
             try {
-                InetAddress address = ((InetSocketAddress) socket.getRemoteAddress()).getAddress();
+                InetAddress address = socket.socket().getInetAddress();
                 long now = time.milliseconds();
                 long delayMs = rates.recordAndGetAcceptDelayMs(listener, () -> quotas.isBroker(address), now);
                 if (delayMs > 0) {
@@ -138,11 +142,16 @@ final class Acceptor implements Runnable {
                     return;
                 }
                 admit(socket, address, now);
-            } catch (IOException | RuntimeException e) {
-                log.warn("could not take a new connection on listener {}; closing it", listener.value(), e);
-                closeQuietly(socket);
+            } catch (RuntimeException e) {
+                closeAfterFailure(socket, e);
             }
         }
+    }
+
+    /** Whatever failed before the connection was counted or handed over costs it alone. */
+    private void closeAfterFailure(SocketChannel socket, RuntimeException e) {
+        log.warn("could not take a new connection on listener {}; closing it", listener.value(), e);
+        closeQuietly(socket);
     }
 
     /** Holds, refuses or hands over a connection the broker-wide and listener rates let through. */

@@ -66,13 +66,7 @@ final class Connection {
 
     /** Advances the TLS handshake; once it is done the authenticator sees the session and reading begins. */
     void handshake(long nowMs) throws IOException {
-        long started = time.nanoseconds();
-        int interest;
-        try {
-            interest = transport.handshake();
-        } finally {
-            networkThreadNanos += time.nanoseconds() - started;
-        }
+        int interest = (int) timed(transport::handshake);
         lastActiveMs = nowMs;
         if (interest == 0) {
             authenticator.transportReady(transport.sslSession());
@@ -113,13 +107,8 @@ final class Connection {
      */
     FrameReader.Frame read(long nowMs) throws IOException {
         boolean started = frames.midFrame();
-        long readStarted = time.nanoseconds();
-        try {
-            if (frames.readFrom(transport) > 0) {
-                lastActiveMs = nowMs;
-            }
-        } finally {
-            networkThreadNanos += time.nanoseconds() - readStarted;
+        if (timed(() -> frames.readFrom(transport)) > 0) {
+            lastActiveMs = nowMs;
         }
         if (!started && frames.midFrame()) {
             requestStartedMs = nowMs;
@@ -166,13 +155,8 @@ final class Connection {
 
     /** @return true once the whole response has been written */
     boolean write(long nowMs) throws IOException {
-        long started = time.nanoseconds();
-        try {
-            if (send.writeTo(transport) > 0) {
-                lastActiveMs = nowMs;
-            }
-        } finally {
-            networkThreadNanos += time.nanoseconds() - started;
+        if (timed(() -> send.writeTo(transport)) > 0) {
+            lastActiveMs = nowMs;
         }
         if (!send.completed()) {
             return false;
@@ -183,6 +167,20 @@ final class Connection {
 
     boolean sending() {
         return send != null;
+    }
+
+    /** Socket work (a TLS handshake step, a read, a write) whose time is the network thread's for this connection. */
+    private interface SocketWork {
+        long run() throws IOException;
+    }
+
+    private long timed(SocketWork work) throws IOException {
+        long started = time.nanoseconds();
+        try {
+            return work.run();
+        } finally {
+            networkThreadNanos += time.nanoseconds() - started;
+        }
     }
 
     /** {@code request}'s response is about to be written (or needs none, or closes the connection). */
