@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import io.tributary.broker.group.GroupConfig;
 import io.tributary.broker.group.consumer.ConsumerGroupSettings;
@@ -17,6 +18,7 @@ import io.tributary.http.HttpListeners;
 import io.tributary.broker.network.ChannelSecurity;
 import io.tributary.broker.network.ConnectionLimits;
 import io.tributary.broker.network.SocketServerConfig;
+import io.tributary.broker.quota.ConnectionRateLimits;
 import io.tributary.broker.replica.BrokerConnector;
 import io.tributary.broker.replica.ReplicationConfig;
 import io.tributary.broker.security.AclAuthorizer;
@@ -31,6 +33,7 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.config.types.Password;
+import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 
 /**
@@ -55,6 +58,7 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String MAX_CONNECTIONS = "max.connections";
     public static final String MAX_CONNECTIONS_PER_IP = "max.connections.per.ip";
     public static final String MAX_CONNECTIONS_PER_IP_OVERRIDES = "max.connections.per.ip.overrides";
+    public static final String MAX_CONNECTION_CREATION_RATE = "max.connection.creation.rate";
     public static final String QUEUED_MAX_REQUESTS = "queued.max.requests";
     public static final String QUEUED_MAX_REQUEST_BYTES = "queued.max.request.bytes";
     public static final String QUOTA_WINDOW_NUM = "quota.window.num";
@@ -151,6 +155,13 @@ public final class BrokerConfig extends AbstractConfig {
             .define(MAX_CONNECTIONS_PER_IP_OVERRIDES, Type.STRING, "", Importance.MEDIUM,
                     "Per-address exceptions to max.connections.per.ip: host-or-IP:count pairs separated by commas, "
                             + "e.g. 10.0.0.7:500,batch.example.com:2000. Host names are resolved at start-up.")
+            .define(MAX_CONNECTION_CREATION_RATE, Type.INT, Integer.MAX_VALUE, Range.atLeast(0), Importance.MEDIUM,
+                    "New connections per second the broker takes, over quota.window.num samples of "
+                            + "quota.window.size.seconds; listener.name.<listener>." + MAX_CONNECTION_CREATION_RATE
+                            + " sets a listener's own rate. A connection over either waits, up to one sample, before the "
+                            + "listener takes it (and any other). The inter-broker listener counts against its own rate "
+                            + "only when there are other listeners, and the other brokers' addresses never wait. "
+                            + "Per client address, see the ip quota entity's connection_creation_rate.")
             .define(QUEUED_MAX_REQUESTS, Type.INT, 500, Range.atLeast(1), Importance.MEDIUM,
                     "Requests waiting for a handler before the network threads stop reading.")
             .define(QUEUED_MAX_REQUEST_BYTES, Type.LONG, 100L * 1024 * 1024, ConfigDef.LambdaValidator.with(BrokerConfig::validateQueuedMaxRequestBytes, () -> "-1 or [1,...]"),
@@ -165,8 +176,8 @@ public final class BrokerConfig extends AbstractConfig {
             .define(QUOTA_WINDOW_NUM, Type.INT, 11, Range.atLeast(1), Importance.LOW,
                     "Samples kept of each client's produce, fetch and request-time rate (client quotas).")
             .define(QUOTA_WINDOW_SIZE_SECONDS, Type.INT, 1, Range.atLeast(1), Importance.LOW,
-                    "Length of one sample of a client's quota rates; a throttle lasts at most "
-                            + QUOTA_WINDOW_NUM + " times this.")
+                    "Length of one sample of a client's quota rates; a byte-rate throttle lasts at most "
+                            + QUOTA_WINDOW_NUM + " times this, a request-time or connection-rate throttle at most this.")
             .define(LEADER_REPLICATION_THROTTLED_RATE, Type.LONG, Long.MAX_VALUE, Range.atLeast(0), Importance.MEDIUM,
                     "Bytes per second a leader sends, over all its throttled replicas (the topics' "
                             + LogConfig.LEADER_REPLICATION_THROTTLED_REPLICAS + "), to followers outside the ISR. "
@@ -476,6 +487,21 @@ public final class BrokerConfig extends AbstractConfig {
 
     public int quotaWindowSizeSeconds() {
         return getInt(QUOTA_WINDOW_SIZE_SECONDS);
+    }
+
+    /**
+     * {@code max.connection.creation.rate}, and each listener's own ({@code listener.name.<listener>.} prefixed) where
+     * set; the inter-broker listener is left out of the broker-wide rate when there are other listeners, as in Kafka.
+     */
+    public ConnectionRateLimits connectionRateLimits() {
+        Map<ListenerName, Integer> perListener = new HashMap<>();
+        for (Listener listener : listeners.bound()) {
+            if (originals().containsKey(listener.configPrefix() + MAX_CONNECTION_CREATION_RATE)) {
+                perListener.put(listener.name(), (Integer) valuesWithPrefixOverride(listener.configPrefix()).get(MAX_CONNECTION_CREATION_RATE));
+            }
+        }
+        Optional<ListenerName> protectedListener = listeners.bound().size() > 1 ? Optional.of(listeners.interBroker().name()) : Optional.empty();
+        return new ConnectionRateLimits(getInt(MAX_CONNECTION_CREATION_RATE), perListener, protectedListener);
     }
 
     public SocketServerConfig socketServerConfig(Listener listener, ChannelSecurity security) {

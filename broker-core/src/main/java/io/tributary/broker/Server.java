@@ -192,10 +192,12 @@ public final class Server implements AutoCloseable {
                     config.zookeeperConnectionTimeoutMs());
         }
         RequestChannel channel = new RequestChannel(config.queuedMaxRequests());
+        quotas = new ClientQuotaEnforcer(config.quotaWindowNum(), config.quotaWindowSizeSeconds(), config.connectionRateLimits(), time);
         for (Listener listener : config.listeners().bound()) {
             ListenerSecurity security = ListenerSecurity.create(listener, config.securitySettings(listener), scramCredentials);
             listenerSecurity.add(security);
-            SocketServer server = new SocketServer(config.socketServerConfig(listener, security), channel, brokerAddresses::isLiveBroker, time);
+            SocketServer server = new SocketServer(config.socketServerConfig(listener, security), channel, brokerAddresses::isLiveBroker,
+                    quotas.connectionRates(), time);
             socketServers.put(listener.name(), server);
             boundAddresses.put(listener.name(), server.boundAddress());
         }
@@ -236,7 +238,6 @@ public final class Server implements AutoCloseable {
                 }
             }
         });
-        quotas = new ClientQuotaEnforcer(config.quotaWindowNum(), config.quotaWindowSizeSeconds(), time);
         quotaWatcher = QuotaConfigWatcher.start(zk, quotas, config.zookeeperConnectionTimeoutMs());
         dynamicConfig = DynamicBrokerConfig.start(zk, config.brokerId(), config.zookeeperConnectionTimeoutMs());
         DynamicConfigApplier applier = new DynamicConfigApplier(config, topics, replicas);
@@ -254,6 +255,7 @@ public final class Server implements AutoCloseable {
         metrics = new BrokerMetrics(new BrokerMetrics.Sources(replicas.topicStats(), replicas.isrChanges(),
                 new PartitionHealth(cluster, config.brokerId()), channel::queuedRequests, channel.networkIdle(), status::groupLags));
         logs.flushTimes().listen(metrics::recordLogFlush);
+        metrics.bind(quotas);
         handlers = new RequestHandlerPool(config.ioThreads(), channel,
                 request -> metrics.requestLatency().time(request.apiKey(), () -> dispatcher.dispatch(request)));
         producerStateTasks = Executors.newSingleThreadScheduledExecutor(runnable -> {

@@ -203,7 +203,7 @@ public final class RequestDispatcher {
             boolean supported = SupportedApis.isSupported(key, version);
             // A client newer than us reads the error and our ranges from a v0 body, then retries.
             ApiMessage body = apiVersions.handle(supported);
-            return CompletableFuture.completedFuture(respond(request, body, supported ? version : 0));
+            return CompletableFuture.completedFuture(charged(request, body, supported ? version : 0, 0));
         }
         if (!SupportedApis.isSupported(key, version)) {
             String supported = SupportedApis.range(key).map(Object::toString).orElse("none");
@@ -230,16 +230,19 @@ public final class RequestDispatcher {
                 log.info("closing the connection of {}: an acks=0 produce failed: {}", request, error != null ? error : answer);
                 return Response.closeConnection(request);
             }
-            if (error != null) {
-                return failed(request, error);
-            }
-            ApiMessage body = unanswered ? null : answer; // acks=0: nothing goes on the wire
-            QuotaThrottle.Throttled charged = throttle.charge(request, body, version, handlerNanos);
-            if (charged.throttleTimeMs() == 0) {
-                return body == null ? Response.none(request) : respond(request, body, version);
-            }
-            return Response.throttled(request, body == null ? null : send(request, charged.body(), version), charged.throttleTimeMs());
+            // Errors count against the client's quotas too, as in Kafka.
+            ApiMessage body = error != null ? errorBody(request, error) : unanswered ? null : answer; // acks=0: nothing on the wire
+            return charged(request, body, version, handlerNanos);
         });
+    }
+
+    /** The response to send, its client charged for the request (and throttled if over a quota). */
+    private Response charged(Request request, ApiMessage body, short version, long handlerNanos) {
+        QuotaThrottle.Throttled charged = throttle.charge(request, body, version, handlerNanos);
+        if (charged.throttleTimeMs() == 0) {
+            return body == null ? Response.none(request) : respond(request, body, version);
+        }
+        return Response.throttled(request, body == null ? null : send(request, charged.body(), version), charged.throttleTimeMs());
     }
 
     private CompletableFuture<? extends ApiMessage> handle(Request request, ApiKeys key, short version) {
@@ -317,11 +320,14 @@ public final class RequestDispatcher {
     }
 
     private static Response failed(Request request, Throwable error) {
+        return respond(request, errorBody(request, error), request.version());
+    }
+
+    private static ApiMessage errorBody(Request request, Throwable error) {
         Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null ? error.getCause() : error;
         if (Errors.forException(cause) == Errors.UNKNOWN_SERVER_ERROR) {
             log.error("{} failed", request, cause);
         }
-        ApiMessage body = request.body().getErrorResponse(0, cause).data();
-        return respond(request, body, request.version());
+        return request.body().getErrorResponse(0, cause).data();
     }
 }

@@ -14,6 +14,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.jmx.JmxConfig;
@@ -110,6 +111,11 @@ public final class BrokerMetrics implements AutoCloseable {
         groupLag.register(groupLags.get().stream().map(lag -> MultiGauge.Row.of(Tags.of("group", lag.group(),
                 TOPIC, lag.partition().topic(), "partition", Integer.toString(lag.partition().partition())), lag.lag())).toList(), true);
         return prometheus.scrape();
+    }
+
+    /** Adds meters defined elsewhere (the client quotas'); like the others, they reach JMX only where Kafka names them. */
+    public void bind(MeterBinder binder) {
+        binder.bindTo(registry);
     }
 
     public RequestLatency requestLatency() {

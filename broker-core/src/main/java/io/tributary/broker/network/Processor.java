@@ -240,7 +240,7 @@ public final class Processor implements Runnable {
                 .orElseGet(() -> new SocketChannelTransfer(socket));
         SelectionKey key = socket.register(selector, SelectionKey.OP_READ);
         Connection connection = new Connection(connectionId, client, key, transport, security.newAuthenticator(client),
-                maxRequestBytes, receiveBuffers, memoryPool, time.milliseconds());
+                maxRequestBytes, receiveBuffers, memoryPool, time);
         if (!connection.handshaking()) {
             connection.authenticator().transportReady(transport.sslSession());
             connection.authenticationProgressed();
@@ -278,6 +278,9 @@ public final class Processor implements Runnable {
                 continue; // the client went away while its request was being handled
             }
             try {
+                if (connection.authenticator().authenticated()) { // a SASL login's time goes to the first request after it
+                    connection.answering(response.request());
+                }
                 if (response.throttleTimeMs() > 0) {
                     connection.throttleUntil(time.milliseconds() + response.throttleTimeMs());
                 }
@@ -447,6 +450,7 @@ public final class Processor implements Runnable {
     }
 
     private void resumeReading(Connection connection) {
+        connection.chargeNetworkThreadTime();
         long now = time.milliseconds();
         if (connection.closesAfterSending()) {
             close(connection);
@@ -522,6 +526,7 @@ public final class Processor implements Runnable {
 
     /** Closes a connection already out of {@link #connections}. */
     private void forget(Connection connection) {
+        connection.chargeNetworkThreadTime();
         if (connection.close()) {
             quotas.closed(connection.client());
         }

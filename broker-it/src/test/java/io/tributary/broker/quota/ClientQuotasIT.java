@@ -1,9 +1,11 @@
 package io.tributary.broker.quota;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -12,10 +14,15 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import io.tributary.broker.BrokerConfig;
 import io.tributary.broker.testing.Clients;
 import io.tributary.broker.testing.TestBroker;
+import io.tributary.testkit.PrometheusScrape;
+import io.tributary.testkit.wire.RawConnection;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -27,6 +34,8 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.message.ApiVersionsRequestData;
+import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.quota.ClientQuotaAlteration;
 import org.apache.kafka.common.quota.ClientQuotaEntity;
 import org.apache.kafka.common.quota.ClientQuotaFilter;
@@ -43,9 +52,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Client quotas set with Apache Kafka's own {@code kafka-configs}, against real kafka-clients: a producer and a
- * consumer over their byte rates slow down to them (every record acknowledged and read, none failed) and see
- * throttle times, while clients without a quota see none. The broker measures rates over 2 windows of 1 s, so
- * that a burst allowance of a window's worth keeps the test short.
+ * consumer over their byte rates, or over their request time, slow down to them (every record acknowledged and read,
+ * none failed) and see throttle times, while clients without a quota see none, and GET /metrics shows the quotas'
+ * rates and throttles; a flood of connections from an address over its {@code ip} quota is throttled to its rate. The
+ * broker measures rates over 2 windows of 1 s, so that a burst allowance of a window's worth keeps the test short.
+ * It registers as 127.0.0.1, so connections from there are a broker's (never throttled); other clients connect from
+ * other loopback addresses.
  */
 @Timeout(180)
 class ClientQuotasIT {
@@ -61,7 +73,8 @@ class ClientQuotasIT {
 
     @BeforeAll
     static void start() throws Exception {
-        broker = TestBroker.start(dir, Map.of(BrokerConfig.QUOTA_WINDOW_NUM, "2", BrokerConfig.QUOTA_WINDOW_SIZE_SECONDS, "1"));
+        broker = TestBroker.start(dir, Map.of(BrokerConfig.QUOTA_WINDOW_NUM, "2", BrokerConfig.QUOTA_WINDOW_SIZE_SECONDS, "1",
+                BrokerConfig.HTTP_LISTENERS, "http://127.0.0.1:0"));
         admin = Clients.admin(broker.bootstrapServers());
         admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get();
     }
@@ -205,5 +218,121 @@ class ClientQuotasIT {
                 new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, "x")),
                 List.of(new ClientQuotaAlteration.Op("no_such_quota", 1.0))))).all().get());
         assertThat(refused).hasMessageContaining("Unknown quota key");
+    }
+
+    /**
+     * At {@code request_percentage=0.01} (0.1 ms of request time a second) every request after the first few is over
+     * the quota, so each response is throttled, by at most one sample (1 s) as in Kafka: the producer slows down to
+     * about a request a second and nothing fails, and GET /metrics shows the client's request time, byte rate and
+     * throttles while it works.
+     */
+    @Test
+    void aProducerOverItsRequestPercentageSlowsDownInsteadOfFailingAndTheMetricsShowIt() throws Exception {
+        String topic = "request-quota";
+        admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
+        // A byte rate far above what the test sends, so that its gauge appears too.
+        kafkaConfigs("--alter", "--entity-type", "clients", "--entity-name", "busy-writer",
+                "--add-config", "request_percentage=0.01,producer_byte_rate=100000000");
+        int records = 5;
+        Map<String, Object> overrides = Map.of(ProducerConfig.CLIENT_ID_CONFIG, "busy-writer", ProducerConfig.ACKS_CONFIG, "1");
+        long started = System.nanoTime();
+        try (KafkaProducer<byte[], byte[]> producer = Clients.producer(broker.bootstrapServers(), overrides)) {
+            CompletableFuture<Void> sent = CompletableFuture.runAsync(() -> {
+                for (int i = 0; i < records; i++) {
+                    try {
+                        producer.send(new ProducerRecord<>(topic, new byte[RECORD_BYTES])).get(); // one request at a time
+                    } catch (Exception e) {
+                        throw new CompletionException(e);
+                    }
+                }
+            });
+            Map<String, String> writer = Map.of("client_id", "busy-writer", "user", "");
+            await("the busy writer's quota metrics").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+                PrometheusScrape scrape = PrometheusScrape.of(broker.httpUrl());
+                assertThat(scrape.value("tributary_quota_request_time_percent", writer)).hasValueSatisfying(v -> assertThat(v).isPositive());
+                assertThat(scrape.value("tributary_quota_byte_rate", with(writer, "quota", "produce")))
+                        .hasValueSatisfying(v -> assertThat(v).isPositive());
+                assertThat(scrape.value("tributary_quota_throttle_time_ms", with(writer, "quota", "request")))
+                        .hasValueSatisfying(v -> assertThat(v).isPositive().isLessThanOrEqualTo(1_000));
+            });
+            sent.get(120, TimeUnit.SECONDS); // throws if any send failed
+            assertThat(metric(producer.metrics(), "produce-throttle-time-max")).isPositive().isLessThanOrEqualTo(1_000);
+        }
+        long writeMs = (System.nanoTime() - started) / 1_000_000;
+        System.out.printf("QUOTA-REPORT request_percentage=0.01: %d records written one at a time in %d ms%n", records, writeMs);
+        assertThat(writeMs).as("each record after the first waits out a throttle").isGreaterThanOrEqualTo(3_000);
+    }
+
+    private static Map<String, String> with(Map<String, String> labels, String key, String value) {
+        Map<String, String> all = new HashMap<>(labels);
+        all.put(key, value);
+        return all;
+    }
+
+    /**
+     * {@code kafka-configs --entity-type ips} sets a {@code connection_creation_rate} per address and a default one,
+     * stored in ZooKeeper; a flood of connections from one address is then taken at about its rate, the others held
+     * unanswered and closed, while the same flood from the broker's own address (another broker's, for the limits) is
+     * all taken.
+     */
+    @Test
+    void kafkaConfigsSetsIpQuotasAndAFloodOfConnectionsIsThrottledToItsRate() throws Exception {
+        String flooder = "127.0.0.2";
+        int rate = 10;
+        kafkaConfigs("--alter", "--entity-type", "ips", "--entity-name", flooder, "--add-config", "connection_creation_rate=" + rate);
+        kafkaConfigs("--alter", "--entity-type", "ips", "--entity-default", "--add-config", "connection_creation_rate=5");
+        try {
+            assertThat(kafkaConfigs("--describe", "--entity-type", "ips", "--entity-name", flooder)).contains("connection_creation_rate=" + rate);
+            Map<String, String> defaultIp = new HashMap<>();
+            defaultIp.put(ClientQuotaEntity.IP, null);
+            assertThat(admin.describeClientQuotas(ClientQuotaFilter.containsOnly(List.of(ClientQuotaFilterComponent.ofEntityType(ClientQuotaEntity.IP))))
+                    .entities().get()).containsOnly(
+                            Map.entry(new ClientQuotaEntity(Map.of(ClientQuotaEntity.IP, flooder)), Map.of("connection_creation_rate", (double) rate)),
+                            Map.entry(new ClientQuotaEntity(defaultIp), Map.of("connection_creation_rate", 5.0)));
+            assertThat(catchThrowable(() -> admin.alterClientQuotas(List.of(new ClientQuotaAlteration(new ClientQuotaEntity(Map.of(ClientQuotaEntity.IP, flooder)),
+                    List.of(new ClientQuotaAlteration.Op("producer_byte_rate", 1.0))))).all().get())).hasMessageContaining("Unknown quota key");
+
+            long started = System.nanoTime();
+            Map<Boolean, Integer> fromFlooder = flood(flooder, 100);
+            double floodSeconds = (System.nanoTime() - started) / 1e9;
+            System.out.printf("QUOTA-REPORT 100 connections from %s at connection_creation_rate=%d in %.1f s: %d taken, %d held and closed%n",
+                    flooder, rate, floodSeconds, fromFlooder.get(true), fromFlooder.get(false));
+            // The window allows a burst of one sample's worth, then the rate: a few more at most, while the quota reaches the broker.
+            assertThat(fromFlooder.get(true)).isPositive().isLessThanOrEqualTo((int) (rate * (floodSeconds + 1)) + 5);
+            assertThat(fromFlooder.get(false)).isPositive();
+            assertThat(flood("127.0.0.1", 100).get(false)).as("connections from the broker's address closed").isZero();
+        } finally {
+            kafkaConfigs("--alter", "--entity-type", "ips", "--entity-name", flooder, "--delete-config", "connection_creation_rate");
+            kafkaConfigs("--alter", "--entity-type", "ips", "--entity-default", "--delete-config", "connection_creation_rate");
+        }
+    }
+
+    /**
+     * Opens {@code count} connections from {@code localAddress} at once, then asks each for its API versions.
+     *
+     * @return how many were answered (true) and how many were closed unanswered (false)
+     */
+    private static Map<Boolean, Integer> flood(String localAddress, int count) throws Exception {
+        List<RawConnection> connections = new ArrayList<>();
+        Map<Boolean, Integer> answered = new HashMap<>(Map.of(true, 0, false, 0));
+        try {
+            for (int i = 0; i < count; i++) {
+                connections.add(new RawConnection(localAddress, "127.0.0.1", broker.port()));
+            }
+            for (RawConnection connection : connections) {
+                boolean ok;
+                try {
+                    connection.request(ApiKeys.API_VERSIONS, (short) 3, new ApiVersionsRequestData()
+                            .setClientSoftwareName("flood").setClientSoftwareVersion("1"));
+                    ok = true;
+                } catch (IOException e) { // end of stream or reset: closed by the broker unanswered
+                    ok = false;
+                }
+                answered.merge(ok, 1, Integer::sum);
+            }
+            return answered;
+        } finally {
+            RawConnection.closeAll(connections);
+        }
     }
 }

@@ -3,14 +3,17 @@ package io.tributary.broker.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
+import javax.net.ssl.SSLContext;
 import io.tributary.broker.testing.Clients;
 import io.tributary.testkit.wire.RawConnection;
 import io.tributary.broker.testing.Records;
@@ -302,6 +305,62 @@ class SecureListenersIT {
         Awaitility.await("alice's quota is in force").atMost(Duration.ofSeconds(30)).ignoreExceptions()
                 .until(() -> maxProduceThrottleMs(sasl("SASL_SSL", "SCRAM-SHA-256", "alice", "alice-secret")) > 0);
         assertThat(maxProduceThrottleMs(sasl("SASL_SSL", "PLAIN", "bob", "bob-secret"))).as("bob's throttle").isZero();
+    }
+
+    /**
+     * KIP-124: {@code request_percentage} counts the time the network threads spend on a client as well as the
+     * handlers'. Two clients under the same quota send the same requests, turn about: one over a TLS connection it
+     * keeps, the other over a new TLS connection each time (ApiVersions first, as clients do, then Metadata), so the
+     * network thread does a TLS handshake for every request it sends. Counting handler time only, both reach their
+     * quota after about as many requests; counting the network threads' time too, the reconnecting one is throttled
+     * within a few, while the steady one is not within twice as many.
+     */
+    @Test
+    void tlsHandshakesCountAgainstTheClientsRequestPercentage() throws Exception {
+        SSLContext tls = certificates.sslContext("client");
+        int port = broker.port("SSL");
+        List<ClientQuotaAlteration> quotas = new ArrayList<>();
+        try (RawConnection steady = RawConnection.overTls(null, "127.0.0.1", port, tls).withClientId("steady")) {
+            versionsThenMetadataThrottleMs(steady); // its handshake is charged to these requests, before any quota applies
+            for (String clientId : List.of("reconnecting", "steady")) {
+                quotas.add(new ClientQuotaAlteration(new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, clientId)),
+                        List.of(new ClientQuotaAlteration.Op("request_percentage", 1.0)))); // 100 ms per 10 s window
+            }
+            plaintextAdmin.alterClientQuotas(quotas).all().get();
+            int reconnecting = 0;
+            boolean reconnectingThrottled = false;
+            while (!reconnectingThrottled && reconnecting < 300) {
+                try (RawConnection connection = RawConnection.overTls(null, "127.0.0.1", port, tls).withClientId("reconnecting")) {
+                    reconnecting++;
+                    reconnectingThrottled = versionsThenMetadataThrottleMs(connection) > 0;
+                }
+                versionsThenMetadataThrottleMs(steady); // the same requests, turn about
+            }
+            int steadyRequests = reconnecting;
+            boolean steadyThrottled = false;
+            while (!steadyThrottled && steadyRequests < 2 * reconnecting) {
+                steadyRequests++;
+                steadyThrottled = versionsThenMetadataThrottleMs(steady) > 0;
+            }
+            System.out.printf("QUOTA-REPORT request_percentage=1: a new TLS connection per request %s after %d, one TLS connection "
+                    + "%s after %d%n", reconnectingThrottled ? "throttled" : "not throttled", reconnecting,
+                    steadyThrottled ? "throttled" : "not throttled", steadyRequests);
+            assertThat(reconnectingThrottled).as("reconnecting client throttled within 300 requests").isTrue();
+            assertThat(steadyThrottled).as("steady client throttled after %d requests, the reconnecting one after %d",
+                    steadyRequests, reconnecting).isFalse();
+        } finally {
+            quotas.replaceAll(alteration -> new ClientQuotaAlteration(alteration.entity(),
+                    List.of(new ClientQuotaAlteration.Op("request_percentage", null))));
+            plaintextAdmin.alterClientQuotas(quotas).all().get();
+        }
+    }
+
+    /** Asks for the API versions, then for metadata naming no topic; @return the throttle time of the latter */
+    private static int versionsThenMetadataThrottleMs(RawConnection connection) throws IOException {
+        connection.request(ApiKeys.API_VERSIONS, (short) 3, new ApiVersionsRequestData().setClientSoftwareName("raw")
+                .setClientSoftwareVersion("1"));
+        return ((MetadataResponse) connection.request(ApiKeys.METADATA, (short) 12,
+                new MetadataRequestData().setTopics(List.of()))).throttleTimeMs();
     }
 
     /** Sends 100 KB in 10 KB records and @return the longest throttle time the broker answered with. */
