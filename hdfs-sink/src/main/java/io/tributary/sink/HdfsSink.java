@@ -17,7 +17,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,20 +56,19 @@ public final class HdfsSink implements Runnable {
     private final BadRecords badRecords;
     private final RetentionGaps gaps;
     private final WriterThreads writers;
-    private final StatusReporter reporter;
+    private final SinkStatus status;
     private final Time time;
     private final Map<TopicPartition, PartitionState> partitions = new LinkedHashMap<>();
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean stopping;
     private BadRecordException stoppedBy; // a bad record under the fail policy
-    private volatile List<PartitionStatus> lastStatus = List.of();
     private final List<LostRange> lostRanges = new CopyOnWriteArrayList<>();
     private final Set<String> refusedTopics = new HashSet<>(); // named once in the log, then left paused
     private volatile Throwable failure; // what ended run(), written before finished counts down
 
     HdfsSink(Consumer<byte[], byte[]> consumer, java.util.function.Consumer<ConsumerRebalanceListener> subscribe,
              DatasetTarget dataset, SinkLimits limits, BadRecords badRecords, RetentionGaps gaps, WriterThreads writers,
-             StatusReporter reporter, Time time) {
+             SinkStatus status, Time time) {
         this.consumer = consumer;
         this.subscribe = subscribe;
         this.dataset = dataset;
@@ -79,7 +77,7 @@ public final class HdfsSink implements Runnable {
         this.badRecords = badRecords;
         this.gaps = gaps;
         this.writers = writers;
-        this.reporter = reporter;
+        this.status = status;
         this.time = time;
     }
 
@@ -123,7 +121,7 @@ public final class HdfsSink implements Runnable {
                 commit(duePartitions(now), "rotation");
                 enforceMemoryBudget();
                 retryFailed();
-                maybeReport();
+                status.maybeReport(partitions.values(), consumer);
                 startWrites(claims);
             }
             // Taken before the last writes: one of them failing is a partition left uncommitted too.
@@ -141,6 +139,7 @@ public final class HdfsSink implements Runnable {
             writers.close();
             consumer.close();
             badRecords.close();
+            status.close();
         }
     }
 
@@ -185,7 +184,7 @@ public final class HdfsSink implements Runnable {
 
     /** The partitions' status as of the last report (about once a second while a console or caller looks). */
     public List<PartitionStatus> status() {
-        return lastStatus;
+        return status.last();
     }
 
     /** A partition's records of one poll, for the files it had when they were polled. */
@@ -450,22 +449,6 @@ public final class HdfsSink implements Runnable {
         }
         consumer.resume(due);
         log.info("{}writing from offsets {}", recovered ? "storage reachable again: " : "", starts);
-    }
-
-    private void maybeReport() {
-        long now = time.milliseconds();
-        if (!reporter.isDue(now)) {
-            return;
-        }
-        List<PartitionStatus> status = new ArrayList<>();
-        for (PartitionState state : partitions.values()) {
-            OptionalLong lag = consumer.currentLag(state.partition());
-            status.add(state.status(lag.orElse(-1), now));
-        }
-        status.sort(Comparator.comparing((PartitionStatus s) -> s.partition().topic())
-            .thenComparingInt(s -> s.partition().partition()));
-        lastStatus = List.copyOf(status);
-        reporter.report(lastStatus, now);
     }
 
     private static String describe(Throwable e) {

@@ -200,12 +200,7 @@ public final class TransactionCoordinator {
         }).thenApply(error -> new ProducerIdAndEpoch(error, RecordBatch.NO_PRODUCER_ID, RecordBatch.NO_PRODUCER_EPOCH));
     }
 
-    /**
-     * EndTxn of transaction version 2, as Kafka decides it. The request's epoch is the current one, or one lower for
-     * a retry of an EndTxn that was carried out (or, after a rotation, the last epoch of the previous producer id).
-     * An abort with no transaction open (Empty, or one just completed) still moves the producer to its next epoch; a
-     * commit with none open is INVALID_TXN_STATE.
-     */
+    /** EndTxn of transaction version 2, as Kafka decides it ({@link EpochBumpingEnd}). */
     private CompletableFuture<ProducerIdAndEpoch> endBumpingEpoch(String transactionalId, long producerId,
                                                                   short producerEpoch, boolean commit) {
         Optional<TransactionMetadata> found = lookUp(transactionalId);
@@ -214,46 +209,14 @@ public final class TransactionCoordinator {
         }
         TransactionMetadata txn = found.get();
         synchronized (txn) {
-            boolean complete = txn.state == TransactionState.COMPLETE_COMMIT || txn.state == TransactionState.COMPLETE_ABORT;
-            boolean retryAfterBump = producerId == txn.producerId && producerEpoch + 1 == txn.producerEpoch;
-            boolean retryAfterRotation = complete && producerId == txn.previousProducerId
-                    && producerEpoch == Short.MAX_VALUE - 1 && txn.producerEpoch == 0;
-            boolean current = producerId == txn.producerId && producerEpoch == txn.producerEpoch;
-            if (producerId != txn.producerId && !retryAfterRotation) {
-                return failedEnd(Errors.INVALID_PRODUCER_ID_MAPPING);
+            EpochBumpingEnd.Outcome outcome = EpochBumpingEnd.of(txn, producerId, producerEpoch, commit);
+            if (outcome instanceof EpochBumpingEnd.Decide decide) {
+                return decideBumpingEpoch(txn, decide.commit());
             }
-            boolean validEpoch = switch (txn.state) {
-                case PREPARE_COMMIT, PREPARE_ABORT -> retryAfterBump;
-                case COMPLETE_COMMIT, COMPLETE_ABORT -> retryAfterBump || retryAfterRotation || current;
-                default -> current;
-            };
-            if (!validEpoch) {
-                return failedEnd(Errors.PRODUCER_FENCED);
-            }
-            if (txn.pendingWrite) {
-                return failedEnd(Errors.CONCURRENT_TRANSACTIONS);
-            }
-            boolean retry = retryAfterBump || retryAfterRotation;
-            return switch (txn.state) {
-                case ONGOING -> decideBumpingEpoch(txn, commit);
-                case PREPARE_COMMIT -> failedEnd(commit ? Errors.CONCURRENT_TRANSACTIONS : Errors.INVALID_TXN_STATE);
-                case PREPARE_ABORT -> failedEnd(commit ? Errors.INVALID_TXN_STATE : Errors.CONCURRENT_TRANSACTIONS);
-                case COMPLETE_COMMIT -> retry ? (commit ? currentIds(txn) : failedEnd(Errors.INVALID_TXN_STATE))
-                        : (commit ? failedEnd(Errors.INVALID_TXN_STATE) : decideBumpingEpoch(txn, false));
-                case COMPLETE_ABORT -> retry ? (commit ? failedEnd(Errors.INVALID_TXN_STATE) : currentIds(txn))
-                        : (commit ? failedEnd(Errors.INVALID_TXN_STATE) : decideBumpingEpoch(txn, false));
-                case EMPTY -> commit ? failedEnd(Errors.INVALID_TXN_STATE) : decideBumpingEpoch(txn, false);
-                default -> failedEnd(Errors.INVALID_TXN_STATE);
-            };
+            return CompletableFuture.completedFuture(outcome instanceof EpochBumpingEnd.Refuse refused
+                    ? ProducerIdAndEpoch.failed(refused.error())
+                    : new ProducerIdAndEpoch(Errors.NONE, txn.producerId, txn.producerEpoch));
         }
-    }
-
-    private static CompletableFuture<ProducerIdAndEpoch> failedEnd(Errors error) {
-        return CompletableFuture.completedFuture(ProducerIdAndEpoch.failed(error));
-    }
-
-    private static CompletableFuture<ProducerIdAndEpoch> currentIds(TransactionMetadata txn) {
-        return CompletableFuture.completedFuture(new ProducerIdAndEpoch(Errors.NONE, txn.producerId, txn.producerEpoch));
     }
 
     /**
