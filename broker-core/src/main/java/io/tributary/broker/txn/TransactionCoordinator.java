@@ -25,10 +25,10 @@ import org.slf4j.LoggerFactory;
  * of it, and aborting a transaction they left open), AddPartitionsToTxn and AddOffsetsToTxn add partitions to the
  * open transaction (for producers of version 2, partition leaders and group coordinators add them when the first
  * write comes), EndTxn writes PrepareCommit or PrepareAbort (one epoch higher for version 2, whose producers go on
- * with the next epoch), then the markers (through {@link MarkerSender}), then CompleteCommit or CompleteAbort. Every state change is in {@code __transaction_state} before it counts, so a new
- * coordinator loading the partition finishes a decided transaction (sends its markers again) and aborts an open
- * one once it times out. Transactions open longer than their timeout are aborted with a bumped epoch, which fences
- * the producer that left them. Thread-safe: each id's changes hold its {@link TransactionMetadata}'s monitor.
+ * with the next epoch), then the markers (through {@link MarkerSender}), then CompleteCommit or CompleteAbort. Every
+ * state change is in {@code __transaction_state} before it counts, so a new coordinator loading the partition
+ * finishes a decided transaction (sends its markers again) and aborts an open one once it times out. Transactions
+ * open longer than their timeout are aborted under an epoch two higher, which fences the producer that left them. Thread-safe: each id's changes hold its {@link TransactionMetadata}'s monitor.
  */
 public final class TransactionCoordinator {
     private static final Logger log = LoggerFactory.getLogger(TransactionCoordinator.class);
@@ -90,7 +90,7 @@ public final class TransactionCoordinator {
                 return CompletableFuture.completedFuture(ProducerIdAndEpoch.failed(Errors.PRODUCER_FENCED));
             }
             if (txn.state == TransactionState.ONGOING) {
-                // A producer of the id left this transaction open: abort it under a bumped epoch; the new one retries.
+                // A producer of the id left this transaction open: abort it, fencing that producer; the new one retries.
                 fenceAndAbort(txn);
                 return CompletableFuture.completedFuture(ProducerIdAndEpoch.failed(Errors.CONCURRENT_TRANSACTIONS));
             }

@@ -8,10 +8,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import io.tributary.broker.BrokerConfig;
 import io.tributary.broker.testing.BrokerProcess;
 import io.tributary.broker.testing.Clients;
@@ -259,43 +261,48 @@ class TransactionFailoverIT {
         }
     }
 
+    private static final int WORDS = 10;
+    private static final int FIRST_INPUT = 500;
+    private static final int ALL_INPUT = 3000;
+
     /**
      * A Kafka Streams 4.4 application ({@link WordCountApp}: a repartition and a count) with exactly_once_v2: its
      * instance, in a JVM of its own, is SIGKILLed while input flows and it is committing every 100 ms, and a second
      * instance takes over (once the first leaves the group and its open transaction is aborted). The counts written,
-     * read_committed, rise by one step at a time for each word and end exactly at the number of times it was written:
-     * nothing the killed instance processed counts twice, nothing is lost.
+     * read_committed, rise for each word and end exactly at the number of times it was written: nothing the killed
+     * instance processed counts twice, nothing is lost.
      */
     @Test
     void kafkaStreamsExactlyOnceCountsExactlyThroughTheKillOfAnInstance(@TempDir Path work) throws Exception {
         String input = "streams-words";
         String output = "streams-word-counts";
         String application = "word-counter";
-        int words = 10;
-        int total = 3000;
         admin.createTopics(List.of(new NewTopic(input, 3, (short) 3), new NewTopic(output, 3, (short) 3))).all().get();
         ExecutorService feeder = Executors.newSingleThreadExecutor();
+        CountDownLatch firstCounted = new CountDownLatch(1);
+        AtomicInteger fed = new AtomicInteger();
         Process first = null;
         try (KafkaStreams second = new KafkaStreams(WordCountApp.topology(input, output),
                 WordCountApp.config(cluster.bootstrapServers(), application, work.resolve("second")));
              WordCounts counts = new WordCounts(output)) {
-            Future<?> fed = feeder.submit(() -> feed(input, words, total));
-            Path firstOutput = work.resolve("first.log");
+            Future<?> feeding = feeder.submit(() -> feed(input, firstCounted, fed));
             first = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
                     "-cp", System.getProperty("java.class.path"), WordCountApp.class.getName(), cluster.bootstrapServers(),
                     application, work.resolve("first").toString(), input, output)
-                    .redirectErrorStream(true).redirectOutput(firstOutput.toFile()).start();
+                    .redirectErrorStream(true).redirectOutput(work.resolve("first.log").toFile()).start();
             Process running = first;
             await("some counts of the first instance").atMost(TIMEOUT).pollInterval(Duration.ofMillis(100))
                     .until(() -> running.isAlive() && counts.poll() > 0);
+            firstCounted.countDown();
+            await("more input while the first instance runs").atMost(TIMEOUT).until(() -> fed.get() >= FIRST_INPUT + 500);
             first.destroyForcibly().waitFor();
-            assertThat(counts.poll()).as("counted when killed, of " + total).isLessThan(total);
+            assertThat(fed.get()).as("killed while input flows").isLessThan(ALL_INPUT);
 
             second.start();
-            fed.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            await("the counts of all " + total + " words").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> counts.poll() == total);
-            assertThat(counts.latest()).hasSize(words).allSatisfy((word, count) -> assertThat(count).isEqualTo(total / words));
+            feeding.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            await("the counts of all " + ALL_INPUT + " words").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> counts.poll() == ALL_INPUT);
+            assertThat(counts.latest()).hasSize(WORDS).allSatisfy((word, count) -> assertThat(count).isEqualTo(ALL_INPUT / WORDS));
             assertThat(counts.steps()).as("each word's counts, in the order written").allSatisfy((word, steps) ->
                     assertThat(steps).as(word).isSortedAccordingTo(Long::compare).doesNotHaveDuplicates());
         } finally {
@@ -306,14 +313,24 @@ class TransactionFailoverIT {
         }
     }
 
-    /** Writes {@code total} words, {@code words} different ones in turn, 100 at a time every 200 ms. */
-    private static Void feed(String topic, int words, int total) throws Exception {
+    /**
+     * Writes {@value #ALL_INPUT} words, {@value #WORDS} different ones in turn: {@value #FIRST_INPUT} at once, the rest
+     * once {@code started} (the first instance has counted), 100 every 100 ms, so that it is killed with work to do.
+     */
+    private static Void feed(String topic, CountDownLatch started, AtomicInteger fed) throws Exception {
         try (KafkaProducer<byte[], byte[]> producer = Clients.producer(cluster.bootstrapServers(), Map.of())) {
-            for (int i = 0; i < total; i++) {
-                producer.send(new ProducerRecord<>(topic, ("word-" + i % words).getBytes()));
-                if (i % 100 == 99) {
+            for (int i = 0; i < ALL_INPUT; i++) {
+                producer.send(new ProducerRecord<>(topic, ("word-" + i % WORDS).getBytes()));
+                if (i + 1 == FIRST_INPUT) {
                     producer.flush();
-                    Thread.sleep(200); // a steady flow, so the instance is killed while it has work
+                    fed.set(i + 1);
+                    if (!started.await(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+                        throw new IllegalStateException("the first instance never counted");
+                    }
+                } else if (i % 100 == 99) {
+                    producer.flush();
+                    fed.set(i + 1);
+                    Thread.sleep(100); // pacing, not a wait for something: a steady flow
                 }
             }
         }
