@@ -104,6 +104,7 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String TRANSACTIONAL_ID_EXPIRATION_MS = "transactional.id.expiration.ms";
     public static final String TRANSACTION_REMOVE_EXPIRED_CLEANUP_INTERVAL_MS =
             "transaction.remove.expired.transaction.cleanup.interval.ms";
+    public static final String TRANSACTION_PARTITION_VERIFICATION_ENABLE = "transaction.partition.verification.enable";
     public static final String TRANSACTION_ABORT_TIMED_OUT_CLEANUP_INTERVAL_MS =
             "transaction.abort.timed.out.transaction.cleanup.interval.ms";
 
@@ -241,6 +242,12 @@ public final class BrokerConfig extends AbstractConfig {
                             + "(a tombstone in __transaction_state); its next producer gets a new producer id.")
             .define(TRANSACTION_REMOVE_EXPIRED_CLEANUP_INTERVAL_MS, Type.INT, 3_600_000, Range.atLeast(1), Importance.LOW,
                     "How often the transaction coordinator forgets transactional ids idle for transactional.id.expiration.ms.")
+            .define(TRANSACTION_PARTITION_VERIFICATION_ENABLE, Type.BOOLEAN, true, Importance.LOW,
+                    "Whether a partition leader asks the transaction coordinator before a transactional write of a "
+                            + "producer of transaction version 0 or 1 opens a transaction on the partition, and refuses it "
+                            + "unless the partition is in the producer's transaction (KIP-890), so a late write cannot "
+                            + "leave a transaction no one ends. Producers of transaction version 2 are always checked: "
+                            + "their partitions are added that way. Read at start-up (Kafka can change it at run time).")
             .define(TRANSACTION_ABORT_TIMED_OUT_CLEANUP_INTERVAL_MS, Type.INT, 10_000, Range.atLeast(1), Importance.LOW,
                     "How often the transaction coordinator aborts transactions open for longer than their timeout.")
             .define(REPLICA_LAG_TIME_MAX_MS, Type.LONG, 30_000L, Range.atLeast(1), Importance.HIGH,
@@ -407,6 +414,10 @@ public final class BrokerConfig extends AbstractConfig {
 
     public short defaultReplicationFactor() {
         return getShort(DEFAULT_REPLICATION_FACTOR);
+    }
+
+    public boolean transactionPartitionVerification() {
+        return getBoolean(TRANSACTION_PARTITION_VERIFICATION_ENABLE);
     }
 
     public boolean deleteTopicEnable() {

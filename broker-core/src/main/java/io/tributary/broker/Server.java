@@ -318,7 +318,8 @@ public final class Server implements AutoCloseable {
 
     private static ApiSettings apiSettings(BrokerConfig config) {
         return new ApiSettings(config.autoCreateTopics(), config.defaultPartitions(), config.defaultReplicationFactor(),
-                config.deleteTopicEnable(), BrokerConfig.configDef(), config.originals());
+                config.deleteTopicEnable(), BrokerConfig.configDef(), config.originals(),
+                config.transactionPartitionVerification());
     }
 
     /** The leader of {@code partition} as ZooKeeper has it, if it has one. */

@@ -17,7 +17,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,7 +48,6 @@ public final class HdfsSink implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(HdfsSink.class);
     private static final long MAX_POLL_MS = 100;
     /** How often the partitions' snapshot is taken for callers and the HTTP endpoint, whatever the log interval. */
-    private static final long SNAPSHOT_INTERVAL_MS = 1000;
 
     private final Consumer<byte[], byte[]> consumer;
     private final java.util.function.Consumer<ConsumerRebalanceListener> subscribe;
@@ -59,21 +57,20 @@ public final class HdfsSink implements Runnable {
     private final BadRecords badRecords;
     private final RetentionGaps gaps;
     private final WriterThreads writers;
-    private final StatusReporter reporter;
+    private final SinkStatus status;
     private final SinkMonitor monitor;
     private final Time time;
     private final Map<TopicPartition, PartitionState> partitions = new LinkedHashMap<>();
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean stopping;
     private BadRecordException stoppedBy; // a bad record under the fail policy
-    private long nextSnapshotMs;
     private final List<LostRange> lostRanges = new CopyOnWriteArrayList<>();
     private final Set<String> refusedTopics = new HashSet<>(); // named once in the log, then left paused
     private volatile Throwable failure; // what ended run(), written before finished counts down
 
     HdfsSink(Consumer<byte[], byte[]> consumer, java.util.function.Consumer<ConsumerRebalanceListener> subscribe,
              DatasetTarget dataset, SinkLimits limits, BadRecords badRecords, RetentionGaps gaps, WriterThreads writers,
-             StatusReporter reporter, SinkMonitor monitor, Time time) {
+             SinkStatus status, SinkMonitor monitor, Time time) {
         this.consumer = consumer;
         this.subscribe = subscribe;
         this.dataset = dataset;
@@ -82,7 +79,7 @@ public final class HdfsSink implements Runnable {
         this.badRecords = badRecords;
         this.gaps = gaps;
         this.writers = writers;
-        this.reporter = reporter;
+        this.status = status;
         this.monitor = monitor;
         this.time = time;
     }
@@ -127,7 +124,7 @@ public final class HdfsSink implements Runnable {
                 commit(duePartitions(now), "rotation");
                 enforceMemoryBudget();
                 retryFailed();
-                maybeReport();
+                status.maybeReport(partitions.values(), consumer);
                 startWrites(claims);
             }
             // Taken before the last writes: one of them failing is a partition left uncommitted too.
@@ -145,6 +142,7 @@ public final class HdfsSink implements Runnable {
             writers.close();
             consumer.close();
             badRecords.close();
+            status.close();
             monitor.close();
         }
     }
@@ -190,7 +188,7 @@ public final class HdfsSink implements Runnable {
 
     /** The partitions' status as of the last snapshot (taken about once a second). */
     public List<PartitionStatus> status() {
-        return monitor.partitions();
+        return status.last();
     }
 
     /** Where {@code http.listeners} bound (real ports for port 0); empty when the HTTP endpoint is off. */
@@ -483,23 +481,6 @@ public final class HdfsSink implements Runnable {
         }
         consumer.resume(due);
         log.info("{}writing from offsets {}", recovered ? "storage reachable again: " : "", starts);
-    }
-
-    private void maybeReport() {
-        long now = time.milliseconds();
-        if (!reporter.isDue(now) && now < nextSnapshotMs) {
-            return;
-        }
-        nextSnapshotMs = now + SNAPSHOT_INTERVAL_MS;
-        List<PartitionStatus> status = new ArrayList<>();
-        for (PartitionState state : partitions.values()) {
-            OptionalLong lag = consumer.currentLag(state.partition());
-            status.add(state.status(lag.orElse(-1), now));
-        }
-        status.sort(Comparator.comparing((PartitionStatus s) -> s.partition().topic())
-            .thenComparingInt(s -> s.partition().partition()));
-        monitor.publish(List.copyOf(status));
-        reporter.report(monitor.partitions(), now);
     }
 
     private static String describe(Throwable e) {

@@ -2,6 +2,8 @@ package io.tributary.sink;
 
 import org.apache.kafka.common.TopicPartition;
 
+import java.util.Optional;
+
 /**
  * The sink's state of one assigned partition: its open files (absent while recovering), its
  * retry schedule after a storage failure, and its counters. Poll thread only.
@@ -108,13 +110,13 @@ final class PartitionState {
     }
 
     /** A snapshot; also restarts the records/s window. */
-    PartitionStatus status(long lag, long nowMs) {
+    PartitionStatus status(long lag, Optional<TransactionHold> heldBy, long nowMs) {
         long elapsed = Math.max(1, nowMs - rateSinceMs);
         double rate = (recordsWritten - rateRecords) * 1000.0 / elapsed;
         rateRecords = recordsWritten;
         rateSinceMs = nowMs;
         long freshness = files == null || files.isEmpty() ? 0 : nowMs - files.firstAppendMs();
         return new PartitionStatus(partition, lag, freshness, rate, recordsCommitted, filesCommitted,
-            maxVisibleDelayMs, lostRanges, lostRecords, isRecovering(), lastCommitMs, committedOffset);
+            maxVisibleDelayMs, lostRanges, lostRecords, isRecovering(), lastCommitMs, committedOffset, heldBy);
     }
 }

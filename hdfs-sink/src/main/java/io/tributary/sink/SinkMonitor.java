@@ -124,7 +124,7 @@ final class SinkMonitor implements AutoCloseable {
                 p.committedOffset() < 0 ? "" : Long.toString(p.committedOffset()),
                 p.lastCommitMs() < 0 ? "none yet" : Instant.ofEpochMilli(p.lastCommitMs()).toString(),
                 p.lostRanges() == 0 ? "" : p.lostRecords() + " offsets in " + p.lostRanges() + " ranges",
-                p.recovering() ? "recovering (storage unreachable)" : "writing"), p.recovering() || p.lostRanges() > 0));
+                state(p)), p.recovering() || p.lostRanges() > 0 || p.heldBy().isPresent()));
         }
         long lastCommit = snapshot.stream().mapToLong(PartitionStatus::lastCommitMs).max().orElse(-1);
         return new StatusPage("Tributary sink " + groupId, REFRESH_SECONDS)
@@ -137,6 +137,13 @@ final class SinkMonitor implements AutoCloseable {
                     "committed up to"))
             .note("counts since this sink took each partition")
             .render(Instant.ofEpochMilli(time.milliseconds()));
+    }
+
+    private static String state(PartitionStatus p) {
+        if (p.recovering()) {
+            return "recovering (storage unreachable)";
+        }
+        return p.heldBy().map(hold -> "held " + hold.describe()).orElse("writing");
     }
 
     @Override

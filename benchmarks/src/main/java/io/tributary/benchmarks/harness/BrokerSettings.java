@@ -8,7 +8,7 @@ import java.util.Map;
  * names, which Tributary's configuration also uses. Durability is the same on both sides:
  * no fsync per message or per interval, the page cache and the OS decide (Kafka's default).
  * At replication factor 3 acks=all needs two replicas in sync ({@code min.insync.replicas=2}),
- * and the offsets topic is replicated like the data.
+ * and the offsets and transaction state topics are replicated like the data.
  */
 public record BrokerSettings(long segmentBytes, int replicationFactor) {
     /** Partitions of {@code __consumer_offsets}: Tributary's default is 50, the testkit's Kafka has 5; both get 5. */
@@ -52,6 +52,10 @@ public record BrokerSettings(long segmentBytes, int replicationFactor) {
         props.put("auto.create.topics.enable", "false");
         props.put("offsets.topic.replication.factor", Integer.toString(replicationFactor));
         props.put("offsets.topic.num.partitions", Integer.toString(OFFSETS_TOPIC_PARTITIONS));
+        // The transactional workload's coordinator: __transaction_state replicated like the data, as small as the offsets topic.
+        props.put("transaction.state.log.replication.factor", Integer.toString(replicationFactor));
+        props.put("transaction.state.log.min.isr", Integer.toString(minInsyncReplicas()));
+        props.put("transaction.state.log.num.partitions", Integer.toString(OFFSETS_TOPIC_PARTITIONS));
         // The group workload times joining too: neither side waits for more members before the first rebalance.
         props.put("group.initial.rebalance.delay.ms", "0");
         return props;

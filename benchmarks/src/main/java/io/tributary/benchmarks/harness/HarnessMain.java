@@ -9,7 +9,8 @@ import java.util.Map;
  * {@code benchmarks/run [--quick]}: measures Tributary side by side with Apache Kafka 4.4, prints
  * a table, rewrites the generated part of docs/benchmarks.md and its charts, and prints the
  * {@code EXTRA ...} line (replication factor 3, consumer group) and then the {@code RESULT ...}
- * line (replication factor 1) last. Exit status 2 on bad options, 1 on a failed run, 124 on timeout.
+ * line (replication factor 1) last; {@code --only=transactions} measures the transactional produce phase alone and
+ * prints its table only. Exit status 2 on bad options, 1 on a failed run, 124 on timeout.
  */
 public final class HarnessMain {
     /** The broker on side B by default. The one-line switch from Kafka-vs-Kafka to Tributary-vs-Kafka. */
@@ -36,9 +37,19 @@ public final class HarnessMain {
         Map<Side, BrokerFlavor> flavors = new EnumMap<>(Map.of(
                 Side.BASELINE, BrokerFlavor.APACHE_KAFKA, Side.CANDIDATE, options.candidate()));
 
-        RunResult result = new Harness(plan, BrokerSettings.standard(), BrokerSettings.replicated(), flavors, options.workDir(),
+        Harness harness = new Harness(plan, BrokerSettings.standard(), BrokerSettings.replicated(), flavors, options.workDir(),
                 ChildProcesses.withShutdownHook(), ProcStat.forThisMachine(), new RoundBudget(System::nanoTime, plan.timeBudget()),
-                System.err).run();
+                System.err);
+        if (options.transactionsOnly()) {
+            RunResult result = harness.runTransactionsOnly();
+            System.out.println();
+            System.out.print(Tables.text(SummaryRows.header(result), SummaryRows.rows(result)));
+            System.out.println("transactional produce only (run took " + result.elapsed().toSeconds()
+                    + " s): docs not rewritten, no RESULT line");
+            System.out.flush();
+            System.exit(0);
+        }
+        RunResult result = harness.run();
 
         System.out.println();
         System.out.print(Tables.text(SummaryRows.header(result), SummaryRows.rows(result)));

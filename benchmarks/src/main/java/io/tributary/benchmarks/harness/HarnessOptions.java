@@ -5,20 +5,24 @@ import java.nio.file.Path;
 /**
  * Command-line options of {@link HarnessMain}.
  *
- * <pre>[--quick] [--candidate=kafka|tributary] [--docs=DIR] [--work=DIR]</pre>
+ * <pre>[--quick] [--candidate=kafka|tributary] [--docs=DIR] [--work=DIR] [--only=transactions]</pre>
  *
  * @param quick     the short plan, for development
+ * @param transactionsOnly only the transactional produce phase (a check of it: the docs are not rewritten)
  * @param candidate the broker on side B (side A is always Apache Kafka)
  * @param docsDir   where benchmarks.md and the charts' folder are
  * @param workDir   where the brokers keep their data and logs; emptied at the start of a run
  * @param command   the command line that reproduces this run, for the report
  */
-public record HarnessOptions(boolean quick, BrokerFlavor candidate, Path docsDir, Path workDir, String command) {
-    public static final String USAGE = "usage: benchmarks/run [--quick] [--candidate=kafka|tributary] [--docs=DIR] [--work=DIR]";
+public record HarnessOptions(boolean quick, boolean transactionsOnly, BrokerFlavor candidate, Path docsDir, Path workDir,
+                             String command) {
+    public static final String USAGE = "usage: benchmarks/run [--quick] [--candidate=kafka|tributary] [--docs=DIR] [--work=DIR] "
+            + "[--only=transactions]";
 
     /** @throws IllegalArgumentException on an unknown or malformed option, with the usage */
     public static HarnessOptions parse(String[] args, BrokerFlavor defaultCandidate) {
         boolean quick = false;
+        boolean transactionsOnly = false;
         BrokerFlavor candidate = defaultCandidate;
         Path docsDir = Path.of("docs");
         Path workDir = Path.of("benchmarks", "target", "harness");
@@ -31,11 +35,13 @@ public record HarnessOptions(boolean quick, BrokerFlavor candidate, Path docsDir
                 docsDir = Path.of(valueOf(arg));
             } else if (arg.startsWith("--work=")) {
                 workDir = Path.of(valueOf(arg));
+            } else if (arg.equals("--only=transactions")) {
+                transactionsOnly = true;
             } else {
                 throw new IllegalArgumentException("unknown option '" + arg + "'\n" + USAGE);
             }
         }
-        return new HarnessOptions(quick, candidate, docsDir, workDir, String.join(" ", "benchmarks/run", String.join(" ", args)).trim());
+        return new HarnessOptions(quick, transactionsOnly, candidate, docsDir, workDir, String.join(" ", "benchmarks/run", String.join(" ", args)).trim());
     }
 
     private static String valueOf(String option) {

@@ -24,6 +24,8 @@ class BrokerSettingsTest {
                 .containsEntry("default.replication.factor", "3")
                 .containsEntry("min.insync.replicas", "2")
                 .containsEntry("offsets.topic.replication.factor", "3")
+                .containsEntry("transaction.state.log.replication.factor", "3")
+                .containsEntry("transaction.state.log.min.isr", "2")
                 .containsEntry("log.segment.bytes", BrokerSettings.standard().brokerProperties().get("log.segment.bytes"));
     }
 

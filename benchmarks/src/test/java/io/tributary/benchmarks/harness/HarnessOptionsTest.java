@@ -12,6 +12,7 @@ class HarnessOptionsTest {
     void defaultsToTheFullRunAgainstTheDefaultCandidateWritingIntoDocs() {
         HarnessOptions options = HarnessOptions.parse(new String[0], BrokerFlavor.TRIBUTARY);
         assertThat(options.quick()).isFalse();
+        assertThat(options.transactionsOnly()).isFalse();
         assertThat(options.candidate()).isEqualTo(BrokerFlavor.TRIBUTARY);
         assertThat(options.docsDir()).isEqualTo(Path.of("docs"));
         assertThat(options.command()).isEqualTo("benchmarks/run");
@@ -19,13 +20,14 @@ class HarnessOptionsTest {
 
     @Test
     void parsesEveryOptionAndKeepsTheCommandLineForTheReport() {
-        String[] args = {"--quick", "--candidate=kafka", "--docs=/tmp/d", "--work=/tmp/w"};
+        String[] args = {"--quick", "--candidate=kafka", "--docs=/tmp/d", "--work=/tmp/w", "--only=transactions"};
         HarnessOptions options = HarnessOptions.parse(args, BrokerFlavor.TRIBUTARY);
         assertThat(options.quick()).isTrue();
+        assertThat(options.transactionsOnly()).isTrue();
         assertThat(options.candidate()).isEqualTo(BrokerFlavor.APACHE_KAFKA);
         assertThat(options.docsDir()).isEqualTo(Path.of("/tmp/d"));
         assertThat(options.workDir()).isEqualTo(Path.of("/tmp/w"));
-        assertThat(options.command()).isEqualTo("benchmarks/run --quick --candidate=kafka --docs=/tmp/d --work=/tmp/w");
+        assertThat(options.command()).isEqualTo("benchmarks/run --quick --candidate=kafka --docs=/tmp/d --work=/tmp/w --only=transactions");
     }
 
     @Test

@@ -167,7 +167,7 @@ public final class RequestDispatcher {
                 settings.defaultPartitions(), settings.defaultReplicationFactor()), cluster, replicas);
         return new RequestDispatcher(
                 metadata,
-                new ProduceHandler(topics, replicas, transactionServices.verifier()),
+                new ProduceHandler(topics, replicas, transactionServices.verifier(), settings.transactionPartitionVerification()),
                 new FetchHandler(topics, replicas, fetchWaiters, followers),
                 new ListOffsetsHandler(topics, replicas),
                 new DeleteRecordsHandler(topics, replicas),
@@ -180,7 +180,7 @@ public final class RequestDispatcher {
                 new GroupApis(new CoordinatorHandler(broker, groupServices, transactionServices, cluster, replicas),
                         new GroupMembershipHandler(groupServices.coordinator()),
                         new GroupAdminHandler(groupServices.coordinator(), groupServices.offsets()),
-                        new OffsetsHandler(topics, groupServices.offsets()),
+                        new OffsetsHandler(topics, groupServices.offsets(), transactionServices.verifier(), offsetStore::partitionFor),
                         new ConsumerGroupHandler(groupServices.consumerGroups())),
                 new ClientQuotasHandler(quotaStore),
                 new QuotaThrottle(quotas),
@@ -266,9 +266,9 @@ public final class RequestDispatcher {
                     : done(producerIds.handle((InitProducerIdRequestData) data));
             case ADD_PARTITIONS_TO_TXN -> transactions.coordinator().addPartitions((AddPartitionsToTxnRequestData) data, version);
             case ADD_OFFSETS_TO_TXN -> transactions.coordinator().addOffsets((AddOffsetsToTxnRequestData) data);
-            case END_TXN -> transactions.coordinator().endTransaction((EndTxnRequestData) data);
+            case END_TXN -> transactions.coordinator().endTransaction((EndTxnRequestData) data, version);
             case WRITE_TXN_MARKERS -> transactions.markers().handle((WriteTxnMarkersRequestData) data);
-            case TXN_OFFSET_COMMIT -> groups.offsets().commitTransactional((TxnOffsetCommitRequestData) data);
+            case TXN_OFFSET_COMMIT -> groups.offsets().commitTransactional((TxnOffsetCommitRequestData) data, version);
             case LIST_TRANSACTIONS -> done(transactions.admin().list((ListTransactionsRequestData) data));
             case DESCRIBE_TRANSACTIONS -> done(transactions.admin().describe((DescribeTransactionsRequestData) data));
             case DESCRIBE_PRODUCERS -> done(transactions.admin().describeProducers((DescribeProducersRequestData) data));

@@ -169,10 +169,10 @@ public final class IdempotentAppender {
     }
 
     /** See {@link ProducerStateManager#startVerification}. */
-    public VerificationGuard startVerification(PartitionLog partitionLog, long producerId, short epoch) {
+    public VerificationGuard startVerification(PartitionLog partitionLog, long producerId, short epoch, boolean bumpsEpoch) {
         ProducerStateManager state = stateOf(partitionLog);
         synchronized (state) {
-            return state.startVerification(producerId, epoch);
+            return state.startVerification(producerId, epoch, bumpsEpoch);
         }
     }
 

@@ -305,8 +305,8 @@ public final class Partition {
         return info;
     }
 
-    VerificationGuard startVerification(long producerId, short epoch) {
-        return appender.startVerification(partitionLog, producerId, epoch);
+    VerificationGuard startVerification(long producerId, short epoch, boolean bumpsEpoch) {
+        return appender.startVerification(partitionLog, producerId, epoch, bumpsEpoch);
     }
 
     /** The last stable offset under {@code highWatermark}: the first offset of the oldest open transaction, if lower. */

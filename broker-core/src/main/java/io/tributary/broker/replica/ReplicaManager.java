@@ -467,12 +467,12 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
      *
      * @throws NotLeaderOrFollowerException if this broker does not lead it
      */
-    public VerificationGuard startVerification(TopicPartition tp, long producerId, short epoch) {
+    public VerificationGuard startVerification(TopicPartition tp, long producerId, short epoch, boolean bumpsEpoch) {
         Partition partition = local(tp);
         if (!partition.isLeader()) {
             throw new NotLeaderOrFollowerException("broker " + config.brokerId() + " does not lead " + tp);
         }
-        return partition.startVerification(producerId, epoch);
+        return partition.startVerification(producerId, epoch, bumpsEpoch);
     }
 
     /** Past the session deadline, before the resignation has run (its thread may be late or waiting for a lock). */

@@ -123,6 +123,11 @@ public final class BrokerProcess implements AutoCloseable {
         return process.pid();
     }
 
+    /** Whether its JVM is running (not killed, terminated or exited). */
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
     /** SIGTERM, then waits for the clean shutdown. @return the exit code */
     public int terminate() throws InterruptedException {
         process.destroy();

@@ -25,7 +25,12 @@ public final class TestBroker implements AutoCloseable {
     }
 
     public static TestBroker start(Path dir, Map<String, String> overrides) throws Exception {
-        return new TestBroker(Server.start(new BrokerConfig(properties(dir, overrides)), Time.SYSTEM));
+        return start(dir, overrides, Time.SYSTEM);
+    }
+
+    /** A broker on {@code time} (say, a {@link SkippingTime} the test moves forward). */
+    public static TestBroker start(Path dir, Map<String, String> overrides, Time time) throws Exception {
+        return new TestBroker(Server.start(new BrokerConfig(properties(dir, overrides)), time));
     }
 
     /** Settings for a test broker: port 0 everywhere, data in {@code dir/logs}, then the overrides. */

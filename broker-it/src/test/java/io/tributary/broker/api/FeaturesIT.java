@@ -9,6 +9,7 @@ import io.tributary.broker.testing.KafkaTool;
 import io.tributary.broker.testing.TestBroker;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.FeatureMetadata;
+import org.apache.kafka.clients.admin.FinalizedVersionRange;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.SupportedVersionRange;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -56,17 +57,18 @@ class FeaturesIT {
     void theAdminClientSeesNoFeatureAboveWhatWeImplement() throws Exception {
         try (Admin admin = Clients.admin(broker.bootstrapServers())) {
             FeatureMetadata features = admin.describeFeatures().featureMetadata().get();
-            assertThat(features.supportedFeatures()).containsEntry("transaction.version", new SupportedVersionRange((short) 0, (short) 0))
+            assertThat(features.supportedFeatures()).containsEntry("transaction.version", new SupportedVersionRange((short) 0, (short) 2))
                     .containsKeys("group.version", "share.version", "streams.version", "eligible.leader.replicas.version")
                     .doesNotContainKeys("metadata.version", "kraft.version");
             assertThat(features.finalizedFeaturesEpoch()).isPresent();
             features.finalizedFeatures().forEach((name, range) -> assertThat(range.maxVersionLevel())
                     .isEqualTo(features.supportedFeatures().get(name).maxVersion()));
-            assertThat(features.finalizedFeatures()).doesNotContainKey("transaction.version");
+            assertThat(features.finalizedFeatures()).containsEntry("transaction.version",
+                    new FinalizedVersionRange((short) 2, (short) 2));
         }
     }
 
-    /** transaction.version 2 would switch the producer to KIP-890's EndTxn v5, which we do not answer. */
+    /** transaction.version 2 switches the 4.4 producer to KIP-890's EndTxn v5 and Produce v12+, which we answer. */
     @Test
     void aTransactionalProducerStillCommits() throws Exception {
         try (Admin admin = Clients.admin(broker.bootstrapServers())) {

@@ -55,7 +55,7 @@ class TransactionsIT {
         try (Admin admin = Clients.admin(broker.bootstrapServers())) {
             admin.createTopics(List.of(new NewTopic("mixed", 1, (short) 1), new NewTopic("ctp-in", 1, (short) 1),
                     new NewTopic("ctp-out", 1, (short) 1), new NewTopic("timeouts", 1, (short) 1),
-                    new NewTopic("zombies", 1, (short) 1))).all().get();
+                    new NewTopic("zombies", 1, (short) 1), new NewTopic("epochs", 1, (short) 1))).all().get();
         }
     }
 
@@ -214,6 +214,37 @@ class TransactionsIT {
             send(next, "timeouts", "kept-", 1);
             next.commitTransaction();
             assertThat(readAll(consumer, timeouts, 1)).containsExactly("kept-0");
+        }
+    }
+
+    /**
+     * transaction.version 2 (KIP-890 part 2), which the 4.4 producer takes from ApiVersions' finalized features: no
+     * AddPartitionsToTxn (the partition leader adds the partition when the first Produce v12+ of the transaction comes),
+     * and EndTxn v5 answers the producer's next epoch, one higher after every commit or abort. A transaction started at
+     * once after a commit (its markers may still be on their way) is not refused.
+     */
+    @Test
+    void aProducerOfTransactionVersion2MovesToANewEpochWithEveryTransaction() throws Exception {
+        TopicPartition epochs = new TopicPartition("epochs", 0);
+        try (KafkaProducer<byte[], byte[]> producer = transactional("epoch-bumper", Map.of());
+             Admin admin = Clients.admin(broker.bootstrapServers());
+             KafkaConsumer<byte[], byte[]> consumer = readCommitted(Map.of())) {
+            int initial = admin.describeTransactions(List.of("epoch-bumper")).description("epoch-bumper").get().producerEpoch();
+            for (int round = 0; round < 3; round++) {
+                producer.beginTransaction();
+                send(producer, "epochs", "committed-" + round + "-", 2);
+                producer.commitTransaction();
+                producer.beginTransaction();
+                send(producer, "epochs", "aborted-" + round + "-", 2);
+                producer.abortTransaction();
+            }
+            await().atMost(Duration.ofSeconds(20)).until(() -> admin.describeTransactions(List.of("epoch-bumper"))
+                    .description("epoch-bumper").get().state() == org.apache.kafka.clients.admin.TransactionState.COMPLETE_ABORT);
+            assertThat(admin.describeTransactions(List.of("epoch-bumper")).description("epoch-bumper").get().producerEpoch())
+                    .isEqualTo(initial + 6);
+            assertThat(readAll(consumer, epochs, 6)).containsExactly("committed-0-0", "committed-0-1", "committed-1-0",
+                    "committed-1-1", "committed-2-0", "committed-2-1");
+            assertThat(consumer.poll(Duration.ofSeconds(1))).isEmpty();
         }
     }
 

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import io.tributary.broker.BrokerConfig;
 import io.tributary.broker.testing.Clients;
+import io.tributary.broker.testing.SkippingTime;
 import io.tributary.broker.testing.TestBroker;
 import io.tributary.testkit.wire.RawConnection;
 import io.tributary.testkit.wire.Requests;
@@ -53,6 +54,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(120)
 class TransactionsToolIT {
+    private static final SkippingTime TIME = new SkippingTime();
+    private static final Duration ID_EXPIRATION = Duration.ofMinutes(10);
     private static TestBroker broker;
 
     /** What the tool's exit call becomes: an exception, so the test goes on. */
@@ -71,10 +74,10 @@ class TransactionsToolIT {
                 BrokerConfig.TRANSACTION_STATE_LOG_REPLICATION_FACTOR, "1",
                 BrokerConfig.TRANSACTION_STATE_LOG_NUM_PARTITIONS, "2",
                 BrokerConfig.OFFSETS_TOPIC_REPLICATION_FACTOR, "1",
-                // Short, but not so short that an id expires between a producer's InitProducerId and its first
-                // AddPartitionsToTxn on a loaded machine (an Empty id is expirable, as in Kafka: INVALID_PRODUCER_ID_MAPPING).
-                BrokerConfig.TRANSACTIONAL_ID_EXPIRATION_MS, "6000",
-                BrokerConfig.TRANSACTION_REMOVE_EXPIRED_CLEANUP_INTERVAL_MS, "200"));
+                // Far longer than any test takes (an Empty id is expirable, as in Kafka: one that expired between a
+                // producer's InitProducerId and its first write would fail it); the expiry test moves the clock past it.
+                BrokerConfig.TRANSACTIONAL_ID_EXPIRATION_MS, Long.toString(ID_EXPIRATION.toMillis()),
+                BrokerConfig.TRANSACTION_REMOVE_EXPIRED_CLEANUP_INTERVAL_MS, "200"), TIME);
         try (Admin admin = Clients.admin(broker.bootstrapServers())) {
             admin.createTopics(List.of(new NewTopic("hanging", 1, (short) 1), new NewTopic("expiring", 1, (short) 1))).all().get();
         }
@@ -157,7 +160,8 @@ class TransactionsToolIT {
                 firstProducerId = admin.describeTransactions(List.of("short-lived")).description("short-lived").get().producerId();
             }
         }
-        // transactional.id.expiration.ms is 6 s: the id is forgotten, so the tool lists it no more.
+        // Past transactional.id.expiration.ms (on the broker's clock) the id is forgotten, so the tool lists it no more.
+        TIME.skip(ID_EXPIRATION.plusMinutes(1));
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300)).until(() -> !tool("list").contains("short-lived"));
         try (KafkaProducer<byte[], byte[]> producer = Clients.producer(broker.bootstrapServers(),
                 Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "short-lived"));
@@ -243,8 +247,9 @@ class TransactionsToolIT {
             producer.abortTransaction();
             await().atMost(Duration.ofSeconds(30)).until(() -> admin.describeTransactions(List.of("late-writer"))
                     .description("late-writer").get().state() == TransactionState.COMPLETE_ABORT);
-            // A write delayed past the abort (a retry, a slow client) would open a transaction no one ends.
-            assertThat(lateProduce("late-writer", added, described.producerId(), epoch, 1)).isEqualTo(Errors.INVALID_TXN_STATE);
+            // A write delayed past the abort (a retry, a slow client) would open a transaction no one ends. The producer
+            // speaks transaction version 2, so the abort's marker carries its next epoch, which fences the late write.
+            assertThat(lateProduce("late-writer", added, described.producerId(), epoch, 1)).isEqualTo(Errors.INVALID_PRODUCER_EPOCH);
 
             assertThat(transactionOpenOn(admin, added)).isFalse();
             assertThat(transactionOpenOn(admin, other)).isFalse();
