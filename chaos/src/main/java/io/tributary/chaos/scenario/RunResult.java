@@ -24,12 +24,14 @@ public record RunResult(ClusterSettings settings, long seed, List<FaultOutcome> 
     }
 
     /**
-     * Faults after which some partition was not served again within the issue's bound, or, for a
-     * broker killed past its session, not served without it within 10 s of the session's expiry.
+     * Faults after which some partition was not served again within the issue's bound, or went
+     * longer than the bound without an acknowledgement before the cluster was healthy again (a
+     * restarted broker rejoining), or, for a broker killed past its session, was not served without
+     * it within 10 s of the session's expiry.
      */
     public List<FaultOutcome> slowRecoveries() {
         return faults.stream().filter(f -> f.recovery().isEmpty()
-                || f.recovery().get().compareTo(settings.recoveryBound()) > 0
+                || f.longestGap().compareTo(settings.recoveryBound()) > 0
                 || f.fault().whileDown() == InjectedFault.ServiceWhileDown.NOT_SERVED).toList();
     }
 
@@ -69,8 +71,8 @@ public record RunResult(ClusterSettings settings, long seed, List<FaultOutcome> 
                 maxRecovery().map(Duration::toMillis).map(ms -> ms + " ms").orElse("-"),
                 slowRecoveries().size(), settings.recoveryBound()));
         for (FaultOutcome outcome : faults) {
-            out.append(String.format("  %-30s %-60s recovered in %s%s%n", outcome.fault().kind(), outcome.fault().target(),
-                    outcome.recovery().map(d -> d.toMillis() + " ms").orElse("NOT within the window"),
+            out.append(String.format("  %-30s %-60s recovered in %s (%s)%s%n", outcome.fault().kind(), outcome.fault().target(),
+                    outcome.recovery().map(d -> d.toMillis() + " ms").orElse("NOT within the window"), perPartition(outcome),
                     switch (outcome.fault().whileDown()) {
                         case NOT_CHECKED -> "";
                         case SERVED -> "; served while it was down";
@@ -80,6 +82,16 @@ public record RunResult(ClusterSettings settings, long seed, List<FaultOutcome> 
         acks.examples().forEach(e -> out.append("  ").append(e).append('\n'));
         replicas.examples().forEach(e -> out.append("  ").append(e).append('\n'));
         leadership.examples().forEach(e -> out.append("  ").append(e).append('\n'));
+        return out.toString();
+    }
+
+    private String perPartition(FaultOutcome outcome) {
+        StringBuilder out = new StringBuilder();
+        for (int p = 0; p < outcome.partitions().size(); p++) {
+            out.append(p == 0 ? "" : ", ").append(settings.topic()).append('-').append(p).append(' ')
+                    .append(outcome.partitions().get(p).map(d -> d.toMillis() + " ms").orElse("-"))
+                    .append(" (longest gap ").append(outcome.longestGaps().get(p).toMillis()).append(" ms)");
+        }
         return out.toString();
     }
 }
