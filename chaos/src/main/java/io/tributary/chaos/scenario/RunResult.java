@@ -2,7 +2,10 @@ package io.tributary.chaos.scenario;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import io.tributary.chaos.check.AckFindings;
 import io.tributary.chaos.check.ReplicaFindings;
 import io.tributary.chaos.check.SplitBrainDetector;
@@ -64,9 +67,9 @@ public record RunResult(ClusterSettings settings, long seed, List<FaultOutcome> 
                 replicas.divergentPartitions(), replicas.epochRegressions(), replicas.comparedBatches()));
         out.append(String.format("%d split brains, %d stale-epoch leaderships (%d claims); group missed %d;%n",
                 leadership.splitBrains(), leadership.staleEpochLeaderships(), leadership.claims(), groupMissed));
-        out.append(String.format("client errors: %d (%d non-retriable: %s); recovery median %s, max %s, %d over the bound of %s%n",
-                clientErrors.size(), nonRetriableErrors().size(),
-                nonRetriableErrors().stream().map(e -> e.source() + ":" + e.name()).distinct().toList(),
+        out.append(String.format("client errors: %d (%d non-retriable: %s; retriable: %s); recovery median %s, max %s, %d over the bound of %s%n",
+                clientErrors.size(), nonRetriableErrors().size(), countByName(nonRetriableErrors()),
+                countByName(clientErrors.stream().filter(ClientError::retriable).toList()),
                 medianRecovery().map(Duration::toMillis).map(ms -> ms + " ms").orElse("-"),
                 maxRecovery().map(Duration::toMillis).map(ms -> ms + " ms").orElse("-"),
                 slowRecoveries().size(), settings.recoveryBound()));
@@ -83,6 +86,11 @@ public record RunResult(ClusterSettings settings, long seed, List<FaultOutcome> 
         replicas.examples().forEach(e -> out.append("  ").append(e).append('\n'));
         leadership.examples().forEach(e -> out.append("  ").append(e).append('\n'));
         return out.toString();
+    }
+
+    /** "kafkajs:KafkaJSConnectionError=3" and so on. */
+    private static Map<String, Long> countByName(List<ClientError> errors) {
+        return errors.stream().collect(Collectors.groupingBy(e -> e.source() + ":" + e.name(), TreeMap::new, Collectors.counting()));
     }
 
     private String perPartition(FaultOutcome outcome) {
