@@ -98,7 +98,7 @@ public record RunResult(ClusterSettings settings, long seed, List<FaultOutcome> 
         for (int p = 0; p < outcome.partitions().size(); p++) {
             out.append(p == 0 ? "" : ", ").append(settings.topic()).append('-').append(p).append(' ')
                     .append(outcome.partitions().get(p).map(d -> d.toMillis() + " ms").orElse("-"))
-                    .append(" (longest gap ").append(outcome.longestGaps().get(p).toMillis()).append(" ms)");
+                    .append(" (longest pause ").append(outcome.longestGaps().get(p).toMillis()).append(" ms)");
         }
         return out.toString();
     }
