@@ -29,6 +29,8 @@ import io.tributary.broker.cluster.ProducerIdManager;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.cluster.TopicStore;
 import io.tributary.broker.cluster.ZkClient;
+import io.tributary.broker.cluster.ZooKeeperAcls;
+import io.tributary.broker.cluster.ZooKeeperLogin;
 import io.tributary.broker.cluster.ClientQuotaStore;
 import io.tributary.broker.quota.ClientQuotaEnforcer;
 import io.tributary.broker.quota.QuotaConfigWatcher;
@@ -72,6 +74,7 @@ import io.tributary.broker.security.RegisteredBrokerFollowers;
 import io.tributary.broker.security.ScramCredentialCache;
 import io.tributary.broker.security.ScramUsers;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
@@ -147,7 +150,7 @@ public final class Server implements AutoCloseable {
                     config.logDirs().get(0).resolve(EMBEDDED_ZOOKEEPER_DIR), config.zookeeperEmbeddedPort());
             connect = embeddedZooKeeper.connectString();
         }
-        zk = ZkClient.connect(connect, config.zookeeperSessionTimeoutMs(), config.zookeeperConnectionTimeoutMs());
+        zk = ZkClient.connect(connect, config.zookeeperSessionTimeoutMs(), config.zookeeperConnectionTimeoutMs(), zooKeeperAcls(config));
         Listener interBroker = config.listeners().interBroker();
         Map<String, Object> interBrokerSettings = config.securitySettings(interBroker);
         Optional<InterBrokerCredentials> ownCredentials = InterBrokerCredentials.of(interBroker, interBrokerSettings);
@@ -270,6 +273,18 @@ public final class Server implements AutoCloseable {
         }
         log.info("Tributary broker {} listening on {}, data in {}, ZooKeeper at {}{}", config.brokerId(), listening(config, interBroker),
                 config.logDirs(), connect, embeddedZooKeeper != null ? " (embedded)" : "");
+    }
+
+    /**
+     * The ACLs of the nodes this broker creates: secure with {@code zookeeper.set.acl}, which needs a SASL login to
+     * ZooKeeper (a node whose ACL names its creator cannot be created by an anonymous client).
+     */
+    private static ZooKeeperAcls zooKeeperAcls(BrokerConfig config) {
+        if (config.zookeeperSetAcl() && ZooKeeperLogin.section().isEmpty()) {
+            throw new ConfigException(BrokerConfig.ZOOKEEPER_SET_ACL, true, "the broker has no SASL login to ZooKeeper: "
+                    + ZooKeeperLogin.describeMissing() + " (docs/operations.md, Securing a cluster)");
+        }
+        return ZooKeeperAcls.of(config.zookeeperSetAcl());
     }
 
     /**
