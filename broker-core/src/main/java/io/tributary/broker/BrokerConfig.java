@@ -338,13 +338,16 @@ public final class BrokerConfig extends AbstractConfig {
     /**
      * The {@code ssl.*} and {@code sasl.*} settings of one listener, as kafka-clients' security classes take them:
      * the broker-wide values, overridden by the {@code listener.name.<listener>.} ones, plus the listener's
-     * per-mechanism JAAS configurations ({@code <mechanism>.sasl.jaas.config}).
+     * per-mechanism JAAS configurations and session lifetimes ({@code <mechanism>.sasl.jaas.config},
+     * {@code <mechanism>.connections.max.reauth.ms}).
      */
     public Map<String, Object> securitySettings(Listener listener) {
         Map<String, Object> settings = new HashMap<>(valuesWithPrefixOverride(listener.configPrefix()));
         originalsWithPrefix(listener.configPrefix()).forEach((key, value) -> {
             if (key.endsWith("." + SaslConfigs.SASL_JAAS_CONFIG)) {
                 settings.put(key, new Password(value.toString()));
+            } else if (key.endsWith("." + SecurityConfigs.CONNECTIONS_MAX_REAUTH_MS)) {
+                settings.put(key, ConfigDef.parseType(listener.configPrefix() + key, value, Type.LONG));
             }
         });
         return settings;

@@ -73,6 +73,7 @@ import io.tributary.broker.security.RegisteredBrokerAddresses;
 import io.tributary.broker.security.RegisteredBrokerFollowers;
 import io.tributary.broker.security.ScramCredentialCache;
 import io.tributary.broker.security.ScramUsers;
+import io.tributary.broker.security.TlsFileWatcher;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.network.ListenerName;
@@ -117,7 +118,7 @@ public final class Server implements AutoCloseable {
     private RequestHandlerPool handlers;
     private ScramCredentialCache scramCredentials;
     private AclAuthorizer authorizer;
-    private final List<ListenerSecurity> listenerSecurity = new ArrayList<>();
+    private final TlsFileWatcher tlsFiles = new TlsFileWatcher();
     private BrokerConnector interBrokerConnector;
     private MetricsHttpServer http;
     /** One per listener, in the order of {@code listeners}. */
@@ -155,7 +156,7 @@ public final class Server implements AutoCloseable {
         Map<String, Object> interBrokerSettings = config.securitySettings(interBroker);
         Optional<InterBrokerCredentials> ownCredentials = InterBrokerCredentials.of(interBroker, interBrokerSettings);
         Optional<KafkaPrincipal> brokerPrincipal = InterBrokerPrincipal.of(interBroker, interBrokerSettings, ownCredentials);
-        interBrokerConnector = InterBrokerConnector.create(interBroker, interBrokerSettings, ownCredentials);
+        interBrokerConnector = InterBrokerConnector.create(interBroker, interBrokerSettings, ownCredentials, tlsFiles);
         replication = config.replicationConfig(interBrokerConnector);
         cluster = ClusterView.start(zk, config.zookeeperConnectionTimeoutMs());
         RegisteredBrokerAddresses brokerAddresses = new RegisteredBrokerAddresses(cluster);
@@ -193,8 +194,7 @@ public final class Server implements AutoCloseable {
         }
         RequestChannel channel = new RequestChannel(config.queuedMaxRequests());
         for (Listener listener : config.listeners().bound()) {
-            ListenerSecurity security = ListenerSecurity.create(listener, config.securitySettings(listener), scramCredentials);
-            listenerSecurity.add(security);
+            ListenerSecurity security = ListenerSecurity.create(listener, config.securitySettings(listener), scramCredentials, tlsFiles);
             SocketServer server = new SocketServer(config.socketServerConfig(listener, security), channel, brokerAddresses::isLiveBroker, time);
             socketServers.put(listener.name(), server);
             boundAddresses.put(listener.name(), server.boundAddress());
@@ -409,10 +409,7 @@ public final class Server implements AutoCloseable {
         quietly("log cleaner", cleaner);
         quietly("logs", logs);
         log.info("logs flushed and marked clean");
-        listenerSecurity.forEach(security -> quietly("listener security", security));
-        if (interBrokerConnector instanceof AutoCloseable closeable) {
-            quietly("inter-broker connector", closeable);
-        }
+        quietly("TLS file watcher", tlsFiles);
         quietly("SCRAM credentials", scramCredentials);
         quietly("authorizer", authorizer);
         quietly("broker registration", registry);
