@@ -19,6 +19,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.security.auth.callback.Callback;
 import javax.security.auth.callback.NameCallback;
 import javax.security.auth.callback.PasswordCallback;
+import io.tributary.broker.BrokerConfig;
+import io.tributary.broker.replica.BrokerChannel;
 import io.tributary.broker.testing.CapturedLog;
 import io.tributary.broker.testing.Clients;
 import io.tributary.testkit.wire.RawConnection;
@@ -40,6 +42,7 @@ import org.apache.kafka.common.errors.SslAuthenticationException;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.MetadataRequestData;
+import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.message.SaslAuthenticateRequestData;
 import org.apache.kafka.common.message.SaslAuthenticateResponseData;
 import org.apache.kafka.common.message.SaslHandshakeRequestData;
@@ -456,6 +459,28 @@ class SecureListenersIT {
                         }
                     });
             assertThat(Duration.ofNanos(System.nanoTime() - loginStarted)).isGreaterThanOrEqualTo(Duration.ofMillis(SESSION_MS));
+        }
+    }
+
+    @Test
+    void aFollowersConnectionReauthenticatesBeforeItsSessionEndsAndKeepsBeingServed() throws Exception {
+        BrokerConfig follower = new BrokerConfig(Map.of("listeners", "REAUTH://127.0.0.1:0", "listener.security.protocol.map",
+                "REAUTH:SASL_PLAINTEXT", "sasl.enabled.mechanisms", "PLAIN", "sasl.mechanism.inter.broker.protocol", "PLAIN",
+                "listener.name.reauth.plain.sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required "
+                        + "username=\"bob\" password=\"bob-secret\" user_bob=\"bob-secret\";"));
+        Listener interBroker = follower.listeners().interBroker();
+        Map<String, Object> settings = follower.securitySettings(interBroker);
+        try (TlsFileWatcher files = new TlsFileWatcher();
+             BrokerChannel channel = BrokerChannel.connect("127.0.0.1", broker.port("REAUTH"), 10_000, "follower",
+                     InterBrokerConnector.create(interBroker, settings, InterBrokerCredentials.of(interBroker, settings), files))) {
+            long start = System.nanoTime();
+            Awaitility.await("three sessions on one connection").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> {
+                        MetadataResponseData metadata = (MetadataResponseData) channel.send(ApiKeys.METADATA, (short) 12,
+                                new MetadataRequestData().setTopics(List.of()));
+                        assertThat(metadata.brokers()).hasSize(1);
+                        return System.nanoTime() - start > Duration.ofMillis(3 * SESSION_MS).toNanos();
+                    });
         }
     }
 
