@@ -111,7 +111,6 @@ final class SaslAuthenticator implements Authenticator {
                 lastReauthenticationStartMs = nowMs;
                 renewing = Optional.of(new Session(server.getMechanismName(), principal));
                 disposeServer();
-                state = State.HANDSHAKE;
                 return handshake(header, (SaslHandshakeRequestData) request.data());
             }
             if (nowMs >= sessionExpiresAtMs) {

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import io.tributary.broker.BrokerConfig;
 import io.tributary.broker.testing.BrokerProcess;
@@ -20,6 +19,7 @@ import io.tributary.broker.testing.Clients;
 import io.tributary.broker.testing.ExternalCommand;
 import io.tributary.broker.testing.Records;
 import io.tributary.broker.testing.TestBroker;
+import io.tributary.broker.testing.ZooKeeperSessions;
 import io.tributary.testkit.FreePorts;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
@@ -43,7 +43,6 @@ import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.ACL;
@@ -184,16 +183,7 @@ class ZooKeeperSaslIT {
 
     /** A plain ZooKeeper client, logged in with ZooKeeper's digest scheme as {@code user} (none: anonymous). */
     private static ZooKeeper connect(String connectString, String user) throws IOException, InterruptedException {
-        CountDownLatch connected = new CountDownLatch(1);
-        ZooKeeper client = new ZooKeeper(connectString, 10_000, event -> {
-            if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                connected.countDown();
-            }
-        });
-        if (!connected.await(30, TimeUnit.SECONDS)) {
-            client.close();
-            throw new IllegalStateException("no ZooKeeper session with " + connectString + " within 30 s");
-        }
+        ZooKeeper client = ZooKeeperSessions.connect(connectString);
         if (user != null) {
             client.addAuthInfo("digest", (user + ":" + user + "-secret").getBytes(StandardCharsets.UTF_8));
         }

@@ -521,7 +521,7 @@ class SecureListenersIT {
         plaintextAdmin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion("erin",
                 new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096), "erin-secret"))).all().get();
         Map<String, Object> erin = new HashMap<>(sasl("SASL_PLAINTEXT", "SCRAM-SHA-512", "erin", "erin-secret"));
-        erin.putAll(Map.of("delivery.timeout.ms", 10_000, "request.timeout.ms", 5_000, "max.block.ms", 10_000));
+        erin.putAll(Map.of("delivery.timeout.ms", 4_000, "request.timeout.ms", 3_000, "max.block.ms", 5_000));
         try (KafkaProducer<byte[], byte[]> producer = Clients.producer(broker.bootstrapServers("REAUTH"), erin)) {
             Awaitility.await("erin's credential is in force").atMost(Duration.ofSeconds(30)).ignoreExceptions()
                     .untilAsserted(() -> producer.send(new ProducerRecord<>("deleted-user", "before".getBytes(StandardCharsets.UTF_8))).get());
