@@ -48,6 +48,7 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String ZOOKEEPER_EMBEDDED_PORT = "zookeeper.embedded.port";
     public static final String ZOOKEEPER_SESSION_TIMEOUT_MS = "zookeeper.session.timeout.ms";
     public static final String ZOOKEEPER_CONNECTION_TIMEOUT_MS = "zookeeper.connection.timeout.ms";
+    public static final String ZOOKEEPER_SET_ACL = "zookeeper.set.acl";
     public static final String NUM_NETWORK_THREADS = "num.network.threads";
     public static final String NUM_IO_THREADS = "num.io.threads";
     public static final String SOCKET_REQUEST_MAX_BYTES = "socket.request.max.bytes";
@@ -125,6 +126,12 @@ public final class BrokerConfig extends AbstractConfig {
                     "ZooKeeper session timeout: how long the broker's registration outlives a lost connection.")
             .define(ZOOKEEPER_CONNECTION_TIMEOUT_MS, Type.INT, 18_000, Range.atLeast(100), Importance.MEDIUM,
                     "How long start-up waits for the first ZooKeeper connection.")
+            .define(ZOOKEEPER_SET_ACL, Type.BOOLEAN, false, Importance.HIGH,
+                    "Whether the nodes the broker creates in ZooKeeper are secured, as in Kafka: only the brokers' "
+                            + "ZooKeeper identity may change them and others may read them, except below /config/users "
+                            + "(SCRAM credentials) and /config/brokers, which others may not read either. Needs the brokers "
+                            + "to log in to ZooKeeper with SASL (a Client section in the JVM's JAAS configuration, "
+                            + "-Djava.security.auth.login.config=FILE); a broker without that login does not start.")
             .define(HTTP_LISTENERS, Type.STRING, "", ConfigDef.LambdaValidator.with(BrokerConfig::validateHttpListeners,
                             () -> "http://host:port,..."), Importance.MEDIUM,
                     "Where the broker serves GET /metrics (Prometheus text format) and the status page GET /, http://host:port,...; port 0 binds a "
@@ -349,13 +356,16 @@ public final class BrokerConfig extends AbstractConfig {
     /**
      * The {@code ssl.*} and {@code sasl.*} settings of one listener, as kafka-clients' security classes take them:
      * the broker-wide values, overridden by the {@code listener.name.<listener>.} ones, plus the listener's
-     * per-mechanism JAAS configurations ({@code <mechanism>.sasl.jaas.config}).
+     * per-mechanism JAAS configurations and session lifetimes ({@code <mechanism>.sasl.jaas.config},
+     * {@code <mechanism>.connections.max.reauth.ms}).
      */
     public Map<String, Object> securitySettings(Listener listener) {
         Map<String, Object> settings = new HashMap<>(valuesWithPrefixOverride(listener.configPrefix()));
         originalsWithPrefix(listener.configPrefix()).forEach((key, value) -> {
             if (key.endsWith("." + SaslConfigs.SASL_JAAS_CONFIG)) {
                 settings.put(key, new Password(value.toString()));
+            } else if (key.endsWith("." + SecurityConfigs.CONNECTIONS_MAX_REAUTH_MS)) {
+                settings.put(key, ConfigDef.parseType(listener.configPrefix() + key, value, Type.LONG));
             }
         });
         return settings;
@@ -394,6 +404,10 @@ public final class BrokerConfig extends AbstractConfig {
 
     public int zookeeperConnectionTimeoutMs() {
         return getInt(ZOOKEEPER_CONNECTION_TIMEOUT_MS);
+    }
+
+    public boolean zookeeperSetAcl() {
+        return getBoolean(ZOOKEEPER_SET_ACL);
     }
 
     public int ioThreads() {

@@ -29,6 +29,8 @@ import io.tributary.broker.cluster.ProducerIdManager;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.cluster.TopicStore;
 import io.tributary.broker.cluster.ZkClient;
+import io.tributary.broker.cluster.ZooKeeperAcls;
+import io.tributary.broker.cluster.ZooKeeperLogin;
 import io.tributary.broker.cluster.ClientQuotaStore;
 import io.tributary.broker.quota.ClientQuotaEnforcer;
 import io.tributary.broker.quota.QuotaConfigWatcher;
@@ -72,7 +74,9 @@ import io.tributary.broker.security.RegisteredBrokerAddresses;
 import io.tributary.broker.security.RegisteredBrokerFollowers;
 import io.tributary.broker.security.ScramCredentialCache;
 import io.tributary.broker.security.ScramUsers;
+import io.tributary.broker.security.TlsFileWatcher;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
@@ -115,7 +119,7 @@ public final class Server implements AutoCloseable {
     private RequestHandlerPool handlers;
     private ScramCredentialCache scramCredentials;
     private AclAuthorizer authorizer;
-    private final List<ListenerSecurity> listenerSecurity = new ArrayList<>();
+    private final TlsFileWatcher tlsFiles = new TlsFileWatcher();
     private BrokerConnector interBrokerConnector;
     private HttpEndpoint http;
     private BrokerMetrics metrics;
@@ -150,12 +154,12 @@ public final class Server implements AutoCloseable {
                     config.logDirs().get(0).resolve(EMBEDDED_ZOOKEEPER_DIR), config.zookeeperEmbeddedPort());
             connect = embeddedZooKeeper.connectString();
         }
-        zk = ZkClient.connect(connect, config.zookeeperSessionTimeoutMs(), config.zookeeperConnectionTimeoutMs());
+        zk = ZkClient.connect(connect, config.zookeeperSessionTimeoutMs(), config.zookeeperConnectionTimeoutMs(), zooKeeperAcls(config));
         Listener interBroker = config.listeners().interBroker();
         Map<String, Object> interBrokerSettings = config.securitySettings(interBroker);
         Optional<InterBrokerCredentials> ownCredentials = InterBrokerCredentials.of(interBroker, interBrokerSettings);
         Optional<KafkaPrincipal> brokerPrincipal = InterBrokerPrincipal.of(interBroker, interBrokerSettings, ownCredentials);
-        interBrokerConnector = InterBrokerConnector.create(interBroker, interBrokerSettings, ownCredentials);
+        interBrokerConnector = InterBrokerConnector.create(interBroker, interBrokerSettings, ownCredentials, tlsFiles);
         replication = config.replicationConfig(interBrokerConnector);
         cluster = ClusterView.start(zk, config.zookeeperConnectionTimeoutMs());
         RegisteredBrokerAddresses brokerAddresses = new RegisteredBrokerAddresses(cluster);
@@ -194,8 +198,7 @@ public final class Server implements AutoCloseable {
         RequestChannel channel = new RequestChannel(config.queuedMaxRequests());
         quotas = new ClientQuotaEnforcer(config.quotaWindowNum(), config.quotaWindowSizeSeconds(), config.connectionRateLimits(), time);
         for (Listener listener : config.listeners().bound()) {
-            ListenerSecurity security = ListenerSecurity.create(listener, config.securitySettings(listener), scramCredentials);
-            listenerSecurity.add(security);
+            ListenerSecurity security = ListenerSecurity.create(listener, config.securitySettings(listener), scramCredentials, tlsFiles);
             SocketServer server = new SocketServer(config.socketServerConfig(listener, security), channel, brokerAddresses::isLiveBroker,
                     quotas.connectionRates(), time);
             socketServers.put(listener.name(), server);
@@ -279,6 +282,18 @@ public final class Server implements AutoCloseable {
         }
         log.info("Tributary broker {} listening on {}, data in {}, ZooKeeper at {}{}", config.brokerId(), listening(config, interBroker),
                 config.logDirs(), connect, embeddedZooKeeper != null ? " (embedded)" : "");
+    }
+
+    /**
+     * The ACLs of the nodes this broker creates: secure with {@code zookeeper.set.acl}, which needs a SASL login to
+     * ZooKeeper (a node whose ACL names its creator cannot be created by an anonymous client).
+     */
+    private static ZooKeeperAcls zooKeeperAcls(BrokerConfig config) {
+        if (config.zookeeperSetAcl() && ZooKeeperLogin.section().isEmpty()) {
+            throw new ConfigException(BrokerConfig.ZOOKEEPER_SET_ACL, true, "the broker has no SASL login to ZooKeeper: "
+                    + ZooKeeperLogin.describeMissing() + " (docs/operations.md, Securing a cluster)");
+        }
+        return ZooKeeperAcls.of(config.zookeeperSetAcl());
     }
 
     /**
@@ -406,10 +421,7 @@ public final class Server implements AutoCloseable {
         quietly("log cleaner", cleaner);
         quietly("logs", logs);
         log.info("logs flushed and marked clean");
-        listenerSecurity.forEach(security -> quietly("listener security", security));
-        if (interBrokerConnector instanceof AutoCloseable closeable) {
-            quietly("inter-broker connector", closeable);
-        }
+        quietly("TLS file watcher", tlsFiles);
         quietly("SCRAM credentials", scramCredentials);
         quietly("authorizer", authorizer);
         quietly("broker registration", registry);

@@ -76,11 +76,10 @@ final class Connection {
         key.interestOps(interest);
     }
 
-    /** Lifts the pre-authentication frame limit once the client has authenticated. */
+    /** The pre-authentication frame limit holds while the client is not (or no longer, re-authenticating) logged in. */
     void authenticationProgressed() {
-        if (authenticator.authenticated()) {
-            frames.maxFrameBytes(maxRequestBytes);
-        }
+        frames.maxFrameBytes(authenticator.authenticated() ? maxRequestBytes
+                : Math.min(maxRequestBytes, authenticator.maxUnauthenticatedFrameBytes()));
     }
 
     /** True if bytes the selector cannot see (decrypted, or read from the socket already) wait to be read. */

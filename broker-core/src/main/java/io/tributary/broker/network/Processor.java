@@ -383,27 +383,37 @@ public final class Processor implements Runnable {
         if (frame == null) {
             return;
         }
-        RequestParser.Parsed parsed;
+        Authenticator authenticator = connection.authenticator();
+        RequestParser.Parsed parsed = null;
         Authenticator.Step step = Authenticator.Step.FORWARD;
         try { // a frame that fails here is no request's: its memory goes back now
-            parsed = parser.parse(frame.payload());
-            if (parsed instanceof RequestParser.Parsed.Ok ok && !connection.authenticator().authenticated()) {
-                step = connection.authenticator().handle(ok.header(), ok.body());
+            if (authenticator.expectsBareToken()) {
+                step = authenticator.handleBareToken(frame.payload(), now);
+            } else {
+                parsed = parser.parse(frame.payload());
+                if (parsed instanceof RequestParser.Parsed.Ok ok) {
+                    step = authenticator.handle(ok.header(), ok.body(), now);
+                }
             }
         } catch (RuntimeException e) {
             frame.release(receiveBuffers::release);
             throw e;
         }
-        connection.awaitResponse();
         if (!step.forward()) {
             frame.release(receiveBuffers::release);
             connection.authenticationProgressed();
+            if (step.reply() == null) {
+                close(connection);
+                return;
+            }
+            connection.awaitResponse();
             if (step.thenClose()) {
                 connection.closeAfterSending();
             }
             send(connection, step.reply());
             return;
         }
+        connection.awaitResponse();
         if (parsed instanceof RequestParser.Parsed.Unknown unknown) {
             // Every such request is logged: it names an API or version some client needs and we lack.
             log.warn("connection {} from {} (client id {}) sent {} v{}, which this broker does not serve: answered UNSUPPORTED_VERSION",

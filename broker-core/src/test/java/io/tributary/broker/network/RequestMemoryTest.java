@@ -249,7 +249,7 @@ class RequestMemoryTest {
                     }
 
                     @Override
-                    public Step handle(RequestHeader header, AbstractRequest request) {
+                    public Step handle(RequestHeader header, AbstractRequest request, long nowMs) {
                         throw new IllegalStateException("the mechanism failed");
                     }
                 };

@@ -32,13 +32,15 @@ public final class BrokerProcess implements AutoCloseable {
     private final Path logConfig;
     private final Path output;
     private final int port;
+    private final List<String> jvmOptions;
     private Process process;
 
-    private BrokerProcess(Path propertiesFile, Path logConfig, Path output, int port) {
+    private BrokerProcess(Path propertiesFile, Path logConfig, Path output, int port, List<String> jvmOptions) {
         this.propertiesFile = propertiesFile;
         this.logConfig = logConfig;
         this.output = output;
         this.port = port;
+        this.jvmOptions = jvmOptions;
     }
 
     /**
@@ -46,6 +48,11 @@ public final class BrokerProcess implements AutoCloseable {
      * {@code listeners} override adds listeners next to the PLAINTEXT one on the fixed port.
      */
     public static BrokerProcess start(Path dir, Map<String, String> overrides) throws IOException {
+        return start(dir, overrides, List.of());
+    }
+
+    /** {@link #start(Path, Map)} with options for the broker's JVM ({@code TRIBUTARY_JVM_OPTS}, such as a JAAS file). */
+    public static BrokerProcess start(Path dir, Map<String, String> overrides, List<String> jvmOptions) throws IOException {
         int port = FreePorts.next();
         Map<String, String> settings = new HashMap<>(TestBroker.properties(dir, overrides));
         settings.putIfAbsent(BrokerConfig.ZOOKEEPER_EMBEDDED_PORT, Integer.toString(FreePorts.next()));
@@ -70,7 +77,7 @@ public final class BrokerProcess implements AutoCloseable {
                 "log4j.logger.io.tributary.broker.controller=INFO",
                 "log4j.logger.io.tributary.broker.cluster.BrokerRegistry=INFO",
                 "log4j.logger.io.tributary.broker.replica=INFO", ""));
-        BrokerProcess broker = new BrokerProcess(propertiesFile, logConfig, dir.resolve("broker.log"), port);
+        BrokerProcess broker = new BrokerProcess(propertiesFile, logConfig, dir.resolve("broker.log"), port, jvmOptions);
         broker.launch();
         return broker;
     }
@@ -80,10 +87,9 @@ public final class BrokerProcess implements AutoCloseable {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m",
                 "-Dzookeeper.admin.enableServer=false",
-                "-Dlog4j.configuration=" + logConfig.toUri(),
-                "-cp", System.getProperty("java.class.path"),
-                TributaryServer.class.getName(),
-                propertiesFile.toString()));
+                "-Dlog4j.configuration=" + logConfig.toUri()));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), TributaryServer.class.getName(), propertiesFile.toString()));
         long linesBefore = Files.exists(output) ? Files.readAllLines(output).size() : 0;
         process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile())).start();

@@ -11,14 +11,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import io.tributary.broker.BrokerConfig;
 import io.tributary.broker.testing.ExternalCommand;
 import io.tributary.broker.testing.TestBroker;
+import io.tributary.broker.testing.ZooKeeperSessions;
 import io.tributary.testkit.FreePorts;
 import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.awaitility.Awaitility;
@@ -52,7 +51,7 @@ class StandaloneZooKeeperIT {
             assertThat(Files.readString(output)).contains("data in ./tributary-data/zookeeper");
             assertThat(dir.resolve("tributary-data/zookeeper/version-2")).isDirectory();
 
-            try (ZooKeeper client = connect("127.0.0.1:" + port)) {
+            try (ZooKeeper client = ZooKeeperSessions.connect("127.0.0.1:" + port)) {
                 // the cluster's chroot, created once as docs/operations.md says
                 client.create("/tributary", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
                 try (TestBroker broker = TestBroker.start(dir.resolve("broker"),
@@ -90,8 +89,8 @@ class StandaloneZooKeeperIT {
                         "admin.enableServer=false", String.join("\n", members), ""));
                 nodes.add(start(dir, dir.resolve("zk" + id + ".out"), config.toString()));
             }
-            try (ZooKeeper first = connect("127.0.0.1:" + clientPorts.get(0));
-                 ZooKeeper third = connect("127.0.0.1:" + clientPorts.get(2))) {
+            try (ZooKeeper first = ZooKeeperSessions.connect("127.0.0.1:" + clientPorts.get(0));
+                 ZooKeeper third = ZooKeeperSessions.connect("127.0.0.1:" + clientPorts.get(2))) {
                 first.create("/written-through-node-1", "x".getBytes(StandardCharsets.UTF_8), ZooDefs.Ids.OPEN_ACL_UNSAFE,
                         CreateMode.PERSISTENT);
                 Awaitility.await("node 3 has the write").atMost(Duration.ofSeconds(30))
@@ -149,20 +148,6 @@ class StandaloneZooKeeperIT {
         List<String> command = new ArrayList<>(List.of(SCRIPT.toString()));
         command.addAll(List.of(args));
         return ExternalCommand.run(command, dir, "", 60);
-    }
-
-    private static ZooKeeper connect(String connectString) throws IOException, InterruptedException {
-        CountDownLatch connected = new CountDownLatch(1);
-        ZooKeeper client = new ZooKeeper(connectString, 10_000, event -> {
-            if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                connected.countDown();
-            }
-        });
-        if (!connected.await(30, TimeUnit.SECONDS)) {
-            client.close();
-            throw new IllegalStateException("no ZooKeeper session with " + connectString + " within 30 s");
-        }
-        return client;
     }
 
     private static boolean listening(int port) {

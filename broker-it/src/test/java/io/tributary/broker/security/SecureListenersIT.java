@@ -6,14 +6,24 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import javax.net.ssl.SSLContext;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.security.auth.callback.Callback;
+import javax.security.auth.callback.NameCallback;
+import javax.security.auth.callback.PasswordCallback;
+import io.tributary.broker.BrokerConfig;
+import io.tributary.broker.replica.BrokerChannel;
+import io.tributary.broker.testing.CapturedLog;
 import io.tributary.broker.testing.Clients;
 import io.tributary.testkit.wire.RawConnection;
 import io.tributary.broker.testing.Records;
@@ -23,6 +33,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
 import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialDeletion;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -33,6 +44,7 @@ import org.apache.kafka.common.errors.SslAuthenticationException;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.MetadataRequestData;
+import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.message.SaslAuthenticateRequestData;
 import org.apache.kafka.common.message.SaslAuthenticateResponseData;
 import org.apache.kafka.common.message.SaslHandshakeRequestData;
@@ -45,6 +57,8 @@ import org.apache.kafka.common.quota.ClientQuotaEntity;
 import org.apache.kafka.common.requests.MetadataResponse;
 import org.apache.kafka.common.requests.SaslAuthenticateResponse;
 import org.apache.kafka.common.requests.SaslHandshakeResponse;
+import org.apache.kafka.common.security.scram.internals.ScramSaslClient;
+import org.apache.log4j.Level;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -55,16 +69,19 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * One broker with a listener of every kind (PLAINTEXT, SSL, mutual TLS, SASL_SSL, SASL_PLAINTEXT), with Java
- * kafka-clients and raw frames: each listener serves what it should, advertises its own endpoints, and refuses what
- * it should with Kafka's errors, closing only the offending connection.
+ * One broker with a listener of every kind (PLAINTEXT, SSL, mutual TLS, SASL_SSL, SASL_PLAINTEXT, a SASL_PLAINTEXT
+ * one whose logins last {@value #SESSION_MS} ms, and an SSL one whose keystore file the tests replace), with Java
+ * kafka-clients and raw frames: each listener serves what it should, advertises its own endpoints, and refuses what it
+ * should with Kafka's errors, closing only the offending connection.
  */
 @Timeout(180)
 class SecureListenersIT {
     private static final String PLAIN_JAAS = "org.apache.kafka.common.security.plain.PlainLoginModule required "
-            + "user_bob=\"bob-secret\";";
+            + "user_bob=\"bob-secret\" user_dave=\"dave-secret\";";
+    private static final long SESSION_MS = 2000;
 
     private static TestCertificates certificates;
+    private static Path reloadedKeystore;
     private static TestBroker broker;
     private static Admin plaintextAdmin;
 
@@ -73,9 +90,13 @@ class SecureListenersIT {
         certificates = TestCertificates.create(dir.resolve("certs"));
         Map<String, String> settings = new HashMap<>(certificates.brokerSettings(""));
         settings.put("listeners", "PLAINTEXT://127.0.0.1:0,SSL://127.0.0.1:0,MTLS://127.0.0.1:0,SASL_SSL://127.0.0.1:0,"
-                + "SASL_PLAINTEXT://127.0.0.1:0");
+                + "SASL_PLAINTEXT://127.0.0.1:0,REAUTH://127.0.0.1:0,RELOAD://127.0.0.1:0");
         settings.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,SSL:SSL,MTLS:SSL,SASL_SSL:SASL_SSL,"
-                + "SASL_PLAINTEXT:SASL_PLAINTEXT");
+                + "SASL_PLAINTEXT:SASL_PLAINTEXT,REAUTH:SASL_PLAINTEXT,RELOAD:SSL");
+        reloadedKeystore = Files.copy(certificates.keystore("broker"), Files.createDirectories(dir.resolve("reload")).resolve("broker.p12"));
+        settings.put("listener.name.reload.ssl.keystore.location", reloadedKeystore.toString());
+        settings.put("listener.name.reauth.connections.max.reauth.ms", Long.toString(SESSION_MS));
+        settings.put("listener.name.reauth.plain.sasl.jaas.config", PLAIN_JAAS);
         settings.put("listener.name.mtls.ssl.client.auth", "required");
         settings.put("sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512");
         settings.put("listener.name.sasl_ssl.plain.sasl.jaas.config", PLAIN_JAAS);
@@ -395,5 +416,223 @@ class SecureListenersIT {
 
     private static byte[] plainToken(String user, String password) {
         return ("\0" + user + "\0" + password).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static SaslAuthenticateResponseData authenticate(RawConnection raw, byte[] token) throws Exception {
+        return ((SaslAuthenticateResponse) raw.request(ApiKeys.SASL_AUTHENTICATE, (short) 2,
+                new SaslAuthenticateRequestData().setAuthBytes(token))).data();
+    }
+
+    private static void assertServed(RawConnection raw, String listener) throws Exception {
+        MetadataResponse metadata = (MetadataResponse) raw.request(ApiKeys.METADATA, (short) 12, new MetadataRequestData().setTopics(List.of()));
+        assertThat(metadata.errorCounts()).doesNotContainKey(Errors.ILLEGAL_SASL_STATE);
+        assertThat(metadata.data().brokers()).singleElement().satisfies(b -> assertThat(b.port()).isEqualTo(broker.port(listener)));
+    }
+
+    /** A client-side metric of kafka-clients' network layer, summed over its groups. */
+    private static double clientMetric(KafkaProducer<byte[], byte[]> producer, String name) {
+        return producer.metrics().entrySet().stream().filter(e -> e.getKey().name().equals(name))
+                .mapToDouble(e -> (Double) e.getValue().metricValue()).sum();
+    }
+
+    /** Replaces the RELOAD listener's keystore as an operator should: written next to it, then renamed over it. */
+    private static void replaceReloadedKeystore(byte[] content) throws IOException {
+        Path next = Files.write(reloadedKeystore.resolveSibling("next.p12"), content);
+        Files.move(next, reloadedKeystore, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** An SSL client of the RELOAD listener trusting only {@code truststore}. */
+    private static Map<String, Object> trusting(Path truststore) {
+        Map<String, Object> settings = new HashMap<>(certificates.clientSettings("SSL", false));
+        settings.put("ssl.truststore.location", truststore.toString());
+        return settings;
+    }
+
+    @Test
+    void aReplacedKeystoreServesNewConnectionsWhileOpenOnesCarryOnAndABadOneIsRefused() throws Exception {
+        plaintextAdmin.createTopics(List.of(new NewTopic("reloaded", 1, (short) 1))).all().get();
+        certificates.renewBroker("broker-renewed");
+        Path renewedOnly = certificates.truststore("renewed-only", "broker-renewed");
+        try (KafkaProducer<byte[], byte[]> open = Clients.producer(broker.bootstrapServers("RELOAD"), certificates.clientSettings("SSL", false));
+             CapturedLog log = CapturedLog.of(ReloadableSslFactory.class, Level.INFO)) {
+            open.send(new ProducerRecord<>("reloaded", "before".getBytes(StandardCharsets.UTF_8))).get();
+
+            replaceReloadedKeystore(Files.readAllBytes(certificates.keystore("broker-renewed")));
+            Awaitility.await("new connections get the renewed certificate").atMost(Duration.ofSeconds(30)).ignoreExceptions()
+                    .untilAsserted(() -> {
+                        try (Admin renewed = Clients.admin(broker.bootstrapServers("RELOAD"), trusting(renewedOnly))) {
+                            renewed.listTopics().names().get();
+                        }
+                    });
+            assertThat(log.lines()).anySatisfy(line -> assertThat(line.message()).contains("reloaded [" + reloadedKeystore)
+                    .contains("CN=broker, OU=tributary-test"));
+            open.send(new ProducerRecord<>("reloaded", "on the connection opened before".getBytes(StandardCharsets.UTF_8))).get();
+
+            replaceReloadedKeystore("not a keystore".getBytes(StandardCharsets.UTF_8));
+            Awaitility.await("the broken keystore is refused").atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    assertThat(log.lines()).anySatisfy(line -> assertThat(line.message())
+                            .contains("listener RELOAD: refused the changed [" + reloadedKeystore).contains("Failed to load SSL keystore")));
+            replaceReloadedKeystore(Files.readAllBytes(certificates.keystore("client"))); // a keystore of someone else: CN=alice
+            Awaitility.await("a certificate with another name is refused").atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    assertThat(log.lines()).anySatisfy(line -> assertThat(line.message())
+                            .contains("refused the changed").contains("DistinguishedName")));
+            try (Admin renewed = Clients.admin(broker.bootstrapServers("RELOAD"), trusting(renewedOnly))) {
+                assertThat(renewed.listTopics().names().get()).contains("reloaded");
+            }
+        }
+        assertThat(endOffset("reloaded")).isEqualTo(2);
+    }
+
+    @Test
+    void javaClientsReauthenticateBeforeTheirSessionEndsAndCarryOn() throws Exception {
+        plaintextAdmin.createTopics(List.of(new NewTopic("reauthenticated", 1, (short) 1))).all().get();
+        AtomicInteger sent = new AtomicInteger();
+        try (KafkaProducer<byte[], byte[]> producer = Clients.producer(broker.bootstrapServers("REAUTH"),
+                sasl("SASL_PLAINTEXT", "SCRAM-SHA-512", "alice", "alice-secret"))) {
+            Awaitility.await("two re-authentications").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
+                producer.send(new ProducerRecord<>("reauthenticated", ("record-" + sent.incrementAndGet()).getBytes(StandardCharsets.UTF_8))).get();
+                return clientMetric(producer, "successful-reauthentication-total") >= 2;
+            });
+            assertThat(clientMetric(producer, "failed-reauthentication-total")).isZero();
+        }
+        assertThat(endOffset("reauthenticated")).isEqualTo(sent.get());
+    }
+
+    @Test
+    void aConnectionThatDoesNotReauthenticateIsClosedOnItsFirstRequestAfterItsSessionEnds() throws Exception {
+        try (RawConnection raw = RawConnection.to(broker.bootstrapServers("REAUTH"))) {
+            assertThat(Errors.forCode(handshake(raw, "PLAIN").errorCode())).isEqualTo(Errors.NONE);
+            long loginStarted = System.nanoTime();
+            SaslAuthenticateResponseData login = authenticate(raw, plainToken("bob", "bob-secret"));
+            assertThat(Errors.forCode(login.errorCode())).isEqualTo(Errors.NONE);
+            assertThat(login.sessionLifetimeMs()).isEqualTo(SESSION_MS);
+            assertServed(raw, "REAUTH");
+            Awaitility.await("the broker closes the connection").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> {
+                        try {
+                            assertServed(raw, "REAUTH");
+                            return false;
+                        } catch (IOException closed) {
+                            return true;
+                        }
+                    });
+            assertThat(Duration.ofNanos(System.nanoTime() - loginStarted)).isGreaterThanOrEqualTo(Duration.ofMillis(SESSION_MS));
+        }
+    }
+
+    @Test
+    void aFollowersConnectionReauthenticatesBeforeItsSessionEndsAndKeepsBeingServed() throws Exception {
+        BrokerConfig follower = new BrokerConfig(Map.of("listeners", "REAUTH://127.0.0.1:0", "listener.security.protocol.map",
+                "REAUTH:SASL_PLAINTEXT", "sasl.enabled.mechanisms", "PLAIN", "sasl.mechanism.inter.broker.protocol", "PLAIN",
+                "listener.name.reauth.plain.sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required "
+                        + "username=\"bob\" password=\"bob-secret\" user_bob=\"bob-secret\";"));
+        Listener interBroker = follower.listeners().interBroker();
+        Map<String, Object> settings = follower.securitySettings(interBroker);
+        try (TlsFileWatcher files = new TlsFileWatcher();
+             BrokerChannel channel = BrokerChannel.connect("127.0.0.1", broker.port("REAUTH"), 10_000, "follower",
+                     InterBrokerConnector.create(interBroker, settings, InterBrokerCredentials.of(interBroker, settings), files))) {
+            long start = System.nanoTime();
+            Awaitility.await("three sessions on one connection").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> {
+                        MetadataResponseData metadata = (MetadataResponseData) channel.send(ApiKeys.METADATA, (short) 12,
+                                new MetadataRequestData().setTopics(List.of()));
+                        assertThat(metadata.brokers()).hasSize(1);
+                        return System.nanoTime() - start > Duration.ofMillis(3 * SESSION_MS).toNanos();
+                    });
+        }
+    }
+
+    @Test
+    void aReauthenticationRenewsTheSessionOfTheSamePrincipalAndMechanismOnly() throws Exception {
+        try (RawConnection same = RawConnection.to(broker.bootstrapServers("REAUTH"))) {
+            handshake(same, "PLAIN");
+            authenticate(same, plainToken("bob", "bob-secret"));
+            assertThat(Errors.forCode(handshake(same, "PLAIN").errorCode())).isEqualTo(Errors.NONE);
+            SaslAuthenticateResponseData renewed = authenticate(same, plainToken("bob", "bob-secret"));
+            assertThat(Errors.forCode(renewed.errorCode())).isEqualTo(Errors.NONE);
+            assertThat(renewed.sessionLifetimeMs()).isEqualTo(SESSION_MS);
+            assertServed(same, "REAUTH");
+        }
+        try (RawConnection other = RawConnection.to(broker.bootstrapServers("REAUTH"))) {
+            handshake(other, "PLAIN");
+            authenticate(other, plainToken("bob", "bob-secret"));
+            handshake(other, "PLAIN");
+            SaslAuthenticateResponseData refused = authenticate(other, plainToken("dave", "dave-secret"));
+            assertThat(Errors.forCode(refused.errorCode())).isEqualTo(Errors.SASL_AUTHENTICATION_FAILED);
+            assertThat(refused.errorMessage()).contains("Cannot change principals during re-authentication from User:bob: User:dave");
+            assertThat(other.closedByBroker(Duration.ofSeconds(10))).isTrue();
+        }
+        try (RawConnection otherMechanism = RawConnection.to(broker.bootstrapServers("REAUTH"))) {
+            handshake(otherMechanism, "PLAIN");
+            authenticate(otherMechanism, plainToken("bob", "bob-secret"));
+            assertThat(Errors.forCode(handshake(otherMechanism, "SCRAM-SHA-256").errorCode())).isEqualTo(Errors.NONE);
+            SaslAuthenticateResponseData refused = authenticate(otherMechanism, new byte[] {'n', ',', ','});
+            assertThat(Errors.forCode(refused.errorCode())).isEqualTo(Errors.SASL_AUTHENTICATION_FAILED);
+            assertThat(refused.errorMessage()).contains("not supported for re-authentication of mechanism 'PLAIN'");
+            assertThat(otherMechanism.closedByBroker(Duration.ofSeconds(10))).isTrue();
+        }
+    }
+
+    @Test
+    void aUserWhoseCredentialIsDeletedIsRefusedAtItsNextReauthentication() throws Exception {
+        plaintextAdmin.createTopics(List.of(new NewTopic("deleted-user", 1, (short) 1))).all().get();
+        plaintextAdmin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion("erin",
+                new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096), "erin-secret"))).all().get();
+        Map<String, Object> erin = new HashMap<>(sasl("SASL_PLAINTEXT", "SCRAM-SHA-512", "erin", "erin-secret"));
+        erin.putAll(Map.of("delivery.timeout.ms", 4_000, "request.timeout.ms", 3_000, "max.block.ms", 5_000));
+        try (KafkaProducer<byte[], byte[]> producer = Clients.producer(broker.bootstrapServers("REAUTH"), erin)) {
+            Awaitility.await("erin's credential is in force").atMost(Duration.ofSeconds(30)).ignoreExceptions()
+                    .untilAsserted(() -> producer.send(new ProducerRecord<>("deleted-user", "before".getBytes(StandardCharsets.UTF_8))).get());
+            plaintextAdmin.alterUserScramCredentials(List.of(new UserScramCredentialDeletion("erin", ScramMechanism.SCRAM_SHA_512)))
+                    .all().get();
+            // the batch in flight when the re-authentication fails may expire instead; the sends after it are refused
+            Awaitility.await("erin is refused").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
+                try {
+                    producer.send(new ProducerRecord<>("deleted-user", "later".getBytes(StandardCharsets.UTF_8))).get();
+                    return false;
+                } catch (ExecutionException | SaslAuthenticationException e) {
+                    return (e instanceof ExecutionException ? e.getCause() : e) instanceof SaslAuthenticationException;
+                }
+            });
+            assertThat(clientMetric(producer, "failed-reauthentication-total")).isPositive();
+        }
+    }
+
+    @Test
+    void saslHandshakeV0ClientsSendBareTokensAndAWrongPasswordLosesTheConnection() throws Exception {
+        try (RawConnection plain = RawConnection.to(broker.bootstrapServers("SASL_PLAINTEXT"))) {
+            SaslHandshakeResponseData handshake = ((SaslHandshakeResponse) plain.request(ApiKeys.SASL_HANDSHAKE, (short) 0,
+                    new SaslHandshakeRequestData().setMechanism("PLAIN"))).data();
+            assertThat(Errors.forCode(handshake.errorCode())).isEqualTo(Errors.NONE);
+            plain.writeFrame(ByteBuffer.wrap(plainToken("bob", "bob-secret")));
+            assertThat(plain.readFrame().remaining()).as("PLAIN's empty server token").isZero();
+            assertServed(plain, "SASL_PLAINTEXT");
+        }
+        try (RawConnection scram = RawConnection.to(broker.bootstrapServers("REAUTH"))) {
+            assertThat(Errors.forCode(((SaslHandshakeResponse) scram.request(ApiKeys.SASL_HANDSHAKE, (short) 0,
+                    new SaslHandshakeRequestData().setMechanism("SCRAM-SHA-256"))).data().errorCode())).isEqualTo(Errors.NONE);
+            ScramSaslClient client = new ScramSaslClient(org.apache.kafka.common.security.scram.internals.ScramMechanism.SCRAM_SHA_256,
+                    callbacks -> {
+                        for (Callback callback : callbacks) {
+                            if (callback instanceof NameCallback name) {
+                                name.setName("alice");
+                            } else if (callback instanceof PasswordCallback password) {
+                                password.setPassword("alice-secret".toCharArray());
+                            }
+                        }
+                    });
+            byte[] token = client.evaluateChallenge(new byte[0]);
+            while (!client.isComplete()) {
+                scram.writeFrame(ByteBuffer.wrap(token));
+                ByteBuffer challenge = scram.readFrame();
+                token = client.evaluateChallenge(Arrays.copyOfRange(challenge.array(), challenge.position(), challenge.limit()));
+            }
+            assertServed(scram, "REAUTH");
+        }
+        try (RawConnection wrong = RawConnection.to(broker.bootstrapServers("SASL_PLAINTEXT"))) {
+            wrong.request(ApiKeys.SASL_HANDSHAKE, (short) 0, new SaslHandshakeRequestData().setMechanism("PLAIN"));
+            wrong.writeFrame(ByteBuffer.wrap(plainToken("bob", "guess")));
+            assertThat(wrong.closedByBroker(Duration.ofSeconds(10))).isTrue();
+        }
     }
 }
