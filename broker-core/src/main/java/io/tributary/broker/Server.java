@@ -36,6 +36,7 @@ import io.tributary.broker.controller.ClusterView;
 import io.tributary.broker.controller.PartitionState;
 import io.tributary.broker.controller.ControlledShutdown;
 import io.tributary.broker.controller.Controller;
+import io.tributary.broker.fetch.FetchSessionCache;
 import io.tributary.broker.controller.PartitionHealth;
 import io.tributary.broker.controller.PartitionStateStore;
 import io.tributary.broker.controller.TopicPaths;
@@ -240,15 +241,17 @@ public final class Server implements AutoCloseable {
         dynamicConfig.addListener(applier::apply);
         applier.apply(dynamicConfig);
         controller = Controller.create(cluster, zk, replication, time);
+        FetchSessionCache fetchSessions = new FetchSessionCache(config.maxIncrementalFetchSessionCacheSlots(),
+                FetchSessionCache.EVICTION_MS, time);
         RequestDispatcher dispatcher = RequestDispatcher.create(identity, topics, producerIds,
                 replicas, cluster, fetchWaiters, groups, transactions, markers, offsets, apiSettings(config),
                 new ClientQuotaStore(zk), quotas,
                 new RegisteredBrokerFollowers(cluster, interBroker, brokerPrincipal, brokerAddresses),
                 new ScramUsers(zk),
                 ownCredentials.map(InterBrokerCredentials::principal), Optional.ofNullable(authorizer), controller, dynamicConfig,
-                new BrokerConfigStore(zk));
+                new BrokerConfigStore(zk), fetchSessions);
         BrokerMetrics metrics = new BrokerMetrics(replicas.topicStats(), new PartitionHealth(cluster, config.brokerId()),
-                channel::queuedRequests);
+                channel::queuedRequests, fetchSessions);
         handlers = new RequestHandlerPool(config.ioThreads(), channel,
                 request -> metrics.requestLatency().time(request.apiKey(), () -> dispatcher.dispatch(request)));
         producerStateTasks = Executors.newSingleThreadScheduledExecutor(runnable -> {

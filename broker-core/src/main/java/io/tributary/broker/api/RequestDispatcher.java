@@ -9,6 +9,8 @@ import io.tributary.broker.cluster.ProducerIdManager;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.controller.ClusterView;
 import io.tributary.broker.controller.Controller;
+import io.tributary.broker.fetch.FetchSessionCache;
+import io.tributary.broker.fetch.FetchSessions;
 import io.tributary.broker.group.GroupServices;
 import io.tributary.broker.group.OffsetStore;
 import io.tributary.broker.network.Request;
@@ -160,7 +162,9 @@ public final class RequestDispatcher {
                                            MarkerAppender markers, OffsetStore offsetStore, ApiSettings settings, ClientQuotaStore quotaStore,
                                            ClientQuotaEnforcer quotas, FollowerCheck followers, ScramUsers scramUsers,
                                            Optional<KafkaPrincipal> brokerPrincipal, Optional<AclAuthorizer> authorizer,
-                                           Controller controller, DynamicBrokerConfig dynamicConfig, BrokerConfigStore brokerConfigStore) {
+                                           Controller controller, DynamicBrokerConfig dynamicConfig, BrokerConfigStore brokerConfigStore,
+                                           FetchSessionCache fetchSessionCache) {
+        FetchSessions fetchSessions = new FetchSessions(fetchSessionCache);
         ConfigHandler configs = new ConfigHandler(topics, settings.brokerDef(), settings.brokerProps(),
                 new BrokerConfigHandler(settings.brokerDef(), settings.brokerProps(), broker.nodeId(), dynamicConfig, brokerConfigStore));
         MetadataHandler metadata = new MetadataHandler(broker, topics, new MetadataHandler.TopicDefaults(settings.autoCreateTopics(),
@@ -168,7 +172,7 @@ public final class RequestDispatcher {
         return new RequestDispatcher(
                 metadata,
                 new ProduceHandler(topics, replicas, transactionServices.verifier()),
-                new FetchHandler(topics, replicas, fetchWaiters, followers),
+                new FetchHandler(topics, replicas, fetchWaiters, followers, fetchSessions),
                 new ListOffsetsHandler(topics, replicas),
                 new DeleteRecordsHandler(topics, replicas),
                 new TopicAdminHandler(topics, configs.topicConfigs(), new TopicAdminHandler.Defaults(
@@ -183,7 +187,7 @@ public final class RequestDispatcher {
                         new OffsetsHandler(topics, groupServices.offsets()),
                         new ConsumerGroupHandler(groupServices.consumerGroups())),
                 new ClientQuotasHandler(quotaStore),
-                new QuotaThrottle(quotas),
+                new QuotaThrottle(quotas, fetchSessions),
                 new ScramCredentialsHandler(scramUsers, brokerPrincipal),
                 new AclHandler(authorizer),
                 authorizer.<RequestAuthorization>map(acls -> new AclRequestAuthorization(acls, new TopicLookup(topics),

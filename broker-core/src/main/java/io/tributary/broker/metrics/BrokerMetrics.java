@@ -15,7 +15,7 @@ public final class BrokerMetrics {
     private final RequestLatency requestLatency = new RequestLatency(registry);
 
     /** Micrometer holds a gauge's object weakly: here it is held strongly, since nothing else may keep it. */
-    public BrokerMetrics(BrokerTopicStats topicStats, ClusterGauges cluster, IntSupplier queuedRequests) {
+    public BrokerMetrics(BrokerTopicStats topicStats, ClusterGauges cluster, IntSupplier queuedRequests, FetchSessionGauges fetchSessions) {
         topicStats.onNewTopic(topic -> registerTopic(topic, topicStats.of(topic)));
         Gauge.builder("tributary.request.queue.size", queuedRequests, IntSupplier::getAsInt)
                 .description("Requests waiting for a handler thread (at most queued.max.requests)").strongReference(true)
@@ -28,6 +28,13 @@ public final class BrokerMetrics {
                 .strongReference(true).register(registry);
         Gauge.builder("tributary.controller.active", cluster, gauges -> gauges.activeController() ? 1 : 0)
                 .description("1 on the active controller, 0 on every other broker").strongReference(true).register(registry);
+        Gauge.builder("tributary.fetch.sessions", fetchSessions, FetchSessionGauges::sessions)
+                .description("Incremental fetch sessions open (at most max.incremental.fetch.session.cache.slots)")
+                .strongReference(true).register(registry);
+        Gauge.builder("tributary.fetch.sessions.partitions", fetchSessions, FetchSessionGauges::cachedPartitions)
+                .description("Partitions over all open fetch sessions").strongReference(true).register(registry);
+        FunctionCounter.builder("tributary.fetch.sessions.evicted", fetchSessions, FetchSessionGauges::evictions)
+                .description("Fetch sessions evicted to make room for another").register(registry);
     }
 
     public PrometheusMeterRegistry registry() {

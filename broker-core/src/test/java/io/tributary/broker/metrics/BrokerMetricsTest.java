@@ -12,7 +12,8 @@ class BrokerMetricsTest {
     /** Server hands over a ClusterGauges nothing else holds; Micrometer alone keeps gauge objects only weakly. */
     @Test
     void theClusterGaugesOutliveAGarbageCollection() {
-        BrokerMetrics metrics = new BrokerMetrics(new BrokerTopicStats(), new FixedGauges(3, 2, true), new AtomicInteger(4)::get);
+        BrokerMetrics metrics = new BrokerMetrics(new BrokerTopicStats(), new FixedGauges(3, 2, true), new AtomicInteger(4)::get,
+                new FixedSessions(2, 1500, 7));
         WeakReference<Object> collected = new WeakReference<>(new Object());
         Awaitility.await("a collection has run").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
                 .until(() -> {
@@ -21,14 +22,15 @@ class BrokerMetricsTest {
                 });
         String scrape = metrics.registry().scrape();
         assertThat(scrape).contains("tributary_partitions_under_replicated 3.0", "tributary_partitions_offline 2.0",
-                "tributary_controller_active 1.0", "tributary_request_queue_size 4.0");
+                "tributary_controller_active 1.0", "tributary_request_queue_size 4.0", "tributary_fetch_sessions 2.0",
+                "tributary_fetch_sessions_partitions 1500.0", "tributary_fetch_sessions_evicted_total 7.0");
     }
 
     @Test
     void aTopicsCountersAppearWithItsFirstTraffic() {
         BrokerTopicStats stats = new BrokerTopicStats();
         stats.recordProduced("before", 2, 100);
-        BrokerMetrics metrics = new BrokerMetrics(stats, new FixedGauges(0, 0, false), () -> 0);
+        BrokerMetrics metrics = new BrokerMetrics(stats, new FixedGauges(0, 0, false), () -> 0, new FixedSessions(0, 0, 0));
         stats.recordFetched("after", 50);
         stats.recordFetched("after", 0);
         String scrape = metrics.registry().scrape();
@@ -39,5 +41,8 @@ class BrokerMetricsTest {
 
     private record FixedGauges(int underReplicatedPartitions, int offlinePartitions, boolean activeController)
             implements ClusterGauges {
+    }
+
+    private record FixedSessions(int sessions, long cachedPartitions, long evictions) implements FetchSessionGauges {
     }
 }
