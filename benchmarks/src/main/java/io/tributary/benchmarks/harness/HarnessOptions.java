@@ -1,20 +1,24 @@
 package io.tributary.benchmarks.harness;
 
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * Command-line options of {@link HarnessMain}.
  *
- * <pre>[--quick] [--candidate=kafka|tributary] [--docs=DIR] [--work=DIR]</pre>
+ * <pre>[--quick] [--candidate=kafka|tributary] [--docs=DIR] [--work=DIR] [--only=idle-fetch]</pre>
  *
  * @param quick     the short plan, for development
  * @param candidate the broker on side B (side A is always Apache Kafka)
  * @param docsDir   where benchmarks.md and the charts' folder are
  * @param workDir   where the brokers keep their data and logs; emptied at the start of a run
  * @param command   the command line that reproduces this run, for the report
+ * @param only      a workload run on its own instead of the whole comparison ({@link IdleFetchWorkload#NAME}), if given
  */
-public record HarnessOptions(boolean quick, BrokerFlavor candidate, Path docsDir, Path workDir, String command) {
-    public static final String USAGE = "usage: benchmarks/run [--quick] [--candidate=kafka|tributary] [--docs=DIR] [--work=DIR]";
+public record HarnessOptions(boolean quick, BrokerFlavor candidate, Path docsDir, Path workDir, String command,
+                             Optional<String> only) {
+    public static final String USAGE = "usage: benchmarks/run [--quick] [--candidate=kafka|tributary] [--docs=DIR] [--work=DIR] "
+            + "[--only=" + IdleFetchWorkload.NAME + "]";
 
     /** @throws IllegalArgumentException on an unknown or malformed option, with the usage */
     public static HarnessOptions parse(String[] args, BrokerFlavor defaultCandidate) {
@@ -22,6 +26,7 @@ public record HarnessOptions(boolean quick, BrokerFlavor candidate, Path docsDir
         BrokerFlavor candidate = defaultCandidate;
         Path docsDir = Path.of("docs");
         Path workDir = Path.of("benchmarks", "target", "harness");
+        Optional<String> only = Optional.empty();
         for (String arg : args) {
             if (arg.equals("--quick")) {
                 quick = true;
@@ -31,11 +36,17 @@ public record HarnessOptions(boolean quick, BrokerFlavor candidate, Path docsDir
                 docsDir = Path.of(valueOf(arg));
             } else if (arg.startsWith("--work=")) {
                 workDir = Path.of(valueOf(arg));
+            } else if (arg.startsWith("--only=")) {
+                only = Optional.of(valueOf(arg));
+                if (!only.get().equals(IdleFetchWorkload.NAME)) {
+                    throw new IllegalArgumentException("unknown workload '" + only.get() + "'\n" + USAGE);
+                }
             } else {
                 throw new IllegalArgumentException("unknown option '" + arg + "'\n" + USAGE);
             }
         }
-        return new HarnessOptions(quick, candidate, docsDir, workDir, String.join(" ", "benchmarks/run", String.join(" ", args)).trim());
+        return new HarnessOptions(quick, candidate, docsDir, workDir, String.join(" ", "benchmarks/run", String.join(" ", args)).trim(),
+                only);
     }
 
     private static String valueOf(String option) {

@@ -15,6 +15,14 @@ class HarnessOptionsTest {
         assertThat(options.candidate()).isEqualTo(BrokerFlavor.TRIBUTARY);
         assertThat(options.docsDir()).isEqualTo(Path.of("docs"));
         assertThat(options.command()).isEqualTo("benchmarks/run");
+        assertThat(options.only()).isEmpty();
+    }
+
+    @Test
+    void runsOneWorkloadAloneOnlyIfItKnowsIt() {
+        assertThat(HarnessOptions.parse(new String[] {"--only=idle-fetch"}, BrokerFlavor.TRIBUTARY).only()).hasValue("idle-fetch");
+        assertThatThrownBy(() -> HarnessOptions.parse(new String[] {"--only=produce"}, BrokerFlavor.TRIBUTARY))
+                .hasMessageContaining("unknown workload 'produce'").hasMessageContaining("--only=idle-fetch");
     }
 
     @Test
