@@ -71,6 +71,10 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String GROUP_CONSUMER_SESSION_TIMEOUT_MS = "group.consumer.session.timeout.ms";
     public static final String GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS = "group.consumer.heartbeat.interval.ms";
     public static final String GROUP_CONSUMER_ASSIGNORS = "group.consumer.assignors";
+    public static final String GROUP_CONSUMER_MIN_SESSION_TIMEOUT_MS = "group.consumer.min.session.timeout.ms";
+    public static final String GROUP_CONSUMER_MAX_SESSION_TIMEOUT_MS = "group.consumer.max.session.timeout.ms";
+    public static final String GROUP_CONSUMER_MIN_HEARTBEAT_INTERVAL_MS = "group.consumer.min.heartbeat.interval.ms";
+    public static final String GROUP_CONSUMER_MAX_HEARTBEAT_INTERVAL_MS = "group.consumer.max.heartbeat.interval.ms";
     public static final String OFFSETS_TOPIC_NUM_PARTITIONS = "offsets.topic.num.partitions";
     public static final String OFFSETS_RETENTION_MINUTES = "offsets.retention.minutes";
     public static final String OFFSETS_RETENTION_CHECK_INTERVAL_MS = "offsets.retention.check.interval.ms";
@@ -196,6 +200,15 @@ public final class BrokerConfig extends AbstractConfig {
             .define(GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS, Type.INT, 5_000, Range.atLeast(1), Importance.MEDIUM,
                     "How often members of a consumer group are told to heartbeat; smaller than "
                             + GROUP_CONSUMER_SESSION_TIMEOUT_MS + ".")
+            .define(GROUP_CONSUMER_MIN_SESSION_TIMEOUT_MS, Type.INT, 45_000, Range.atLeast(1), Importance.MEDIUM,
+                    "The smallest consumer.session.timeout.ms a consumer group may be given with kafka-configs "
+                            + "--entity-type groups.")
+            .define(GROUP_CONSUMER_MAX_SESSION_TIMEOUT_MS, Type.INT, 60_000, Range.atLeast(1), Importance.MEDIUM,
+                    "The largest consumer.session.timeout.ms a consumer group may be given.")
+            .define(GROUP_CONSUMER_MIN_HEARTBEAT_INTERVAL_MS, Type.INT, 5_000, Range.atLeast(1), Importance.MEDIUM,
+                    "The smallest consumer.heartbeat.interval.ms a consumer group may be given.")
+            .define(GROUP_CONSUMER_MAX_HEARTBEAT_INTERVAL_MS, Type.INT, 15_000, Range.atLeast(1), Importance.MEDIUM,
+                    "The largest consumer.heartbeat.interval.ms a consumer group may be given.")
             .define(GROUP_CONSUMER_ASSIGNORS, Type.LIST, "uniform,range", Importance.MEDIUM,
                     "The server-side assignors of consumer groups, by name (uniform, range) or class name; the "
                             + "first is the default, members may ask for another with group.remote.assignor.")

@@ -24,6 +24,8 @@ import io.tributary.broker.api.RequestHandlerPool;
 import io.tributary.broker.cluster.BrokerRegistry;
 import io.tributary.broker.cluster.BrokerConfigStore;
 import io.tributary.broker.cluster.DynamicBrokerConfig;
+import io.tributary.broker.cluster.GroupConfigStore;
+import io.tributary.broker.cluster.GroupConfigs;
 import io.tributary.broker.cluster.EmbeddedZooKeeper;
 import io.tributary.broker.cluster.ProducerIdManager;
 import io.tributary.broker.cluster.TopicManager;
@@ -99,6 +101,7 @@ public final class Server implements AutoCloseable {
     private ClientQuotaEnforcer quotas;
     private QuotaConfigWatcher quotaWatcher;
     private DynamicBrokerConfig dynamicConfig;
+    private GroupConfigs groupConfigs;
     private LogManager logs;
     private LogCleaner cleaner;
     private BrokerRegistry registry;
@@ -206,7 +209,9 @@ public final class Server implements AutoCloseable {
 
         OffsetStore offsets = OffsetStore.open(topics, config.offsetsTopicPartitions(), config.offsetsTopicReplicationFactor(),
                 (partition, records) -> appendAsCoordinator(partition, records, config.offsetsCommitTimeoutMs()), time);
-        groups = GroupServices.start(config.groupConfig(), config.consumerGroupSettings(), new ClusterTopics(topics), offsets, time);
+        groupConfigs = GroupConfigs.start(zk, config.zookeeperConnectionTimeoutMs());
+        groups = GroupServices.start(config.groupConfig(), config.consumerGroupSettings(), groupConfigs::of, new ClusterTopics(topics),
+                offsets, time);
         ProducerIdManager producerIds = new ProducerIdManager(zk, config.brokerId());
         TransactionConfig txnConfig = config.transactionConfig();
         TransactionStateStore txnStates = TransactionStateStore.open(topics, txnConfig,
@@ -249,7 +254,7 @@ public final class Server implements AutoCloseable {
                 new RegisteredBrokerFollowers(cluster, interBroker, brokerPrincipal, brokerAddresses),
                 new ScramUsers(zk),
                 ownCredentials.map(InterBrokerCredentials::principal), Optional.ofNullable(authorizer), controller, dynamicConfig,
-                new BrokerConfigStore(zk), fetchSessions);
+                new BrokerConfigStore(zk), new GroupConfigStore(zk), fetchSessions);
         BrokerMetrics metrics = new BrokerMetrics(replicas.topicStats(), new PartitionHealth(cluster, config.brokerId()),
                 channel::queuedRequests, fetchSessions);
         handlers = new RequestHandlerPool(config.ioThreads(), channel,
@@ -407,6 +412,7 @@ public final class Server implements AutoCloseable {
         quietly("cluster watches", cluster);
         quietly("client quota watches", quotaWatcher);
         quietly("dynamic broker config watch", dynamicConfig);
+        quietly("group config watch", groupConfigs);
         quietly("client quotas", quotas);
         quietly("ZooKeeper client", zk);
         quietly("embedded ZooKeeper", embeddedZooKeeper);

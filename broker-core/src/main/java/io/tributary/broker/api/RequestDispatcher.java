@@ -5,6 +5,7 @@ import java.util.concurrent.CompletableFuture;
 import io.tributary.broker.cluster.BrokerConfigStore;
 import io.tributary.broker.cluster.ClientQuotaStore;
 import io.tributary.broker.cluster.DynamicBrokerConfig;
+import io.tributary.broker.cluster.GroupConfigStore;
 import io.tributary.broker.cluster.ProducerIdManager;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.controller.ClusterView;
@@ -163,10 +164,11 @@ public final class RequestDispatcher {
                                            ClientQuotaEnforcer quotas, FollowerCheck followers, ScramUsers scramUsers,
                                            Optional<KafkaPrincipal> brokerPrincipal, Optional<AclAuthorizer> authorizer,
                                            Controller controller, DynamicBrokerConfig dynamicConfig, BrokerConfigStore brokerConfigStore,
-                                           FetchSessionCache fetchSessionCache) {
+                                           GroupConfigStore groupConfigStore, FetchSessionCache fetchSessionCache) {
         FetchSessions fetchSessions = new FetchSessions(fetchSessionCache);
         ConfigHandler configs = new ConfigHandler(topics, settings.brokerDef(), settings.brokerProps(),
-                new BrokerConfigHandler(settings.brokerDef(), settings.brokerProps(), broker.nodeId(), dynamicConfig, brokerConfigStore));
+                new BrokerConfigHandler(settings.brokerDef(), settings.brokerProps(), broker.nodeId(), dynamicConfig, brokerConfigStore),
+                groupConfigStore, broker.nodeId());
         MetadataHandler metadata = new MetadataHandler(broker, topics, new MetadataHandler.TopicDefaults(settings.autoCreateTopics(),
                 settings.defaultPartitions(), settings.defaultReplicationFactor()), cluster, replicas);
         return new RequestDispatcher(
@@ -178,7 +180,7 @@ public final class RequestDispatcher {
                 new TopicAdminHandler(topics, configs.topicConfigs(), new TopicAdminHandler.Defaults(
                         settings.defaultPartitions(), settings.defaultReplicationFactor(), settings.deleteTopicEnable())),
                 configs,
-                new ConfigResourcesHandler(topics, cluster),
+                new ConfigResourcesHandler(topics, cluster, groupConfigStore),
                 new ProducerIdHandler(producerIds),
                 new OffsetForLeaderEpochHandler(replicas),
                 new GroupApis(new CoordinatorHandler(broker, groupServices, transactionServices, cluster, replicas),

@@ -18,6 +18,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 import com.google.re2j.PatternSyntaxException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
@@ -49,6 +50,7 @@ public final class ConsumerGroupCoordinator {
     private static final Logger log = LoggerFactory.getLogger(ConsumerGroupCoordinator.class);
 
     private final ConsumerGroupSettings settings;
+    private final Function<String, Map<String, String>> groupConfigs;
     private final GroupRegistry groups;
     private final CoordinatedPartitions partitions;
     private final SubscribableTopics topics;
@@ -56,9 +58,12 @@ public final class ConsumerGroupCoordinator {
     private final Time time;
 
     /** @param records appends one group's records to its offsets partition */
-    ConsumerGroupCoordinator(ConsumerGroupSettings settings, GroupRegistry groups, CoordinatedPartitions partitions,
-                             SubscribableTopics topics, BiConsumer<String, List<SimpleRecord>> records, Time time) {
+    /** @param groupConfigs each group's own configs (GROUP config resources), which may set its timeouts */
+    ConsumerGroupCoordinator(ConsumerGroupSettings settings, Function<String, Map<String, String>> groupConfigs, GroupRegistry groups,
+                             CoordinatedPartitions partitions, SubscribableTopics topics, BiConsumer<String, List<SimpleRecord>> records,
+                             Time time) {
         this.settings = settings;
+        this.groupConfigs = groupConfigs;
         this.groups = groups;
         this.partitions = partitions;
         this.topics = topics;
@@ -181,7 +186,7 @@ public final class ConsumerGroupCoordinator {
                         + request.memberEpoch() + "; its epoch is " + member.memberEpoch() + ".");
             }
         }
-        member.sessionDeadline(now + settings.sessionTimeoutMs());
+        member.sessionDeadline(now + settings.sessionTimeoutMs(groupConfigs.apply(group.groupId())));
         if (updateSubscription(member, request) || epochBump) {
             changes.memberSubscription(member);
             epochBump = true;
@@ -197,7 +202,8 @@ public final class ConsumerGroupCoordinator {
         Map<Uuid, Set<Integer>> before = member.assigned();
         reconcile(membership, member, request.owned(), changes);
         boolean sendAssignment = request.memberEpoch() == 0 || request.owned() != null || !before.equals(member.assigned());
-        return new HeartbeatResult(Errors.NONE, null, member.memberId(), member.memberEpoch(), settings.heartbeatIntervalMs(),
+        return new HeartbeatResult(Errors.NONE, null, member.memberId(), member.memberEpoch(),
+                settings.heartbeatIntervalMs(groupConfigs.apply(group.groupId())),
                 sendAssignment ? member.assigned() : null);
     }
 
@@ -334,7 +340,7 @@ public final class ConsumerGroupCoordinator {
                 ConsumerGroupRecords changes = new ConsumerGroupRecords(group.groupId(), now);
                 for (ConsumerMember member : membership.members()) {
                     if (member.sessionDeadlineMs() == Long.MAX_VALUE) {
-                        member.sessionDeadline(now + settings.sessionTimeoutMs());
+                        member.sessionDeadline(now + settings.sessionTimeoutMs(groupConfigs.apply(group.groupId())));
                     } else if (now >= member.sessionDeadlineMs()) {
                         fence(group, membership, member, "missed its session timeout", changes);
                     } else if (now >= member.revocationDeadlineMs()) {

@@ -4,9 +4,11 @@ import io.tributary.broker.coordinator.CoordinatedPartitions;
 import io.tributary.broker.group.consumer.ConsumerGroupSettings;
 import io.tributary.broker.group.consumer.SubscribableTopics;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import io.tributary.broker.coordinator.CoordinatorLoader;
 import io.tributary.broker.coordinator.DeadlineWakeups;
 import org.apache.kafka.common.utils.Time;
@@ -52,7 +54,9 @@ public final class GroupServices implements AutoCloseable {
     }
 
     /** Starts the deadline checks; no group is served until {@link #becameLeader} names its partition. */
-    public static GroupServices start(GroupConfig config, ConsumerGroupSettings consumerSettings, SubscribableTopics topics,
+    /** @param groupConfigs each group's own configs (GROUP config resources) */
+    public static GroupServices start(GroupConfig config, ConsumerGroupSettings consumerSettings,
+                                      Function<String, Map<String, String>> groupConfigs, SubscribableTopics topics,
                                       OffsetStore store, Time time) {
         GroupRegistry groups = new GroupRegistry();
         CoordinatedPartitions partitions = new CoordinatedPartitions(store::partitionFor);
@@ -63,7 +67,7 @@ public final class GroupServices implements AutoCloseable {
         DeadlineWakeups deadlines = new DeadlineWakeups(deadlineTimer, time, "group deadline check");
         GroupCoordinator coordinator = new GroupCoordinator(config, groups, partitions, time, deadlines::wakeBy);
         deadlines.checkWith(coordinator::checkDeadlines);
-        ConsumerGroupCoordinator consumerGroups = new ConsumerGroupCoordinator(consumerSettings, groups, partitions, topics,
+        ConsumerGroupCoordinator consumerGroups = new ConsumerGroupCoordinator(consumerSettings, groupConfigs, groups, partitions, topics,
                 store::appendGroupRecords, time);
         // Consumer groups (KIP-848) still sweep their deadlines on a fixed interval.
         deadlineTimer.scheduleWithFixedDelay(CoordinatorLoader.guarded("consumer group deadlines", consumerGroups::checkDeadlines),

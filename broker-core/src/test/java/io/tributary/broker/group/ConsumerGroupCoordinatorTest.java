@@ -147,6 +147,25 @@ class ConsumerGroupCoordinatorTest {
     }
 
     @Test
+    void aGroupsOwnConfigsSetTheHeartbeatIntervalItsMembersAreToldAndTheSessionTimeoutTheyAreFencedAfter() {
+        fixture.groupConfigs.put(GROUP, Map.of("consumer.heartbeat.interval.ms", "7000", "consumer.session.timeout.ms", "50000"));
+        Map<String, HeartbeatResult> members = settle(Map.of("a", join("a"), "b", join("b")));
+        assertThat(members.values()).allSatisfy(member -> assertThat(member.heartbeatIntervalMs()).isEqualTo(7000));
+        HeartbeatResult a = members.get("a");
+        for (int waited = 0; waited < 49_000; waited += 7000) {
+            fixture.advance(7000);
+            a = beat("a", a.memberEpoch(), a.assignment());
+        }
+        assertThat(describe().members()).as("past the broker's 45 s, within the group's 50 s").hasSize(2);
+
+        fixture.advance(1100);
+
+        assertThat(describe().members()).extracting(ConsumerGroupCoordinator.DescribedMember::memberId).containsExactly("a");
+        fixture.groupConfigs.remove(GROUP);
+        assertThat(beat("a", a.memberEpoch(), null).heartbeatIntervalMs()).as("the broker's again").isEqualTo(CONSUMER_HEARTBEAT_INTERVAL_MS);
+    }
+
+    @Test
     void aStaticMemberThatLeavesForAWhileComesBackUnderANewIdWithItsPartitions() {
         Map<String, HeartbeatResult> members = settle(Map.of(
                 "a", join("a", "instance-a", List.of("t"), null, null), "b", join("b", "instance-b", List.of("t"), null, null)));

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.log.LogManager;
@@ -35,6 +36,8 @@ final class GroupFixture implements AutoCloseable {
     private final Path dir;
     private LogManager logs;
     final KnownTopics topics = new KnownTopics();
+    /** Each group's own configs, as kafka-configs --entity-type groups would set them. */
+    final Map<String, Map<String, String>> groupConfigs = new ConcurrentHashMap<>();
     GroupCoordinator coordinator;
     ConsumerGroupCoordinator consumerGroups;
     OffsetManager offsets;
@@ -55,7 +58,8 @@ final class GroupFixture implements AutoCloseable {
         OffsetStore store = new OffsetStore(partitions, time);
         CoordinatedPartitions coordinated = new CoordinatedPartitions(store::partitionFor);
         coordinator = new GroupCoordinator(CONFIG, groups, coordinated, time, deadlinesSet::add);
-        consumerGroups = new ConsumerGroupCoordinator(CONSUMER_SETTINGS, groups, coordinated, topics, store::appendGroupRecords, time);
+        consumerGroups = new ConsumerGroupCoordinator(CONSUMER_SETTINGS, group -> groupConfigs.getOrDefault(group, Map.of()), groups,
+                coordinated, topics, store::appendGroupRecords, time);
         offsets = new OffsetManager(CONFIG, groups, coordinator, store, coordinated, time);
         for (int partition = 0; partition < partitions.size(); partition++) {
             coordinated.startLoading(partition, 0);
