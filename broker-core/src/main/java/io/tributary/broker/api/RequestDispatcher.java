@@ -281,7 +281,7 @@ public final class RequestDispatcher {
             case SYNC_GROUP -> groups.membership().sync((SyncGroupRequestData) data);
             case HEARTBEAT -> done(groups.membership().heartbeat((HeartbeatRequestData) data));
             case LEAVE_GROUP -> done(groups.membership().leave((LeaveGroupRequestData) data, version));
-            case CONSUMER_GROUP_HEARTBEAT -> done(groups.consumer().heartbeat((ConsumerGroupHeartbeatRequestData) data, request));
+            case CONSUMER_GROUP_HEARTBEAT -> groups.consumer().heartbeat((ConsumerGroupHeartbeatRequestData) data, request);
             case CONSUMER_GROUP_DESCRIBE -> done(groups.consumer().describe((ConsumerGroupDescribeRequestData) data));
             case LIST_GROUPS -> done(groups.admin().list((ListGroupsRequestData) data));
             case DESCRIBE_GROUPS -> done(groups.admin().describe((DescribeGroupsRequestData) data, version));

@@ -22,9 +22,6 @@ import org.apache.kafka.common.utils.Time;
  * broker starts to lead it, and dropped when it stops.
  */
 public final class GroupServices implements AutoCloseable {
-    /** How often consumer groups' (KIP-848) sessions and revocation deadlines are checked. */
-    static final long CONSUMER_GROUP_CHECK_INTERVAL_MS = 50;
-
     private final GroupCoordinator coordinator;
     private final ConsumerGroupCoordinator consumerGroups;
     private final OffsetManager offsets;
@@ -43,6 +40,7 @@ public final class GroupServices implements AutoCloseable {
             @Override
             public void load(int partition, int leaderEpoch) {
                 offsets.load(partition);
+                consumerGroups.loaded();
             }
 
             @Override
@@ -66,12 +64,10 @@ public final class GroupServices implements AutoCloseable {
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(CoordinatorLoader.daemon("tributary-group-timer"));
         DeadlineWakeups deadlines = new DeadlineWakeups(deadlineTimer, time, "group deadline check");
         GroupCoordinator coordinator = new GroupCoordinator(config, groups, partitions, time, deadlines::wakeBy);
-        deadlines.checkWith(coordinator::checkDeadlines);
         ConsumerGroupCoordinator consumerGroups = new ConsumerGroupCoordinator(consumerSettings, groupConfigs, groups, partitions, topics,
-                store::appendGroupRecords, time);
-        // Consumer groups (KIP-848) still sweep their deadlines on a fixed interval.
-        deadlineTimer.scheduleWithFixedDelay(CoordinatorLoader.guarded("consumer group deadlines", consumerGroups::checkDeadlines),
-                CONSUMER_GROUP_CHECK_INTERVAL_MS, CONSUMER_GROUP_CHECK_INTERVAL_MS, TimeUnit.MILLISECONDS);
+                store, time, deadlines::wakeBy);
+        // One check for both protocols' deadlines, run when the earliest comes due.
+        deadlines.checkWith(() -> Math.min(coordinator.checkDeadlines(), consumerGroups.checkDeadlines()));
         OffsetManager offsets = new OffsetManager(config, groups, coordinator, store, partitions, time);
         timer.scheduleWithFixedDelay(CoordinatorLoader.guarded("offset expiry", offsets::expireOffsets),
                 config.offsetsRetentionCheckIntervalMs(), config.offsetsRetentionCheckIntervalMs(), TimeUnit.MILLISECONDS);
