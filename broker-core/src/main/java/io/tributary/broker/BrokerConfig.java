@@ -76,6 +76,10 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String GROUP_CONSUMER_SESSION_TIMEOUT_MS = "group.consumer.session.timeout.ms";
     public static final String GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS = "group.consumer.heartbeat.interval.ms";
     public static final String GROUP_CONSUMER_ASSIGNORS = "group.consumer.assignors";
+    public static final String GROUP_CONSUMER_MIN_SESSION_TIMEOUT_MS = "group.consumer.min.session.timeout.ms";
+    public static final String GROUP_CONSUMER_MAX_SESSION_TIMEOUT_MS = "group.consumer.max.session.timeout.ms";
+    public static final String GROUP_CONSUMER_MIN_HEARTBEAT_INTERVAL_MS = "group.consumer.min.heartbeat.interval.ms";
+    public static final String GROUP_CONSUMER_MAX_HEARTBEAT_INTERVAL_MS = "group.consumer.max.heartbeat.interval.ms";
     public static final String OFFSETS_TOPIC_NUM_PARTITIONS = "offsets.topic.num.partitions";
     public static final String OFFSETS_RETENTION_MINUTES = "offsets.retention.minutes";
     public static final String OFFSETS_RETENTION_CHECK_INTERVAL_MS = "offsets.retention.check.interval.ms";
@@ -90,6 +94,7 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String REPLICA_FETCH_WAIT_MAX_MS = "replica.fetch.wait.max.ms";
     public static final String REPLICA_FETCH_BACKOFF_MS = "replica.fetch.backoff.ms";
     public static final String NUM_REPLICA_FETCHERS = "num.replica.fetchers";
+    public static final String MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS = "max.incremental.fetch.session.cache.slots";
     public static final String UNCLEAN_LEADER_ELECTION_ENABLE = "unclean.leader.election.enable";
     public static final String AUTO_LEADER_REBALANCE_ENABLE = "auto.leader.rebalance.enable";
     public static final String LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS = "leader.imbalance.check.interval.seconds";
@@ -214,6 +219,15 @@ public final class BrokerConfig extends AbstractConfig {
             .define(GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS, Type.INT, 5_000, Range.atLeast(1), Importance.MEDIUM,
                     "How often members of a consumer group are told to heartbeat; smaller than "
                             + GROUP_CONSUMER_SESSION_TIMEOUT_MS + ".")
+            .define(GROUP_CONSUMER_MIN_SESSION_TIMEOUT_MS, Type.INT, 45_000, Range.atLeast(1), Importance.MEDIUM,
+                    "The smallest consumer.session.timeout.ms a consumer group may be given with kafka-configs "
+                            + "--entity-type groups.")
+            .define(GROUP_CONSUMER_MAX_SESSION_TIMEOUT_MS, Type.INT, 60_000, Range.atLeast(1), Importance.MEDIUM,
+                    "The largest consumer.session.timeout.ms a consumer group may be given.")
+            .define(GROUP_CONSUMER_MIN_HEARTBEAT_INTERVAL_MS, Type.INT, 5_000, Range.atLeast(1), Importance.MEDIUM,
+                    "The smallest consumer.heartbeat.interval.ms a consumer group may be given.")
+            .define(GROUP_CONSUMER_MAX_HEARTBEAT_INTERVAL_MS, Type.INT, 15_000, Range.atLeast(1), Importance.MEDIUM,
+                    "The largest consumer.heartbeat.interval.ms a consumer group may be given.")
             .define(GROUP_CONSUMER_ASSIGNORS, Type.LIST, "uniform,range", Importance.MEDIUM,
                     "The server-side assignors of consumer groups, by name (uniform, range) or class name; the "
                             + "first is the default, members may ask for another with group.remote.assignor.")
@@ -272,6 +286,12 @@ public final class BrokerConfig extends AbstractConfig {
                     "Pause of a follower's fetcher after a failed fetch.")
             .define(NUM_REPLICA_FETCHERS, Type.INT, 1, Range.atLeast(1), Importance.HIGH,
                     "Fetcher threads per leader broker; the partitions a broker follows are spread over them.")
+            .define(MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS, Type.INT, 1000, Range.atLeast(0), Importance.MEDIUM,
+                    "Incremental fetch sessions (KIP-227) this broker keeps: a consumer or follower in a session sends "
+                            + "and gets only the partitions that changed. When all are taken, a new session evicts one by "
+                            + "Kafka's rules (a session unused for 2 minutes; a consumer's for a follower's; one older than "
+                            + "2 minutes for one with more partitions), else the fetcher goes on with full fetches. 0 turns "
+                            + "sessions off.")
             .define(UNCLEAN_LEADER_ELECTION_ENABLE, Type.BOOLEAN, false, Importance.HIGH,
                     "Whether a replica outside the ISR may become leader when no ISR member is alive (losing "
                             + "committed records). When false such a partition stays offline until an ISR member returns.")
@@ -412,6 +432,10 @@ public final class BrokerConfig extends AbstractConfig {
 
     public int ioThreads() {
         return getInt(NUM_IO_THREADS);
+    }
+
+    public int maxIncrementalFetchSessionCacheSlots() {
+        return getInt(MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS);
     }
 
     public int queuedMaxRequests() {

@@ -24,6 +24,8 @@ import io.tributary.broker.api.RequestHandlerPool;
 import io.tributary.broker.cluster.BrokerRegistry;
 import io.tributary.broker.cluster.BrokerConfigStore;
 import io.tributary.broker.cluster.DynamicBrokerConfig;
+import io.tributary.broker.cluster.GroupConfigStore;
+import io.tributary.broker.cluster.GroupConfigs;
 import io.tributary.broker.cluster.EmbeddedZooKeeper;
 import io.tributary.broker.cluster.ProducerIdManager;
 import io.tributary.broker.cluster.TopicManager;
@@ -38,6 +40,7 @@ import io.tributary.broker.controller.ClusterView;
 import io.tributary.broker.controller.PartitionState;
 import io.tributary.broker.controller.ControlledShutdown;
 import io.tributary.broker.controller.Controller;
+import io.tributary.broker.fetch.FetchSessionCache;
 import io.tributary.broker.controller.PartitionHealth;
 import io.tributary.broker.controller.PartitionStateStore;
 import io.tributary.broker.controller.TopicPaths;
@@ -103,6 +106,7 @@ public final class Server implements AutoCloseable {
     private ClientQuotaEnforcer quotas;
     private QuotaConfigWatcher quotaWatcher;
     private DynamicBrokerConfig dynamicConfig;
+    private GroupConfigs groupConfigs;
     private LogManager logs;
     private LogCleaner cleaner;
     private BrokerRegistry registry;
@@ -213,7 +217,9 @@ public final class Server implements AutoCloseable {
 
         OffsetStore offsets = OffsetStore.open(topics, config.offsetsTopicPartitions(), config.offsetsTopicReplicationFactor(),
                 (partition, records) -> appendAsCoordinator(partition, records, config.offsetsCommitTimeoutMs()), time);
-        groups = GroupServices.start(config.groupConfig(), config.consumerGroupSettings(), new ClusterTopics(topics), offsets, time);
+        groupConfigs = GroupConfigs.start(zk, config.zookeeperConnectionTimeoutMs());
+        groups = GroupServices.start(config.groupConfig(), config.consumerGroupSettings(), groupConfigs::of, new ClusterTopics(topics),
+                offsets, time);
         ProducerIdManager producerIds = new ProducerIdManager(zk, config.brokerId());
         TransactionConfig txnConfig = config.transactionConfig();
         TransactionStateStore txnStates = TransactionStateStore.open(topics, txnConfig,
@@ -247,16 +253,19 @@ public final class Server implements AutoCloseable {
         dynamicConfig.addListener(applier::apply);
         applier.apply(dynamicConfig);
         controller = Controller.create(cluster, zk, replication, time);
+        FetchSessionCache fetchSessions = new FetchSessionCache(config.maxIncrementalFetchSessionCacheSlots(),
+                FetchSessionCache.EVICTION_MS, time);
         RequestDispatcher dispatcher = RequestDispatcher.create(identity, topics, producerIds,
                 replicas, cluster, fetchWaiters, groups, transactions, markers, offsets, apiSettings(config),
                 new ClientQuotaStore(zk), quotas,
                 new RegisteredBrokerFollowers(cluster, interBroker, brokerPrincipal, brokerAddresses),
                 new ScramUsers(zk),
                 ownCredentials.map(InterBrokerCredentials::principal), Optional.ofNullable(authorizer), controller, dynamicConfig,
-                new BrokerConfigStore(zk));
+                new BrokerConfigStore(zk), new GroupConfigStore(zk), fetchSessions);
         status = BrokerStatus.create(config.brokerId(), identity.clusterId(), cluster, groups, interBrokerConnector, time);
         metrics = new BrokerMetrics(new BrokerMetrics.Sources(replicas.topicStats(), replicas.isrChanges(),
-                new PartitionHealth(cluster, config.brokerId()), channel::queuedRequests, channel.networkIdle(), status::groupLags));
+                new PartitionHealth(cluster, config.brokerId()), channel::queuedRequests, channel.networkIdle(), status::groupLags,
+                fetchSessions));
         logs.flushTimes().listen(metrics::recordLogFlush);
         metrics.bind(quotas);
         handlers = new RequestHandlerPool(config.ioThreads(), channel,
@@ -428,6 +437,7 @@ public final class Server implements AutoCloseable {
         quietly("cluster watches", cluster);
         quietly("client quota watches", quotaWatcher);
         quietly("dynamic broker config watch", dynamicConfig);
+        quietly("group config watch", groupConfigs);
         quietly("client quotas", quotas);
         quietly("ZooKeeper client", zk);
         quietly("embedded ZooKeeper", embeddedZooKeeper);

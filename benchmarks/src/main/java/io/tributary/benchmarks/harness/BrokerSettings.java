@@ -10,7 +10,7 @@ import java.util.Map;
  * At replication factor 3 acks=all needs two replicas in sync ({@code min.insync.replicas=2}),
  * and the offsets and transaction state topics are replicated like the data.
  */
-public record BrokerSettings(long segmentBytes, int replicationFactor) {
+public record BrokerSettings(long segmentBytes, int replicationFactor, Map<String, String> overrides) {
     /** Partitions of {@code __consumer_offsets}: Tributary's default is 50, the testkit's Kafka has 5; both get 5. */
     static final int OFFSETS_TOPIC_PARTITIONS = 5;
 
@@ -18,6 +18,18 @@ public record BrokerSettings(long segmentBytes, int replicationFactor) {
         if (replicationFactor != 1 && replicationFactor != 3) {
             throw new IllegalArgumentException("the harness runs replication factor 1 or 3, not " + replicationFactor);
         }
+        overrides = Map.copyOf(overrides);
+    }
+
+    public BrokerSettings(long segmentBytes, int replicationFactor) {
+        this(segmentBytes, replicationFactor, Map.of());
+    }
+
+    /** These settings with {@code key} set to {@code value} too (a workload that compares a broker with a feature off). */
+    public BrokerSettings with(String key, String value) {
+        Map<String, String> more = new LinkedHashMap<>(overrides);
+        more.put(key, value);
+        return new BrokerSettings(segmentBytes, replicationFactor, more);
     }
 
     /** 128 MiB segments, replication factor 1: one broker per side. */
@@ -58,6 +70,7 @@ public record BrokerSettings(long segmentBytes, int replicationFactor) {
         props.put("transaction.state.log.num.partitions", Integer.toString(OFFSETS_TOPIC_PARTITIONS));
         // The group workload times joining too: neither side waits for more members before the first rebalance.
         props.put("group.initial.rebalance.delay.ms", "0");
+        props.putAll(overrides);
         return props;
     }
 }

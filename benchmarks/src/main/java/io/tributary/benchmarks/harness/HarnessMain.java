@@ -3,6 +3,7 @@ package io.tributary.benchmarks.harness;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -31,6 +32,10 @@ public final class HarnessMain {
             System.exit(2);
             return;
         }
+        if (options.only(IdleFetchWorkload.NAME)) {
+            runIdleFetch(options);
+            return;
+        }
         RunPlan plan = options.quick() ? RunPlan.quick() : RunPlan.full();
         RunDeadline.start(plan.timeLimit(), System.err);
         MachineInfo machine = MachineInfo.read(Path.of("/proc"));
@@ -40,7 +45,7 @@ public final class HarnessMain {
         Harness harness = new Harness(plan, BrokerSettings.standard(), BrokerSettings.replicated(), flavors, options.workDir(),
                 ChildProcesses.withShutdownHook(), ProcStat.forThisMachine(), new RoundBudget(System::nanoTime, plan.timeBudget()),
                 System.err);
-        if (options.transactionsOnly()) {
+        if (options.only(TransactionalProducePhase.NAME)) {
             RunResult result = harness.runTransactionsOnly();
             System.out.println();
             System.out.print(Tables.text(SummaryRows.header(result), SummaryRows.rows(result)));
@@ -57,6 +62,23 @@ public final class HarnessMain {
         System.out.println("wrote " + markdown + " and its charts; run took " + result.elapsed().toSeconds() + " s");
         System.out.println(result.extraResultLine());
         System.out.println(result.resultLine());
+        System.out.flush();
+        System.exit(0);
+    }
+
+    /** {@code --only=idle-fetch}: that workload alone, into its own section of docs/benchmarks.md. */
+    private static void runIdleFetch(HarnessOptions options) throws Exception {
+        IdleFetchWorkload.Plan plan = options.quick() ? IdleFetchWorkload.Plan.quick() : IdleFetchWorkload.Plan.full();
+        RunDeadline.start(plan.timeLimit(), System.err);
+        MachineInfo atStart = MachineInfo.read(Path.of("/proc"));
+        List<IdleFetchWorkload.Row> rows = new IdleFetchWorkload(plan, options.candidate(), options.workDir(),
+                ChildProcesses.withShutdownHook(), ProcStat.forThisMachine(), System.err).run();
+        System.out.println();
+        System.out.print(IdleFetchReport.text(rows));
+        Path markdown = DocsWriter.writeSection(options.docsDir(), IdleFetchReport.SECTION, IdleFetchReport.markdown(rows, plan,
+                options.command(), Instant.now(), atStart, MachineInfo.read(Path.of("/proc"))));
+        System.out.println("wrote the idle-fetch section of " + markdown);
+        System.out.println(IdleFetchReport.resultLine(rows));
         System.out.flush();
         System.exit(0);
     }

@@ -17,6 +17,8 @@ import java.util.Random;
  * commit returns. The producer lives as long as this object, like an application's. Not thread-safe.
  */
 public final class TransactionalProducePhase implements AutoCloseable {
+    /** Its name for {@code benchmarks/run --only}. */
+    public static final String NAME = "transactions";
     /** 100 B records over 6 partitions, at replication factor 1. */
     static final ProduceWorkload SHAPE = new ProduceWorkload(100, "all", 6);
     static final int RECORDS_PER_TRANSACTION = 1000;

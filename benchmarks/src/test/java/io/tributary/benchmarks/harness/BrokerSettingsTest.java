@@ -35,6 +35,14 @@ class BrokerSettingsTest {
     }
 
     @Test
+    void aWorkloadMayTurnAFeatureOffOnOneBrokerWithoutChangingTheOthers() {
+        BrokerSettings off = BrokerSettings.standard().with("max.incremental.fetch.session.cache.slots", "0");
+        assertThat(off.brokerProperties()).containsEntry("max.incremental.fetch.session.cache.slots", "0")
+                .containsEntry("min.insync.replicas", "1");
+        assertThat(BrokerSettings.standard().brokerProperties()).doesNotContainKey("max.incremental.fetch.session.cache.slots");
+    }
+
+    @Test
     void refusesReplicationFactorsThatNoSideCanStart() {
         assertThatThrownBy(() -> new BrokerSettings(1024, 2)).hasMessageContaining("not 2");
     }

@@ -9,6 +9,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import io.tributary.broker.api.TopicLookup.Found;
 import io.tributary.broker.cluster.TopicManager;
+import io.tributary.broker.fetch.FetchContext;
+import io.tributary.broker.fetch.FetchSessions;
 import io.tributary.broker.log.AbortedTxn;
 import io.tributary.broker.log.FetchDataInfo;
 import io.tributary.broker.log.PartitionLog;
@@ -37,7 +39,8 @@ import org.slf4j.LoggerFactory;
  * the replica manager how far they are), within the partition's and the response's max.bytes — though the first batch
  * found is always returned whole so that a large batch cannot stall a consumer. With less than
  * min.bytes available the fetch waits in the purgatory, woken by appends, until max.wait.ms.
- * Fetch sessions are declined (session id 0), so every request is a full fetch.
+ * Incremental fetch sessions (KIP-227, {@link FetchSessions}) decide which partitions are read (a session's, or the
+ * request's) and which of those are answered (only the changed ones, in a session).
  */
 final class FetchHandler {
     private static final Logger log = LoggerFactory.getLogger(FetchHandler.class);
@@ -48,9 +51,12 @@ final class FetchHandler {
     private final ReplicaManager replicas;
     private final Purgatory<TopicPartition> fetchWaiters;
     private final FollowerCheck followers;
+    private final FetchSessions sessions;
 
-    FetchHandler(TopicManager topics, ReplicaManager replicas, Purgatory<TopicPartition> fetchWaiters, FollowerCheck followers) {
+    FetchHandler(TopicManager topics, ReplicaManager replicas, Purgatory<TopicPartition> fetchWaiters, FollowerCheck followers,
+                 FetchSessions sessions) {
         this.lookup = new TopicLookup(topics);
+        this.sessions = sessions;
         this.followers = followers;
         this.replicas = replicas;
         this.fetchWaiters = fetchWaiters;
@@ -64,18 +70,20 @@ final class FetchHandler {
                     replicaId, session.clientAddress().getHostAddress(), session.principal(), session.listener().value());
             return CompletableFuture.completedFuture(refused(request, byId));
         }
-        Read first = read(request, byId);
-        if (first.complete(request)) {
+        FetchContext context = sessions.open(request, version, FetchRequest.isValidBrokerId(replicaId));
+        List<FetchTopic> topics = context.topics();
+        Read first = read(request, topics, byId);
+        if (first.complete(request, topics)) {
             countBytesOut(replicaId, first);
-            return CompletableFuture.completedFuture(first.response());
+            return CompletableFuture.completedFuture(context.respond(first.response()));
         }
         CompletableFuture<FetchResponseData> result = new CompletableFuture<>();
-        DelayedFetch<Read> delayed = new DelayedFetch<>(request.maxWaitMs(), () -> read(request, byId),
-                read -> read.complete(request), read -> {
+        DelayedFetch<Read> delayed = new DelayedFetch<>(request.maxWaitMs(), () -> read(request, topics, byId),
+                read -> read.complete(request, topics), read -> {
                     countBytesOut(replicaId, read);
-                    result.complete(read.response());
+                    result.complete(context.respond(read.response()));
                 });
-        fetchWaiters.tryCompleteElseWatch(delayed, partitions(request, byId));
+        fetchWaiters.tryCompleteElseWatch(delayed, partitions(topics, byId));
         return result;
     }
 
@@ -102,17 +110,17 @@ final class FetchHandler {
 
     /** One pass over the requested partitions. */
     private record Read(FetchResponseData response, long bytes, boolean hasError, Map<String, Long> bytesByTopic) {
-        boolean complete(FetchRequestData request) {
-            return request.maxWaitMs() <= 0 || bytes >= request.minBytes() || hasError || request.topics().isEmpty();
+        boolean complete(FetchRequestData request, List<FetchTopic> topics) {
+            return request.maxWaitMs() <= 0 || bytes >= request.minBytes() || hasError || topics.isEmpty();
         }
     }
 
-    private Read read(FetchRequestData request, boolean byId) {
+    private Read read(FetchRequestData request, List<FetchTopic> topics, boolean byId) {
         FetchResponseData response = new FetchResponseData().setSessionId(0);
         long bytes = 0;
         boolean hasError = false;
         Map<String, Long> bytesByTopic = new HashMap<>();
-        for (FetchTopic fetchTopic : request.topics()) {
+        for (FetchTopic fetchTopic : topics) {
             Found found = lookup.find(fetchTopic.topic(), fetchTopic.topicId(), byId);
             List<PartitionData> partitions = new ArrayList<>();
             for (FetchPartition fetchPartition : fetchTopic.partitions()) {
@@ -206,9 +214,9 @@ final class FetchHandler {
                 .setRecords(MemoryRecords.EMPTY);
     }
 
-    private Set<TopicPartition> partitions(FetchRequestData request, boolean byId) {
+    private Set<TopicPartition> partitions(List<FetchTopic> topics, boolean byId) {
         Set<TopicPartition> partitions = new LinkedHashSet<>();
-        for (FetchTopic fetchTopic : request.topics()) {
+        for (FetchTopic fetchTopic : topics) {
             lookup.find(fetchTopic.topic(), fetchTopic.topicId(), byId).topic().ifPresent(topic ->
                     fetchTopic.partitions().forEach(p -> partitions.add(new TopicPartition(topic.name(), p.partition()))));
         }

@@ -1,5 +1,6 @@
 package io.tributary.broker.api;
 
+import io.tributary.broker.fetch.FetchSessions;
 import io.tributary.broker.network.Request;
 import io.tributary.broker.quota.ClientQuotaEnforcer;
 import io.tributary.broker.quota.QuotaType;
@@ -27,9 +28,11 @@ import org.apache.kafka.common.security.auth.SecurityProtocol;
  */
 final class QuotaThrottle {
     private final ClientQuotaEnforcer quotas;
+    private final FetchSessions fetchSessions;
 
-    QuotaThrottle(ClientQuotaEnforcer quotas) {
+    QuotaThrottle(ClientQuotaEnforcer quotas, FetchSessions fetchSessions) {
         this.quotas = quotas;
+        this.fetchSessions = fetchSessions;
     }
 
     /**
@@ -57,7 +60,7 @@ final class QuotaThrottle {
 
     /**
      * As in Kafka, a throttled fetch gets no records (the consumer fetches them again after its throttle), so
-     * their bytes do not count against its rate.
+     * their bytes do not count against its rate; its session sends what it left out with the next answer.
      */
     private Throttled chargeFetch(String user, String clientId, FetchResponseData body, short version, long requestThrottleMs) {
         long bytes = body.size(new ObjectSerializationCache(), version);
@@ -67,6 +70,7 @@ final class QuotaThrottle {
             return new Throttled(body, 0);
         }
         quotas.unrecordBytes(QuotaType.FETCH, user, clientId, bytes);
+        fetchSessions.unsent(body);
         int ms = asInt(throttleMs);
         return new Throttled(new FetchResponseData().setThrottleTimeMs(ms).setErrorCode(Errors.NONE.code())
                 .setSessionId(body.sessionId()), ms);

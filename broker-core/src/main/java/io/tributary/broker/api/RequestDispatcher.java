@@ -5,10 +5,13 @@ import java.util.concurrent.CompletableFuture;
 import io.tributary.broker.cluster.BrokerConfigStore;
 import io.tributary.broker.cluster.ClientQuotaStore;
 import io.tributary.broker.cluster.DynamicBrokerConfig;
+import io.tributary.broker.cluster.GroupConfigStore;
 import io.tributary.broker.cluster.ProducerIdManager;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.controller.ClusterView;
 import io.tributary.broker.controller.Controller;
+import io.tributary.broker.fetch.FetchSessionCache;
+import io.tributary.broker.fetch.FetchSessions;
 import io.tributary.broker.group.GroupServices;
 import io.tributary.broker.group.OffsetStore;
 import io.tributary.broker.network.Request;
@@ -160,21 +163,24 @@ public final class RequestDispatcher {
                                            MarkerAppender markers, OffsetStore offsetStore, ApiSettings settings, ClientQuotaStore quotaStore,
                                            ClientQuotaEnforcer quotas, FollowerCheck followers, ScramUsers scramUsers,
                                            Optional<KafkaPrincipal> brokerPrincipal, Optional<AclAuthorizer> authorizer,
-                                           Controller controller, DynamicBrokerConfig dynamicConfig, BrokerConfigStore brokerConfigStore) {
+                                           Controller controller, DynamicBrokerConfig dynamicConfig, BrokerConfigStore brokerConfigStore,
+                                           GroupConfigStore groupConfigStore, FetchSessionCache fetchSessionCache) {
+        FetchSessions fetchSessions = new FetchSessions(fetchSessionCache);
         ConfigHandler configs = new ConfigHandler(topics, settings.brokerDef(), settings.brokerProps(),
-                new BrokerConfigHandler(settings.brokerDef(), settings.brokerProps(), broker.nodeId(), dynamicConfig, brokerConfigStore));
+                new BrokerConfigHandler(settings.brokerDef(), settings.brokerProps(), broker.nodeId(), dynamicConfig, brokerConfigStore),
+                groupConfigStore, broker.nodeId());
         MetadataHandler metadata = new MetadataHandler(broker, topics, new MetadataHandler.TopicDefaults(settings.autoCreateTopics(),
                 settings.defaultPartitions(), settings.defaultReplicationFactor()), cluster, replicas);
         return new RequestDispatcher(
                 metadata,
                 new ProduceHandler(topics, replicas, transactionServices.verifier(), settings.transactionPartitionVerification()),
-                new FetchHandler(topics, replicas, fetchWaiters, followers),
+                new FetchHandler(topics, replicas, fetchWaiters, followers, fetchSessions),
                 new ListOffsetsHandler(topics, replicas),
                 new DeleteRecordsHandler(topics, replicas),
                 new TopicAdminHandler(topics, configs.topicConfigs(), new TopicAdminHandler.Defaults(
                         settings.defaultPartitions(), settings.defaultReplicationFactor(), settings.deleteTopicEnable())),
                 configs,
-                new ConfigResourcesHandler(topics, cluster),
+                new ConfigResourcesHandler(topics, cluster, groupConfigStore),
                 new ProducerIdHandler(producerIds),
                 new OffsetForLeaderEpochHandler(replicas),
                 new GroupApis(new CoordinatorHandler(broker, groupServices, transactionServices, cluster, replicas),
@@ -183,7 +189,7 @@ public final class RequestDispatcher {
                         new OffsetsHandler(topics, groupServices.offsets(), transactionServices.verifier(), offsetStore::partitionFor),
                         new ConsumerGroupHandler(groupServices.consumerGroups())),
                 new ClientQuotasHandler(quotaStore),
-                new QuotaThrottle(quotas),
+                new QuotaThrottle(quotas, fetchSessions),
                 new ScramCredentialsHandler(scramUsers, brokerPrincipal),
                 new AclHandler(authorizer),
                 authorizer.<RequestAuthorization>map(acls -> new AclRequestAuthorization(acls, new TopicLookup(topics),
@@ -278,7 +284,7 @@ public final class RequestDispatcher {
             case SYNC_GROUP -> groups.membership().sync((SyncGroupRequestData) data);
             case HEARTBEAT -> done(groups.membership().heartbeat((HeartbeatRequestData) data));
             case LEAVE_GROUP -> done(groups.membership().leave((LeaveGroupRequestData) data, version));
-            case CONSUMER_GROUP_HEARTBEAT -> done(groups.consumer().heartbeat((ConsumerGroupHeartbeatRequestData) data, request));
+            case CONSUMER_GROUP_HEARTBEAT -> groups.consumer().heartbeat((ConsumerGroupHeartbeatRequestData) data, request);
             case CONSUMER_GROUP_DESCRIBE -> done(groups.consumer().describe((ConsumerGroupDescribeRequestData) data));
             case LIST_GROUPS -> done(groups.admin().list((ListGroupsRequestData) data));
             case DESCRIBE_GROUPS -> done(groups.admin().describe((DescribeGroupsRequestData) data, version));

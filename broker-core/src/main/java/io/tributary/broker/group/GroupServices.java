@@ -11,6 +11,7 @@ import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import io.tributary.broker.coordinator.CoordinatorLoader;
 import io.tributary.broker.coordinator.DeadlineWakeups;
 import org.apache.kafka.common.TopicPartition;
@@ -26,9 +27,6 @@ import org.apache.kafka.common.utils.Time;
  * broker starts to lead it, and dropped when it stops.
  */
 public final class GroupServices implements AutoCloseable {
-    /** How often consumer groups' (KIP-848) sessions and revocation deadlines are checked. */
-    static final long CONSUMER_GROUP_CHECK_INTERVAL_MS = 50;
-
     private final GroupCoordinator coordinator;
     private final ConsumerGroupCoordinator consumerGroups;
     private final OffsetManager offsets;
@@ -47,6 +45,7 @@ public final class GroupServices implements AutoCloseable {
             @Override
             public void load(int partition, int leaderEpoch) {
                 offsets.load(partition);
+                consumerGroups.loaded();
             }
 
             @Override
@@ -58,7 +57,9 @@ public final class GroupServices implements AutoCloseable {
     }
 
     /** Starts the deadline checks; no group is served until {@link #becameLeader} names its partition. */
-    public static GroupServices start(GroupConfig config, ConsumerGroupSettings consumerSettings, SubscribableTopics topics,
+    /** @param groupConfigs each group's own configs (GROUP config resources) */
+    public static GroupServices start(GroupConfig config, ConsumerGroupSettings consumerSettings,
+                                      Function<String, Map<String, String>> groupConfigs, SubscribableTopics topics,
                                       OffsetStore store, Time time) {
         GroupRegistry groups = new GroupRegistry();
         CoordinatedPartitions partitions = new CoordinatedPartitions(store::partitionFor);
@@ -68,12 +69,10 @@ public final class GroupServices implements AutoCloseable {
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(CoordinatorLoader.daemon("tributary-group-timer"));
         DeadlineWakeups deadlines = new DeadlineWakeups(deadlineTimer, time, "group deadline check");
         GroupCoordinator coordinator = new GroupCoordinator(config, groups, partitions, time, deadlines::wakeBy);
-        deadlines.checkWith(coordinator::checkDeadlines);
-        ConsumerGroupCoordinator consumerGroups = new ConsumerGroupCoordinator(consumerSettings, groups, partitions, topics,
-                store::appendGroupRecords, time);
-        // Consumer groups (KIP-848) still sweep their deadlines on a fixed interval.
-        deadlineTimer.scheduleWithFixedDelay(CoordinatorLoader.guarded("consumer group deadlines", consumerGroups::checkDeadlines),
-                CONSUMER_GROUP_CHECK_INTERVAL_MS, CONSUMER_GROUP_CHECK_INTERVAL_MS, TimeUnit.MILLISECONDS);
+        ConsumerGroupCoordinator consumerGroups = new ConsumerGroupCoordinator(consumerSettings, groupConfigs, groups, partitions, topics,
+                store, time, deadlines::wakeBy);
+        // One check for both protocols' deadlines, run when the earliest comes due.
+        deadlines.checkWith(() -> Math.min(coordinator.checkDeadlines(), consumerGroups.checkDeadlines()));
         OffsetManager offsets = new OffsetManager(config, groups, coordinator, store, partitions, time);
         timer.scheduleWithFixedDelay(CoordinatorLoader.guarded("offset expiry", offsets::expireOffsets),
                 config.offsetsRetentionCheckIntervalMs(), config.offsetsRetentionCheckIntervalMs(), TimeUnit.MILLISECONDS);

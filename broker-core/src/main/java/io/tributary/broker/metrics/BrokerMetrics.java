@@ -46,7 +46,7 @@ public final class BrokerMetrics implements AutoCloseable {
 
     /** Where the meters read their values. */
     public record Sources(BrokerTopicStats topics, IsrChanges isrChanges, ClusterGauges cluster, IntSupplier queuedRequests,
-                         IdleRatio networkIdle, Supplier<List<PartitionLag>> groupLags) {
+                         IdleRatio networkIdle, Supplier<List<PartitionLag>> groupLags, FetchSessionGauges fetchSessions) {
     }
 
     private final PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -87,6 +87,14 @@ public final class BrokerMetrics implements AutoCloseable {
                 .strongReference(true).register(registry);
         Gauge.builder(CONTROLLER_ACTIVE, cluster, gauges -> gauges.activeController() ? 1 : 0)
                 .description("1 on the active controller, 0 on every other broker").strongReference(true).register(registry);
+        FetchSessionGauges fetchSessions = sources.fetchSessions();
+        Gauge.builder("tributary.fetch.sessions", fetchSessions, FetchSessionGauges::sessions)
+                .description("Incremental fetch sessions open (at most max.incremental.fetch.session.cache.slots)")
+                .strongReference(true).register(registry);
+        Gauge.builder("tributary.fetch.sessions.partitions", fetchSessions, FetchSessionGauges::cachedPartitions)
+                .description("Partitions over all open fetch sessions").strongReference(true).register(registry);
+        FunctionCounter.builder("tributary.fetch.sessions.evicted", fetchSessions, FetchSessionGauges::evictions)
+                .description("Fetch sessions evicted to make room for another").register(registry);
     }
 
     /** A registry whose MBeans carry Kafka's names and attributes (Count and rates, Value, percentiles in ms). */

@@ -32,7 +32,8 @@ class BrokerMetricsTest {
                     });
             String scrape = metrics.scrape();
             assertThat(scrape).contains("tributary_partitions_under_replicated 3.0", "tributary_partitions_offline 2.0",
-                    "tributary_controller_active 1.0", "tributary_request_queue_size 4.0");
+                    "tributary_controller_active 1.0", "tributary_request_queue_size 4.0", "tributary_fetch_sessions 2.0",
+                    "tributary_fetch_sessions_partitions 1500.0", "tributary_fetch_sessions_evicted_total 7.0");
         }
     }
 
@@ -61,7 +62,7 @@ class BrokerMetricsTest {
         List<PartitionLag> lags = List.of(new PartitionLag("readers", new TopicPartition("events", 0), 40, 100),
                 new PartitionLag("readers", new TopicPartition("events", 1), 7, 7));
         try (BrokerMetrics metrics = new BrokerMetrics(new BrokerMetrics.Sources(new BrokerTopicStats(), isr,
-                new FixedGauges(0, 0, true), () -> 0, idle, () -> lags))) {
+                new FixedGauges(0, 0, true), () -> 0, idle, () -> lags, NO_SESSIONS))) {
             metrics.recordLogFlush(3_000_000);
             String scrape = metrics.scrape();
             assertThat(scrape).contains("tributary_isr_shrinks_total 2.0", "tributary_isr_expands_total 1.0",
@@ -78,7 +79,7 @@ class BrokerMetricsTest {
         IsrChanges isr = new IsrChanges();
         ObjectName topicMessages = new ObjectName("kafka.server:type=BrokerTopicMetrics,name=MessagesInPerSec,topic=clicks");
         try (BrokerMetrics metrics = new BrokerMetrics(new BrokerMetrics.Sources(stats, isr, new FixedGauges(2, 1, true),
-                () -> 3, new IdleRatio(), List::of))) {
+                () -> 3, new IdleRatio(), List::of, NO_SESSIONS))) {
             stats.recordProduced("clicks", 10, 1000);
             stats.recordProduced("views", 5, 400);
             stats.recordFetched("clicks", 300);
@@ -124,10 +125,15 @@ class BrokerMetricsTest {
     }
 
     private static BrokerMetrics.Sources sources(BrokerTopicStats stats, ClusterGauges cluster, java.util.function.IntSupplier queued) {
-        return new BrokerMetrics.Sources(stats, new IsrChanges(), cluster, queued, new IdleRatio(), List::of);
+        return new BrokerMetrics.Sources(stats, new IsrChanges(), cluster, queued, new IdleRatio(), List::of, new FixedSessions(2, 1500, 7));
     }
 
     private record FixedGauges(int underReplicatedPartitions, int offlinePartitions, boolean activeController)
             implements ClusterGauges {
+    }
+
+    private static final FetchSessionGauges NO_SESSIONS = new FixedSessions(0, 0, 0);
+
+    private record FixedSessions(int sessions, long cachedPartitions, long evictions) implements FetchSessionGauges {
     }
 }
