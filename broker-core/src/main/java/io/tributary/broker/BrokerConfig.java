@@ -35,6 +35,8 @@ import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.config.types.Password;
 import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
+import org.apache.kafka.common.utils.Utils;
+import org.apache.kafka.coordinator.group.ConsumerGroupMigrationPolicy;
 
 /**
  * The broker's settings ({@code server.properties}): the keys of the server itself declared here
@@ -76,6 +78,7 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String GROUP_CONSUMER_SESSION_TIMEOUT_MS = "group.consumer.session.timeout.ms";
     public static final String GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS = "group.consumer.heartbeat.interval.ms";
     public static final String GROUP_CONSUMER_ASSIGNORS = "group.consumer.assignors";
+    public static final String GROUP_CONSUMER_MIGRATION_POLICY = "group.consumer.migration.policy";
     public static final String GROUP_CONSUMER_MIN_SESSION_TIMEOUT_MS = "group.consumer.min.session.timeout.ms";
     public static final String GROUP_CONSUMER_MAX_SESSION_TIMEOUT_MS = "group.consumer.max.session.timeout.ms";
     public static final String GROUP_CONSUMER_MIN_HEARTBEAT_INTERVAL_MS = "group.consumer.min.heartbeat.interval.ms";
@@ -231,6 +234,12 @@ public final class BrokerConfig extends AbstractConfig {
             .define(GROUP_CONSUMER_ASSIGNORS, Type.LIST, "uniform,range", Importance.MEDIUM,
                     "The server-side assignors of consumer groups, by name (uniform, range) or class name; the "
                             + "first is the default, members may ask for another with group.remote.assignor.")
+            .define(GROUP_CONSUMER_MIGRATION_POLICY, Type.STRING, ConsumerGroupMigrationPolicy.BIDIRECTIONAL.toString(),
+                    ConfigDef.CaseInsensitiveValidString.in(Utils.enumOptions(ConsumerGroupMigrationPolicy.class)), Importance.MEDIUM,
+                    "Which non-empty groups change protocol (empty groups always do): upgrade turns a classic group of "
+                            + "consumers into a consumer group when a member with group.protocol=consumer joins, its classic "
+                            + "members staying on; downgrade turns a consumer group back into a classic group when its last "
+                            + "member with group.protocol=consumer leaves; bidirectional allows both, disabled neither.")
             .define(OFFSETS_TOPIC_NUM_PARTITIONS, Type.INT, 50, Range.atLeast(1), Importance.HIGH,
                     "Partitions of __consumer_offsets when it is created; a group is coordinated by the leader "
                             + "of partition abs(hash(group)) % partitions. Fixed once the topic exists.")
@@ -510,7 +519,8 @@ public final class BrokerConfig extends AbstractConfig {
     /** @throws org.apache.kafka.common.config.ConfigException if an assignor is unknown or the heartbeat is not shorter than the session */
     public ConsumerGroupSettings consumerGroupSettings() {
         return new ConsumerGroupSettings(getInt(GROUP_CONSUMER_SESSION_TIMEOUT_MS), getInt(GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS),
-                ConsumerGroupSettings.assignors(getList(GROUP_CONSUMER_ASSIGNORS)));
+                ConsumerGroupSettings.assignors(getList(GROUP_CONSUMER_ASSIGNORS)),
+                ConsumerGroupMigrationPolicy.parse(getString(GROUP_CONSUMER_MIGRATION_POLICY)));
     }
 
     public List<Path> logDirs() {

@@ -30,7 +30,8 @@ import org.apache.kafka.common.protocol.Errors;
  * COORDINATOR_LOAD_IN_PROGRESS) become the response's error code.
  */
 final class ConsumerGroupHandler {
-    /** ConsumerGroupDescribe's member type of a member that speaks the consumer protocol (v1+). */
+    /** ConsumerGroupDescribe's member types (v1+): a member that speaks the classic protocol, the consumer protocol. */
+    private static final byte CLASSIC_MEMBER_TYPE = 0;
     private static final byte CONSUMER_MEMBER_TYPE = 1;
 
     private final ConsumerGroupCoordinator coordinator;
@@ -105,7 +106,7 @@ final class ConsumerGroupHandler {
                     .setClientId(member.clientId()).setClientHost(member.clientHost())
                     .setSubscribedTopicNames(member.subscribedTopicNames()).setSubscribedTopicRegex(member.subscribedTopicRegex())
                     .setAssignment(assignment(member.assignment())).setTargetAssignment(assignment(member.targetAssignment()))
-                    .setMemberType(CONSUMER_MEMBER_TYPE));
+                    .setMemberType(member.classic() ? CLASSIC_MEMBER_TYPE : CONSUMER_MEMBER_TYPE));
         }
         return described;
     }

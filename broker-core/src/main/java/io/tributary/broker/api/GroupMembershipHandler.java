@@ -101,14 +101,17 @@ final class GroupMembershipHandler {
         return new HeartbeatResponseData().setErrorCode(error.code());
     }
 
-    LeaveGroupResponseData leave(LeaveGroupRequestData data, short version) {
+    CompletableFuture<LeaveGroupResponseData> leave(LeaveGroupRequestData data, short version) {
         List<MemberIdentity> leaving = new ArrayList<>();
         if (version < FIRST_LEAVE_VERSION_WITH_MEMBERS) {
             leaving.add(new MemberIdentity(data.memberId(), null));
         } else {
             data.members().forEach(m -> leaving.add(new MemberIdentity(m.memberId(), m.groupInstanceId())));
         }
-        LeaveResult result = coordinator.leave(data.groupId(), leaving);
+        return coordinator.leave(data.groupId(), leaving).thenApply(result -> leaveResponse(result, version));
+    }
+
+    private static LeaveGroupResponseData leaveResponse(LeaveResult result, short version) {
         LeaveGroupResponseData response = new LeaveGroupResponseData();
         if (version < FIRST_LEAVE_VERSION_WITH_MEMBERS) {
             return response.setErrorCode(result.members().get(0).error().code());

@@ -283,7 +283,7 @@ public final class RequestDispatcher {
             case JOIN_GROUP -> groups.membership().join((JoinGroupRequestData) data, request);
             case SYNC_GROUP -> groups.membership().sync((SyncGroupRequestData) data);
             case HEARTBEAT -> done(groups.membership().heartbeat((HeartbeatRequestData) data));
-            case LEAVE_GROUP -> done(groups.membership().leave((LeaveGroupRequestData) data, version));
+            case LEAVE_GROUP -> groups.membership().leave((LeaveGroupRequestData) data, version);
             case CONSUMER_GROUP_HEARTBEAT -> groups.consumer().heartbeat((ConsumerGroupHeartbeatRequestData) data, request);
             case CONSUMER_GROUP_DESCRIBE -> done(groups.consumer().describe((ConsumerGroupDescribeRequestData) data));
             case LIST_GROUPS -> done(groups.admin().list((ListGroupsRequestData) data));

@@ -12,6 +12,8 @@ import io.tributary.broker.group.consumer.MemberState;
 import io.tributary.broker.group.consumer.Partitions;
 import io.tributary.broker.group.consumer.Reconciliation;
 import io.tributary.broker.group.consumer.SubscribableTopics;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -24,6 +26,7 @@ import java.util.function.LongConsumer;
 import com.google.re2j.PatternSyntaxException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
@@ -40,8 +43,11 @@ import org.slf4j.LoggerFactory;
  * ({@link #checkDeadlines()}).
  *
  * <p>A group is either classic or consumer. An empty classic group becomes a consumer group on a
- * member's first heartbeat; a non-empty classic group refuses consumer members with
- * GROUP_ID_NOT_FOUND (as Kafka does); the classic coordinator turns an empty consumer group back.
+ * member's first heartbeat, and an empty consumer group a classic group on a JoinGroup. Non-empty groups change type
+ * as {@code group.consumer.migration.policy} allows ({@link GroupConversion}): a consumer-protocol member upgrades a
+ * classic group of consumers (else GROUP_ID_NOT_FOUND, as Kafka answers), whose members then take part through the
+ * classic APIs ({@link ClassicMembersOfConsumerGroups}, over this coordinator's rules); when the last
+ * consumer-protocol member leaves, the classic members that remain become a classic group again.
  *
  * <p>Every change is written as Kafka's records to the group's offsets partition, in order, so the next coordinator
  * rebuilds the group; as in Kafka, a heartbeat is answered only once what it wrote is replicated (acks=-1: on every
@@ -63,6 +69,7 @@ public final class ConsumerGroupCoordinator {
     private final OffsetStore store;
     private final Time time;
     private final LongConsumer wakeBy;
+    private final GroupConversion conversion;
     /** Each group's latest write not yet replicated: answers that wrote nothing wait for it. */
     private final Map<String, CompletableFuture<Errors>> pendingWrites = new ConcurrentHashMap<>();
 
@@ -70,10 +77,11 @@ public final class ConsumerGroupCoordinator {
      * @param groupConfigs each group's own configs (GROUP config resources), which may set its timeouts
      * @param store        where each group's records are written, and read back after a refused write
      * @param wakeBy       asks for {@link #checkDeadlines()} to run by the given time (ms on {@code time})
+     * @param rebalance    the classic join phase, which a downgraded group's members go through
      */
     ConsumerGroupCoordinator(ConsumerGroupSettings settings, Function<String, Map<String, String>> groupConfigs, GroupRegistry groups,
                              CoordinatedPartitions partitions, SubscribableTopics topics, OffsetStore store, Time time,
-                             LongConsumer wakeBy) {
+                             LongConsumer wakeBy, ClassicRebalance rebalance) {
         this.settings = settings;
         this.groupConfigs = groupConfigs;
         this.groups = groups;
@@ -82,6 +90,7 @@ public final class ConsumerGroupCoordinator {
         this.store = store;
         this.time = time;
         this.wakeBy = wakeBy;
+        this.conversion = new GroupConversion(settings.migrationPolicy(), topics, rebalance, time);
     }
 
     /** Completes once the heartbeat's changes (and the group's earlier ones) are replicated, or failed. */
@@ -101,25 +110,45 @@ public final class ConsumerGroupCoordinator {
             if (group.is(GroupState.DEAD)) {
                 return CompletableFuture.completedFuture(HeartbeatResult.error(Errors.COORDINATOR_NOT_AVAILABLE, null));
             }
+            ConsumerGroupRecords changes = new ConsumerGroupRecords(group.groupId(), time.milliseconds());
             ConsumerMembership membership = group.consumer();
             if (membership == null) {
-                if (group.hasMembers() || group.hasPendingMembers()) {
-                    return CompletableFuture.completedFuture(HeartbeatResult.error(Errors.GROUP_ID_NOT_FOUND,
-                            "Group " + group.groupId() + " is not a consumer group."));
-                }
                 if (request.memberEpoch() != 0) {
-                    return CompletableFuture.completedFuture(HeartbeatResult.error(Errors.UNKNOWN_MEMBER_ID, null));
+                    return CompletableFuture.completedFuture(group.hasMembers()
+                            ? HeartbeatResult.error(Errors.GROUP_ID_NOT_FOUND, "Group " + group.groupId() + " is not a consumer group.")
+                            : HeartbeatResult.error(Errors.UNKNOWN_MEMBER_ID, null));
                 }
-                log.info("group {} becomes a consumer group", group.groupId());
-                membership = new ConsumerMembership();
-                group.consumer(membership);
+                try {
+                    membership = toConsumerGroup(group, changes);
+                } catch (GroupIdNotFoundException e) {
+                    return CompletableFuture.completedFuture(HeartbeatResult.error(Errors.GROUP_ID_NOT_FOUND, e.getMessage()));
+                }
             }
-            ConsumerGroupRecords changes = new ConsumerGroupRecords(group.groupId(), time.milliseconds());
             HeartbeatResult result = request.memberEpoch() < 0 ? leave(group, membership, request, changes)
                     : heartbeat(group, membership, request, changes);
             return write(group, changes).thenApply(error -> error == Errors.NONE || result.error() != Errors.NONE ? result
                     : HeartbeatResult.error(OffsetStore.clientError(error), null));
         }
+    }
+
+    /**
+     * The classic {@code group} becomes a consumer group: an empty one at once, a non-empty one if it may be upgraded
+     * (its members then get their sessions).
+     *
+     * @throws GroupIdNotFoundException if it may not be upgraded
+     */
+    private ConsumerMembership toConsumerGroup(Group group, ConsumerGroupRecords changes) {
+        if (!group.hasMembers()) {
+            log.info("group {} becomes a consumer group", group.groupId());
+            group.dropClassicMembers(time.milliseconds());
+            ConsumerMembership membership = new ConsumerMembership();
+            group.consumer(membership);
+            return membership;
+        }
+        ConsumerMembership membership = conversion.upgrade(group, changes);
+        long now = time.milliseconds();
+        membership.members().forEach(member -> startSession(group, member, now));
+        return membership;
     }
 
     /** Kafka's checks of a heartbeat's fields: INVALID_REQUEST, UNSUPPORTED_ASSIGNOR, INVALID_REGULAR_EXPRESSION. */
@@ -181,7 +210,7 @@ public final class ConsumerGroupCoordinator {
                 }
                 member = takeOver(membership, staticMember.get(), request.memberId(), changes);
             } else {
-                membership.member(request.memberId()).ifPresent(earlier -> fence(group, membership, earlier, "rejoins", changes));
+                membership.member(request.memberId()).ifPresent(earlier -> remove(group, membership, List.of(earlier), "rejoins", changes));
                 member = new ConsumerMember(request.memberId());
                 member.instanceId(request.instanceId());
                 membership.add(member);
@@ -207,16 +236,8 @@ public final class ConsumerGroupCoordinator {
             changes.memberSubscription(member);
             epochBump = true;
         }
-        if (membership.refreshSubscriptionHash(topics)) {
-            epochBump = true;
-        }
-        if (epochBump) {
-            membership.bumpGroupEpoch();
-            changes.groupEpoch(membership);
-        }
-        maybeComputeTargetAssignment(membership, changes);
         Map<Uuid, Set<Integer>> before = member.assigned();
-        reconcile(membership, member, request.owned(), changes);
+        moveTowardsTarget(membership, member, epochBump, request.owned(), changes);
         boolean sendAssignment = request.memberEpoch() == 0 || request.owned() != null || !before.equals(member.assigned());
         return new HeartbeatResult(Errors.NONE, null, member.memberId(), member.memberEpoch(),
                 settings.heartbeatIntervalMs(groupConfigs.apply(group.groupId())),
@@ -236,9 +257,10 @@ public final class ConsumerGroupCoordinator {
     }
 
     /** A restarted static member takes over its old incarnation's partitions, epoch and target without a rebalance. */
-    private ConsumerMember takeOver(ConsumerMembership membership, ConsumerMember old, String memberId, ConsumerGroupRecords changes) {
+    ConsumerMember takeOver(ConsumerMembership membership, ConsumerMember old, String memberId, ConsumerGroupRecords changes) {
         ConsumerMember successor = old.copyAs(memberId);
-        successor.update(old.previousMemberEpoch(), old.previousMemberEpoch(), old.state(), old.assigned(), old.pendingRevocation());
+        int epoch = old.hasLeftTemporarily() ? old.previousMemberEpoch() : old.memberEpoch();
+        successor.update(epoch, epoch, old.state(), old.assigned(), old.pendingRevocation());
         membership.replace(old, successor);
         changes.memberRemoved(old.memberId()).memberSubscription(successor).currentAssignment(successor).targetAssignment(membership);
         log.info("static member {}: member {} replaces {}", successor.instanceId(), memberId, old.memberId());
@@ -273,6 +295,22 @@ public final class ConsumerGroupCoordinator {
         return changed;
     }
 
+    /**
+     * After a member joined or changed ({@code bumpEpoch}): a new group epoch if that or the subscribed topics call for
+     * one, its target assignment, and the member's next step towards its target.
+     *
+     * @param owned what the member says it owns, or null if it did not say
+     */
+    void moveTowardsTarget(ConsumerMembership membership, ConsumerMember member, boolean bumpEpoch, Map<Uuid, Set<Integer>> owned,
+                           ConsumerGroupRecords changes) {
+        if (membership.refreshSubscriptionHash(topics) || bumpEpoch) {
+            membership.bumpGroupEpoch();
+            changes.groupEpoch(membership);
+        }
+        maybeComputeTargetAssignment(membership, changes);
+        reconcile(membership, member, owned, changes);
+    }
+
     private void maybeComputeTargetAssignment(ConsumerMembership membership, ConsumerGroupRecords changes) {
         if (membership.groupEpoch() > membership.targetAssignmentEpoch()) {
             membership.computeTargetAssignment(settings, topics);
@@ -288,7 +326,9 @@ public final class ConsumerGroupCoordinator {
                 && next.assigned().equals(member.assigned()) && next.pendingRevocation().equals(member.pendingRevocation())) {
             return;
         }
-        boolean startsRevoking = next.state() == MemberState.UNREVOKED_PARTITIONS && member.state() != MemberState.UNREVOKED_PARTITIONS;
+        // A classic member revokes by rejoining, which its rejoin deadline bounds.
+        boolean startsRevoking = next.state() == MemberState.UNREVOKED_PARTITIONS && member.state() != MemberState.UNREVOKED_PARTITIONS
+                && !member.usesClassicProtocol();
         membership.apply(member, next);
         if (startsRevoking) {
             member.revocationDeadline(time.milliseconds() + member.rebalanceTimeoutMs());
@@ -325,26 +365,71 @@ public final class ConsumerGroupCoordinator {
             member.leaveTemporarily();
             changes.currentAssignment(member);
         } else {
-            fence(group, membership, member, "leaves", changes);
+            removeMembers(group, membership, List.of(member), "leaves", changes);
         }
         return new HeartbeatResult(Errors.NONE, null, member.memberId(), request.memberEpoch(), 0, null);
     }
 
-    /** Removes a member: its partitions are free, and the others get them with the next group epoch. */
-    private void fence(Group group, ConsumerMembership membership, ConsumerMember member, String why, ConsumerGroupRecords changes) {
-        log.info("group {}: member {} {} and is removed", group.groupId(), member.memberId(), why);
-        membership.remove(member);
-        changes.memberRemoved(member.memberId());
+    /**
+     * Members leave or are fenced. If only classic members remain and the policy allows it, the group becomes a
+     * classic group of them; otherwise they are removed ({@link #remove}).
+     */
+    void removeMembers(Group group, ConsumerMembership membership, Collection<ConsumerMember> leaving, String why,
+                       ConsumerGroupRecords changes) {
+        if (conversion.mayDowngrade(membership, leaving)) {
+            leaving.forEach(member -> log.info("group {}: member {} {}, the last to use the consumer protocol", group.groupId(),
+                    member.memberId(), why));
+            conversion.downgrade(group, membership, leaving, changes);
+        } else {
+            remove(group, membership, leaving, why, changes);
+        }
+    }
+
+    /** Removes members: their partitions are free, and the others get them with the next group epoch. */
+    private void remove(Group group, ConsumerMembership membership, Collection<ConsumerMember> leaving, String why,
+                        ConsumerGroupRecords changes) {
+        for (ConsumerMember member : leaving) {
+            log.info("group {}: member {} {} and is removed", group.groupId(), member.memberId(), why);
+            membership.remove(member);
+            changes.memberRemoved(member.memberId());
+        }
         membership.refreshSubscriptionHash(topics);
         membership.bumpGroupEpoch();
         changes.groupEpoch(membership);
         maybeComputeTargetAssignment(membership, changes);
     }
 
-    /** Gives {@code member} a session of its group's timeout from {@code now}, and makes sure its end is checked. */
-    private void startSession(Group group, ConsumerMember member, long now) {
-        member.sessionDeadline(now + settings.sessionTimeoutMs(groupConfigs.apply(group.groupId())));
+    /**
+     * Gives {@code member} a session from {@code now} (the group's consumer session timeout, or a classic member's own
+     * from its JoinGroup), and makes sure its end is checked.
+     */
+    void startSession(Group group, ConsumerMember member, long now) {
+        member.sessionDeadline(now + sessionTimeoutMs(group, member));
         wakeBy.accept(member.sessionDeadlineMs());
+    }
+
+    private int sessionTimeoutMs(Group group, ConsumerMember member) {
+        return member.usesClassicProtocol() ? member.classicMetadata().sessionTimeoutMs()
+                : settings.sessionTimeoutMs(groupConfigs.apply(group.groupId()));
+    }
+
+    /** A classic member was told to rejoin: it must within its rebalance timeout (a deadline already set stays). */
+    void awaitRejoin(ConsumerMember member, long now) {
+        member.rejoinBy(now + member.rebalanceTimeoutMs());
+        wakeBy.accept(member.nextDeadlineMs());
+    }
+
+    /** A classic member was answered its JoinGroup: it must send its SyncGroup within its rebalance timeout. */
+    void awaitSync(ConsumerMember member, long now) {
+        member.rejoined(now + member.rebalanceTimeoutMs());
+        wakeBy.accept(member.nextDeadlineMs());
+    }
+
+    /** The empty consumer {@code group} becomes a classic group (a JoinGroup came): its records are deleted, unawaited. */
+    void dropEmpty(Group group) {
+        log.info("empty consumer group {} becomes a classic group", group.groupId());
+        write(group, new ConsumerGroupRecords(group.groupId(), time.milliseconds()).groupRemoved(group.consumer()));
+        group.consumer(null);
     }
 
     /** Groups were loaded from the log: their members' sessions start at the next check, now. */
@@ -369,23 +454,29 @@ public final class ConsumerGroupCoordinator {
                     continue;
                 }
                 ConsumerGroupRecords changes = new ConsumerGroupRecords(group.groupId(), now);
+                List<ConsumerMember> expired = new ArrayList<>();
                 for (ConsumerMember member : membership.members()) {
                     if (member.sessionDeadlineMs() == Long.MAX_VALUE) {
-                        member.sessionDeadline(now + settings.sessionTimeoutMs(groupConfigs.apply(group.groupId())));
-                    } else if (now >= member.sessionDeadlineMs()) {
-                        fence(group, membership, member, "missed its session timeout", changes);
-                    } else if (now >= member.revocationDeadlineMs()) {
-                        fence(group, membership, member, "did not revoke its partitions within its rebalance timeout", changes);
+                        member.sessionDeadline(now + sessionTimeoutMs(group, member));
+                    } else if (member.missedDeadline(now) != null) {
+                        log.info("group {}: member {} {}", group.groupId(), member.memberId(), member.missedDeadline(now));
+                        expired.add(member);
                     }
                 }
-                if (!membership.isEmpty() && membership.refreshSubscriptionHash(topics)) {
+                if (!expired.isEmpty()) {
+                    removeMembers(group, membership, expired, "is fenced", changes);
+                }
+                membership = group.consumer(); // null if the group became classic
+                if (membership != null && !membership.isEmpty() && membership.refreshSubscriptionHash(topics)) {
                     membership.bumpGroupEpoch();
                     changes.groupEpoch(membership);
                     maybeComputeTargetAssignment(membership, changes);
                 }
                 write(group, changes);
-                for (ConsumerMember member : membership.members()) {
-                    next = Math.min(next, Math.min(member.sessionDeadlineMs(), member.revocationDeadlineMs()));
+                if (membership != null) {
+                    for (ConsumerMember member : membership.members()) {
+                        next = Math.min(next, member.nextDeadlineMs());
+                    }
                 }
             }
         }
@@ -398,7 +489,7 @@ public final class ConsumerGroupCoordinator {
      * @return completes once they are replicated (or with the error that stopped them); for no changes, once the
      *         group's latest earlier write is
      */
-    private CompletableFuture<Errors> write(Group group, ConsumerGroupRecords changes) {
+    CompletableFuture<Errors> write(Group group, ConsumerGroupRecords changes) {
         String groupId = group.groupId();
         if (changes.isEmpty()) {
             return pendingWrites.getOrDefault(groupId, CompletableFuture.completedFuture(Errors.NONE));
@@ -418,13 +509,23 @@ public final class ConsumerGroupCoordinator {
 
     /**
      * Nothing of a change was appended: the group in memory is ahead of its log, so it becomes what the log holds
-     * again (as Kafka reverts to its last committed state); its members get new sessions at the next check.
+     * again (as Kafka reverts to its last committed state); its members get new sessions at the next check. Classic
+     * membership is not in the log: members of an upgrade that was not stored rejoin the classic group from scratch,
+     * and those of a downgrade that was not stored are members of the consumer group again (told to rejoin it).
      */
     private void revert(Group group) {
         if (partitions.errorFor(group.groupId()) != Errors.NONE) {
             return; // leadership moved: the group is dropped here and rebuilt from the log by the next coordinator
         }
-        group.consumer(store.storedConsumerGroup(group.groupId()).orElse(null));
+        Optional<ConsumerMembership> stored = store.storedConsumerGroup(group.groupId());
+        if (stored.isPresent() && group.hasMembers()) {
+            for (Member member : group.members()) {
+                member.completeJoin(JoinResult.error(Errors.REBALANCE_IN_PROGRESS, member.memberId()));
+                member.completeSync(SyncResult.error(Errors.REBALANCE_IN_PROGRESS));
+            }
+            group.dropClassicMembers(time.milliseconds());
+        }
+        group.consumer(stored.orElse(null));
         loaded();
     }
 
@@ -434,7 +535,8 @@ public final class ConsumerGroupCoordinator {
      * Whether {@code memberId} at {@code memberEpoch} may commit offsets of a consumer group (OffsetCommit v9+):
      * outsiders (epoch -1) only while the group is empty; a member at its epoch or an earlier one (KIP-1251: a
      * commit sent before the answer that moved it on arrived), each partition checked by
-     * {@link #partitionCommitError}.
+     * {@link #partitionCommitError}; a classic member with its generation, which is its member epoch (else
+     * ILLEGAL_GENERATION, as Kafka answers classic members).
      */
     static Errors commitError(ConsumerMembership membership, String memberId, int memberEpoch) {
         if (memberEpoch < 0 && membership.isEmpty()) {
@@ -443,6 +545,9 @@ public final class ConsumerGroupCoordinator {
         Optional<ConsumerMember> member = membership.member(memberId == null ? "" : memberId);
         if (member.isEmpty()) {
             return Errors.UNKNOWN_MEMBER_ID;
+        }
+        if (member.get().usesClassicProtocol()) {
+            return memberEpoch == member.get().memberEpoch() ? Errors.NONE : Errors.ILLEGAL_GENERATION;
         }
         return memberEpoch < 0 || memberEpoch > member.get().memberEpoch() ? Errors.STALE_MEMBER_EPOCH : Errors.NONE;
     }
@@ -456,6 +561,9 @@ public final class ConsumerGroupCoordinator {
             return Errors.NONE;
         }
         ConsumerMember member = membership.member(memberId).orElseThrow();
+        if (member.usesClassicProtocol()) {
+            return Errors.NONE; // its generation was checked, as Kafka checks a classic member's commit
+        }
         int assignedAt = membership.subscribedTopicId(partition.topic())
                 .map(topicId -> member.assignmentEpoch(topicId, partition.partition())).orElse(-1);
         return assignedAt >= 0 && assignedAt <= memberEpoch ? Errors.NONE : Errors.STALE_MEMBER_EPOCH;
@@ -466,10 +574,10 @@ public final class ConsumerGroupCoordinator {
                               List<DescribedMember> members) {
     }
 
-    /** One member, with what it owns and what it is heading for. */
+    /** One member, with what it owns and what it is heading for; {@code classic} if it speaks the classic protocol. */
     public record DescribedMember(String memberId, String instanceId, String rackId, int memberEpoch, String clientId,
                                   String clientHost, List<String> subscribedTopicNames, String subscribedTopicRegex,
-                                  Map<Uuid, Set<Integer>> assignment, Map<Uuid, Set<Integer>> targetAssignment) {
+                                  Map<Uuid, Set<Integer>> assignment, Map<Uuid, Set<Integer>> targetAssignment, boolean classic) {
     }
 
     /**
@@ -491,7 +599,7 @@ public final class ConsumerGroupCoordinator {
             }
             List<DescribedMember> members = membership.members().stream().map(m -> new DescribedMember(m.memberId(),
                     m.instanceId(), m.rackId(), m.memberEpoch(), m.clientId(), m.clientHost(), m.subscribedTopicNames(),
-                    m.subscribedTopicRegex(), m.assigned(), membership.targetOf(m.memberId()))).toList();
+                    m.subscribedTopicRegex(), m.assigned(), membership.targetOf(m.memberId()), m.usesClassicProtocol())).toList();
             return Optional.of(new Description(groupId, membership.state(), membership.groupEpoch(),
                     membership.targetAssignmentEpoch(), membership.assignor(settings).name(), members));
         }

@@ -73,6 +73,12 @@ final class Group {
         protocolName = protocol;
     }
 
+    /** Takes over the generation and protocol of a consumer group that becomes this classic group. */
+    void generation(int generation, String protocol) {
+        generationId = generation;
+        protocolName = protocol;
+    }
+
     String protocolType() {
         return protocolType;
     }
@@ -109,9 +115,24 @@ final class Group {
         this.consumer = membership;
     }
 
-    /** True if the group is a consumer group with members (classic members may not join then). */
+    /** True if the group is a consumer group with members (classic members join it as members of the consumer group then). */
     boolean hasConsumerMembers() {
         return consumer != null && !consumer.isEmpty();
+    }
+
+    /**
+     * Forgets the classic membership (members, pending member ids, leader, a join phase in progress), as when the group
+     * becomes a consumer group; it is Empty as a classic group. Whoever waits for a JoinGroup or SyncGroup answer must
+     * have been answered.
+     */
+    void dropClassicMembers(long nowMs) {
+        members.clear();
+        staticMembers.clear();
+        pendingMembers.clear();
+        leaderId = null;
+        protocolName = null;
+        joinDeadline.clear();
+        transitionTo(GroupState.EMPTY, nowMs);
     }
 
     // ---- members

@@ -8,7 +8,6 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongConsumer;
-import io.tributary.broker.group.JoinResult.JoinedMember;
 import io.tributary.broker.group.LeaveResult.MemberLeft;
 import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.protocol.Errors;
@@ -20,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * The classic group membership protocol: JoinGroup, SyncGroup, Heartbeat, LeaveGroup, plus the
  * session and rebalance deadlines: every deadline it sets is announced to {@code deadlineSet}, which
  * runs {@link #checkDeadlines()} (against the injected clock) when the earliest comes due. Assignment is the leader's job; the coordinator only collects memberships,
- * picks the protocol and hands out what the leader assigned.
+ * picks the protocol and hands out what the leader assigned ({@link ClassicRebalance} runs the join phase).
+ * Classic members of a consumer group (KIP-848's online migration) are served by {@link ClassicMembersOfConsumerGroups}.
  *
  * <p>Only groups of the offsets partitions this broker coordinates are served; the others get
  * NOT_COORDINATOR (or COORDINATOR_LOAD_IN_PROGRESS), thrown as the kafka-clients exception.
@@ -36,23 +36,22 @@ public final class GroupCoordinator {
     private final CoordinatedPartitions partitions;
     private final Time time;
     private final LongConsumer deadlineSet;
+    private final ClassicRebalance rebalance;
+    private final ClassicMembersOfConsumerGroups classicMembers;
 
-    /** @param deadlineSet told of every deadline set, so that {@link #checkDeadlines()} runs by then */
-    GroupCoordinator(GroupConfig config, GroupRegistry groups, CoordinatedPartitions partitions, Time time, LongConsumer deadlineSet) {
+    /**
+     * @param deadlineSet    told of every deadline set, so that {@link #checkDeadlines()} runs by then
+     * @param consumerGroups the consumer protocol's coordinator, which serves the classic members of consumer groups
+     */
+    GroupCoordinator(GroupConfig config, GroupRegistry groups, CoordinatedPartitions partitions, Time time, LongConsumer deadlineSet,
+                     ClassicRebalance rebalance, ConsumerGroupCoordinator consumerGroups) {
         this.config = config;
         this.groups = groups;
         this.partitions = partitions;
         this.time = time;
         this.deadlineSet = deadlineSet;
-    }
-
-    /** The member's session starts again now. */
-    private void touch(Member member) {
-        touch(member, time.milliseconds());
-    }
-
-    private void touch(Member member, long nowMs) {
-        deadlineSet.accept(member.touch(nowMs));
+        this.rebalance = rebalance;
+        this.classicMembers = new ClassicMembersOfConsumerGroups(consumerGroups, time);
     }
 
     // ---- JoinGroup
@@ -78,11 +77,10 @@ public final class GroupCoordinator {
                 return done(JoinResult.error(Errors.COORDINATOR_NOT_AVAILABLE, request.memberId()));
             }
             if (group.hasConsumerMembers()) {
-                return done(JoinResult.error(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
+                return classicMembers.join(group, request);
             }
             if (group.consumer() != null) {
-                log.info("empty consumer group {} becomes a classic group", group.groupId());
-                group.consumer(null);
+                classicMembers.convertEmpty(group);
             }
             if (!group.accepts(request.protocolType(), request.protocols())) {
                 return done(JoinResult.error(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
@@ -118,9 +116,9 @@ public final class GroupCoordinator {
         boolean sameProtocols = member.sameProtocols(request.protocols());
         group.replaceStaticMember(member, newMemberId);
         member.update(request);
-        touch(member);
+        rebalance.touch(member);
         if (group.is(GroupState.STABLE) && sameProtocols && !group.isLeader(newMemberId)) {
-            return done(currentGeneration(group, member));
+            return done(ClassicRebalance.currentGeneration(group, member));
         }
         return updateAndAwait(group, member, request);
     }
@@ -132,10 +130,10 @@ public final class GroupCoordinator {
         }
         CompletableFuture<JoinResult> joined = new CompletableFuture<>();
         member.awaitJoin(joined);
-        touch(member);
+        rebalance.touch(member);
         group.add(member);
         group.joinDeadline().memberArrived();
-        maybeRebalance(group);
+        rebalance.membershipChanged(group);
         return joined;
     }
 
@@ -153,15 +151,15 @@ public final class GroupCoordinator {
         if (isFenced(group, member, request.groupInstanceId())) {
             return done(JoinResult.error(Errors.FENCED_INSTANCE_ID, memberId));
         }
-        touch(member);
+        rebalance.touch(member);
         return switch (group.state()) {
             case PREPARING_REBALANCE -> updateAndAwait(group, member, request);
             case COMPLETING_REBALANCE -> member.sameProtocols(request.protocols())
-                    ? done(currentGeneration(group, member)) // its JoinGroup answer was lost: repeat it
+                    ? done(ClassicRebalance.currentGeneration(group, member)) // its JoinGroup answer was lost: repeat it
                     : updateAndAwait(group, member, request);
             case STABLE -> group.isLeader(memberId) || !member.sameProtocols(request.protocols())
                     ? updateAndAwait(group, member, request) // the leader rejoins to force a new assignment
-                    : done(currentGeneration(group, member));
+                    : done(ClassicRebalance.currentGeneration(group, member));
             case EMPTY, DEAD -> done(JoinResult.error(Errors.UNKNOWN_MEMBER_ID, memberId));
         };
     }
@@ -171,7 +169,7 @@ public final class GroupCoordinator {
         member.completeJoin(JoinResult.error(Errors.REBALANCE_IN_PROGRESS, member.memberId())); // a duplicate join
         CompletableFuture<JoinResult> joined = new CompletableFuture<>();
         member.awaitJoin(joined);
-        maybeRebalance(group);
+        rebalance.membershipChanged(group);
         return joined;
     }
 
@@ -180,91 +178,12 @@ public final class GroupCoordinator {
                 && !group.staticMemberId(groupInstanceId).map(member.memberId()::equals).orElse(false);
     }
 
-    private JoinResult currentGeneration(Group group, Member member) {
-        return new JoinResult(Errors.NONE, member.memberId(), group.generationId(), group.protocolType(),
-                group.protocolName(), group.leaderId(),
-                group.isLeader(member.memberId()) ? joinedMembers(group) : List.of());
-    }
-
-    private static List<JoinedMember> joinedMembers(Group group) {
-        List<JoinedMember> members = new ArrayList<>();
-        for (Member member : group.members()) {
-            members.add(new JoinedMember(member.memberId(), member.groupInstanceId(), member.metadata(group.protocolName())));
-        }
-        return members;
-    }
-
-    // ---- rebalancing
-
-    /** A membership changed: start a rebalance, or see whether the one in progress can finish. */
-    private void maybeRebalance(Group group) {
-        switch (group.state()) {
-            case EMPTY, STABLE, COMPLETING_REBALANCE -> prepareRebalance(group);
-            case PREPARING_REBALANCE -> maybeCompleteJoin(group);
-            case DEAD -> { }
-        }
-    }
-
-    private void prepareRebalance(Group group) {
-        long now = time.milliseconds();
-        if (group.is(GroupState.COMPLETING_REBALANCE)) {
-            for (Member member : group.members()) {
-                member.clearAssignment();
-                member.completeSync(SyncResult.error(Errors.REBALANCE_IN_PROGRESS));
-            }
-        }
-        boolean fromEmpty = group.is(GroupState.EMPTY);
-        group.transitionTo(GroupState.PREPARING_REBALANCE, now);
-        if (fromEmpty && config.initialRebalanceDelayMs() > 0) {
-            group.joinDeadline().startInitialDelay(now, config.initialRebalanceDelayMs(), group.rebalanceTimeoutMs());
-        } else {
-            group.joinDeadline().startRebalance(now, group.rebalanceTimeoutMs());
-        }
-        deadlineSet.accept(group.joinDeadline().deadlineMs());
-        log.debug("group {} is rebalancing (generation {})", group.groupId(), group.generationId());
-        maybeCompleteJoin(group);
-    }
-
-    private void maybeCompleteJoin(Group group) {
-        if (group.is(GroupState.PREPARING_REBALANCE) && !group.joinDeadline().inInitialDelay() && group.allMembersJoined()) {
-            completeJoin(group);
-        }
-    }
-
-    /**
-     * Ends the join phase: members that did not rejoin in time are dropped, the next generation
-     * starts, and every waiting member gets its JoinGroup answer (the leader with all members).
-     */
-    private void completeJoin(Group group) {
-        long now = time.milliseconds();
-        group.joinDeadline().clear();
-        for (Member member : group.members()) {
-            if (!member.isAwaitingJoin()) {
-                log.info("group {}: member {} did not rejoin in time and is removed", group.groupId(), member.memberId());
-                group.remove(member);
-            }
-        }
-        if (!group.hasMembers()) {
-            group.nextGeneration(null);
-            group.transitionTo(GroupState.EMPTY, now);
-            return;
-        }
-        group.nextGeneration(group.selectProtocol());
-        group.transitionTo(GroupState.COMPLETING_REBALANCE, now);
-        log.info("group {}: generation {} with {} member(s), protocol {}", group.groupId(), group.generationId(),
-                group.members().size(), group.protocolName());
-        for (Member member : group.members()) {
-            touch(member, now);
-            member.completeJoin(currentGeneration(group, member));
-        }
-    }
-
     private void removeMember(Group group, Member member) {
         member.completeJoin(JoinResult.error(Errors.UNKNOWN_MEMBER_ID, member.memberId()));
         member.completeSync(SyncResult.error(Errors.UNKNOWN_MEMBER_ID));
         group.remove(member);
         if (!group.is(GroupState.EMPTY)) {
-            maybeRebalance(group);
+            rebalance.membershipChanged(group);
         }
     }
 
@@ -278,6 +197,9 @@ public final class GroupCoordinator {
         }
         Group group = found.get();
         synchronized (group) {
+            if (group.consumer() != null && !group.is(GroupState.DEAD)) {
+                return classicMembers.sync(group, request);
+            }
             Errors error = memberError(group, request.memberId(), request.groupInstanceId());
             if (error != Errors.NONE) {
                 return done(SyncResult.error(error));
@@ -290,7 +212,7 @@ public final class GroupCoordinator {
                 return done(SyncResult.error(Errors.INCONSISTENT_GROUP_PROTOCOL));
             }
             Member member = group.member(request.memberId()).orElseThrow();
-            touch(member);
+            rebalance.touch(member);
             return switch (group.state()) {
                 case PREPARING_REBALANCE -> done(SyncResult.error(Errors.REBALANCE_IN_PROGRESS));
                 case STABLE -> done(assignmentOf(group, member));
@@ -310,7 +232,7 @@ public final class GroupCoordinator {
             long now = time.milliseconds();
             group.transitionTo(GroupState.STABLE, now);
             for (Member each : group.members()) {
-                touch(each, now); // as Kafka: a member's session starts again with its SyncGroup answer
+                rebalance.touch(each, now); // as Kafka: a member's session starts again with its SyncGroup answer
                 each.completeSync(assignmentOf(group, each));
             }
         }
@@ -344,11 +266,14 @@ public final class GroupCoordinator {
         }
         Group group = found.get();
         synchronized (group) {
+            if (group.consumer() != null && !group.is(GroupState.DEAD)) {
+                return classicMembers.heartbeat(group, memberId, groupInstanceId, generationId);
+            }
             Errors error = memberError(group, memberId, groupInstanceId);
             if (error != Errors.NONE) {
                 return error;
             }
-            touch(group.member(memberId).orElseThrow());
+            rebalance.touch(group.member(memberId).orElseThrow());
             if (group.is(GroupState.PREPARING_REBALANCE)) {
                 return Errors.REBALANCE_IN_PROGRESS;
             }
@@ -374,25 +299,29 @@ public final class GroupCoordinator {
         if (group.is(GroupState.COMPLETING_REBALANCE)) {
             return Errors.REBALANCE_IN_PROGRESS; // a current member that has not got its assignment yet
         }
-        touch(group.member(memberId).orElseThrow());
+        rebalance.touch(group.member(memberId).orElseThrow());
         return Errors.NONE;
     }
 
-    public LeaveResult leave(String groupId, List<MemberIdentity> leaving) {
+    /** Completes at once for a classic group; for a consumer group, once the members' removal is replicated. */
+    public CompletableFuture<LeaveResult> leave(String groupId, List<MemberIdentity> leaving) {
         partitions.require(groupId);
         Optional<Group> found = groups.get(groupId);
         List<MemberLeft> results = new ArrayList<>();
         if (found.isEmpty()) {
             leaving.forEach(m -> results.add(new MemberLeft(m.memberId(), m.groupInstanceId(), Errors.UNKNOWN_MEMBER_ID)));
-            return new LeaveResult(results);
+            return done(new LeaveResult(results));
         }
         Group group = found.get();
         synchronized (group) {
+            if (group.consumer() != null && !group.is(GroupState.DEAD)) {
+                return classicMembers.leave(group, leaving);
+            }
             for (MemberIdentity identity : leaving) {
                 results.add(new MemberLeft(identity.memberId(), identity.groupInstanceId(), leave(group, identity)));
             }
         }
-        return new LeaveResult(results);
+        return done(new LeaveResult(results));
     }
 
     private Errors leave(Group group, MemberIdentity identity) {
@@ -410,7 +339,7 @@ public final class GroupCoordinator {
             }
             memberId = current.get();
         } else if (group.removePending(memberId)) {
-            maybeCompleteJoin(group);
+            rebalance.maybeCompleteJoin(group);
             return Errors.NONE;
         }
         Optional<Member> member = group.member(memberId);
@@ -446,9 +375,9 @@ public final class GroupCoordinator {
                 }
                 if (group.is(GroupState.PREPARING_REBALANCE)) {
                     if (group.joinDeadline().expired(now)) {
-                        completeJoin(group);
+                        rebalance.completeJoin(group);
                     } else if (pendingExpired) {
-                        maybeCompleteJoin(group);
+                        rebalance.maybeCompleteJoin(group);
                     }
                 }
                 next = Math.min(next, group.nextDeadlineMs());

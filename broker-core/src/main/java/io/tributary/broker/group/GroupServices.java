@@ -68,9 +68,10 @@ public final class GroupServices implements AutoCloseable {
                 CoordinatorLoader.daemon("tributary-group-deadlines"));
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(CoordinatorLoader.daemon("tributary-group-timer"));
         DeadlineWakeups deadlines = new DeadlineWakeups(deadlineTimer, time, "group deadline check");
-        GroupCoordinator coordinator = new GroupCoordinator(config, groups, partitions, time, deadlines::wakeBy);
+        ClassicRebalance rebalance = new ClassicRebalance(config, time, deadlines::wakeBy);
         ConsumerGroupCoordinator consumerGroups = new ConsumerGroupCoordinator(consumerSettings, groupConfigs, groups, partitions, topics,
-                store, time, deadlines::wakeBy);
+                store, time, deadlines::wakeBy, rebalance);
+        GroupCoordinator coordinator = new GroupCoordinator(config, groups, partitions, time, deadlines::wakeBy, rebalance, consumerGroups);
         // One check for both protocols' deadlines, run when the earliest comes due.
         deadlines.checkWith(() -> Math.min(coordinator.checkDeadlines(), consumerGroups.checkDeadlines()));
         OffsetManager offsets = new OffsetManager(config, groups, coordinator, store, partitions, time);

@@ -62,6 +62,10 @@ final class Member {
         return clientHost;
     }
 
+    int sessionTimeoutMs() {
+        return sessionTimeoutMs;
+    }
+
     int rebalanceTimeoutMs() {
         return rebalanceTimeoutMs;
     }

@@ -303,7 +303,8 @@ public final class OffsetManager {
                 return Errors.NONE;
             }
             return group.consumer().member(memberId == null ? "" : memberId)
-                    .map(member -> member.memberEpoch() == memberEpoch ? Errors.NONE : Errors.STALE_MEMBER_EPOCH)
+                    .map(member -> member.memberEpoch() == memberEpoch ? Errors.NONE
+                            : member.usesClassicProtocol() ? Errors.ILLEGAL_GENERATION : Errors.STALE_MEMBER_EPOCH)
                     .orElse(Errors.UNKNOWN_MEMBER_ID);
         }
     }
@@ -411,7 +412,7 @@ public final class OffsetManager {
             }
             Errors error = tombstone(group, group.offsets().keySet());
             if (error == Errors.NONE && group.consumer() != null) {
-                store.appendGroupRecords(groupId, new ConsumerGroupRecords(groupId, time.milliseconds()).groupRemoved().records());
+                store.appendGroupRecords(groupId, new ConsumerGroupRecords(groupId, time.milliseconds()).groupRemoved(group.consumer()).records());
             }
             if (error == Errors.NONE) {
                 markDead(group);

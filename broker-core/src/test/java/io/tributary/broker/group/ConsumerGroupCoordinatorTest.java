@@ -276,20 +276,8 @@ class ConsumerGroupCoordinatorTest {
     }
 
     @Test
-    void groupsChangeTypeOnlyWhileEmpty() {
-        JoinResult first = fixture.coordinator.join(GroupFixture.join(GROUP, "", null, "range")).join();
-        assertThat(join("a").error()).as("a classic member is joining").isEqualTo(Errors.GROUP_ID_NOT_FOUND);
-        var classic = fixture.coordinator.join(GroupFixture.join(GROUP, first.memberId(), null, "range"));
-        fixture.advance(GroupFixture.INITIAL_DELAY_MS + 100);
-        JoinResult joined = classic.join();
-        assertThat(joined.error()).isEqualTo(Errors.NONE);
-        assertThat(join("a").error()).as("a non-empty classic group").isEqualTo(Errors.GROUP_ID_NOT_FOUND);
-
-        fixture.coordinator.leave(GROUP, List.of(new MemberIdentity(joined.memberId(), null)));
-        HeartbeatResult a = join("a");
-        assertThat(a.error()).as("an empty classic group becomes a consumer group").isEqualTo(Errors.NONE);
-        assertThat(fixture.coordinator.join(GroupFixture.join(GROUP, "", null, "range")).join().error())
-                .as("a non-empty consumer group").isEqualTo(Errors.INCONSISTENT_GROUP_PROTOCOL);
+    void eachTypeOfGroupIsDescribedByItsOwnApi() {
+        assertThat(join("a").error()).isEqualTo(Errors.NONE);
         assertThat(fixture.coordinator.describe(GROUP)).as("DescribeGroups does not describe consumer groups").isEmpty();
 
         assertThat(leave("a", null, -1).error()).isEqualTo(Errors.NONE);

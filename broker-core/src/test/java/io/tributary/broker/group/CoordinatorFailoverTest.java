@@ -161,7 +161,11 @@ class CoordinatorFailoverTest {
             coordinated.startLoading(partition, 0);
             coordinated.finishLoading(partition, 0);
         }
-        return new OffsetManager(CONFIG, groups, new GroupCoordinator(CONFIG, groups, coordinated, time, deadline -> { }), store, coordinated, time);
+        ClassicRebalance rebalance = new ClassicRebalance(CONFIG, time, deadline -> { });
+        ConsumerGroupCoordinator consumerGroups = new ConsumerGroupCoordinator(GroupFixture.CONSUMER_SETTINGS, id -> Map.of(), groups,
+                coordinated, new KnownTopics(), store, time, deadline -> { }, rebalance);
+        return new OffsetManager(CONFIG, groups, new GroupCoordinator(CONFIG, groups, coordinated, time, deadline -> { }, rebalance,
+                consumerGroups), store, coordinated, time);
     }
 
     private static CompletableFuture<Map<TopicPartition, Errors>> commit(OffsetManager offsets, long offset) {

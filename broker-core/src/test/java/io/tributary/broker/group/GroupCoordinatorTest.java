@@ -216,10 +216,10 @@ class GroupCoordinatorTest {
     @Test
     void membersThatLeaveTriggerARebalanceAndTheLastOneEmptiesTheGroup() {
         JoinResult only = stableGroupOfOne();
-        LeaveResult left = fixture.coordinator.leave(GROUP, List.of(new MemberIdentity(only.memberId(), null)));
+        LeaveResult left = fixture.coordinator.leave(GROUP, List.of(new MemberIdentity(only.memberId(), null))).join();
         assertThat(left.members()).extracting(LeaveResult.MemberLeft::error).containsExactly(Errors.NONE);
         assertThat(fixture.coordinator.describe(GROUP).orElseThrow().state()).isEqualTo(GroupState.EMPTY);
-        assertThat(fixture.coordinator.leave(GROUP, List.of(new MemberIdentity(only.memberId(), null))).members())
+        assertThat(fixture.coordinator.leave(GROUP, List.of(new MemberIdentity(only.memberId(), null))).join().members())
                 .extracting(LeaveResult.MemberLeft::error).containsExactly(Errors.UNKNOWN_MEMBER_ID);
     }
 

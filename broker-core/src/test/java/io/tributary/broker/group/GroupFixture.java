@@ -18,6 +18,7 @@ import io.tributary.broker.testing.FakeTime;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.coordinator.group.ConsumerGroupMigrationPolicy;
 
 /**
  * A coordinator and offset manager on a fake clock over a real three-partition offsets topic in a
@@ -32,10 +33,10 @@ final class GroupFixture implements AutoCloseable {
     static final GroupConfig CONFIG = new GroupConfig(1_000, 60_000, INITIAL_DELAY_MS, RETENTION_MS, 600_000, 100);
     static final int CONSUMER_SESSION_TIMEOUT_MS = 45_000;
     static final int CONSUMER_HEARTBEAT_INTERVAL_MS = 5_000;
-    static final ConsumerGroupSettings CONSUMER_SETTINGS = new ConsumerGroupSettings(CONSUMER_SESSION_TIMEOUT_MS,
-            CONSUMER_HEARTBEAT_INTERVAL_MS, ConsumerGroupSettings.assignors(List.of("uniform", "range")));
+    static final ConsumerGroupSettings CONSUMER_SETTINGS = consumerSettings(ConsumerGroupMigrationPolicy.BIDIRECTIONAL);
 
     final FakeTime time = new FakeTime();
+    private final ConsumerGroupSettings consumerSettings;
     /** Every deadline the coordinator announced, in order. */
     final List<Long> deadlinesSet = new CopyOnWriteArrayList<>();
     private final Path dir;
@@ -56,8 +57,19 @@ final class GroupFixture implements AutoCloseable {
     OffsetManager offsets;
 
     GroupFixture(Path dir) {
+        this(dir, ConsumerGroupMigrationPolicy.BIDIRECTIONAL);
+    }
+
+    /** @param migrationPolicy which non-empty groups change type ({@code group.consumer.migration.policy}) */
+    GroupFixture(Path dir, ConsumerGroupMigrationPolicy migrationPolicy) {
         this.dir = dir;
+        this.consumerSettings = consumerSettings(migrationPolicy);
         open();
+    }
+
+    static ConsumerGroupSettings consumerSettings(ConsumerGroupMigrationPolicy migrationPolicy) {
+        return new ConsumerGroupSettings(CONSUMER_SESSION_TIMEOUT_MS, CONSUMER_HEARTBEAT_INTERVAL_MS,
+                ConsumerGroupSettings.assignors(List.of("uniform", "range")), migrationPolicy);
     }
 
     private void open() {
@@ -70,9 +82,10 @@ final class GroupFixture implements AutoCloseable {
         GroupRegistry groups = new GroupRegistry();
         OffsetStore store = new OffsetStore(partitions, (partition, records) -> replication.append(partition, records), time);
         CoordinatedPartitions coordinated = new CoordinatedPartitions(store::partitionFor);
-        coordinator = new GroupCoordinator(CONFIG, groups, coordinated, time, deadlinesSet::add);
-        consumerGroups = new ConsumerGroupCoordinator(CONSUMER_SETTINGS, group -> groupConfigs.getOrDefault(group, Map.of()), groups,
-                coordinated, topics, store, time, deadlinesSet::add);
+        ClassicRebalance rebalance = new ClassicRebalance(CONFIG, time, deadlinesSet::add);
+        consumerGroups = new ConsumerGroupCoordinator(consumerSettings, group -> groupConfigs.getOrDefault(group, Map.of()), groups,
+                coordinated, topics, store, time, deadlinesSet::add, rebalance);
+        coordinator = new GroupCoordinator(CONFIG, groups, coordinated, time, deadlinesSet::add, rebalance, consumerGroups);
         offsets = new OffsetManager(CONFIG, groups, coordinator, store, coordinated, time);
         for (int partition = 0; partition < partitions.size(); partition++) {
             coordinated.startLoading(partition, 0);

@@ -80,7 +80,8 @@ public final class ConsumerGroupRecords {
                 new ConsumerGroupMemberMetadataValue().setInstanceId(member.instanceId()).setRackId(member.rackId())
                         .setClientId(member.clientId()).setClientHost(member.clientHost())
                         .setSubscribedTopicNames(member.subscribedTopicNames()).setSubscribedTopicRegex(member.subscribedTopicRegex())
-                        .setRebalanceTimeoutMs(member.rebalanceTimeoutMs()).setServerAssignor(member.serverAssignor()));
+                        .setRebalanceTimeoutMs(member.rebalanceTimeoutMs()).setServerAssignor(member.serverAssignor())
+                        .setClassicMemberMetadata(member.classicMetadata()));
         return this;
     }
 
@@ -128,9 +129,24 @@ public final class ConsumerGroupRecords {
         return this;
     }
 
-    /** The (empty) consumer group is gone, as when it becomes a classic group or is deleted. */
-    public ConsumerGroupRecords groupRemoved() {
+    /** The whole group as it stands, as when a classic group becomes this consumer group (in Kafka's order). */
+    public ConsumerGroupRecords wholeGroup(ConsumerMembership group) {
+        group.members().forEach(this::memberSubscription);
+        groupEpoch(group);
+        targetAssignment(group);
+        group.members().forEach(this::currentAssignment);
+        return this;
+    }
+
+    /** The consumer group is gone, with its members (in Kafka's order), as when it becomes a classic group or is deleted. */
+    public ConsumerGroupRecords groupRemoved(ConsumerMembership group) {
+        group.members().forEach(member -> add(new ConsumerGroupCurrentMemberAssignmentKey().setGroupId(groupId)
+                .setMemberId(member.memberId()), null));
+        group.members().forEach(member -> add(new ConsumerGroupTargetAssignmentMemberKey().setGroupId(groupId)
+                .setMemberId(member.memberId()), null));
         add(new ConsumerGroupTargetAssignmentMetadataKey().setGroupId(groupId), null);
+        group.members().forEach(member -> add(new ConsumerGroupMemberMetadataKey().setGroupId(groupId)
+                .setMemberId(member.memberId()), null));
         add(new ConsumerGroupMetadataKey().setGroupId(groupId), null);
         return this;
     }
@@ -226,6 +242,7 @@ public final class ConsumerGroupRecords {
             member.subscribedTopicRegex(value.subscribedTopicRegex());
             member.rebalanceTimeoutMs(value.rebalanceTimeoutMs());
             member.serverAssignor(value.serverAssignor());
+            member.classicMetadata(value.classicMemberMetadata());
         }
 
         private ConsumerMember member(String groupId, String memberId) {

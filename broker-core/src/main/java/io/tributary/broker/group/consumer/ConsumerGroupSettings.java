@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.coordinator.group.ConsumerGroupMigrationPolicy;
 import org.apache.kafka.coordinator.group.GroupConfig;
 import org.apache.kafka.coordinator.group.api.assignor.ConsumerGroupPartitionAssignor;
 import org.apache.kafka.coordinator.group.assignor.RangeAssignor;
@@ -17,8 +18,12 @@ import org.apache.kafka.coordinator.group.assignor.UniformAssignor;
  * @param sessionTimeoutMs    a member that does not heartbeat for this long is fenced
  * @param heartbeatIntervalMs how often members are told to heartbeat
  * @param assignors           the server-side assignors members may name; the first is the default
+ * @param migrationPolicy     which non-empty groups change protocol ({@code group.consumer.migration.policy}): a classic
+ *                            group when a consumer-protocol member joins (upgrade), a consumer group whose last
+ *                            consumer-protocol member leaves (downgrade)
  */
-public record ConsumerGroupSettings(int sessionTimeoutMs, int heartbeatIntervalMs, List<ConsumerGroupPartitionAssignor> assignors) {
+public record ConsumerGroupSettings(int sessionTimeoutMs, int heartbeatIntervalMs, List<ConsumerGroupPartitionAssignor> assignors,
+                                    ConsumerGroupMigrationPolicy migrationPolicy) {
     public ConsumerGroupSettings {
         if (assignors.isEmpty()) {
             throw new ConfigException("group.consumer.assignors must name at least one assignor");

@@ -5,11 +5,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.coordinator.group.generated.ConsumerGroupMemberMetadataValue.ClassicMemberMetadata;
 
 /**
  * One member of a consumer group: what it subscribes to (as its last full heartbeat said), its
- * epoch, what it owns, what it still has to revoke, and its deadlines. Mutable; the group's
- * monitor guards it.
+ * epoch, what it owns, what it still has to revoke, and its deadlines. A member that speaks the
+ * classic protocol (JoinGroup, SyncGroup, Heartbeat) inside the group also has its classic session
+ * timeout and protocols. Mutable; the group's monitor guards it.
  */
 public final class ConsumerMember {
     /** The epoch of a static member that left temporarily and keeps its assignment (Kafka's -2). */
@@ -31,8 +33,14 @@ public final class ConsumerMember {
     private Map<Uuid, Set<Integer>> pendingRevocation = Map.of();
     /** The member epoch at which each partition it owns became its own (KIP-1251's assignment epochs). */
     private Map<Uuid, Map<Integer, Integer>> assignmentEpochs = Map.of();
+    /** Kafka's record of a classic member's JoinGroup (session timeout, protocols); null for a consumer-protocol member. */
+    private ClassicMemberMetadata classic;
     private long sessionDeadlineMs = Long.MAX_VALUE;
     private long revocationDeadlineMs = Long.MAX_VALUE;
+    /** A classic member told to rejoin must do so by then. */
+    private long rejoinDeadlineMs = Long.MAX_VALUE;
+    /** A classic member that joined must send its SyncGroup by then. */
+    private long syncDeadlineMs = Long.MAX_VALUE;
 
     public ConsumerMember(String memberId) {
         this.memberId = memberId;
@@ -55,6 +63,7 @@ public final class ConsumerMember {
         copy.assigned = assigned;
         copy.pendingRevocation = pendingRevocation;
         copy.assignmentEpochs = assignmentEpochs;
+        copy.classic = classic;
         return copy;
     }
 
@@ -206,5 +215,59 @@ public final class ConsumerMember {
 
     public long revocationDeadlineMs() {
         return revocationDeadlineMs;
+    }
+
+    // ---- a member that speaks the classic protocol
+
+    public boolean usesClassicProtocol() {
+        return classic != null;
+    }
+
+    /** The session timeout and protocols of its last JoinGroup; null for a consumer-protocol member. */
+    public ClassicMemberMetadata classicMetadata() {
+        return classic;
+    }
+
+    public void classicMetadata(ClassicMemberMetadata metadata) {
+        this.classic = metadata;
+    }
+
+    /** The protocol (assignor) it is told it uses: the first it offered, as Kafka answers. */
+    public String classicProtocolName() {
+        return classic.supportedProtocols().get(0).name();
+    }
+
+    /** Told to rejoin: it must, within its rebalance timeout (a deadline already running is not moved). */
+    public void rejoinBy(long deadlineMs) {
+        rejoinDeadlineMs = Math.min(rejoinDeadlineMs, deadlineMs);
+    }
+
+    /** It rejoined: it must now sync by {@code deadlineMs}. */
+    public void rejoined(long syncDeadlineMs) {
+        this.rejoinDeadlineMs = Long.MAX_VALUE;
+        this.syncDeadlineMs = syncDeadlineMs;
+    }
+
+    public void synced() {
+        this.syncDeadlineMs = Long.MAX_VALUE;
+    }
+
+    /** The earliest of its deadlines, {@link Long#MAX_VALUE} if none. */
+    public long nextDeadlineMs() {
+        return Math.min(Math.min(sessionDeadlineMs, revocationDeadlineMs), Math.min(rejoinDeadlineMs, syncDeadlineMs));
+    }
+
+    /** Why it is to be fenced at {@code nowMs}, or null if no deadline of it has passed. */
+    public String missedDeadline(long nowMs) {
+        if (nowMs >= sessionDeadlineMs) {
+            return "missed its session timeout";
+        }
+        if (nowMs >= revocationDeadlineMs) {
+            return "did not revoke its partitions within its rebalance timeout";
+        }
+        if (nowMs >= rejoinDeadlineMs) {
+            return "did not rejoin within its rebalance timeout";
+        }
+        return nowMs >= syncDeadlineMs ? "did not sync within its rebalance timeout" : null;
     }
 }

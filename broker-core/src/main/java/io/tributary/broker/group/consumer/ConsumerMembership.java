@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.coordinator.group.api.assignor.ConsumerGroupPartitionAssignor;
@@ -132,6 +133,41 @@ public final class ConsumerMembership {
     private void disown(String memberId) {
         owners.values().forEach(byPartition -> byPartition.values().removeIf(memberId::equals));
         owners.values().removeIf(Map::isEmpty);
+    }
+
+    // ---- members that speak the classic protocol
+
+    /**
+     * Whether a classic member offering {@code protocolNames} of {@code protocolType} may join (Kafka's rule): the
+     * consumer protocol type, and one of its protocols supported by every classic member already in the group.
+     */
+    public boolean supportsClassicProtocols(String protocolType, Collection<String> protocolNames) {
+        if (!ConsumerProtocol.PROTOCOL_TYPE.equals(protocolType) || protocolNames.isEmpty()) {
+            return false;
+        }
+        List<ConsumerMember> classic = members.values().stream().filter(ConsumerMember::usesClassicProtocol).toList();
+        return protocolNames.stream().anyMatch(name -> classic.stream().allMatch(member ->
+                member.classicMetadata().supportedProtocols().stream().anyMatch(protocol -> protocol.name().equals(name))));
+    }
+
+    /**
+     * True if a member waiting for partitions (unreleased partitions) still waits: some partition of its target it does
+     * not have yet is owned by another member. A classic member is told to rejoin once none is.
+     */
+    public boolean waitsForUnreleasedPartitions(ConsumerMember member) {
+        if (member.state() != MemberState.UNRELEASED_PARTITIONS) {
+            return false;
+        }
+        Reconciliation.Owners owners = owners();
+        for (Map.Entry<Uuid, Set<Integer>> topic : Partitions.difference(targetOf(member.memberId()), member.assigned()).entrySet()) {
+            for (int partition : topic.getValue()) {
+                String owner = owners.ownerOf(topic.getKey(), partition);
+                if (owner != null && !owner.equals(member.memberId())) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     // ---- subscriptions

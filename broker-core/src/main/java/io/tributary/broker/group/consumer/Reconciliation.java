@@ -9,9 +9,10 @@ import org.apache.kafka.common.Uuid;
 /**
  * Moves one member from what it owns towards its target assignment, KIP-848's incremental
  * reconciliation. A member first gives up the partitions that are no longer its own (it stays at
- * its epoch until it confirms); then it moves to the target epoch and gets the new partitions that
- * no other member still owns; the rest follow, on a later heartbeat, once their owners have
- * revoked them. So a partition never has two owners.
+ * its epoch until it confirms; a member that says it no longer owns them, as a classic member
+ * rejoining after an eager revocation does, has nothing to confirm); then it moves to the target
+ * epoch and gets the new partitions that no other member still owns; the rest follow, on a later
+ * heartbeat, once their owners have revoked them. So a partition never has two owners.
  */
 public final class Reconciliation {
     /** Who owns a partition now (assigned or pending revocation), or null. */
@@ -34,10 +35,10 @@ public final class Reconciliation {
     public static Next next(ConsumerMember member, int targetEpoch, Map<Uuid, Set<Integer>> target,
                             Map<Uuid, Set<Integer>> owned, Owners owners) {
         return switch (member.state()) {
-            case STABLE -> member.memberEpoch() == targetEpoch ? current(member) : advance(member, targetEpoch, target, owners);
-            case UNREVOKED_PARTITIONS -> owned == null || !Partitions.intersection(owned, member.pendingRevocation()).isEmpty()
-                    ? current(member) : advance(member, targetEpoch, target, owners);
-            case UNRELEASED_PARTITIONS, UNKNOWN -> advance(member, targetEpoch, target, owners);
+            case STABLE -> member.memberEpoch() == targetEpoch ? current(member) : advance(member, targetEpoch, target, owned, owners);
+            case UNREVOKED_PARTITIONS -> ownsAny(owned, member.pendingRevocation())
+                    ? current(member) : advance(member, targetEpoch, target, owned, owners);
+            case UNRELEASED_PARTITIONS, UNKNOWN -> advance(member, targetEpoch, target, owned, owners);
         };
     }
 
@@ -46,10 +47,16 @@ public final class Reconciliation {
                 member.pendingRevocation());
     }
 
-    private static Next advance(ConsumerMember member, int targetEpoch, Map<Uuid, Set<Integer>> target, Owners owners) {
+    /** True if the member may still own some of {@code partitions}: it did not say what it owns, or it named one. */
+    private static boolean ownsAny(Map<Uuid, Set<Integer>> owned, Map<Uuid, Set<Integer>> partitions) {
+        return owned == null || !Partitions.intersection(owned, partitions).isEmpty();
+    }
+
+    private static Next advance(ConsumerMember member, int targetEpoch, Map<Uuid, Set<Integer>> target,
+                                Map<Uuid, Set<Integer>> owned, Owners owners) {
         Map<Uuid, Set<Integer>> kept = Partitions.intersection(member.assigned(), target);
         Map<Uuid, Set<Integer>> revoked = Partitions.difference(member.assigned(), target);
-        if (!revoked.isEmpty()) {
+        if (!revoked.isEmpty() && ownsAny(owned, revoked)) {
             return new Next(member.memberEpoch(), member.previousMemberEpoch(), MemberState.UNREVOKED_PARTITIONS, kept, revoked);
         }
         Map<Uuid, Set<Integer>> added = Partitions.difference(target, member.assigned());
