@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,9 +29,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Three brokers (separate JVMs) and a consumer (KIP-848) group: when the coordinator is SIGKILLed, the new leader
- * of the group's offsets partition rebuilds the group from its records in {@code __consumer_offsets} — same group
- * epoch, same members and assignment — and the members go on consuming from their committed offsets.
+ * Three brokers (separate JVMs) and a consumer (KIP-848) group in the middle of an online migration: a classic group
+ * was upgraded by a consumer-protocol member, and one classic member is still in it. When the coordinator is
+ * SIGKILLed, the new leader of the group's offsets partition rebuilds the mixed group from its records in
+ * {@code __consumer_offsets} — same group epoch, same members (the classic one still classic) and assignment — and
+ * both members go on consuming from their committed offsets, each through its own protocol.
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class ConsumerGroupFailoverIT {
@@ -58,23 +61,33 @@ class ConsumerGroupFailoverIT {
     void theNewCoordinatorRebuildsTheGroupAndItsMembersGoOn() throws Exception {
         try (TestCluster cluster = TestCluster.start(dir, 3, Map.of(BrokerConfig.MIN_INSYNC_REPLICAS, "2",
                 BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS, Integer.toString(OFFSETS_PARTITIONS),
-                BrokerConfig.GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS, "500", BrokerConfig.GROUP_CONSUMER_SESSION_TIMEOUT_MS, "20000"));
+                BrokerConfig.GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS, "500", BrokerConfig.GROUP_CONSUMER_SESSION_TIMEOUT_MS, "20000",
+                BrokerConfig.GROUP_INITIAL_REBALANCE_DELAY_MS, "300"));
              Admin admin = Clients.admin(cluster.bootstrapServers())) {
             admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 3))).all().get();
             produce(cluster, 20, 0);
             ConsumedRecords consumed = new ConsumedRecords();
-            Map<String, Object> protocol = Map.of(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "consumer");
-            try (GroupMember a = GroupMember.start("a", cluster.bootstrapServers(), GROUP, TOPIC, consumed, protocol);
-                 GroupMember b = GroupMember.start("b", cluster.bootstrapServers(), GROUP, TOPIC, consumed, protocol)) {
-                try (GroupMember c = GroupMember.start("c", cluster.bootstrapServers(), GROUP, TOPIC, consumed, protocol)) {
-                    Awaitility.await().atMost(TIMEOUT).until(() -> a.assignment().size() + b.assignment().size() + c.assignment().size() == PARTITIONS
-                            && !a.assignment().isEmpty() && !b.assignment().isEmpty() && !c.assignment().isEmpty());
-                }
+            Map<String, Object> consumerProtocol = Map.of(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "consumer");
+            Map<String, Object> classicProtocol = Map.of(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "classic");
+            List<GroupMember> members = new ArrayList<>();
+            try {
+                GroupMember b = GroupMember.start("b", cluster.bootstrapServers(), GROUP, TOPIC, consumed, classicProtocol);
+                members.add(b);
+                GroupMember c = GroupMember.start("c", cluster.bootstrapServers(), GROUP, TOPIC, consumed, classicProtocol);
+                members.add(c);
+                Awaitility.await().atMost(TIMEOUT).until(() -> b.assignment().size() == 2 && c.assignment().size() == 2);
+                GroupMember a = GroupMember.start("a", cluster.bootstrapServers(), GROUP, TOPIC, consumed, consumerProtocol);
+                members.add(a);
+                Awaitility.await().atMost(TIMEOUT).until(() -> !a.assignment().isEmpty());
+                members.remove(c);
+                c.close();
                 Awaitility.await().atMost(TIMEOUT).until(() -> a.assignment().size() == 2 && b.assignment().size() == 2
                         && consumed.count() == PARTITIONS * 20);
                 int offsetsPartition = Utils.abs(GROUP.hashCode()) % OFFSETS_PARTITIONS;
                 cluster.awaitFullIsr(admin, "__consumer_offsets", offsetsPartition, TIMEOUT);
                 ConsumerGroupDescription before = stableGroup(admin);
+                assertThat(upgraded(before)).as("a upgraded the group, b is still a classic member")
+                        .isEqualTo(Map.of("a", true, "b", false));
                 int coordinator = before.coordinator().id();
 
                 cluster.broker(coordinator).kill();
@@ -84,6 +97,7 @@ class ConsumerGroupFailoverIT {
 
                 assertThat(after.groupEpoch()).as("the group was loaded, not formed again").isEqualTo(before.groupEpoch());
                 assertThat(assignments(after)).isEqualTo(assignments(before));
+                assertThat(upgraded(after)).isEqualTo(upgraded(before));
                 produce(cluster, 20, 20);
                 Awaitility.await().atMost(TIMEOUT).until(() -> consumed.count() >= PARTITIONS * 40);
                 Map<TopicPartition, Long> ends = new HashMap<>();
@@ -93,8 +107,19 @@ class ConsumerGroupFailoverIT {
                 consumed.assertExactlyOnceInOrder(ends);
                 assertThat(a.failure()).isNull();
                 assertThat(b.failure()).isNull();
+            } finally {
+                for (GroupMember member : members) {
+                    member.close();
+                }
             }
         }
+    }
+
+    /** Whether each member (by client id) speaks the consumer protocol. */
+    private static Map<String, Boolean> upgraded(ConsumerGroupDescription group) {
+        Map<String, Boolean> byClient = new HashMap<>();
+        group.members().forEach(member -> byClient.put(member.clientId(), member.upgraded().orElseThrow()));
+        return byClient;
     }
 
     private static ConsumerGroupDescription stableGroup(Admin admin) {

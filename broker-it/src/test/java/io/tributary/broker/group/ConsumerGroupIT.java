@@ -25,7 +25,9 @@ import org.apache.kafka.clients.consumer.RangeAssignor;
 import org.apache.kafka.clients.consumer.RoundRobinAssignor;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -39,7 +41,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * kafka-clients consumers in groups against one broker: a group shares a 6-partition topic so that
  * each record is processed exactly once and each partition in order, through members joining,
  * leaving and getting stuck, with each of the three built-in assignors; two groups read the same
- * topic independently.
+ * topic independently. This broker forbids the online migration of non-empty groups
+ * ({@code group.consumer.migration.policy=disabled}), so a consumer-protocol member cannot join a
+ * classic group that has members.
  */
 class ConsumerGroupIT {
     private static final int PARTITIONS = 6;
@@ -53,6 +57,7 @@ class ConsumerGroupIT {
         broker = TestBroker.start(dir, Map.of(
                 BrokerConfig.GROUP_MIN_SESSION_TIMEOUT_MS, "1000",
                 BrokerConfig.GROUP_INITIAL_REBALANCE_DELAY_MS, "300",
+                BrokerConfig.GROUP_CONSUMER_MIGRATION_POLICY, "disabled",
                 BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS, "5"));
     }
 
@@ -176,6 +181,30 @@ class ConsumerGroupIT {
             admin.deleteConsumerGroups(List.of(group)).all().get();
             assertThat(admin.listConsumerGroups().all().get()).extracting(ConsumerGroupListing::groupId).doesNotContain(group);
             assertThat(admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get()).isEmpty();
+        }
+    }
+
+    @Test
+    void aConsumerProtocolMemberIsRefusedByAClassicGroupWithMembersWhenMigrationIsDisabled() throws Exception {
+        String topic = createTopic("no-migration");
+        ConsumedRecords consumed = new ConsumedRecords();
+        GroupMember classic = GroupMember.start("classic", broker.bootstrapServers(), "g-no-migration", topic, consumed, Map.of());
+        members.add(classic);
+        Awaitility.await().atMost(DEADLINE).until(() -> classic.assignment().size() == PARTITIONS);
+
+        GroupMember upgrading = GroupMember.start("upgrading", broker.bootstrapServers(), "g-no-migration", topic, consumed,
+                Map.of(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "consumer"));
+        members.add(upgrading);
+
+        Awaitility.await().atMost(DEADLINE).until(() -> upgrading.failure() != null);
+        assertThat(upgrading.failure()).isInstanceOf(GroupIdNotFoundException.class)
+                .hasMessageContaining("online upgrade is disabled");
+        assertThat(upgrading.assignment()).isEmpty();
+        assertThat(classic.assignment()).hasSize(PARTITIONS);
+        assertThat(classic.failure()).isNull();
+        try (Admin admin = Clients.admin(broker.bootstrapServers())) {
+            assertThat(admin.describeConsumerGroups(List.of("g-no-migration")).all().get().get("g-no-migration").type())
+                    .isEqualTo(GroupType.CLASSIC);
         }
     }
 

@@ -8,6 +8,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Java consumers with {@code group.protocol=consumer} (KIP-848) against one broker: they share a topic
  * through the server-side assignor, rebalance when members come and go (a member that closes
  * without leaving loses its partitions once its session times out), commit with their member
- * epochs, and a static member that comes back keeps its partitions.
+ * epochs, and a static member that comes back keeps its partitions. A classic group is upgraded one
+ * member at a time to the consumer protocol, and a consumer group downgraded back, while records
+ * keep coming (KIP-848's online migration, the default {@code bidirectional} policy).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ConsumerProtocolIT {
@@ -52,6 +55,7 @@ class ConsumerProtocolIT {
         broker = TestBroker.start(dir, Map.of(
                 BrokerConfig.GROUP_CONSUMER_SESSION_TIMEOUT_MS, Integer.toString(SESSION_TIMEOUT_MS),
                 BrokerConfig.GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS, "300",
+                BrokerConfig.GROUP_INITIAL_REBALANCE_DELAY_MS, "300",
                 BrokerConfig.OFFSETS_TOPIC_NUM_PARTITIONS, "5"));
     }
 
@@ -86,6 +90,11 @@ class ConsumerProtocolIT {
             ends.put(new TopicPartition(topic, partition), end);
         }
         return ends;
+    }
+
+    /** A member with {@code group.protocol=classic} (the range assignor first: eager rebalances). */
+    private static GroupMember classicMember(String name, String group, String topic, ConsumedRecords consumed) {
+        return GroupMember.start(name, broker.bootstrapServers(), group, topic, consumed, Map.of());
     }
 
     private static GroupMember member(String name, String group, String topic, ConsumedRecords consumed, Map<String, Object> extra) {
@@ -186,5 +195,89 @@ class ConsumerProtocolIT {
                 assertThat(a.rebalances()).as("the other member saw no rebalance").isEqualTo(rebalancesOfA);
             }
         }
+    }
+
+    @Test
+    void aClassicGroupIsUpgradedOneMemberAtATimeWhileRecordsKeepComing() throws Exception {
+        String topic = "upgraded";
+        String group = "g-upgrade";
+        createTopic(topic);
+        ConsumedRecords consumed = new ConsumedRecords();
+        List<GroupMember> members = new ArrayList<>();
+        try (SteadyProducer producer = new SteadyProducer(broker.bootstrapServers(), topic, PARTITIONS);
+             CommittedOffsetsWatch commits = new CommittedOffsetsWatch(broker.bootstrapServers(), group);
+             Admin admin = Clients.admin(broker.bootstrapServers())) {
+            for (int i = 0; i < 3; i++) {
+                members.add(classicMember("classic-" + i, group, topic, consumed));
+            }
+            awaitSizes(members, 2);
+            assertThat(describe(admin, group).type()).isEqualTo(GroupType.CLASSIC);
+
+            for (int i = 0; i < 3; i++) {
+                members.remove(0).close();
+                members.add(member("consumer-" + i, group, topic, consumed, Map.of()));
+                awaitSizes(members, 2);
+                ConsumerGroupDescription mixed = describe(admin, group);
+                assertThat(mixed.type()).isEqualTo(GroupType.CONSUMER);
+                assertThat(mixed.members()).filteredOn(m -> m.upgraded().orElseThrow()).hasSize(i + 1);
+            }
+
+            Map<TopicPartition, Long> ends = producer.stop();
+            Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> consumed.assertExactlyOnceInOrder(ends));
+            Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(committed(admin, group)).isEqualTo(ends));
+            assertThat(commits.reads()).isPositive();
+            assertThat(commits.wentBack()).isEmpty();
+        } finally {
+            for (GroupMember member : members) {
+                member.close();
+            }
+        }
+    }
+
+    @Test
+    void aConsumerGroupIsDowngradedOneMemberAtATimeWhileRecordsKeepComing() throws Exception {
+        String topic = "downgraded";
+        String group = "g-downgrade";
+        createTopic(topic);
+        ConsumedRecords consumed = new ConsumedRecords();
+        List<GroupMember> members = new ArrayList<>();
+        try (SteadyProducer producer = new SteadyProducer(broker.bootstrapServers(), topic, PARTITIONS);
+             CommittedOffsetsWatch commits = new CommittedOffsetsWatch(broker.bootstrapServers(), group);
+             Admin admin = Clients.admin(broker.bootstrapServers())) {
+            for (int i = 0; i < 3; i++) {
+                members.add(member("consumer-" + i, group, topic, consumed, Map.of()));
+            }
+            awaitSizes(members, 2);
+
+            for (int i = 0; i < 3; i++) {
+                members.remove(0).close();
+                members.add(classicMember("classic-" + i, group, topic, consumed));
+                awaitSizes(members, 2);
+            }
+            ConsumerGroupDescription classic = describe(admin, group);
+            assertThat(classic.type()).as("the last consumer-protocol member left").isEqualTo(GroupType.CLASSIC);
+            assertThat(classic.members()).hasSize(3);
+
+            Map<TopicPartition, Long> ends = producer.stop();
+            Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> consumed.assertExactlyOnceInOrder(ends));
+            Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(committed(admin, group)).isEqualTo(ends));
+            assertThat(commits.reads()).isPositive();
+            assertThat(commits.wentBack()).isEmpty();
+        } finally {
+            for (GroupMember member : members) {
+                member.close();
+            }
+        }
+    }
+
+    private static ConsumerGroupDescription describe(Admin admin, String group) throws Exception {
+        return admin.describeConsumerGroups(List.of(group)).all().get().get(group);
+    }
+
+    private static Map<TopicPartition, Long> committed(Admin admin, String group) throws Exception {
+        Map<TopicPartition, Long> offsets = new HashMap<>();
+        admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get()
+                .forEach((partition, offset) -> offsets.put(partition, offset.offset()));
+        return offsets;
     }
 }
