@@ -1,7 +1,10 @@
 /**
  * Consumer groups: {@link io.tributary.broker.group.GroupCoordinator} runs the classic protocol's
  * membership and rebalances, {@link io.tributary.broker.group.ConsumerGroupCoordinator} the consumer
- * protocol of KIP-848 over the same groups (its state and rules are in {@code group.consumer}),
+ * protocol of KIP-848 over the same groups (its state and rules are in {@code group.consumer}); a
+ * group moves between the two while it has members as {@link io.tributary.broker.group.GroupConversion}
+ * allows, classic members of a consumer group taking part through
+ * {@link io.tributary.broker.group.ClassicMembersOfConsumerGroups};
  * {@link io.tributary.broker.group.OffsetManager} commits and fetches offsets,
  * {@link io.tributary.broker.group.OffsetStore} keeps them and the consumer groups' records in the
  * compacted internal topic {@code __consumer_offsets}. A broker coordinates the groups of the offsets
