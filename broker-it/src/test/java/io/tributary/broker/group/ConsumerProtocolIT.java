@@ -92,9 +92,10 @@ class ConsumerProtocolIT {
         return ends;
     }
 
-    /** A member with {@code group.protocol=classic} (the range assignor first: eager rebalances). */
-    private static GroupMember classicMember(String name, String group, String topic, ConsumedRecords consumed) {
-        return GroupMember.start(name, broker.bootstrapServers(), group, topic, consumed, Map.of());
+    /** A member of the {@code type} protocol; a classic one has the range assignor first (eager rebalances). */
+    private static GroupMember member(GroupType type, String name, String group, String topic, ConsumedRecords consumed) {
+        return type == GroupType.CONSUMER ? member(name, group, topic, consumed, Map.of())
+                : GroupMember.start(name, broker.bootstrapServers(), group, topic, consumed, Map.of());
     }
 
     private static GroupMember member(String name, String group, String topic, ConsumedRecords consumed, Map<String, Object> extra) {
@@ -199,8 +200,22 @@ class ConsumerProtocolIT {
 
     @Test
     void aClassicGroupIsUpgradedOneMemberAtATimeWhileRecordsKeepComing() throws Exception {
-        String topic = "upgraded";
-        String group = "g-upgrade";
+        replaceEveryMemberOneAtATime("upgrade", GroupType.CLASSIC);
+    }
+
+    @Test
+    void aConsumerGroupIsDowngradedOneMemberAtATimeWhileRecordsKeepComing() throws Exception {
+        replaceEveryMemberOneAtATime("downgrade", GroupType.CONSUMER);
+    }
+
+    /**
+     * A rolling restart that changes group.protocol: three members of the {@code from} protocol are replaced one at a
+     * time by members of the other while a producer writes. Until the last is replaced the group is a consumer group
+     * with both kinds of members; then it is a group of the other type.
+     */
+    private static void replaceEveryMemberOneAtATime(String name, GroupType from) throws Exception {
+        String topic = "migrating-" + name;
+        String group = "g-" + name;
         createTopic(topic);
         ConsumedRecords consumed = new ConsumedRecords();
         List<GroupMember> members = new ArrayList<>();
@@ -208,25 +223,23 @@ class ConsumerProtocolIT {
              CommittedOffsetsWatch commits = new CommittedOffsetsWatch(broker.bootstrapServers(), group);
              Admin admin = Clients.admin(broker.bootstrapServers())) {
             for (int i = 0; i < 3; i++) {
-                members.add(classicMember("classic-" + i, group, topic, consumed));
+                members.add(member(from, "old-" + i, group, topic, consumed));
             }
             awaitSizes(members, 2);
-            assertThat(describe(admin, group).type()).isEqualTo(GroupType.CLASSIC);
+            assertThat(describe(admin, group).type()).isEqualTo(from);
 
-            for (int i = 0; i < 3; i++) {
+            GroupType to = from == GroupType.CLASSIC ? GroupType.CONSUMER : GroupType.CLASSIC;
+            for (int replaced = 1; replaced <= 3; replaced++) {
                 members.remove(0).close();
-                members.add(member("consumer-" + i, group, topic, consumed, Map.of()));
+                members.add(member(to, "new-" + replaced, group, topic, consumed));
                 awaitSizes(members, 2);
-                ConsumerGroupDescription mixed = describe(admin, group);
-                assertThat(mixed.type()).isEqualTo(GroupType.CONSUMER);
-                assertThat(mixed.members()).filteredOn(m -> m.upgraded().orElseThrow()).hasSize(i + 1);
+                ConsumerGroupDescription described = describe(admin, group);
+                assertThat(described.type()).isEqualTo(replaced < 3 ? GroupType.CONSUMER : to);
+                int withConsumerProtocol = to == GroupType.CONSUMER ? replaced : 3 - replaced;
+                assertThat(described.members()).filteredOn(m -> m.upgraded().orElse(false)).hasSize(withConsumerProtocol);
             }
 
-            Map<TopicPartition, Long> ends = producer.stop();
-            Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> consumed.assertExactlyOnceInOrder(ends));
-            Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(committed(admin, group)).isEqualTo(ends));
-            assertThat(commits.reads()).isPositive();
-            assertThat(commits.wentBack()).isEmpty();
+            assertEveryRecordConsumedOnceAndCommitted(producer, consumed, commits, admin, group);
         } finally {
             for (GroupMember member : members) {
                 member.close();
@@ -234,40 +247,15 @@ class ConsumerProtocolIT {
         }
     }
 
-    @Test
-    void aConsumerGroupIsDowngradedOneMemberAtATimeWhileRecordsKeepComing() throws Exception {
-        String topic = "downgraded";
-        String group = "g-downgrade";
-        createTopic(topic);
-        ConsumedRecords consumed = new ConsumedRecords();
-        List<GroupMember> members = new ArrayList<>();
-        try (SteadyProducer producer = new SteadyProducer(broker.bootstrapServers(), topic, PARTITIONS);
-             CommittedOffsetsWatch commits = new CommittedOffsetsWatch(broker.bootstrapServers(), group);
-             Admin admin = Clients.admin(broker.bootstrapServers())) {
-            for (int i = 0; i < 3; i++) {
-                members.add(member("consumer-" + i, group, topic, consumed, Map.of()));
-            }
-            awaitSizes(members, 2);
-
-            for (int i = 0; i < 3; i++) {
-                members.remove(0).close();
-                members.add(classicMember("classic-" + i, group, topic, consumed));
-                awaitSizes(members, 2);
-            }
-            ConsumerGroupDescription classic = describe(admin, group);
-            assertThat(classic.type()).as("the last consumer-protocol member left").isEqualTo(GroupType.CLASSIC);
-            assertThat(classic.members()).hasSize(3);
-
-            Map<TopicPartition, Long> ends = producer.stop();
-            Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> consumed.assertExactlyOnceInOrder(ends));
-            Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(committed(admin, group)).isEqualTo(ends));
-            assertThat(commits.reads()).isPositive();
-            assertThat(commits.wentBack()).isEmpty();
-        } finally {
-            for (GroupMember member : members) {
-                member.close();
-            }
-        }
+    /** Stops the producer: every record it wrote is consumed once, in order, and committed; no commit went back. */
+    private static void assertEveryRecordConsumedOnceAndCommitted(SteadyProducer producer, ConsumedRecords consumed,
+                                                                  CommittedOffsetsWatch commits, Admin admin, String group)
+            throws InterruptedException {
+        Map<TopicPartition, Long> ends = producer.stop();
+        Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> consumed.assertExactlyOnceInOrder(ends));
+        Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(committed(admin, group)).isEqualTo(ends));
+        assertThat(commits.reads()).isPositive();
+        assertThat(commits.wentBack()).isEmpty();
     }
 
     private static ConsumerGroupDescription describe(Admin admin, String group) throws Exception {
