@@ -26,7 +26,10 @@ import org.slf4j.LoggerFactory;
  * partitions the member may own now. A member that must take part in a rebalance (the group epoch moved on, it has
  * partitions to give up, or partitions it waited for are free) is told REBALANCE_IN_PROGRESS and rejoins. Its own
  * session timeout applies, and it is fenced if it does not rejoin, or sync after joining, within its rebalance
- * timeout. Answers that change the group come once the change is replicated, as the consumer protocol's do.
+ * timeout. Answers that change the group come once the change is replicated, as the consumer protocol's do. A
+ * static member that restarts with the classic protocol in place of the group's last consumer-protocol member turns
+ * the group classic (Kafka's second downgrade rule), rebalancing only if it subscribes to other topics (or the
+ * subscribed topics changed).
  * Callers hold the group's monitor.
  */
 final class ClassicMembersOfConsumerGroups {
@@ -58,25 +61,55 @@ final class ClassicMembersOfConsumerGroups {
             log.info("group {}: member {} joins with an unreadable subscription: {}", group.groupId(), memberId, e.toString());
             return done(JoinResult.error(Errors.INCONSISTENT_GROUP_PROTOCOL, memberId));
         }
+        boolean isStatic = request.groupInstanceId() != null;
+        Optional<ConsumerMember> existing = isStatic ? membership.staticMember(request.groupInstanceId()) : membership.member(memberId);
+        if (isStatic && !unknown && existing.map(m -> !m.memberId().equals(memberId)).orElse(true)) {
+            // Kafka's checks of a static member that gives its member id: that instance must be this member
+            return done(JoinResult.error(existing.isEmpty() ? Errors.UNKNOWN_MEMBER_ID : Errors.FENCED_INSTANCE_ID, memberId));
+        }
+        // Kafka's second downgrade rule: the static member this one replaces was the last to use the consumer protocol
+        boolean replacesLastConsumerProtocolMember = isStatic && existing.isPresent()
+                && consumerGroups.mayDowngradeReplacing(membership, existing.get());
         ConsumerGroupRecords changes = new ConsumerGroupRecords(group.groupId(), time.milliseconds());
+        boolean joining = existing.isEmpty();
         ConsumerMember member;
-        boolean joining = false;
-        Optional<ConsumerMember> existing = request.groupInstanceId() == null ? membership.member(memberId)
-                : membership.staticMember(request.groupInstanceId());
-        if (existing.isEmpty()) {
+        if (joining) {
             member = new ConsumerMember(memberId);
             member.instanceId(request.groupInstanceId());
             membership.add(member);
-            joining = true;
             log.info("group {}: member {} joins the consumer group with the classic protocol", group.groupId(), memberId);
-        } else if (existing.get().memberId().equals(memberId)) {
-            member = existing.get();
-        } else if (unknown) {
-            member = consumerGroups.takeOver(membership, existing.get(), memberId, changes);
         } else {
-            return done(JoinResult.error(Errors.FENCED_INSTANCE_ID, memberId));
+            // a static member that restarted under a new member id takes over its old incarnation
+            member = existing.get().memberId().equals(memberId) ? existing.get()
+                    : consumerGroups.takeOver(membership, existing.get(), memberId, changes);
         }
-        boolean resubscribed = !subscription.topics().equals(member.subscribedTopicNames()) || member.subscribedTopicRegex() != null;
+        boolean resubscribed = update(member, request, subscription, joining, changes);
+        JoinResult joined;
+        if (replacesLastConsumerProtocolMember) {
+            consumerGroups.downgradeOnReplacement(group, membership, member, resubscribed, subscription.owned(), changes);
+            joined = new JoinResult(Errors.NONE, memberId, member.memberEpoch(), ConsumerProtocol.PROTOCOL_TYPE,
+                    group.protocolName(), "", List.of());
+        } else {
+            long now = time.milliseconds();
+            consumerGroups.startSession(group, member, now);
+            consumerGroups.moveTowardsTarget(membership, member, joining || resubscribed, subscription.owned(), changes);
+            consumerGroups.awaitSync(member, now);
+            joined = new JoinResult(Errors.NONE, memberId, member.memberEpoch(), ConsumerProtocol.PROTOCOL_TYPE,
+                    member.classicProtocolName(), "", List.of());
+        }
+        return consumerGroups.write(group, changes).thenApply(error -> error == Errors.NONE ? joined
+                : JoinResult.error(OffsetStore.clientError(error), memberId));
+    }
+
+    /**
+     * Takes what a JoinGroup says of the member: its subscription, rack, timeouts, client and protocols; the member's
+     * record is written if anything changed. @return true if it subscribes to other topics now (a new group epoch)
+     */
+    private static boolean update(ConsumerMember member, JoinRequest request, EmbeddedConsumerProtocol.Subscription subscription,
+                                  boolean joining, ConsumerGroupRecords changes) {
+        // as sets, as Kafka compares subscriptions: the order a client lists its topics in is no change
+        boolean resubscribed = !Set.copyOf(subscription.topics()).equals(Set.copyOf(member.subscribedTopicNames()))
+                || member.subscribedTopicRegex() != null;
         var classic = GroupConversion.classicMetadata(request.sessionTimeoutMs(), request.protocols());
         boolean changed = joining || resubscribed || !classic.equals(member.classicMetadata())
                 || member.rebalanceTimeoutMs() != request.rebalanceTimeoutMs();
@@ -91,14 +124,7 @@ final class ClassicMembersOfConsumerGroups {
         if (changed) {
             changes.memberSubscription(member);
         }
-        long now = time.milliseconds();
-        consumerGroups.startSession(group, member, now);
-        consumerGroups.moveTowardsTarget(membership, member, joining || resubscribed, subscription.owned(), changes);
-        consumerGroups.awaitSync(member, now);
-        JoinResult joined = new JoinResult(Errors.NONE, memberId, member.memberEpoch(), ConsumerProtocol.PROTOCOL_TYPE,
-                member.classicProtocolName(), "", List.of());
-        return consumerGroups.write(group, changes).thenApply(error -> error == Errors.NONE ? joined
-                : JoinResult.error(OffsetStore.clientError(error), memberId));
+        return resubscribed;
     }
 
     CompletableFuture<SyncResult> sync(Group group, SyncRequest request) {

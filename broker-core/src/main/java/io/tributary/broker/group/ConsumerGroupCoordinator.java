@@ -47,7 +47,8 @@ import org.slf4j.LoggerFactory;
  * as {@code group.consumer.migration.policy} allows ({@link GroupConversion}): a consumer-protocol member upgrades a
  * classic group of consumers (else GROUP_ID_NOT_FOUND, as Kafka answers), whose members then take part through the
  * classic APIs ({@link ClassicMembersOfConsumerGroups}, over this coordinator's rules); when the last
- * consumer-protocol member leaves, the classic members that remain become a classic group again.
+ * consumer-protocol member leaves, or a classic member takes over its static instance id, the classic members become
+ * a classic group again.
  *
  * <p>Every change is written as Kafka's records to the group's offsets partition, in order, so the next coordinator
  * rebuilds the group; as in Kafka, a heartbeat is answered only once what it wrote is replicated (acks=-1: on every
@@ -379,10 +380,33 @@ public final class ConsumerGroupCoordinator {
         if (conversion.mayDowngrade(membership, leaving)) {
             leaving.forEach(member -> log.info("group {}: member {} {}, the last to use the consumer protocol", group.groupId(),
                     member.memberId(), why));
-            conversion.downgrade(group, membership, leaving, changes);
+            conversion.downgrade(group, membership, leaving, changes, true);
         } else {
             remove(group, membership, leaving, why, changes);
         }
+    }
+
+    /** True if a classic member that replaces the static {@code replaced} turns the group classic ({@link #downgradeOnReplacement}). */
+    boolean mayDowngradeReplacing(ConsumerMembership membership, ConsumerMember replaced) {
+        return conversion.mayDowngradeReplacing(membership, replaced);
+    }
+
+    /**
+     * A classic member took over the static member that was the group's last to use the consumer protocol: the group
+     * becomes a classic group of its members. As in Kafka, it rebalances only if the target assignment is stale (the
+     * newcomer subscribes to other topics, or the subscribed topics changed); otherwise the newcomer first moves
+     * towards the target of the member it replaced, and every member keeps its target as its classic assignment.
+     *
+     * @param owned what the newcomer says it owns
+     */
+    void downgradeOnReplacement(Group group, ConsumerMembership membership, ConsumerMember newcomer, boolean resubscribed,
+                                Map<Uuid, Set<Integer>> owned, ConsumerGroupRecords changes) {
+        boolean stale = membership.refreshSubscriptionHash(topics) || resubscribed
+                || membership.groupEpoch() > membership.targetAssignmentEpoch();
+        if (!stale) {
+            reconcile(membership, newcomer, owned, changes);
+        }
+        conversion.downgrade(group, membership, List.of(), changes, stale);
     }
 
     /** Removes members: their partitions are free, and the others get them with the next group epoch. */

@@ -32,8 +32,10 @@ import org.slf4j.LoggerFactory;
  *     group epoch = the classic generation; each classic member becomes a member of that epoch owning (and targeted
  *     with) the partitions the classic leader last gave it, and goes on through JoinGroup, SyncGroup and Heartbeat.
  *     Members waiting for a JoinGroup or SyncGroup answer are told REBALANCE_IN_PROGRESS and rejoin.</li>
- * <li>Downgrade: the last consumer-protocol member leaves (or is fenced) and classic members remain. They become a
- *     classic group of generation = the group epoch, each holding its target assignment, which rebalances at once.</li>
+ * <li>Downgrade: the last consumer-protocol member leaves (or is fenced) and classic members remain, or a static one
+ *     is replaced by a classic member with its instance id. They become a classic group of generation = the group
+ *     epoch, each holding its target assignment, which rebalances at once (after a replacement only if the target
+ *     assignment is stale: the newcomer subscribes to other topics, or the subscribed topics changed).</li>
  * </ul>
  * The consumer group's records are written for an upgrade and deleted for a downgrade (classic membership is not
  * stored). Callers hold the group's monitor.
@@ -43,13 +45,13 @@ final class GroupConversion {
 
     private final ConsumerGroupMigrationPolicy policy;
     private final SubscribableTopics topics;
-    private final ClassicRebalance rebalance;
+    private final ClassicRebalance classicRebalance;
     private final Time time;
 
     GroupConversion(ConsumerGroupMigrationPolicy policy, SubscribableTopics topics, ClassicRebalance rebalance, Time time) {
         this.policy = policy;
         this.topics = topics;
-        this.rebalance = rebalance;
+        this.classicRebalance = rebalance;
         this.time = time;
     }
 
@@ -128,24 +130,41 @@ final class GroupConversion {
         return new ClassicMemberMetadata().setSessionTimeoutMs(sessionTimeoutMs).setSupportedProtocols(supported);
     }
 
-    /** True if the group is to become classic once {@code leaving} are gone: only classic members remain, and the policy allows it. */
+    /**
+     * Kafka's first downgrade rule: true if the group is to become classic once {@code leaving} are gone, because
+     * only classic members remain and the policy allows it.
+     */
     boolean mayDowngrade(ConsumerMembership membership, Collection<ConsumerMember> leaving) {
         List<ConsumerMember> remaining = remaining(membership, leaving);
-        if (remaining.isEmpty() || !remaining.stream().allMatch(ConsumerMember::usesClassicProtocol)) {
-            return false;
-        }
+        return !remaining.isEmpty() && allClassic(remaining) && downgradeEnabled();
+    }
+
+    /**
+     * Kafka's second downgrade rule: true if the group is to become classic when a classic member takes over the
+     * static member {@code replaced}, because that was the last member to use the consumer protocol and the policy
+     * allows it.
+     */
+    boolean mayDowngradeReplacing(ConsumerMembership membership, ConsumerMember replaced) {
+        return !replaced.usesClassicProtocol() && allClassic(remaining(membership, List.of(replaced))) && downgradeEnabled();
+    }
+
+    private static boolean allClassic(List<ConsumerMember> members) {
+        return members.stream().allMatch(ConsumerMember::usesClassicProtocol);
+    }
+
+    private boolean downgradeEnabled() {
         if (!policy.isDowngradeEnabled()) {
             log.info("consumer group of classic members only is not downgraded to a classic group: online downgrade is disabled");
-            return false;
         }
-        return true;
+        return policy.isDowngradeEnabled();
     }
 
     /**
      * Turns the consumer group into a classic group of its members but {@code leaving} (all classic), which
-     * rebalances; {@code changes} gets the tombstones of the whole consumer group.
+     * rebalances if {@code rebalance}; {@code changes} gets the tombstones of the whole consumer group.
      */
-    void downgrade(Group group, ConsumerMembership membership, Collection<ConsumerMember> leaving, ConsumerGroupRecords changes) {
+    void downgrade(Group group, ConsumerMembership membership, Collection<ConsumerMember> leaving, ConsumerGroupRecords changes,
+                   boolean rebalance) {
         long now = time.milliseconds();
         changes.groupRemoved(membership);
         group.consumer(null);
@@ -158,12 +177,14 @@ final class GroupConversion {
         for (Member member : group.members()) {
             member.assign(EmbeddedConsumerProtocol.assignment(membership.targetOf(member.memberId()), topics,
                     member.metadata(group.protocolName())));
-            rebalance.touch(member, now);
+            classicRebalance.touch(member, now);
         }
         group.transitionTo(GroupState.STABLE, now);
-        log.info("consumer group {} of epoch {} becomes a classic group of its {} classic member(s), which rebalance",
-                group.groupId(), membership.groupEpoch(), remaining.size());
-        rebalance.prepare(group);
+        log.info("consumer group {} of epoch {} becomes a classic group of its {} classic member(s){}", group.groupId(),
+                membership.groupEpoch(), remaining.size(), rebalance ? ", which rebalance" : "");
+        if (rebalance) {
+            classicRebalance.prepare(group);
+        }
     }
 
     /** The JoinGroup a classic member of a consumer group sent, as the classic group takes it over. */

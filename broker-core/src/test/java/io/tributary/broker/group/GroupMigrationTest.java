@@ -66,8 +66,12 @@ class GroupMigrationTest {
     // ---- classic members, as a classic Java consumer speaks (the range assignor, the consumer protocol's metadata)
 
     private static byte[] subscription(Set<Integer> owned) {
+        return subscription(List.of(TOPIC), owned);
+    }
+
+    private static byte[] subscription(List<String> topics, Set<Integer> owned) {
         List<TopicPartition> partitions = owned.stream().sorted().map(p -> new TopicPartition(TOPIC, p)).toList();
-        return Utils.toArray(ConsumerProtocol.serializeSubscription(new Subscription(List.of(TOPIC), null, partitions)));
+        return Utils.toArray(ConsumerProtocol.serializeSubscription(new Subscription(topics, null, partitions)));
     }
 
     private static byte[] assignment(Set<Integer> partitions) {
@@ -84,6 +88,15 @@ class GroupMigrationTest {
     private static JoinRequest classicJoin(String memberId, Set<Integer> owned) {
         return new JoinRequest(GROUP, memberId, null, "classic", "/127.0.0.1", SESSION_TIMEOUT_MS, REBALANCE_TIMEOUT_MS,
                 "consumer", List.of(new Protocol("range", subscription(owned))), true);
+    }
+
+    /** The JoinGroup of a classic static member, {@code memberId} "" when it (re)starts, subscribed to {@code topics}. */
+    private JoinResult staticJoin(String memberId, String instanceId, List<String> topics) {
+        CompletableFuture<JoinResult> joined = fixture.coordinator.join(new JoinRequest(GROUP, memberId, instanceId, "classic",
+                "/127.0.0.1", SESSION_TIMEOUT_MS, REBALANCE_TIMEOUT_MS, "consumer",
+                List.of(new Protocol("range", subscription(topics, Set.of()))), true));
+        assertThat(joined).as("a join into a consumer group is answered at once").isDone();
+        return joined.join();
     }
 
     /** A classic member's JoinGroup, answered at once (as inside a consumer group). */
@@ -127,7 +140,11 @@ class GroupMigrationTest {
     // ---- consumer-protocol members
 
     private HeartbeatResult consumerJoin(String memberId) {
-        return fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, memberId, 0, null, null, REBALANCE_TIMEOUT_MS,
+        return consumerJoin(memberId, null);
+    }
+
+    private HeartbeatResult consumerJoin(String memberId, String instanceId) {
+        return fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, memberId, 0, instanceId, null, REBALANCE_TIMEOUT_MS,
                 List.of(TOPIC), null, null, Map.of(), "client-" + memberId, "/127.0.0.1")).join();
     }
 
@@ -416,6 +433,98 @@ class GroupMigrationTest {
         sync(leader, Map.of(leader.memberId(), assignment(Set.of(0, 1, 2)), follower.memberId(), assignment(Set.of(3, 4, 5))));
         assertThat(partitionsOf(followerSync.join().assignment())).containsExactlyInAnyOrder(3, 4, 5);
         assertThat(fixture.coordinator.describe(GROUP).orElseThrow().state()).isEqualTo(GroupState.STABLE);
+    }
+
+    /** A stable consumer group of the static consumer-protocol member "c" (instance "i-c") and a classic member. */
+    private Map<String, Integer> groupOfAStaticConsumerProtocolMemberAndAClassicMember() {
+        HeartbeatResult c = consumerJoin("c", "i-c");
+        String m = joinNew().join().memberId();
+        return settle(Map.of("c", c.memberEpoch()), List.of(m));
+    }
+
+    @Test
+    void aClassicMemberThatTakesOverTheLastConsumerProtocolStaticMemberTurnsTheGroupClassicWithoutARebalance() {
+        open(ConsumerGroupMigrationPolicy.BIDIRECTIONAL);
+        Map<String, Integer> epochs = groupOfAStaticConsumerProtocolMemberAndAClassicMember();
+        String m = epochs.keySet().stream().filter(id -> !id.equals("c")).findFirst().orElseThrow();
+        int groupEpoch = consumerGroup().groupEpoch();
+        Set<Integer> ofC = partitions(member("c").assignment());
+
+        // "c" restarts as a classic consumer, same group.instance.id, same subscription
+        JoinResult restarted = staticJoin("", "i-c", List.of(TOPIC));
+
+        assertThat(restarted.error()).isEqualTo(Errors.NONE);
+        assertThat(restarted.memberId()).isNotIn("", "c");
+        assertThat(restarted.generationId()).as("the classic generation is the group epoch").isEqualTo(groupEpoch);
+        assertThat(restarted.leaderId()).as("nobody assigns: no rebalance").isEmpty();
+        assertThat(restarted.members()).isEmpty();
+        assertThat(fixture.consumerGroups.describe(GROUP)).as("no longer a consumer group").isEmpty();
+        GroupDescription classic = fixture.coordinator.describe(GROUP).orElseThrow();
+        assertThat(classic.state()).isEqualTo(GroupState.STABLE);
+        assertThat(classic.members()).extracting(GroupDescription.DescribedMember::memberId)
+                .containsExactlyInAnyOrder(m, restarted.memberId());
+        assertThat(classic.members()).extracting(GroupDescription.DescribedMember::groupInstanceId).contains("i-c");
+        SyncResult synced = sync(restarted, Map.of());
+        assertThat(synced.error()).isEqualTo(Errors.NONE);
+        assertThat(partitionsOf(synced.assignment())).as("the partitions of the member it replaced").isEqualTo(ofC);
+        assertThat(classicHeartbeat(m, epochs.get(m))).as("the other member goes on").isEqualTo(Errors.NONE);
+        assertThat(commit(m, epochs.get(m), 0)).as("at its generation").isEqualTo(Errors.NONE);
+
+        fixture.reopen();
+        assertThat(fixture.consumerGroups.describe(GROUP)).as("the consumer group's records were deleted").isEmpty();
+    }
+
+    @Test
+    void aClassicMemberThatTakesOverTheLastConsumerProtocolStaticMemberWithOtherTopicsTurnsTheGroupClassicAndItRebalances() {
+        open(ConsumerGroupMigrationPolicy.BIDIRECTIONAL);
+        fixture.topics.create("u", 2);
+        Map<String, Integer> epochs = groupOfAStaticConsumerProtocolMemberAndAClassicMember();
+        String m = epochs.keySet().stream().filter(id -> !id.equals("c")).findFirst().orElseThrow();
+        int groupEpoch = consumerGroup().groupEpoch();
+
+        JoinResult restarted = staticJoin("", "i-c", List.of(TOPIC, "u"));
+
+        assertThat(restarted.error()).isEqualTo(Errors.NONE);
+        assertThat(fixture.consumerGroups.describe(GROUP)).as("no longer a consumer group").isEmpty();
+        assertThat(fixture.coordinator.describe(GROUP).orElseThrow().state()).isEqualTo(GroupState.PREPARING_REBALANCE);
+        assertThat(sync(restarted, Map.of()).error()).isEqualTo(Errors.REBALANCE_IN_PROGRESS);
+        assertThat(classicHeartbeat(m, epochs.get(m))).isEqualTo(Errors.REBALANCE_IN_PROGRESS);
+
+        CompletableFuture<JoinResult> mRejoins = fixture.coordinator.join(classicJoin(m, Set.of()));
+        JoinResult again = staticJoin(restarted.memberId(), "i-c", List.of(TOPIC, "u"));
+        JoinResult leader = again.leaderId().equals(again.memberId()) ? again : mRejoins.join();
+        assertThat(leader.generationId()).as("classic generations go on from the group epoch").isEqualTo(groupEpoch + 1);
+        assertThat(leader.members()).extracting(JoinResult.JoinedMember::metadata)
+                .extracting(metadata -> ConsumerProtocol.deserializeSubscription(ByteBuffer.wrap(metadata)).topics())
+                .containsExactlyInAnyOrder(List.of(TOPIC), List.of(TOPIC, "u"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = ConsumerGroupMigrationPolicy.class, names = {"UPGRADE", "BIDIRECTIONAL"})
+    void aClassicMemberThatTakesOverAConsumerProtocolStaticMemberKeepsTheConsumerGroupIfThePolicyOrAnotherMemberSaysSo(
+            ConsumerGroupMigrationPolicy policy) {
+        open(policy);
+        HeartbeatResult c = consumerJoin("c", "i-c");
+        Map<String, Integer> consumers = new HashMap<>(Map.of("c", c.memberEpoch()));
+        if (policy.isDowngradeEnabled()) {
+            consumers.put("d", consumerJoin("d").memberEpoch());
+        }
+        String m = joinNew().join().memberId();
+        settle(consumers, List.of(m));
+        Map<Uuid, Set<Integer>> targetOfC = member("c").targetAssignment();
+
+        JoinResult restarted = staticJoin("", "i-c", List.of(TOPIC));
+
+        assertThat(restarted.error()).isEqualTo(Errors.NONE);
+        assertThat(consumerGroup().members()).extracting(ConsumerGroupCoordinator.DescribedMember::memberId)
+                .containsExactlyInAnyOrderElementsOf(policy.isDowngradeEnabled() ? List.of("d", m, restarted.memberId())
+                        : List.of(m, restarted.memberId()));
+        assertThat(member(restarted.memberId()).classic()).isTrue();
+        assertThat(member(restarted.memberId()).targetAssignment()).isEqualTo(targetOfC);
+        assertThat(staticJoin("c", "i-c", List.of(TOPIC)).error()).as("the old incarnation is fenced")
+                .isEqualTo(Errors.FENCED_INSTANCE_ID);
+        assertThat(staticJoin("gone", "i-gone", List.of(TOPIC)).error()).as("a member id the group does not know")
+                .isEqualTo(Errors.UNKNOWN_MEMBER_ID);
     }
 
     @ParameterizedTest
