@@ -205,7 +205,8 @@ public final class ConsumerGroupCoordinator {
         if (request.memberEpoch() == 0) {
             Optional<ConsumerMember> staticMember = Optional.ofNullable(request.instanceId()).flatMap(membership::staticMember);
             if (staticMember.isPresent() && !staticMember.get().memberId().equals(request.memberId())) {
-                if (!staticMember.get().hasLeftTemporarily()) {
+                // as in Kafka, a classic member's instance id is taken over at once: it cannot say that it left
+                if (!staticMember.get().hasLeftTemporarily() && !staticMember.get().usesClassicProtocol()) {
                     return HeartbeatResult.error(Errors.UNRELEASED_INSTANCE_ID, "Static member " + request.instanceId()
                             + " of group " + group.groupId() + " is still in use by member " + staticMember.get().memberId());
                 }
@@ -232,11 +233,15 @@ public final class ConsumerGroupCoordinator {
                         + request.memberEpoch() + "; its epoch is " + member.memberEpoch() + ".");
             }
         }
+        // a heartbeat of the consumer protocol from a classic member (one that took over its instance id): it uses this protocol now
+        boolean leavesClassicProtocol = member.usesClassicProtocol();
+        member.classicMetadata(null);
         startSession(group, member, now);
-        if (updateSubscription(member, request) || epochBump) {
+        boolean resubscribed = updateSubscription(member, request);
+        if (resubscribed || epochBump || leavesClassicProtocol) {
             changes.memberSubscription(member);
-            epochBump = true;
         }
+        epochBump |= resubscribed;
         Map<Uuid, Set<Integer>> before = member.assigned();
         moveTowardsTarget(membership, member, epochBump, request.owned(), changes);
         boolean sendAssignment = request.memberEpoch() == 0 || request.owned() != null || !before.equals(member.assigned());

@@ -92,11 +92,14 @@ class GroupMigrationTest {
 
     /** The JoinGroup of a classic static member, {@code memberId} "" when it (re)starts, subscribed to {@code topics}. */
     private JoinResult staticJoin(String memberId, String instanceId, List<String> topics) {
-        CompletableFuture<JoinResult> joined = fixture.coordinator.join(new JoinRequest(GROUP, memberId, instanceId, "classic",
-                "/127.0.0.1", SESSION_TIMEOUT_MS, REBALANCE_TIMEOUT_MS, "consumer",
-                List.of(new Protocol("range", subscription(topics, Set.of()))), true));
+        CompletableFuture<JoinResult> joined = fixture.coordinator.join(staticJoinRequest(memberId, instanceId, topics));
         assertThat(joined).as("a join into a consumer group is answered at once").isDone();
         return joined.join();
+    }
+
+    private static JoinRequest staticJoinRequest(String memberId, String instanceId, List<String> topics) {
+        return new JoinRequest(GROUP, memberId, instanceId, "classic", "/127.0.0.1", SESSION_TIMEOUT_MS, REBALANCE_TIMEOUT_MS,
+                "consumer", List.of(new Protocol("range", subscription(topics, Set.of()))), true);
     }
 
     /** A classic member's JoinGroup, answered at once (as inside a consumer group). */
@@ -124,8 +127,11 @@ class GroupMigrationTest {
 
     /** A stable classic group of two: the leader gets partitions 0-2, the follower 3-5. */
     private List<JoinResult> stableClassicGroupOfTwo() {
-        CompletableFuture<JoinResult> first = joinNew();
-        CompletableFuture<JoinResult> second = joinNew();
+        return stableClassicGroupOfTwo(joinNew(), joinNew());
+    }
+
+    /** A stable classic group of the two joining: the first (the leader) gets partitions 0-2, the second 3-5. */
+    private List<JoinResult> stableClassicGroupOfTwo(CompletableFuture<JoinResult> first, CompletableFuture<JoinResult> second) {
         fixture.advance(2 * INITIAL_DELAY_MS);
         JoinResult leader = first.join();
         JoinResult follower = second.join();
@@ -264,6 +270,32 @@ class GroupMigrationTest {
         Map<String, Integer> epochs = settle(Map.of("c", c.memberEpoch()), List.of(m1, m2));
         assertThat(partitions(member("c").assignment())).hasSize(2);
         assertThat(epochs.values()).containsOnly(generation + 1);
+    }
+
+    @Test
+    void consumerProtocolMembersTakeOverTheInstanceIdsOfClassicStaticMembersAtOnceAndUseTheirProtocol() {
+        open(ConsumerGroupMigrationPolicy.BIDIRECTIONAL);
+        List<JoinResult> classic = stableClassicGroupOfTwo(fixture.coordinator.join(staticJoinRequest("", "i-1", List.of(TOPIC))),
+                fixture.coordinator.join(staticJoinRequest("", "i-2", List.of(TOPIC))));
+        String m2 = classic.get(1).memberId();
+
+        // i-1 restarts with group.protocol=consumer: a classic member never says it left, so nothing is unreleased
+        HeartbeatResult n1 = consumerJoin("n1", "i-1");
+
+        assertThat(n1.error()).isEqualTo(Errors.NONE);
+        assertThat(partitions(n1.assignment())).as("the partitions of the member it replaced").containsExactlyInAnyOrder(0, 1, 2);
+        assertThat(consumerGroup().members()).extracting(ConsumerGroupCoordinator.DescribedMember::memberId)
+                .containsExactlyInAnyOrder("n1", m2);
+        assertThat(member("n1").classic()).as("it uses the consumer protocol").isFalse();
+        fixture.reopen();
+        assertThat(member("n1").classic()).as("as its record says").isFalse();
+
+        HeartbeatResult n2 = consumerJoin("n2", "i-2");
+        assertThat(n2.error()).isEqualTo(Errors.NONE);
+        assertThat(partitions(n2.assignment())).containsExactlyInAnyOrder(3, 4, 5);
+        assertThat(consumerGroup().members()).extracting(ConsumerGroupCoordinator.DescribedMember::memberId)
+                .containsExactlyInAnyOrder("n1", "n2");
+        assertThat(consumerGroup().members()).noneMatch(ConsumerGroupCoordinator.DescribedMember::classic);
     }
 
     @Test
