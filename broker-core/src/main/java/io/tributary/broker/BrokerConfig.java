@@ -239,7 +239,9 @@ public final class BrokerConfig extends AbstractConfig {
                     "Which non-empty groups change protocol (empty groups always do): upgrade turns a classic group of "
                             + "consumers into a consumer group when a member with group.protocol=consumer joins, its classic "
                             + "members staying on; downgrade turns a consumer group back into a classic group when its last "
-                            + "member with group.protocol=consumer leaves; bidirectional allows both, disabled neither.")
+                            + "member with group.protocol=consumer leaves, or is replaced by a classic member with its "
+                            + "group.instance.id; bidirectional allows both; disabled neither, and no classic member joins "
+                            + "a consumer group that has members.")
             .define(OFFSETS_TOPIC_NUM_PARTITIONS, Type.INT, 50, Range.atLeast(1), Importance.HIGH,
                     "Partitions of __consumer_offsets when it is created; a group is coordinated by the leader "
                             + "of partition abs(hash(group)) % partitions. Fixed once the topic exists.")

@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * partitions the member may own now. A member that must take part in a rebalance (the group epoch moved on, it has
  * partitions to give up, or partitions it waited for are free) is told REBALANCE_IN_PROGRESS and rejoins. Its own
  * session timeout applies, and it is fenced if it does not rejoin, or sync after joining, within its rebalance
- * timeout. Answers that change the group come once the change is replicated, as the consumer protocol's do. A
+ * timeout. Answers that change the group come once the change is replicated, as the consumer protocol's do. No
+ * classic member gets in while the migration policy is {@code disabled} (INCONSISTENT_GROUP_PROTOCOL, as Kafka 4.4). A
  * static member that restarts with the classic protocol in place of the group's last consumer-protocol member turns
  * the group classic (Kafka's second downgrade rule), rebalancing only if it subscribes to other topics (or the
  * subscribed topics changed).
@@ -45,6 +46,9 @@ final class ClassicMembersOfConsumerGroups {
 
     CompletableFuture<JoinResult> join(Group group, JoinRequest request) {
         ConsumerMembership membership = group.consumer();
+        if (!consumerGroups.admitsClassicMembers(group)) {
+            return done(JoinResult.error(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
+        }
         List<String> protocolNames = request.protocols().stream().map(Protocol::name).toList();
         if (!membership.supportsClassicProtocols(request.protocolType(), protocolNames)) {
             return done(JoinResult.error(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));

@@ -391,6 +391,11 @@ public final class ConsumerGroupCoordinator {
         }
     }
 
+    /** False if the policy forbids all migration: then no classic member joins a consumer group with members. */
+    boolean admitsClassicMembers(Group group) {
+        return conversion.admitsClassicMembers(group.groupId());
+    }
+
     /** True if a classic member that replaces the static {@code replaced} turns the group classic ({@link #downgradeOnReplacement}). */
     boolean mayDowngradeReplacing(ConsumerMembership membership, ConsumerMember replaced) {
         return conversion.mayDowngradeReplacing(membership, replaced);

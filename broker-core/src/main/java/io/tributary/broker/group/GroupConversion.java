@@ -131,6 +131,18 @@ final class GroupConversion {
     }
 
     /**
+     * False if the policy is {@code disabled}: a classic member must not join a consumer group with members, since the
+     * group could never become classic again and would stay mixed (Kafka 4.4, KAFKA-20640).
+     */
+    boolean admitsClassicMembers(String groupId) {
+        if (policy == ConsumerGroupMigrationPolicy.DISABLED) {
+            log.info("Cannot join the consumer group {} with the classic protocol because the group migration is disabled.", groupId);
+            return false;
+        }
+        return true;
+    }
+
+    /**
      * Kafka's first downgrade rule: true if the group is to become classic once {@code leaving} are gone, because
      * only classic members remain and the policy allows it.
      */

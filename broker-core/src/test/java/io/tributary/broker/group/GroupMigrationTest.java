@@ -589,6 +589,17 @@ class GroupMigrationTest {
     }
 
     @Test
+    void noClassicMemberJoinsAConsumerGroupWithMembersWhenMigrationIsDisabled() {
+        open(ConsumerGroupMigrationPolicy.DISABLED);
+        consumerJoin("c");
+
+        JoinResult refused = fixture.coordinator.join(classicJoin("", Set.of())).join();
+
+        assertThat(refused.error()).as("the group could never be classic again").isEqualTo(Errors.INCONSISTENT_GROUP_PROTOCOL);
+        assertThat(consumerGroup().members()).extracting(ConsumerGroupCoordinator.DescribedMember::memberId).containsExactly("c");
+    }
+
+    @Test
     void emptyGroupsChangeTypeWhateverThePolicy() {
         open(ConsumerGroupMigrationPolicy.DISABLED);
         HeartbeatResult c = consumerJoin("c");
