@@ -235,7 +235,7 @@ public final class ConsumerGroupCoordinator {
         }
         // a heartbeat of the consumer protocol from a classic member (one that took over its instance id): it uses this protocol now
         boolean leavesClassicProtocol = member.usesClassicProtocol();
-        member.classicMetadata(null);
+        member.useConsumerProtocol();
         startSession(group, member, now);
         boolean resubscribed = updateSubscription(member, request);
         if (resubscribed || epochBump || leavesClassicProtocol) {
@@ -490,10 +490,11 @@ public final class ConsumerGroupCoordinator {
                 ConsumerGroupRecords changes = new ConsumerGroupRecords(group.groupId(), now);
                 List<ConsumerMember> expired = new ArrayList<>();
                 for (ConsumerMember member : membership.members()) {
+                    String missed = member.missedDeadline(now);
                     if (member.sessionDeadlineMs() == Long.MAX_VALUE) {
                         member.sessionDeadline(now + sessionTimeoutMs(group, member));
-                    } else if (member.missedDeadline(now) != null) {
-                        log.info("group {}: member {} {}", group.groupId(), member.memberId(), member.missedDeadline(now));
+                    } else if (missed != null) {
+                        log.info("group {}: member {} {}", group.groupId(), member.memberId(), missed);
                         expired.add(member);
                     }
                 }

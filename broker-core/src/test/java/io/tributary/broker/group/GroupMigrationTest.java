@@ -37,8 +37,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The conversion rules between classic and consumer groups (KIP-848's online migration), on the fake clock: a
  * consumer-protocol member upgrades a non-empty classic group, whose members go on through JoinGroup, SyncGroup and
- * Heartbeat inside the consumer group; the last consumer-protocol member leaving turns the group classic again;
- * {@code group.consumer.migration.policy} decides which of the two may happen; a restart replays a mixed group.
+ * Heartbeat inside the consumer group; the last consumer-protocol member leaving, or a classic member taking over its
+ * static instance id, turns the group classic again; a restarted static member takes its predecessor's place in
+ * either protocol; {@code group.consumer.migration.policy} decides which conversions may happen (and, disabled, keeps
+ * classic members out of consumer groups); a restart replays a mixed group.
  */
 // A separate thread: a CompletableFuture.join() that never completes ignores the interrupt of the same-thread mode.
 @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -135,12 +137,17 @@ class GroupMigrationTest {
         fixture.advance(2 * INITIAL_DELAY_MS);
         JoinResult leader = first.join();
         JoinResult follower = second.join();
+        syncClassicGroupOfTwo(leader, follower);
+        return List.of(leader, follower);
+    }
+
+    /** The classic leader gives itself partitions 0-2 and the follower 3-5: the group is stable. */
+    private void syncClassicGroupOfTwo(JoinResult leader, JoinResult follower) {
         CompletableFuture<SyncResult> followerSync = fixture.coordinator.sync(new SyncRequest(GROUP, follower.generationId(),
                 follower.memberId(), null, "consumer", "range", Map.of()));
         sync(leader, Map.of(leader.memberId(), assignment(Set.of(0, 1, 2)), follower.memberId(), assignment(Set.of(3, 4, 5))));
         assertThat(partitionsOf(followerSync.join().assignment())).containsExactlyInAnyOrder(3, 4, 5);
         assertThat(fixture.coordinator.describe(GROUP).orElseThrow().state()).isEqualTo(GroupState.STABLE);
-        return List.of(leader, follower);
     }
 
     // ---- consumer-protocol members
@@ -460,11 +467,7 @@ class GroupMigrationTest {
         assertThat(leader.generationId()).as("classic generations go on from the group epoch").isEqualTo(groupEpoch + 1);
         assertThat(leader.members()).hasSize(2);
         JoinResult follower = leader == first.join() ? second.join() : first.join();
-        CompletableFuture<SyncResult> followerSync = fixture.coordinator.sync(new SyncRequest(GROUP, follower.generationId(),
-                follower.memberId(), null, "consumer", "range", Map.of()));
-        sync(leader, Map.of(leader.memberId(), assignment(Set.of(0, 1, 2)), follower.memberId(), assignment(Set.of(3, 4, 5))));
-        assertThat(partitionsOf(followerSync.join().assignment())).containsExactlyInAnyOrder(3, 4, 5);
-        assertThat(fixture.coordinator.describe(GROUP).orElseThrow().state()).isEqualTo(GroupState.STABLE);
+        syncClassicGroupOfTwo(leader, follower);
     }
 
     /** A stable consumer group of the static consumer-protocol member "c" (instance "i-c") and a classic member. */

@@ -11,7 +11,7 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * Writes to every partition of a topic in turn, one record every 2 ms, on a thread of its own until it is closed, so
- * that a group is consumed while its members change. {@link #close()} returns the partitions' end offsets.
+ * that a group is consumed while its members change. {@link #stop()} returns the partitions' end offsets.
  */
 final class SteadyProducer implements AutoCloseable {
     private final KafkaProducer<byte[], byte[]> producer;

@@ -232,6 +232,13 @@ public final class ConsumerMember {
         this.classic = metadata;
     }
 
+    /** It speaks the consumer protocol (from now on): no classic metadata, no rejoin or sync deadline. */
+    public void useConsumerProtocol() {
+        classic = null;
+        rejoinDeadlineMs = Long.MAX_VALUE;
+        syncDeadlineMs = Long.MAX_VALUE;
+    }
+
     /** The protocol (assignor) it is told it uses: the first it offered, as Kafka answers. */
     public String classicProtocolName() {
         return classic.supportedProtocols().get(0).name();
