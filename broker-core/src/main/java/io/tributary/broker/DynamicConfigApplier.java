@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Applies the dynamic broker configs in force (over server.properties) to the running broker: the replication
- * throttles' rates, and the broker defaults of topic configs, which every log without an override of its own takes
+ * throttles' rates (between brokers and between log dirs), and the broker defaults of topic configs, which every log without an override of its own takes
  * at once. A value that does not parse (written past the API) leaves the setting as it was.
  */
 final class DynamicConfigApplier {
@@ -35,6 +35,7 @@ final class DynamicConfigApplier {
             BrokerConfig effective = new BrokerConfig(merged);
             replicas.leaderThrottle().setRate(effective.leaderReplicationThrottledRate());
             replicas.followerThrottle().setRate(effective.followerReplicationThrottledRate());
+            replicas.alterLogDirsThrottle().setRate(effective.replicaAlterLogDirsIoMaxBytesPerSecond());
             LogConfig defaults = LogConfig.fromBroker(merged);
             if (!defaults.equals(topics.brokerDefaults())) {
                 topics.updateBrokerDefaults(defaults);

@@ -166,7 +166,7 @@ public final class Server implements AutoCloseable {
                 () -> liveBrokersWith(config.brokerId()));
         fetchWaiters = new Purgatory<>("fetch");
         appender = new IdempotentAppender(time, config.producerIdExpirationMs());
-        replicas = new ReplicaManager(replication, topics, appender, fetchWaiters, cluster, new PartitionStateStore(zk),
+        replicas = new ReplicaManager(replication, topics, logs, appender, fetchWaiters, cluster, new PartitionStateStore(zk),
                 HighWatermarkCheckpoints.load(config.logDirs()), time);
         topics.addListener(replicas);
         cleaner = LogCleaner.start(logs, new CleanerLogState() {
