@@ -289,14 +289,16 @@ final class LocalLog {
 
     /**
      * Renames the partition folder to {@code target} (atomically, in the same log dir) and points every segment at its
-     * new place; the open files and reads in flight are not disturbed. The rename is synced. Caller holds the append
-     * lock.
+     * new place; the open files and reads in flight are not disturbed, flushes wait. The rename is synced. Caller holds
+     * the append lock.
      */
     void renameDir(Path target) throws IOException {
-        Files.move(dir, target, StandardCopyOption.ATOMIC_MOVE);
-        dir = target;
-        segments.all().forEach(segment -> segment.updateParentDir(target));
-        awaitingDeletion.forEach(segment -> segment.updateParentDir(target));
+        synchronized (flushLock) {
+            Files.move(dir, target, StandardCopyOption.ATOMIC_MOVE);
+            dir = target;
+            segments.all().forEach(segment -> segment.updateParentDir(target));
+            awaitingDeletion.forEach(segment -> segment.updateParentDir(target));
+        }
         Utils.flushDir(target.getParent());
     }
 
