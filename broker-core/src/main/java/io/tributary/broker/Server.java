@@ -255,7 +255,7 @@ public final class Server implements AutoCloseable {
                 new PartitionHealth(cluster, config.brokerId()), channel::queuedRequests, channel.networkIdle(), status::groupLags));
         logs.flushTimes().listen(metrics::recordLogFlush);
         handlers = new RequestHandlerPool(config.ioThreads(), channel,
-                request -> metrics.requestLatency().time(request.apiKey(), () -> dispatcher.dispatch(request)));
+                request -> metrics.requestLatency().time(request.body(), () -> dispatcher.dispatch(request)));
         producerStateTasks = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "tributary-producer-state");
             thread.setDaemon(true);
