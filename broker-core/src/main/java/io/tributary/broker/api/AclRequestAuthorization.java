@@ -62,8 +62,8 @@ import org.apache.kafka.common.resource.ResourceType;
  * DeleteTopics and DeleteRecords DELETE, CreatePartitions ALTER, DescribeConfigs DESCRIBE_CONFIGS and
  * IncrementalAlterConfigs and AlterConfigs ALTER_CONFIGS on the topic or the cluster, InitProducerId IDEMPOTENT_WRITE on the cluster
  * or WRITE on some topic, the ACL, quota and SCRAM APIs DESCRIBE or ALTER (quotas: DESCRIBE_CONFIGS, ALTER_CONFIGS;
- * ListConfigResources DESCRIBE_CONFIGS) on the cluster, AlterPartitionReassignments, ElectLeaders and AlterReplicaLogDirs ALTER and
- * ListPartitionReassignments and DescribeLogDirs DESCRIBE on the cluster, DescribeTopicPartitions DESCRIBE on each
+ * ListConfigResources DESCRIBE_CONFIGS) on the cluster, AlterPartitionReassignments, ElectLeaders and
+ * AlterReplicaLogDirs ALTER and ListPartitionReassignments and DescribeLogDirs DESCRIBE on the cluster, DescribeTopicPartitions DESCRIBE on each
  * topic. ApiVersions, the SASL exchange and DescribeCluster (the brokers, as Metadata lists them) need
  * nothing, as in Kafka. An API this class has no case for is refused to all but the principals with CLUSTER_ACTION (the
  * brokers): a new API gets its case here. Metadata, DescribeCluster and DescribeGroups carry the sender's authorized

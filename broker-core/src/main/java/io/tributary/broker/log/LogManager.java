@@ -22,6 +22,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.BiFunction;
 import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
@@ -132,15 +133,16 @@ public final class LogManager implements AutoCloseable {
                         partitions.put(future.getKey(), promote(dir, future.getKey(), future.getValue()));
                     }
                 }
+                BiFunction<TopicPartition, Path, Future<PartitionLog>> load = (tp, path) -> pool.submit(() -> PartitionLog.open(
+                        tp, path, defaults, time, scheduler, flushTimes, recoveryPoints.getOrDefault(tp, 0L),
+                        logStartOffsets.getOrDefault(tp, 0L), clean));
                 partitions.forEach((tp, path) -> {
                     dirOf.put(tp, dir);
-                    pending.put(tp, pool.submit(() -> PartitionLog.open(tp, path, defaults, time, scheduler, flushTimes,
-                            recoveryPoints.getOrDefault(tp, 0L), logStartOffsets.getOrDefault(tp, 0L), clean)));
+                    pending.put(tp, load.apply(tp, path));
                 });
                 futureFolders.forEach((tp, path) -> {
                     futureDirOf.put(tp, dir);
-                    pendingFutures.put(tp, pool.submit(() -> PartitionLog.open(tp, path, defaults, time, scheduler, flushTimes,
-                            recoveryPoints.getOrDefault(tp, 0L), logStartOffsets.getOrDefault(tp, 0L), clean)));
+                    pendingFutures.put(tp, load.apply(tp, path));
                 });
                 if (!clean && !partitions.isEmpty()) {
                     LOG.warn("Log dir {} was not shut down cleanly: recovering {} partitions from their recovery "
@@ -284,7 +286,7 @@ public final class LogManager implements AutoCloseable {
      * @throws KafkaStorageException   if that dir is offline
      */
     public Path moveDestination(TopicPartition tp, String path) {
-        PartitionFolderNames.futureName(tp);
+        PartitionFolderNames.checkFutureNameFits(tp);
         LogDir dir = logDir(path);
         if (!dir.isOnline()) {
             throw new KafkaStorageException("Log directory " + path + " is offline");
@@ -371,7 +373,8 @@ public final class LogManager implements AutoCloseable {
         try {
             future.renameDir(to.partitionDir(tp));
         } catch (IOException e) {
-            LOG.error("Moved {} to {}, but its log stays in {} until the next start-up renames it", tp, to.path(), future.dir(), e);
+            LOG.error("Moved {} to {}, but its log stays in {} until the next start-up renames it", tp, to.path(),
+                    future.dir(), e);
         }
         writeCheckpoints();
         scheduler.schedule("delete-" + current.dir().getFileName(), () -> {

@@ -20,6 +20,8 @@ public final class PartitionFolderNames {
     static final int MAX_FILE_NAME_BYTES = 255;
     static final String DELETE_SUFFIX = "-delete";
     static final String FUTURE_SUFFIX = "-future";
+    /** The hex digits of a UUID, which make a deletion or future name unique. */
+    private static final int UNIQUE_ID_LENGTH = 32;
 
     private PartitionFolderNames() {
     }
@@ -45,12 +47,17 @@ public final class PartitionFolderNames {
      * @throws InvalidTopicException if it would be longer than a file name (Kafka refuses such moves the same way)
      */
     static String futureName(TopicPartition tp) {
-        String name = folderName(tp) + "." + uniqueId() + FUTURE_SUFFIX;
-        if (utf8Bytes(name) > MAX_FILE_NAME_BYTES) {
-            throw new InvalidTopicException("The topic name is too long: the folder " + name + " of a copy of " + tp
-                    + " in another log dir would be longer than " + MAX_FILE_NAME_BYTES + " bytes");
+        checkFutureNameFits(tp);
+        return folderName(tp) + "." + uniqueId() + FUTURE_SUFFIX;
+    }
+
+    /** @throws InvalidTopicException if a {@link #futureName} of {@code tp} would be longer than a file name */
+    static void checkFutureNameFits(TopicPartition tp) {
+        int bytes = utf8Bytes(folderName(tp)) + 1 + UNIQUE_ID_LENGTH + FUTURE_SUFFIX.length();
+        if (bytes > MAX_FILE_NAME_BYTES) {
+            throw new InvalidTopicException("The topic name is too long: the folder of a copy of " + tp
+                    + " in another log dir would be " + bytes + " bytes, more than " + MAX_FILE_NAME_BYTES);
         }
-        return name;
     }
 
     /** The partition whose {@link #futureName} {@code folderName} is, if it is one. */
@@ -60,7 +67,7 @@ public final class PartitionFolderNames {
         }
         String withoutSuffix = folderName.substring(0, folderName.length() - FUTURE_SUFFIX.length());
         int dot = withoutSuffix.lastIndexOf('.');
-        if (dot < 0 || withoutSuffix.length() - dot - 1 != uniqueId().length()) {
+        if (dot < 0 || withoutSuffix.length() - dot - 1 != UNIQUE_ID_LENGTH) {
             return Optional.empty();
         }
         return parseFolderName(withoutSuffix.substring(0, dot));

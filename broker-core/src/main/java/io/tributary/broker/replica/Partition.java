@@ -48,9 +48,12 @@ import org.slf4j.LoggerFactory;
  * at most one at a time, and the outcome is applied when the write completes (as Kafka's AlterPartition manager
  * does). A removal counts once stored, an addition as soon as it may have been stored (KIP-497).
  *
- * <p>Threading: state changes, appends and ISR decisions hold this object's lock; no thread that fetches, appends or
- * checks the ISR waits for ZooKeeper. The outcome of an ISR write is applied on the writer's thread. The high
- * watermark and the maximal ISR are published through volatiles for lock-free reads.
+ * <p>Moving to another log dir of this broker (KIP-113), the replica keeps a future log there a copy of its log and
+ * then takes it as its log ({@link #copyToFuture}, {@link #completeMove}), serving throughout.
+ *
+ * <p>Threading: state changes, appends, ISR decisions and the steps of a move hold this object's lock; no thread that
+ * fetches, appends or checks the ISR waits for ZooKeeper. The outcome of an ISR write is applied on the writer's
+ * thread. The high watermark, the maximal ISR and the log are published through volatiles for lock-free reads.
  */
 public final class Partition {
     private static final Logger log = LoggerFactory.getLogger(Partition.class);
@@ -502,7 +505,7 @@ public final class Partition {
     }
 
     /** Copies of the whole batches of a slice of a log, which may end inside one. */
-    static MemoryRecords wholeBatches(Records slice) {
+    private static MemoryRecords wholeBatches(Records slice) {
         ByteBuffer buffer = ByteBuffer.allocate(slice.sizeInBytes());
         for (RecordBatch batch : slice.batches()) {
             batch.writeTo(buffer);

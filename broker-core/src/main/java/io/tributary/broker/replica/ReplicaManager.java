@@ -58,7 +58,8 @@ import org.slf4j.LoggerFactory;
  * has the records, checks the ISRs for laggards every half {@code replica.lag.time.max.ms}, and
  * checkpoints the high watermarks ({@link HighWatermarkCheckpoints}); listeners hear of every
  * leadership gained or lost. Fetches waiting in the fetch purgatory are woken when a log end or
- * high watermark moves.
+ * high watermark moves. It moves replicas between this broker's log dirs (AlterReplicaLogDirs, {@link LogDirMoves}),
+ * and describes their logs (DescribeLogDirs).
  * Thread-safe; state changes are serialised.
  */
 public final class ReplicaManager implements TopicListener, AutoCloseable {
@@ -665,7 +666,8 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
         List<ReplicaLog> replicaLogs = new ArrayList<>();
         for (PartitionLog current : logs.logs()) {
             TopicPartition tp = current.topicPartition();
-            logs.logDirOf(tp).ifPresent(dir -> replicaLogs.add(new ReplicaLog(tp, dir, current.size(), logEndOffsetLag(tp), false)));
+            logs.logDirOf(tp).ifPresent(dir ->
+                    replicaLogs.add(new ReplicaLog(tp, dir, current.size(), logEndOffsetLag(tp), false)));
         }
         for (PartitionLog future : logs.futureLogs()) {
             TopicPartition tp = future.topicPartition();

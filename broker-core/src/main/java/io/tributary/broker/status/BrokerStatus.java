@@ -94,13 +94,15 @@ public final class BrokerStatus implements AutoCloseable {
             int offline = 0;
             int replicationFactor = 0;
             for (int partition : assignment.get().replicas().keySet()) {
-                PartitionHealth health = health(states.get(new TopicPartition(topic, partition)), assignment.get(), partition, live);
+                PartitionState state = states.get(new TopicPartition(topic, partition));
+                PartitionHealth health = health(state, assignment.get(), partition, live);
                 underReplicated += health == PartitionHealth.UNDER_REPLICATED ? 1 : 0;
                 offline += health == PartitionHealth.OFFLINE ? 1 : 0;
                 replicationFactor = Math.max(replicationFactor, assignment.get().replicationFactor(partition));
             }
-            rows.add(new Row(List.of(topic, Integer.toString(assignment.get().partitionCount()), Integer.toString(replicationFactor),
-                    Integer.toString(underReplicated), Integer.toString(offline)), underReplicated + offline > 0));
+            rows.add(new Row(List.of(topic, Integer.toString(assignment.get().partitionCount()),
+                    Integer.toString(replicationFactor), Integer.toString(underReplicated), Integer.toString(offline)),
+                    underReplicated + offline > 0));
         }
         page.section("Topics").table("topics", List.of("topic", "partitions", "replication factor", "under-replicated", "offline"),
                 rows, List.of("partitions", "replication factor", "under-replicated", "offline"));
@@ -164,7 +166,8 @@ public final class BrokerStatus implements AutoCloseable {
         if (state == null || !state.hasLeader() || !live.contains(state.leader())) {
             return PartitionHealth.OFFLINE;
         }
-        return state.isr().size() < assignment.replicationFactor(partition) ? PartitionHealth.UNDER_REPLICATED : PartitionHealth.OK;
+        boolean underReplicated = state.isr().size() < assignment.replicationFactor(partition);
+        return underReplicated ? PartitionHealth.UNDER_REPLICATED : PartitionHealth.OK;
     }
 
     private static String ids(List<Integer> ids) {
