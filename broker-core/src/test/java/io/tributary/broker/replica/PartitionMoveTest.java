@@ -155,7 +155,7 @@ class PartitionMoveTest {
         lead(0);
         partition.appendAsLeader(produced(0), (short) 1, AppendOrigin.CLIENT, null);
         startMove();
-        VerificationGuard guard = partition.startVerification(7L, (short) 0);
+        VerificationGuard guard = partition.startVerification(7L, (short) 0, false);
         assertThat(completeMove()).isTrue();
         MemoryRecords transactional = MemoryRecords.withTransactionalRecords(Compression.NONE, 7L, (short) 0, 0,
                 new SimpleRecord("in a transaction".getBytes(StandardCharsets.UTF_8)));
