@@ -60,14 +60,15 @@ final class TlsReport {
         }
         md.append(String.format(Locale.ROOT, "Each broker alone in its own `-Xmx%s` JVM with two listeners, PLAINTEXT and SSL "
                 + "(kafka-clients' and the JDK's TLS defaults on both sides, an EC P-256 certificate made by keytool for the run, "
-                + "no client certificate), `log.segment.bytes=%d` so that the consume topic stays in the active segment; the "
-                + "run's other broker settings. Produce: one producer, %s for %.1f s per phase. Consume: one group-less consumer "
-                + "reads the same %,d records of %d B (1 partition, written over PLAINTEXT at set-up, so in the page cache) from "
-                + "the beginning. Medians of up to %d rounds per section, each in the order A PLAINTEXT, A SSL, B PLAINTEXT, "
-                + "B SSL, reversed every other round, after an unrecorded pass; broker CPU is the user + system time of the "
-                + "broker's JVM from `/proc`.%n%n", plan.brokerHeap(), TlsWorkload.SEGMENT_BYTES, TlsWorkload.PRODUCE.name(),
-                plan.produceDuration().toMillis() / 1000.0, plan.consumeRecords(), TlsWorkload.CONSUME.recordBytes(),
-                plan.rounds()));
+                + "no client certificate), with the settings of the whole run but `log.segment.bytes=%d`, so that the consume "
+                + "topic stays in the active segment. Produce: one producer, %d B records, acks=%s, %d partition, for %.1f s per "
+                + "phase. Consume: one group-less consumer reads the same %,d records of %d B (%d partition, written over "
+                + "PLAINTEXT at set-up, so in the page cache) from the beginning. Medians of up to %d rounds per section, each "
+                + "in the order A PLAINTEXT, A SSL, B PLAINTEXT, B SSL, reversed every other round, after an unrecorded pass; "
+                + "broker CPU is the user + system time of the broker's JVM from `/proc`.%n%n", plan.brokerHeap(),
+                TlsWorkload.SEGMENT_BYTES, TlsWorkload.PRODUCE.recordBytes(), TlsWorkload.PRODUCE.acks(),
+                TlsWorkload.PRODUCE.partitions(), plan.produceDuration().toMillis() / 1000.0, plan.consumeRecords(),
+                TlsWorkload.CONSUME.recordBytes(), TlsWorkload.CONSUME.partitions(), plan.rounds()));
         md.append(Tables.markdown(mediansHeader(result), medians(result))).append('\n');
         md.append(Tables.markdown(ratiosHeader(result), ratios(result)));
         md.append("\n```\n").append(costLine(result)).append('\n').append(resultLine(result)).append("\n```\n\n");

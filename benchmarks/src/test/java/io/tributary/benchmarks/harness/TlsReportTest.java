@@ -50,7 +50,7 @@ class TlsReportTest {
                 "| broker CPU, consume 1KiB 1p | CPU-s per 1M records | 3 | 0.100 | 0.800 | 0.080 | 0.600 |",
                 "| broker CPU, produce 1KiB acks=all 1p | 1.500 | 1.500 | 0.750 | 0.750 |",
                 "| consume 1KiB 1p | 0.250 | 0.250 | 1.200 | 1.200 |",
-                "500,000 records of 1024 B", "`log.segment.bytes=1073741824`",
+                "500,000 records of 1024 B", "`log.segment.bytes=1073741824`", "1024 B records, acks=all, 1 partition, for 1.5 s",
                 "TLS_COST a_produce=0.750", "TLS produce_ratio=1.333",
                 "when the run started: 0.50 0.40 0.30; when it ended: 0.60 0.50 0.40")
                 .doesNotContain("expect noise");
