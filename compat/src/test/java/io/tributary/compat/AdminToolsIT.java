@@ -1,0 +1,274 @@
+package io.tributary.compat;
+
+import io.tributary.testkit.tributary.BrokerUnderTest.Kind;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.tools.ConfigCommand;
+import org.apache.kafka.tools.DeleteRecordsCommand;
+import org.apache.kafka.tools.FeatureCommand;
+import org.apache.kafka.tools.GetOffsetShell;
+import org.apache.kafka.tools.TopicCommand;
+import org.apache.kafka.tools.consumer.group.ConsumerGroupCommand;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Kafka's admin tools of kafka-tools 4.4, by their main classes ({@code kafka-topics}, {@code kafka-configs},
+ * {@code kafka-consumer-groups}, {@code kafka-features}, {@code kafka-get-offsets}, {@code kafka-delete-records}),
+ * each doing what a user does with it; the expected output is Apache Kafka 4.4's.
+ */
+@Timeout(60)
+class AdminToolsIT {
+    @RegisterExtension
+    static final CompatBroker broker = new CompatBroker();
+
+    private static String[] bootstrap(String... args) {
+        return Stream.concat(Stream.of("--bootstrap-server", broker.bootstrapServers()), Stream.of(args)).toArray(String[]::new);
+    }
+
+    private static String topics(String... args) throws Exception {
+        return KafkaCommand.succeed(TopicCommand.class, bootstrap(args));
+    }
+
+    private static String configs(String... args) throws Exception {
+        return KafkaCommand.succeed(ConfigCommand.class, bootstrap(args));
+    }
+
+    private static String groups(String... args) throws Exception {
+        return KafkaCommand.succeed(ConsumerGroupCommand.class, bootstrap(args));
+    }
+
+    private static String getOffsets(String... args) throws Exception {
+        return KafkaCommand.succeed(GetOffsetShell.class, bootstrap(args));
+    }
+
+    /** The output's lines, each trimmed. */
+    private static List<String> lines(String output) {
+        return output.lines().map(String::trim).filter(line -> !line.isEmpty()).toList();
+    }
+
+    /** The table rows of {@code kafka-consumer-groups --describe} for {@code group}, split into columns. */
+    private static List<List<String>> rows(String output, String group) {
+        return lines(output).stream().filter(line -> line.startsWith(group + " ")).map(line -> List.of(line.split("\\s+"))).toList();
+    }
+
+    @Test
+    void kafkaTopicsCreatesListsDescribesAltersAndDeletesATopic() throws Exception {
+        assertThat(topics("--create", "--topic", "tool-topic", "--partitions", "3", "--replication-factor", "1",
+                "--config", "retention.ms=3600000")).contains("Created topic tool-topic.");
+        assertThat(lines(topics("--list"))).contains("tool-topic");
+
+        // With eligible leader replicas (KIP-966, on in Kafka 4.4) Kafka's controller writes the cluster's
+        // min.insync.replicas into each new topic's configs; Tributary elects from the ISR only and does not.
+        String overrides = broker.kind() == Kind.APACHE_KAFKA ? "min.insync.replicas=1,retention.ms=3600000" : "retention.ms=3600000";
+        String described = topics("--describe", "--topic", "tool-topic");
+        assertThat(described).containsPattern("Topic: tool-topic\\s+TopicId: \\S+\\s+PartitionCount: 3\\s+ReplicationFactor: 1\\s+"
+                + "Configs: " + overrides + "\\n");
+        assertThat(lines(described).stream().filter(line -> line.matches("Topic: tool-topic\\s+Partition: \\d.*")))
+                .as("a line per partition, each with a leader in the ISR").hasSize(3)
+                .allSatisfy(line -> assertThat(line).containsPattern("Leader: (\\d+)\\s+Replicas: \\1\\s+Isr: \\1"));
+
+        KafkaCommand.Result again = KafkaCommand.run(TopicCommand.class, bootstrap("--create", "--topic", "tool-topic", "--partitions", "1"));
+        assertThat(again.exitCode()).isEqualTo(1);
+        assertThat(again.out() + again.err()).contains("Topic 'tool-topic' already exists.");
+        topics("--create", "--if-not-exists", "--topic", "tool-topic", "--partitions", "1");
+
+        topics("--alter", "--topic", "tool-topic", "--partitions", "4");
+        assertThat(topics("--describe", "--topic", "tool-topic")).contains("PartitionCount: 4");
+
+        topics("--delete", "--topic", "tool-topic");
+        await().atMost(CompatBroker.TIMEOUT).untilAsserted(() -> assertThat(lines(topics("--list"))).doesNotContain("tool-topic"));
+    }
+
+    @Test
+    void kafkaConfigsAltersDescribesAndDeletesTopicConfigs() throws Exception {
+        broker.createTopic("configured", 1);
+        String topic = "--entity-type=topics --entity-name=configured";
+        assertThat(configs(split(topic, "--alter", "--add-config", "cleanup.policy=compact,min.compaction.lag.ms=1000")))
+                .contains("Completed updating config for topic configured.");
+        assertThat(lines(configs(split(topic, "--describe")))).containsExactly(
+                "Dynamic configs for topic configured are:",
+                "cleanup.policy=compact sensitive=false synonyms={DYNAMIC_TOPIC_CONFIG:cleanup.policy=compact, "
+                        + "DEFAULT_CONFIG:log.cleanup.policy=delete}",
+                "min.compaction.lag.ms=1000 sensitive=false synonyms={DYNAMIC_TOPIC_CONFIG:min.compaction.lag.ms=1000, "
+                        + "DEFAULT_CONFIG:log.cleaner.min.compaction.lag.ms=0}");
+
+        configs(split(topic, "--alter", "--delete-config", "min.compaction.lag.ms"));
+        assertThat(lines(configs(split(topic, "--describe")))).hasSize(2).noneMatch(line -> line.startsWith("min.compaction.lag.ms"));
+        assertThat(lines(configs(split(topic, "--describe", "--all"))))
+                .contains("retention.bytes=-1 sensitive=false synonyms={DEFAULT_CONFIG:log.retention.bytes=-1}",
+                        "cleanup.policy=compact sensitive=false synonyms={DYNAMIC_TOPIC_CONFIG:cleanup.policy=compact, "
+                                + "DEFAULT_CONFIG:log.cleanup.policy=delete}");
+
+        KafkaCommand.Result unknown = KafkaCommand.run(ConfigCommand.class, bootstrap(split(topic, "--alter", "--add-config", "no.such.config=1")));
+        assertThat(unknown.exitCode()).isEqualTo(1);
+        assertThat(unknown.out() + unknown.err()).contains("no.such.config");
+    }
+
+    @Test
+    void kafkaConfigsAltersABrokerAndAGroup() throws Exception {
+        String id = broker.admin().describeCluster().nodes().get().iterator().next().idString();
+        String brokerEntity = "--entity-type=brokers --entity-name=" + id;
+        configs(split(brokerEntity, "--alter", "--add-config", "log.retention.ms=86400000"));
+        await().atMost(CompatBroker.TIMEOUT).untilAsserted(() -> assertThat(lines(configs(split(brokerEntity, "--describe"))))
+                .contains("Dynamic configs for broker " + id + " are:")
+                .anyMatch(line -> line.startsWith("log.retention.ms=86400000 sensitive=false synonyms={DYNAMIC_BROKER_CONFIG:log.retention.ms=86400000")));
+        configs(split(brokerEntity, "--alter", "--delete-config", "log.retention.ms"));
+        await().atMost(CompatBroker.TIMEOUT).untilAsserted(() -> assertThat(lines(configs(split(brokerEntity, "--describe"))))
+                .containsExactly("Dynamic configs for broker " + id + " are:"));
+
+        String group = "--entity-type=groups --entity-name=configured-group";
+        configs(split(group, "--alter", "--add-config", "consumer.session.timeout.ms=50000"));
+        assertThat(lines(configs(split(group, "--describe")))).containsExactly(
+                "Dynamic configs for group configured-group are:",
+                "consumer.session.timeout.ms=50000 sensitive=false synonyms={DYNAMIC_GROUP_CONFIG:consumer.session.timeout.ms=50000, "
+                        + "DEFAULT_CONFIG:group.consumer.session.timeout.ms=45000}");
+    }
+
+    @Test
+    void kafkaConsumerGroupsDescribesResetsAndDeletesAGroup() throws Exception {
+        broker.createTopic("grouped", 2);
+        List<ProducerRecord<String, String>> records = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            records.add(new ProducerRecord<>("grouped", i % 2, "k" + i, "v" + i));
+        }
+        broker.produce(records);
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, "tool-group",
+                ConsumerConfig.CLIENT_ID_CONFIG, "tool-client",
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class))) {
+            consumer.subscribe(List.of("grouped"));
+            int[] consumed = {0};
+            await().atMost(CompatBroker.TIMEOUT).until(() -> {
+                consumed[0] += consumer.poll(Duration.ofMillis(100)).count();
+                return consumed[0] == 20;
+            });
+            consumer.commitSync();
+            assertThat(rows(groups("--describe", "--group", "tool-group"), "tool-group")).hasSize(2).allSatisfy(row -> {
+                assertThat(row.get(1)).isEqualTo("grouped");
+                assertThat(row.subList(3, 6)).as("current offset, log end offset, lag").containsExactly("10", "10", "0");
+                assertThat(row.get(row.size() - 1)).isEqualTo("tool-client");
+            });
+            assertThat(rows(groups("--describe", "--group", "tool-group", "--state"), "tool-group").get(0))
+                    .contains("range", "Stable", "1");
+            KafkaCommand.Result busy = KafkaCommand.run(ConsumerGroupCommand.class,
+                    bootstrap("--reset-offsets", "--group", "tool-group", "--topic", "grouped", "--to-earliest", "--execute"));
+            assertThat(busy.out() + busy.err()).contains("Assignments can only be reset if the group 'tool-group' is inactive");
+        }
+
+        assertThat(lines(groups("--list", "--state", "Empty"))).anyMatch(line -> line.matches("tool-group\\s+Empty"));
+        assertThat(rows(groups("--reset-offsets", "--group", "tool-group", "--topic", "grouped:0", "--to-offset", "3", "--execute"),
+                "tool-group")).containsExactly(List.of("tool-group", "grouped", "0", "3"));
+        groups("--reset-offsets", "--group", "tool-group", "--topic", "grouped:1", "--shift-by", "-4", "--execute");
+        assertThat(rows(groups("--describe", "--group", "tool-group"), "tool-group"))
+                .map(row -> row.subList(1, 6))
+                .containsExactlyInAnyOrder(List.of("grouped", "0", "3", "10", "7"), List.of("grouped", "1", "6", "10", "4"));
+
+        assertThat(groups("--delete-offsets", "--group", "tool-group", "--topic", "grouped:0"))
+                .containsPattern("grouped\\s+0\\s+Successful");
+        assertThat(rows(groups("--describe", "--group", "tool-group"), "tool-group")).map(row -> row.get(2)).containsExactly("1");
+        assertThat(groups("--delete", "--group", "tool-group")).contains("Deletion of requested consumer groups ('tool-group') was successful.");
+        assertThat(lines(groups("--list"))).doesNotContain("tool-group");
+    }
+
+    /**
+     * Both brokers finalize the features of the protocols both serve at Kafka 4.4's levels. The rest differ on purpose
+     * (docs/operations.md, "Kafka APIs, features and telemetry"): Tributary has no KRaft metadata log or quorum
+     * ({@code metadata.version}, {@code kraft.version}), elects leaders from the ISR only
+     * ({@code eligible.leader.replicas.version}) and runs no share or streams groups.
+     */
+    @Test
+    void kafkaFeaturesDescribesTheFinalizedFeatures() throws Exception {
+        Map<String, String> common = Map.of("group.version", "0 1 1", "transaction.version", "0 2 2");
+        Map<String, String> own = broker.kind() == Kind.APACHE_KAFKA
+                ? Map.of("eligible.leader.replicas.version", "0 1 1", "share.version", "0 2 2", "streams.version", "0 1 1",
+                        "kraft.version", "0 1 0", "metadata.version", "3.3-IV3 4.4-IV2 4.4-IV2")
+                : Map.of("eligible.leader.replicas.version", "0 0 0", "share.version", "0 0 0", "streams.version", "0 0 0");
+        Map<String, String> expected = new TreeMap<>(common);
+        expected.putAll(own);
+
+        Pattern feature = Pattern.compile("Feature: (\\S+)\\s+SupportedMinVersion: (\\S+)\\s+SupportedMaxVersion: (\\S+)\\s+"
+                + "FinalizedVersionLevel: (\\S+)\\s+Epoch: \\d+");
+        Map<String, String> described = new TreeMap<>();
+        for (String line : lines(KafkaCommand.succeed(FeatureCommand.class, bootstrap("describe")))) {
+            Matcher matcher = feature.matcher(line);
+            assertThat(matcher.matches()).as(line).isTrue();
+            described.put(matcher.group(1), matcher.group(2) + " " + matcher.group(3) + " " + matcher.group(4));
+        }
+        assertThat(described).as("feature: supported min, max, finalized").isEqualTo(expected);
+    }
+
+    @Test
+    void kafkaGetOffsetsFindsOffsetsByPositionAndByTime() throws Exception {
+        broker.createTopic("positions", 3);
+        long base = System.currentTimeMillis() - Duration.ofHours(1).toMillis();
+        List<ProducerRecord<String, String>> records = new ArrayList<>();
+        for (int partition = 0; partition < 3; partition++) {
+            for (int i = 0; i < 10 * (partition + 1); i++) {
+                records.add(new ProducerRecord<>("positions", partition, base + i * 1000L, "k", "v" + i));
+            }
+        }
+        broker.produce(records);
+
+        assertThat(lines(getOffsets("--topic", "positions"))).containsExactly("positions:0:10", "positions:1:20", "positions:2:30");
+        assertThat(lines(getOffsets("--topic", "positions", "--time", "earliest"))).containsExactly("positions:0:0", "positions:1:0",
+                "positions:2:0");
+        assertThat(lines(getOffsets("--topic", "positions", "--time", String.valueOf(base + 14_500))))
+                .as("the first record at or after the time; none after the last").containsExactly("positions:1:15", "positions:2:15");
+        assertThat(lines(getOffsets("--topic", "positions", "--time", "max-timestamp"))).containsExactly("positions:0:9", "positions:1:19",
+                "positions:2:29");
+        assertThat(lines(getOffsets("--topic-partitions", "positions:1-3", "--time", "-1"))).containsExactly("positions:1:20", "positions:2:30");
+    }
+
+    @Test
+    void kafkaDeleteRecordsMovesTheLogStartOffset() throws Exception {
+        broker.createTopic("trimmed", 2);
+        List<ProducerRecord<String, String>> records = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            records.add(new ProducerRecord<>("trimmed", i % 2, "k", "v" + i));
+        }
+        broker.produce(records);
+        Path plan = Files.writeString(broker.dir().resolve("delete-records.json"),
+                "{\"version\":1,\"partitions\":[{\"topic\":\"trimmed\",\"partition\":0,\"offset\":4},"
+                        + "{\"topic\":\"trimmed\",\"partition\":1,\"offset\":-1}]}");
+        String deleted = KafkaCommand.succeed(DeleteRecordsCommand.class, bootstrap("--offset-json-file", plan.toString()));
+        assertThat(lines(deleted)).contains("partition: trimmed-0\tlow_watermark: 4", "partition: trimmed-1\tlow_watermark: 10");
+        assertThat(lines(getOffsets("--topic", "trimmed", "--time", "earliest"))).containsExactly("trimmed:0:4", "trimmed:1:10");
+
+        Path beyond = Files.writeString(broker.dir().resolve("delete-beyond.json"),
+                "{\"version\":1,\"partitions\":[{\"topic\":\"trimmed\",\"partition\":0,\"offset\":11}]}");
+        KafkaCommand.Result refused = KafkaCommand.run(DeleteRecordsCommand.class, bootstrap("--offset-json-file", beyond.toString()));
+        assertThat(refused.out()).contains("partition: trimmed-0\terror: org.apache.kafka.common.errors.OffsetOutOfRangeException");
+        assertThat(lines(getOffsets("--topic", "trimmed", "--time", "earliest"))).containsExactly("trimmed:0:4", "trimmed:1:10");
+    }
+
+    /** {@code "--a=b --c=d"} and more arguments, as one argument list. */
+    private static String[] split(String options, String... more) {
+        List<String> args = new ArrayList<>();
+        for (String option : options.split(" ")) {
+            args.addAll(List.of(option.split("=", 2)));
+        }
+        args.addAll(List.of(more));
+        return args.toArray(String[]::new);
+    }
+}
