@@ -5,6 +5,8 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.coordinator.group.GroupConfig;
+import org.apache.kafka.storage.internals.log.LogConfig;
 import org.apache.kafka.tools.ConfigCommand;
 import org.apache.kafka.tools.DeleteRecordsCommand;
 import org.apache.kafka.tools.FeatureCommand;
@@ -100,46 +102,90 @@ class AdminToolsIT {
     @Test
     void kafkaConfigsAltersDescribesAndDeletesTopicConfigs() throws Exception {
         broker.createTopic("configured", 1);
-        String topic = "--entity-type=topics --entity-name=configured";
-        assertThat(configs(split(topic, "--alter", "--add-config", "cleanup.policy=compact,min.compaction.lag.ms=1000")))
+        assertThat(configs(entity("topics", "configured", "--alter", "--add-config", "cleanup.policy=compact,min.compaction.lag.ms=1000")))
                 .contains("Completed updating config for topic configured.");
-        assertThat(lines(configs(split(topic, "--describe")))).containsExactly(
+        assertThat(lines(configs(entity("topics", "configured", "--describe")))).containsExactly(
                 "Dynamic configs for topic configured are:",
                 "cleanup.policy=compact sensitive=false synonyms={DYNAMIC_TOPIC_CONFIG:cleanup.policy=compact, "
                         + "DEFAULT_CONFIG:log.cleanup.policy=delete}",
                 "min.compaction.lag.ms=1000 sensitive=false synonyms={DYNAMIC_TOPIC_CONFIG:min.compaction.lag.ms=1000, "
                         + "DEFAULT_CONFIG:log.cleaner.min.compaction.lag.ms=0}");
 
-        configs(split(topic, "--alter", "--delete-config", "min.compaction.lag.ms"));
-        assertThat(lines(configs(split(topic, "--describe")))).hasSize(2).noneMatch(line -> line.startsWith("min.compaction.lag.ms"));
-        assertThat(lines(configs(split(topic, "--describe", "--all"))))
-                .contains("retention.bytes=-1 sensitive=false synonyms={DEFAULT_CONFIG:log.retention.bytes=-1}",
-                        "cleanup.policy=compact sensitive=false synonyms={DYNAMIC_TOPIC_CONFIG:cleanup.policy=compact, "
-                                + "DEFAULT_CONFIG:log.cleanup.policy=delete}");
+        configs(entity("topics", "configured", "--alter", "--delete-config", "min.compaction.lag.ms"));
+        assertThat(lines(configs(entity("topics", "configured", "--describe")))).hasSize(2)
+                .noneMatch(line -> line.startsWith("min.compaction.lag.ms"));
 
-        KafkaCommand.Result unknown = KafkaCommand.run(ConfigCommand.class, bootstrap(split(topic, "--alter", "--add-config", "no.such.config=1")));
+        Map<String, String> all = describedConfigs(entity("topics", "configured", "--describe", "--all"));
+        assertThat(all.keySet()).containsExactlyInAnyOrderElementsOf(LogConfig.nonInternalConfigNames());
+        assertThat(all).containsEntry("cleanup.policy", "compact sensitive=false synonyms={DYNAMIC_TOPIC_CONFIG:cleanup.policy=compact, "
+                        + "DEFAULT_CONFIG:log.cleanup.policy=delete}")
+                .containsEntry("retention.bytes", "-1 sensitive=false synonyms={DEFAULT_CONFIG:log.retention.bytes=-1}")
+                .containsEntry("max.message.bytes", "1048588 sensitive=false synonyms={DEFAULT_CONFIG:message.max.bytes=1048588}")
+                // Kafka lists a topic key's broker synonyms from its first one on: log.retention.ms and log.roll.ms
+                // have no default, so the defaults of log.retention.hours and log.roll.hours are not listed.
+                .containsEntry("retention.ms", "604800000 sensitive=false synonyms={}")
+                .containsEntry("segment.ms", "604800000 sensitive=false synonyms={}")
+                // keys without a broker synonym have none
+                .containsEntry("follower.replication.throttled.replicas", " sensitive=false synonyms={}")
+                .containsEntry("remote.storage.enable", "false sensitive=false synonyms={}");
+
+        KafkaCommand.Result unknown = KafkaCommand.run(ConfigCommand.class,
+                bootstrap(entity("topics", "configured", "--alter", "--add-config", "no.such.config=1")));
         assertThat(unknown.exitCode()).isEqualTo(1);
         assertThat(unknown.out() + unknown.err()).contains("no.such.config");
     }
 
+    /** A dynamic broker config reaches the topics that take their default from it, and their synonyms say so. */
     @Test
-    void kafkaConfigsAltersABrokerAndAGroup() throws Exception {
+    void kafkaConfigsAltersBrokerDefaultsThatTopicsInherit() throws Exception {
+        broker.createTopic("inheriting", 1);
         String id = broker.admin().describeCluster().nodes().get().iterator().next().idString();
-        String brokerEntity = "--entity-type=brokers --entity-name=" + id;
-        configs(split(brokerEntity, "--alter", "--add-config", "log.retention.ms=86400000"));
-        await().atMost(CompatBroker.TIMEOUT).untilAsserted(() -> assertThat(lines(configs(split(brokerEntity, "--describe"))))
-                .contains("Dynamic configs for broker " + id + " are:")
-                .anyMatch(line -> line.startsWith("log.retention.ms=86400000 sensitive=false synonyms={DYNAMIC_BROKER_CONFIG:log.retention.ms=86400000")));
-        configs(split(brokerEntity, "--alter", "--delete-config", "log.retention.ms"));
-        await().atMost(CompatBroker.TIMEOUT).untilAsserted(() -> assertThat(lines(configs(split(brokerEntity, "--describe"))))
-                .containsExactly("Dynamic configs for broker " + id + " are:"));
+        configs(entity("brokers", id, "--alter", "--add-config", "log.retention.ms=86400000"));
+        configs("--entity-type", "brokers", "--entity-default", "--alter", "--add-config", "message.max.bytes=2097152");
+        try {
+            await().atMost(CompatBroker.TIMEOUT).untilAsserted(() -> assertThat(lines(configs(entity("brokers", id, "--describe"))))
+                    .contains("Dynamic configs for broker " + id + " are:")
+                    .anyMatch(line -> line.startsWith("log.retention.ms=86400000 sensitive=false "
+                            + "synonyms={DYNAMIC_BROKER_CONFIG:log.retention.ms=86400000")));
+            await().atMost(CompatBroker.TIMEOUT).untilAsserted(() -> assertThat(describedConfigs(entity("topics", "inheriting", "--describe", "--all")))
+                    .containsEntry("retention.ms", "86400000 sensitive=false synonyms={DYNAMIC_BROKER_CONFIG:log.retention.ms=86400000, "
+                            + "DEFAULT_CONFIG:log.retention.hours=168}")
+                    .containsEntry("max.message.bytes", "2097152 sensitive=false synonyms={DYNAMIC_DEFAULT_BROKER_CONFIG:message.max.bytes=2097152, "
+                            + "DEFAULT_CONFIG:message.max.bytes=1048588}"));
+        } finally {
+            configs(entity("brokers", id, "--alter", "--delete-config", "log.retention.ms"));
+            configs("--entity-type", "brokers", "--entity-default", "--alter", "--delete-config", "message.max.bytes");
+        }
+        await().atMost(CompatBroker.TIMEOUT).untilAsserted(() -> assertThat(describedConfigs(entity("topics", "inheriting", "--describe", "--all")))
+                .containsEntry("retention.ms", "604800000 sensitive=false synonyms={}")
+                .containsEntry("max.message.bytes", "1048588 sensitive=false synonyms={DEFAULT_CONFIG:message.max.bytes=1048588}"));
+    }
 
-        String group = "--entity-type=groups --entity-name=configured-group";
-        configs(split(group, "--alter", "--add-config", "consumer.session.timeout.ms=50000"));
-        assertThat(lines(configs(split(group, "--describe")))).containsExactly(
+    /**
+     * A group's configs, each with the broker key it defaults to (Kafka's {@code group.consumer.*},
+     * {@code group.share.*}, {@code group.streams.*}); Kafka's internal group keys are not described.
+     */
+    @Test
+    void kafkaConfigsAltersAndDescribesAGroupsConfigs() throws Exception {
+        configs(entity("groups", "configured-group", "--alter", "--add-config", "consumer.session.timeout.ms=50000"));
+        assertThat(lines(configs(entity("groups", "configured-group", "--describe")))).containsExactly(
                 "Dynamic configs for group configured-group are:",
                 "consumer.session.timeout.ms=50000 sensitive=false synonyms={DYNAMIC_GROUP_CONFIG:consumer.session.timeout.ms=50000, "
                         + "DEFAULT_CONFIG:group.consumer.session.timeout.ms=45000}");
+        Map<String, String> all = describedConfigs(entity("groups", "configured-group", "--describe", "--all"));
+        assertThat(all.keySet()).containsExactlyInAnyOrderElementsOf(GroupConfig.CONFIG_DEF.configKeys().values().stream()
+                .filter(key -> !key.internalConfig).map(key -> key.name).toList());
+        assertThat(all).containsEntry("consumer.assignment.interval.ms",
+                        "1000 sensitive=false synonyms={DEFAULT_CONFIG:group.consumer.assignment.interval.ms=1000}")
+                .containsEntry("share.delivery.count.limit", "5 sensitive=false synonyms={DEFAULT_CONFIG:group.share.delivery.count.limit=5}")
+                .containsEntry("streams.assignor.name", "sticky sensitive=false synonyms={DEFAULT_CONFIG:group.streams.assignors=sticky}")
+                .containsEntry("share.isolation.level", "read_uncommitted sensitive=false "
+                        + "synonyms={DEFAULT_CONFIG:share.isolation.level=read_uncommitted}");
+
+        KafkaCommand.Result tooShort = KafkaCommand.run(ConfigCommand.class,
+                bootstrap(entity("groups", "configured-group", "--alter", "--add-config", "consumer.session.timeout.ms=1")));
+        assertThat(tooShort.exitCode()).isEqualTo(1);
+        assertThat(tooShort.out() + tooShort.err()).contains("InvalidConfigurationException: consumer.session.timeout.ms");
     }
 
     @Test
@@ -189,6 +235,8 @@ class AdminToolsIT {
         assertThat(rows(groups("--describe", "--group", "tool-group"), "tool-group")).map(row -> row.get(2)).containsExactly("1");
         assertThat(groups("--delete", "--group", "tool-group")).contains("Deletion of requested consumer groups ('tool-group') was successful.");
         assertThat(lines(groups("--list"))).doesNotContain("tool-group");
+        KafkaCommand.Result missing = KafkaCommand.run(ConsumerGroupCommand.class, bootstrap("--describe", "--group", "tool-group"));
+        assertThat(missing.out() + missing.err()).contains("GroupIdNotFoundException: Group tool-group not found.");
     }
 
     /**
@@ -221,11 +269,12 @@ class AdminToolsIT {
     @Test
     void kafkaGetOffsetsFindsOffsetsByPositionAndByTime() throws Exception {
         broker.createTopic("positions", 3);
+        // a second apart up to the 13th record; from there on the records share the newest timestamp
         long base = System.currentTimeMillis() - Duration.ofHours(1).toMillis();
         List<ProducerRecord<String, String>> records = new ArrayList<>();
         for (int partition = 0; partition < 3; partition++) {
             for (int i = 0; i < 10 * (partition + 1); i++) {
-                records.add(new ProducerRecord<>("positions", partition, base + i * 1000L, "k", "v" + i));
+                records.add(new ProducerRecord<>("positions", partition, base + Math.min(i, 12) * 1000L, "k", "v" + i));
             }
         }
         broker.produce(records);
@@ -233,10 +282,10 @@ class AdminToolsIT {
         assertThat(lines(getOffsets("--topic", "positions"))).containsExactly("positions:0:10", "positions:1:20", "positions:2:30");
         assertThat(lines(getOffsets("--topic", "positions", "--time", "earliest"))).containsExactly("positions:0:0", "positions:1:0",
                 "positions:2:0");
-        assertThat(lines(getOffsets("--topic", "positions", "--time", String.valueOf(base + 14_500))))
-                .as("the first record at or after the time; none after the last").containsExactly("positions:1:15", "positions:2:15");
-        assertThat(lines(getOffsets("--topic", "positions", "--time", "max-timestamp"))).containsExactly("positions:0:9", "positions:1:19",
-                "positions:2:29");
+        assertThat(lines(getOffsets("--topic", "positions", "--time", String.valueOf(base + 9_500))))
+                .as("the first record at or after the time; none after the last").containsExactly("positions:1:10", "positions:2:10");
+        assertThat(lines(getOffsets("--topic", "positions", "--time", "max-timestamp")))
+                .as("the first record with the newest timestamp").containsExactly("positions:0:9", "positions:1:12", "positions:2:12");
         assertThat(lines(getOffsets("--topic-partitions", "positions:1-3", "--time", "-1"))).containsExactly("positions:1:20", "positions:2:30");
     }
 
@@ -262,13 +311,19 @@ class AdminToolsIT {
         assertThat(lines(getOffsets("--topic", "trimmed", "--time", "earliest"))).containsExactly("trimmed:0:4", "trimmed:1:10");
     }
 
-    /** {@code "--a=b --c=d"} and more arguments, as one argument list. */
-    private static String[] split(String options, String... more) {
-        List<String> args = new ArrayList<>();
-        for (String option : options.split(" ")) {
-            args.addAll(List.of(option.split("=", 2)));
+    /** {@code --entity-type type --entity-name name} and more arguments. */
+    private static String[] entity(String type, String name, String... more) {
+        return Stream.concat(Stream.of("--entity-type", type, "--entity-name", name), Stream.of(more)).toArray(String[]::new);
+    }
+
+    /** The entries {@code kafka-configs --describe} prints after its heading: each key and the rest of its line. */
+    private static Map<String, String> describedConfigs(String... args) throws Exception {
+        List<String> lines = lines(configs(args));
+        Map<String, String> described = new TreeMap<>();
+        for (String line : lines.subList(1, lines.size())) {
+            int equals = line.indexOf('=');
+            described.put(line.substring(0, equals), line.substring(equals + 1));
         }
-        args.addAll(List.of(more));
-        return args.toArray(String[]::new);
+        return described;
     }
 }
