@@ -50,7 +50,7 @@ final class ConfigHandler {
     ConfigHandler(TopicManager topics, ConfigDef brokerDef, Map<String, ?> brokerProps, BrokerConfigHandler brokerConfigs,
                   GroupConfigStore groupConfigStore, int brokerId) {
         this.topics = topics;
-        this.topicConfigs = new TopicConfigView(brokerDef, brokerProps);
+        this.topicConfigs = new TopicConfigView(brokerConfigs);
         this.brokerConfigs = brokerConfigs;
         this.groupConfigs = new GroupConfigHandler(groupConfigStore, brokerConfigs, brokerDef.parse(brokerProps));
         this.brokerLoggers = new BrokerLoggerHandler(brokerId);
