@@ -16,6 +16,8 @@ import org.apache.kafka.tools.consumer.group.ConsumerGroupCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -94,6 +96,10 @@ class AdminToolsIT {
 
         topics("--alter", "--topic", "tool-topic", "--partitions", "4");
         assertThat(topics("--describe", "--topic", "tool-topic")).contains("PartitionCount: 4");
+        assertThat(KafkaCommand.run(TopicCommand.class, bootstrap("--alter", "--topic", "tool-topic", "--partitions", "4")).out())
+                .contains("Error while executing topic command : Topic already has 4 partition(s).");
+        assertThat(KafkaCommand.run(TopicCommand.class, bootstrap("--alter", "--topic", "tool-topic", "--partitions", "2")).out())
+                .contains("Error while executing topic command : The topic tool-topic currently has 4 partition(s); 2 would not be an increase.");
 
         topics("--delete", "--topic", "tool-topic");
         await().atMost(CompatBroker.TIMEOUT).untilAsserted(() -> assertThat(lines(topics("--list"))).doesNotContain("tool-topic"));
@@ -133,6 +139,10 @@ class AdminToolsIT {
                 bootstrap(entity("topics", "configured", "--alter", "--add-config", "no.such.config=1")));
         assertThat(unknown.exitCode()).isEqualTo(1);
         assertThat(unknown.out() + unknown.err()).contains("no.such.config");
+        KafkaCommand.Result missing = KafkaCommand.run(ConfigCommand.class,
+                bootstrap(entity("topics", "missing-topic", "--alter", "--add-config", "retention.ms=1000")));
+        assertThat(missing.exitCode()).isEqualTo(1);
+        assertThat(missing.out() + missing.err()).contains("UnknownTopicOrPartitionException: The topic 'missing-topic' does not exist.");
     }
 
     /** A dynamic broker config reaches the topics that take their default from it, and their synonyms say so. */
@@ -182,68 +192,76 @@ class AdminToolsIT {
                 .containsEntry("share.isolation.level", "read_uncommitted sensitive=false "
                         + "synonyms={DEFAULT_CONFIG:share.isolation.level=read_uncommitted}");
 
-        KafkaCommand.Result tooShort = KafkaCommand.run(ConfigCommand.class,
-                bootstrap(entity("groups", "configured-group", "--alter", "--add-config", "consumer.session.timeout.ms=1")));
-        assertThat(tooShort.exitCode()).isEqualTo(1);
-        assertThat(tooShort.out() + tooShort.err()).contains("InvalidConfigurationException: consumer.session.timeout.ms");
+        for (String outOfBounds : List.of("1", "70000")) {
+            KafkaCommand.Result refused = KafkaCommand.run(ConfigCommand.class, bootstrap(entity("groups", "configured-group",
+                    "--alter", "--add-config", "consumer.session.timeout.ms=" + outOfBounds)));
+            assertThat(refused.exitCode()).isEqualTo(1);
+            assertThat(refused.out() + refused.err()).contains("InvalidConfigurationException: consumer.session.timeout.ms must be in the range "
+                    + "45000 to 60000 inclusive.");
+        }
     }
 
-    @Test
-    void kafkaConsumerGroupsDescribesResetsAndDeletesAGroup() throws Exception {
-        broker.createTopic("grouped", 2);
+    /** A group of each protocol, classic and consumer (KIP-848), described while it consumes, then reset and deleted. */
+    @ParameterizedTest(name = "group.protocol={0}")
+    @CsvSource({"classic, Classic, range", "consumer, Consumer, uniform"})
+    void kafkaConsumerGroupsDescribesResetsAndDeletesAGroup(String protocol, String type, String assignor) throws Exception {
+        String topic = "grouped-" + protocol;
+        String group = "tool-" + protocol;
+        broker.createTopic(topic, 2);
         List<ProducerRecord<String, String>> records = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
-            records.add(new ProducerRecord<>("grouped", i % 2, "k" + i, "v" + i));
+            records.add(new ProducerRecord<>(topic, i % 2, "k" + i, "v" + i));
         }
         broker.produce(records);
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, "tool-group",
+                ConsumerConfig.GROUP_ID_CONFIG, group,
+                ConsumerConfig.GROUP_PROTOCOL_CONFIG, protocol,
                 ConsumerConfig.CLIENT_ID_CONFIG, "tool-client",
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
                 ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class))) {
-            consumer.subscribe(List.of("grouped"));
+            consumer.subscribe(List.of(topic));
             int[] consumed = {0};
             await().atMost(CompatBroker.TIMEOUT).until(() -> {
                 consumed[0] += consumer.poll(Duration.ofMillis(100)).count();
                 return consumed[0] == 20;
             });
             consumer.commitSync();
-            assertThat(rows(groups("--describe", "--group", "tool-group"), "tool-group")).hasSize(2).allSatisfy(row -> {
-                assertThat(row.get(1)).isEqualTo("grouped");
+            assertThat(rows(groups("--describe", "--group", group), group)).hasSize(2).allSatisfy(row -> {
+                assertThat(row.get(1)).isEqualTo(topic);
                 assertThat(row.subList(3, 6)).as("current offset, log end offset, lag").containsExactly("10", "10", "0");
                 assertThat(row.get(row.size() - 1)).isEqualTo("tool-client");
             });
-            assertThat(rows(groups("--describe", "--group", "tool-group", "--state"), "tool-group").get(0))
-                    .contains("range", "Stable", "1");
+            assertThat(rows(groups("--describe", "--group", group, "--state"), group).get(0)).contains(assignor, "Stable", "1");
+            assertThat(rows(groups("--list", "--type"), group)).containsExactly(List.of(group, type));
             KafkaCommand.Result busy = KafkaCommand.run(ConsumerGroupCommand.class,
-                    bootstrap("--reset-offsets", "--group", "tool-group", "--topic", "grouped", "--to-earliest", "--execute"));
-            assertThat(busy.out() + busy.err()).contains("Assignments can only be reset if the group 'tool-group' is inactive");
+                    bootstrap("--reset-offsets", "--group", group, "--topic", topic, "--to-earliest", "--execute"));
+            assertThat(busy.out() + busy.err()).contains("Assignments can only be reset if the group '" + group + "' is inactive");
         }
 
-        assertThat(lines(groups("--list", "--state", "Empty"))).anyMatch(line -> line.matches("tool-group\\s+Empty"));
-        assertThat(rows(groups("--reset-offsets", "--group", "tool-group", "--topic", "grouped:0", "--to-offset", "3", "--execute"),
-                "tool-group")).containsExactly(List.of("tool-group", "grouped", "0", "3"));
-        groups("--reset-offsets", "--group", "tool-group", "--topic", "grouped:1", "--shift-by", "-4", "--execute");
-        assertThat(rows(groups("--describe", "--group", "tool-group"), "tool-group"))
+        assertThat(lines(groups("--list", "--state", "Empty"))).anyMatch(line -> line.matches(group + "\\s+Empty"));
+        assertThat(rows(groups("--reset-offsets", "--group", group, "--topic", topic + ":0", "--to-offset", "3", "--execute"),
+                group)).containsExactly(List.of(group, topic, "0", "3"));
+        groups("--reset-offsets", "--group", group, "--topic", topic + ":1", "--shift-by", "-4", "--execute");
+        assertThat(rows(groups("--describe", "--group", group), group))
                 .map(row -> row.subList(1, 6))
-                .containsExactlyInAnyOrder(List.of("grouped", "0", "3", "10", "7"), List.of("grouped", "1", "6", "10", "4"));
+                .containsExactlyInAnyOrder(List.of(topic, "0", "3", "10", "7"), List.of(topic, "1", "6", "10", "4"));
 
-        assertThat(groups("--delete-offsets", "--group", "tool-group", "--topic", "grouped:0"))
-                .containsPattern("grouped\\s+0\\s+Successful");
-        assertThat(rows(groups("--describe", "--group", "tool-group"), "tool-group")).map(row -> row.get(2)).containsExactly("1");
-        assertThat(groups("--delete", "--group", "tool-group")).contains("Deletion of requested consumer groups ('tool-group') was successful.");
-        assertThat(lines(groups("--list"))).doesNotContain("tool-group");
-        KafkaCommand.Result missing = KafkaCommand.run(ConsumerGroupCommand.class, bootstrap("--describe", "--group", "tool-group"));
-        assertThat(missing.out() + missing.err()).contains("GroupIdNotFoundException: Group tool-group not found.");
+        assertThat(groups("--delete-offsets", "--group", group, "--topic", topic + ":0"))
+                .containsPattern(topic + "\\s+0\\s+Successful");
+        assertThat(rows(groups("--describe", "--group", group), group)).map(row -> row.get(2)).containsExactly("1");
+        assertThat(groups("--delete", "--group", group)).contains("Deletion of requested consumer groups ('" + group + "') was successful.");
+        assertThat(lines(groups("--list"))).doesNotContain(group);
+        KafkaCommand.Result missing = KafkaCommand.run(ConsumerGroupCommand.class, bootstrap("--describe", "--group", group));
+        assertThat(missing.out() + missing.err()).contains("GroupIdNotFoundException: Group " + group + " not found.");
     }
 
     /**
      * Both brokers finalize the features of the protocols both serve at Kafka 4.4's levels. The rest differ on purpose
      * (docs/operations.md, "Kafka APIs, features and telemetry"): Tributary has no KRaft metadata log or quorum
      * ({@code metadata.version}, {@code kraft.version}), elects leaders from the ISR only
-     * ({@code eligible.leader.replicas.version}) and runs no share or streams groups.
+     * ({@code eligible.leader.replicas.version}) and runs no share or streams groups; and its levels cannot be changed.
      */
     @Test
     void kafkaFeaturesDescribesTheFinalizedFeatures() throws Exception {
@@ -264,6 +282,17 @@ class AdminToolsIT {
             described.put(matcher.group(1), matcher.group(2) + " " + matcher.group(3) + " " + matcher.group(4));
         }
         assertThat(described).as("feature: supported min, max, finalized").isEqualTo(expected);
+
+        // Tributary's levels are those it implements, so there is nothing to move them to: it does not serve
+        // UpdateFeatures, not even the no-op Kafka accepts.
+        KafkaCommand.Result upgrade = KafkaCommand.run(FeatureCommand.class, bootstrap("upgrade", "--feature", "transaction.version=2"));
+        if (broker.kind() == Kind.APACHE_KAFKA) {
+            assertThat(upgrade.exitCode()).isZero();
+            assertThat(upgrade.out()).contains("transaction.version was upgraded to 2.");
+        } else {
+            assertThat(upgrade.exitCode()).isEqualTo(1);
+            assertThat(upgrade.out()).contains("Could not upgrade transaction.version to 2. The node does not support UPDATE_FEATURES");
+        }
     }
 
     @Test

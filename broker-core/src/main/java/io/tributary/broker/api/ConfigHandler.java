@@ -263,6 +263,6 @@ final class ConfigHandler {
     }
 
     private TopicState existing(String name) {
-        return topics.topic(name).orElseThrow(() -> new UnknownTopicOrPartitionException("Topic '" + name + "' does not exist."));
+        return topics.topic(name).orElseThrow(() -> new UnknownTopicOrPartitionException("The topic '" + name + "' does not exist."));
     }
 }

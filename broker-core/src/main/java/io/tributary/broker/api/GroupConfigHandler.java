@@ -155,11 +155,10 @@ final class GroupConfigHandler {
         BOUNDS.forEach((name, bounds) -> {
             if (configs.containsKey(name)) {
                 int value = Integer.parseInt(configs.get(name).trim());
-                if (value < brokerInt(bounds.min())) {
-                    throw new InvalidConfigurationException(name + " must be greater than or equal to " + bounds.min());
-                }
-                if (value > brokerInt(bounds.max())) {
-                    throw new InvalidConfigurationException(name + " must be less than or equal to " + bounds.max());
+                int min = brokerInt(bounds.min());
+                int max = brokerInt(bounds.max());
+                if (value < min || value > max) {
+                    throw new InvalidConfigurationException(name + " must be in the range " + min + " to " + max + " inclusive.");
                 }
             }
         });
