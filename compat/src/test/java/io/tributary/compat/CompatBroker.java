@@ -68,7 +68,7 @@ public final class CompatBroker implements BeforeAllCallback, AfterAllCallback {
         if (broker != null) {
             broker.close();
         }
-        if (dir != null && !Boolean.getBoolean("keep")) {
+        if (dir != null) {
             try (Stream<Path> files = Files.walk(dir)) {
                 for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
                     Files.delete(file);
