@@ -10,6 +10,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -18,7 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -26,7 +26,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 
 import static org.awaitility.Awaitility.await;
 
@@ -69,11 +68,7 @@ public final class CompatBroker implements BeforeAllCallback, AfterAllCallback {
             broker.close();
         }
         if (dir != null) {
-            try (Stream<Path> files = Files.walk(dir)) {
-                for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(file);
-                }
-            }
+            Utils.delete(dir.toFile());
         }
     }
 
@@ -112,6 +107,14 @@ public final class CompatBroker implements BeforeAllCallback, AfterAllCallback {
                 ack.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             }
         }
+    }
+
+    /** The offsets {@code group} committed, by partition (of its one topic). */
+    public Map<Integer, Long> committed(String group) throws Exception {
+        Map<Integer, Long> byPartition = new TreeMap<>();
+        admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                .forEach((partition, offset) -> byPartition.put(partition.partition(), offset.offset()));
+        return byPartition;
     }
 
     /** Log end offsets of {@code topic}, by partition. */

@@ -5,8 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.compat.connect.CountingSourceConnector;
 import io.tributary.compat.connect.LinesSinkConnector;
 import io.tributary.testkit.FreePorts;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.internals.Exit;
 import org.apache.kafka.connect.cli.ConnectDistributed;
 import org.apache.kafka.connect.runtime.Connect;
@@ -22,10 +20,10 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -66,7 +64,7 @@ class ConnectDistributedIT {
             await().atMost(TIMEOUT).until(() -> Files.exists(lines) && Files.readAllLines(lines).size() >= RECORDS);
             assertThat(Files.readAllLines(lines)).as("each record once")
                     .containsExactlyInAnyOrderElementsOf(IntStream.range(0, RECORDS).mapToObj(n -> "record-" + n).toList());
-            await().atMost(TIMEOUT).untilAsserted(() -> assertThat(committed("connect-lines-sink"))
+            await().atMost(TIMEOUT).untilAsserted(() -> assertThat(broker.committed("connect-lines-sink"))
                     .isEqualTo(broker.endOffsets("connect-records", 3)));
         } finally {
             connect.stop();
@@ -121,16 +119,8 @@ class ConnectDistributedIT {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         JsonNode status = JSON.readTree(response.body());
-        List<String> tasks = new java.util.ArrayList<>();
+        List<String> tasks = new ArrayList<>();
         status.get("tasks").forEach(task -> tasks.add(task.get("state").asText()));
         return status.get("connector").get("state").asText() + " " + tasks;
-    }
-
-    private static Map<Integer, Long> committed(String group) throws Exception {
-        Map<TopicPartition, OffsetAndMetadata> offsets = broker.admin().listConsumerGroupOffsets(group)
-                .partitionsToOffsetAndMetadata().get();
-        Map<Integer, Long> byPartition = new TreeMap<>();
-        offsets.forEach((partition, offset) -> byPartition.put(partition.partition(), offset.offset()));
-        return byPartition;
     }
 }

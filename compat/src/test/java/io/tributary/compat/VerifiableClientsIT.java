@@ -1,8 +1,6 @@
 package io.tributary.compat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.tools.VerifiableConsumer;
 import org.apache.kafka.tools.VerifiableProducer;
 import org.junit.jupiter.api.Timeout;
@@ -15,7 +13,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -58,12 +55,14 @@ class VerifiableClientsIT {
             Set<Seen> acked = produce(topic);
 
             await().atMost(CLIENT_TIMEOUT).until(() -> consumed(first, second).containsAll(acked));
+            // each consumer commits after each poll, before it polls again
+            await().atMost(CLIENT_TIMEOUT).untilAsserted(() -> assertThat(broker.committed(topic))
+                    .isEqualTo(broker.endOffsets(topic, PARTITIONS)));
             first.stop(CLIENT_TIMEOUT);
             second.stop(CLIENT_TIMEOUT);
             assertThat(first.events("shutdown_complete")).hasSize(1);
             assertThat(second.events("shutdown_complete")).hasSize(1);
-            assertThat(consumed(first, second)).isEqualTo(acked);
-            assertThat(committed(topic)).isEqualTo(broker.endOffsets(topic, PARTITIONS));
+            assertThat(consumed(first, second)).as("acked == consumed").isEqualTo(acked);
         }
     }
 
@@ -113,13 +112,5 @@ class VerifiableClientsIT {
             consumer.events("record_data").forEach(event -> seen.add(Seen.of(event)));
         }
         return seen;
-    }
-
-    private static Map<Integer, Long> committed(String group) throws Exception {
-        Map<TopicPartition, OffsetAndMetadata> offsets = broker.admin().listConsumerGroupOffsets(group)
-                .partitionsToOffsetAndMetadata().get();
-        Map<Integer, Long> byPartition = new TreeMap<>();
-        offsets.forEach((partition, offset) -> byPartition.put(partition.partition(), offset.offset()));
-        return byPartition;
     }
 }
