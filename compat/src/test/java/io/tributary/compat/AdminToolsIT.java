@@ -89,7 +89,8 @@ class AdminToolsIT {
                 .as("a line per partition, each with a leader in the ISR").hasSize(3)
                 .allSatisfy(line -> assertThat(line).containsPattern("Leader: (\\d+)\\s+Replicas: \\1\\s+Isr: \\1"));
 
-        KafkaCommand.Result again = KafkaCommand.run(TopicCommand.class, bootstrap("--create", "--topic", "tool-topic", "--partitions", "1"));
+        KafkaCommand.Result again = KafkaCommand.run(TopicCommand.class,
+                bootstrap("--create", "--topic", "tool-topic", "--partitions", "1"));
         assertThat(again.exitCode()).isEqualTo(1);
         assertThat(again.out() + again.err()).contains("Topic 'tool-topic' already exists.");
         topics("--create", "--if-not-exists", "--topic", "tool-topic", "--partitions", "1");
@@ -99,7 +100,8 @@ class AdminToolsIT {
         assertThat(KafkaCommand.run(TopicCommand.class, bootstrap("--alter", "--topic", "tool-topic", "--partitions", "4")).out())
                 .contains("Error while executing topic command : Topic already has 4 partition(s).");
         assertThat(KafkaCommand.run(TopicCommand.class, bootstrap("--alter", "--topic", "tool-topic", "--partitions", "2")).out())
-                .contains("Error while executing topic command : The topic tool-topic currently has 4 partition(s); 2 would not be an increase.");
+                .contains("Error while executing topic command : "
+                        + "The topic tool-topic currently has 4 partition(s); 2 would not be an increase.");
 
         topics("--delete", "--topic", "tool-topic");
         await().atMost(CompatBroker.TIMEOUT).untilAsserted(() -> assertThat(lines(topics("--list"))).doesNotContain("tool-topic"));
@@ -157,16 +159,19 @@ class AdminToolsIT {
                     .contains("Dynamic configs for broker " + id + " are:")
                     .anyMatch(line -> line.startsWith("log.retention.ms=86400000 sensitive=false "
                             + "synonyms={DYNAMIC_BROKER_CONFIG:log.retention.ms=86400000")));
-            await().atMost(CompatBroker.TIMEOUT).untilAsserted(() -> assertThat(describedConfigs(entity("topics", "inheriting", "--describe", "--all")))
+            await().atMost(CompatBroker.TIMEOUT).untilAsserted(() -> assertThat(describedConfigs(
+                            entity("topics", "inheriting", "--describe", "--all")))
                     .containsEntry("retention.ms", "86400000 sensitive=false synonyms={DYNAMIC_BROKER_CONFIG:log.retention.ms=86400000, "
                             + "DEFAULT_CONFIG:log.retention.hours=168}")
-                    .containsEntry("max.message.bytes", "2097152 sensitive=false synonyms={DYNAMIC_DEFAULT_BROKER_CONFIG:message.max.bytes=2097152, "
+                    .containsEntry("max.message.bytes", "2097152 sensitive=false "
+                            + "synonyms={DYNAMIC_DEFAULT_BROKER_CONFIG:message.max.bytes=2097152, "
                             + "DEFAULT_CONFIG:message.max.bytes=1048588}"));
         } finally {
             configs(entity("brokers", id, "--alter", "--delete-config", "log.retention.ms"));
             configs("--entity-type", "brokers", "--entity-default", "--alter", "--delete-config", "message.max.bytes");
         }
-        await().atMost(CompatBroker.TIMEOUT).untilAsserted(() -> assertThat(describedConfigs(entity("topics", "inheriting", "--describe", "--all")))
+        await().atMost(CompatBroker.TIMEOUT).untilAsserted(() -> assertThat(describedConfigs(
+                        entity("topics", "inheriting", "--describe", "--all")))
                 .containsEntry("retention.ms", "604800000 sensitive=false synonyms={}")
                 .containsEntry("max.message.bytes", "1048588 sensitive=false synonyms={DEFAULT_CONFIG:message.max.bytes=1048588}"));
     }
@@ -187,7 +192,8 @@ class AdminToolsIT {
                 .filter(key -> !key.internalConfig).map(key -> key.name).toList());
         assertThat(all).containsEntry("consumer.assignment.interval.ms",
                         "1000 sensitive=false synonyms={DEFAULT_CONFIG:group.consumer.assignment.interval.ms=1000}")
-                .containsEntry("share.delivery.count.limit", "5 sensitive=false synonyms={DEFAULT_CONFIG:group.share.delivery.count.limit=5}")
+                .containsEntry("share.delivery.count.limit",
+                        "5 sensitive=false synonyms={DEFAULT_CONFIG:group.share.delivery.count.limit=5}")
                 .containsEntry("streams.assignor.name", "sticky sensitive=false synonyms={DEFAULT_CONFIG:group.streams.assignors=sticky}")
                 .containsEntry("share.isolation.level", "read_uncommitted sensitive=false "
                         + "synonyms={DEFAULT_CONFIG:share.isolation.level=read_uncommitted}");
@@ -196,8 +202,8 @@ class AdminToolsIT {
             KafkaCommand.Result refused = KafkaCommand.run(ConfigCommand.class, bootstrap(entity("groups", "configured-group",
                     "--alter", "--add-config", "consumer.session.timeout.ms=" + outOfBounds)));
             assertThat(refused.exitCode()).isEqualTo(1);
-            assertThat(refused.out() + refused.err()).contains("InvalidConfigurationException: consumer.session.timeout.ms must be in the range "
-                    + "45000 to 60000 inclusive.");
+            assertThat(refused.out() + refused.err())
+                    .contains("InvalidConfigurationException: consumer.session.timeout.ms must be in the range 45000 to 60000 inclusive.");
         }
     }
 
@@ -251,7 +257,8 @@ class AdminToolsIT {
         assertThat(groups("--delete-offsets", "--group", group, "--topic", topic + ":0"))
                 .containsPattern(topic + "\\s+0\\s+Successful");
         assertThat(rows(groups("--describe", "--group", group), group)).map(row -> row.get(2)).containsExactly("1");
-        assertThat(groups("--delete", "--group", group)).contains("Deletion of requested consumer groups ('" + group + "') was successful.");
+        assertThat(groups("--delete", "--group", group))
+                .contains("Deletion of requested consumer groups ('" + group + "') was successful.");
         assertThat(lines(groups("--list"))).doesNotContain(group);
         KafkaCommand.Result missing = KafkaCommand.run(ConsumerGroupCommand.class, bootstrap("--describe", "--group", group));
         assertThat(missing.out() + missing.err()).contains("GroupIdNotFoundException: Group " + group + " not found.");
@@ -315,7 +322,8 @@ class AdminToolsIT {
                 .as("the first record at or after the time; none after the last").containsExactly("positions:1:10", "positions:2:10");
         assertThat(lines(getOffsets("--topic", "positions", "--time", "max-timestamp")))
                 .as("the first record with the newest timestamp").containsExactly("positions:0:9", "positions:1:12", "positions:2:12");
-        assertThat(lines(getOffsets("--topic-partitions", "positions:1-3", "--time", "-1"))).containsExactly("positions:1:20", "positions:2:30");
+        assertThat(lines(getOffsets("--topic-partitions", "positions:1-3", "--time", "-1")))
+                .containsExactly("positions:1:20", "positions:2:30");
     }
 
     @Test

@@ -92,7 +92,8 @@ final class GroupConfigHandler {
                 synonyms.add(new ConfigEntryView.Synonym(brokerKey.get(), kafkaDefault, ConfigSource.DEFAULT_CONFIG));
             }
         } else if (key.defaultValue != null) {
-            synonyms.add(new ConfigEntryView.Synonym(name, ConfigDef.convertToString(key.defaultValue, key.type), ConfigSource.DEFAULT_CONFIG));
+            synonyms.add(new ConfigEntryView.Synonym(name, ConfigDef.convertToString(key.defaultValue, key.type),
+                    ConfigSource.DEFAULT_CONFIG));
         }
         return synonyms;
     }
