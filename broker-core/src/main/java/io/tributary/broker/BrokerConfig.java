@@ -67,6 +67,7 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String QUOTA_WINDOW_NUM = "quota.window.num";
     public static final String LEADER_REPLICATION_THROTTLED_RATE = "leader.replication.throttled.rate";
     public static final String FOLLOWER_REPLICATION_THROTTLED_RATE = "follower.replication.throttled.rate";
+    public static final String REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND = "replica.alter.log.dirs.io.max.bytes.per.second";
     public static final String QUOTA_WINDOW_SIZE_SECONDS = "quota.window.size.seconds";
     public static final String AUTO_CREATE_TOPICS_ENABLE = "auto.create.topics.enable";
     public static final String NUM_PARTITIONS = "num.partitions";
@@ -201,6 +202,10 @@ public final class BrokerConfig extends AbstractConfig {
             .define(FOLLOWER_REPLICATION_THROTTLED_RATE, Type.LONG, Long.MAX_VALUE, Range.atLeast(0), Importance.MEDIUM,
                     "Bytes per second a follower outside the ISR fetches, over all its throttled replicas (the topics' "
                             + LogConfig.FOLLOWER_REPLICATION_THROTTLED_REPLICAS + "). Usually set at runtime.")
+            .define(REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND, Type.LONG, Long.MAX_VALUE, Range.atLeast(0), Importance.MEDIUM,
+                    "Bytes per second copied, over all replicas moving between this broker's log dirs "
+                            + "(AlterReplicaLogDirs; kafka-reassign-partitions with log_dirs). Usually set at runtime, as "
+                            + "kafka-reassign-partitions --replica-alter-log-dirs-throttle does.")
             .define(AUTO_CREATE_TOPICS_ENABLE, Type.BOOLEAN, true, Importance.HIGH,
                     "Create a topic when a client asks for metadata of a topic that does not exist.")
             .define(NUM_PARTITIONS, Type.INT, 1, Range.atLeast(1), Importance.MEDIUM,
@@ -540,6 +545,10 @@ public final class BrokerConfig extends AbstractConfig {
 
     public long followerReplicationThrottledRate() {
         return getLong(FOLLOWER_REPLICATION_THROTTLED_RATE);
+    }
+
+    public long replicaAlterLogDirsIoMaxBytesPerSecond() {
+        return getLong(REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND);
     }
 
     public int quotaWindowNum() {

@@ -174,7 +174,7 @@ public final class Server implements AutoCloseable {
                 () -> liveBrokersWith(config.brokerId()));
         fetchWaiters = new Purgatory<>("fetch");
         appender = new IdempotentAppender(time, config.producerIdExpirationMs());
-        replicas = new ReplicaManager(replication, topics, appender, fetchWaiters, cluster, new PartitionStateStore(zk),
+        replicas = new ReplicaManager(replication, topics, logs, appender, fetchWaiters, cluster, new PartitionStateStore(zk),
                 HighWatermarkCheckpoints.load(config.logDirs()), time);
         topics.addListener(replicas);
         cleaner = LogCleaner.start(logs, new CleanerLogState() {
@@ -269,7 +269,7 @@ public final class Server implements AutoCloseable {
         logs.flushTimes().listen(metrics::recordLogFlush);
         metrics.bind(quotas);
         handlers = new RequestHandlerPool(config.ioThreads(), channel,
-                request -> metrics.requestLatency().time(request.apiKey(), () -> dispatcher.dispatch(request)));
+                request -> metrics.requestLatency().time(request.body(), () -> dispatcher.dispatch(request)));
         producerStateTasks = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "tributary-producer-state");
             thread.setDaemon(true);

@@ -30,6 +30,7 @@ import org.apache.kafka.common.message.AddOffsetsToTxnRequestData;
 import org.apache.kafka.common.message.AddPartitionsToTxnRequestData;
 import org.apache.kafka.common.message.AlterClientQuotasRequestData;
 import org.apache.kafka.common.message.AlterPartitionReassignmentsRequestData;
+import org.apache.kafka.common.message.AlterReplicaLogDirsRequestData;
 import org.apache.kafka.common.message.DescribeLogDirsRequestData;
 import org.apache.kafka.common.message.DescribeTopicPartitionsRequestData;
 import org.apache.kafka.common.message.ElectLeadersRequestData;
@@ -197,7 +198,7 @@ public final class RequestDispatcher {
                         .orElse(RequestAuthorization.NONE),
                 new TransactionApis(new TransactionHandler(transactionServices, offsetStore), new TxnMarkersHandler(markers),
                         new TransactionAdminHandler(transactionServices.coordinator(), replicas, Time.SYSTEM)),
-                new ReplicaApis(new ReassignmentHandler(controller, topics), new LogDirsHandler(topics, replicas),
+                new ReplicaApis(new ReassignmentHandler(controller, topics), new LogDirsHandler(replicas),
                         new TopicPartitionsHandler(topics, metadata)));
     }
 
@@ -301,6 +302,7 @@ public final class RequestDispatcher {
             case LIST_PARTITION_REASSIGNMENTS -> done(replicaAdmin.reassignments().list((ListPartitionReassignmentsRequestData) data));
             case ELECT_LEADERS -> replicaAdmin.reassignments().elect((ElectLeadersRequestData) data, version);
             case DESCRIBE_LOG_DIRS -> done(replicaAdmin.logDirs().describe((DescribeLogDirsRequestData) data));
+            case ALTER_REPLICA_LOG_DIRS -> done(replicaAdmin.logDirs().alter((AlterReplicaLogDirsRequestData) data));
             case DESCRIBE_TOPIC_PARTITIONS -> done(replicaAdmin.topicPartitions().describe((DescribeTopicPartitionsRequestData) data));
             case DESCRIBE_ACLS -> done(acls.describe((DescribeAclsRequest) request.body()));
             case CREATE_ACLS -> done(acls.create((CreateAclsRequestData) data));

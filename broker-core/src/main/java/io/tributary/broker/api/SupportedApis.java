@@ -73,6 +73,7 @@ public final class SupportedApis {
         ranges.put(ApiKeys.LIST_PARTITION_REASSIGNMENTS, VersionRange.of(0, 0));
         ranges.put(ApiKeys.ELECT_LEADERS, VersionRange.of(0, 2));
         ranges.put(ApiKeys.DESCRIBE_LOG_DIRS, VersionRange.of(1, 4));
+        ranges.put(ApiKeys.ALTER_REPLICA_LOG_DIRS, VersionRange.of(1, 2));
         ranges.put(ApiKeys.DESCRIBE_TOPIC_PARTITIONS, VersionRange.of(0, 0));
         // Client telemetry (GetTelemetrySubscriptions, PushTelemetry) is left out as Kafka leaves it out without a
         // telemetry receiver: clients then turn their telemetry off instead of asking again.

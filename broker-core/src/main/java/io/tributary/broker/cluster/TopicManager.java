@@ -175,16 +175,6 @@ public final class TopicManager {
         log.info("broker defaults of topic configs changed: every topic's logs updated");
     }
 
-    /** The broker's log dirs ({@code log.dirs}), absolute. */
-    public List<java.nio.file.Path> logDirs() {
-        return logs.logDirs();
-    }
-
-    /** The log dir holding a local replica's log. */
-    public Optional<java.nio.file.Path> logDirOf(TopicPartition partition) {
-        return logs.logDirOf(partition);
-    }
-
     public LogConfig brokerDefaults() {
         return brokerDefaults;
     }
@@ -265,9 +255,12 @@ public final class TopicManager {
      */
     public synchronized void createPartitions(String name, int totalCount, List<List<Integer>> assignments, boolean validateOnly) {
         TopicState topic = existing(name);
-        if (totalCount <= topic.partitionCount()) {
-            throw new InvalidPartitionsException("Topic " + name + " has " + topic.partitionCount()
-                    + " partitions; the new count must be larger, got " + totalCount);
+        if (totalCount == topic.partitionCount()) {
+            throw new InvalidPartitionsException("Topic already has " + totalCount + " partition(s).");
+        }
+        if (totalCount < topic.partitionCount()) {
+            throw new InvalidPartitionsException("The topic " + name + " currently has " + topic.partitionCount() + " partition(s); "
+                    + totalCount + " would not be an increase.");
         }
         PartitionFolderNames.checkFit(name, totalCount);
         int replicationFactor = topic.assignment().replicas().get(0).size();

@@ -197,6 +197,23 @@ public final class IdempotentAppender {
         states.remove(partitionLog);
     }
 
+    /**
+     * {@code to}, a copy of the same records in another folder (a move between log dirs), takes over from {@code from}:
+     * it gets {@code from}'s producer state, verifications in flight included, which the copy's records make just as
+     * true. Called while neither log is appended to.
+     */
+    public void transfer(PartitionLog from, PartitionLog to) {
+        states.remove(to);
+        LazyState state = states.remove(from);
+        if (state != null) {
+            states.put(to, state);
+            ProducerStateManager loaded = state.ifLoaded();
+            if (loaded != null) {
+                loaded.snapshotOnRollOf(to);
+            }
+        }
+    }
+
     /** Writes a producer-state snapshot of every partition that has idempotent producers. */
     public void snapshotAll() {
         loadedStates().forEach((partitionLog, state) -> {

@@ -42,16 +42,16 @@ public final class PartitionLog {
     private static final Logger LOG = LoggerFactory.getLogger(PartitionLog.class);
 
     private final TopicPartition topicPartition;
-    private final Path dir;
     private final Time time;
     private final LocalLog local;
     private final ReentrantLock appendLock = new ReentrantLock();
     private volatile long logStartOffset;
+    /** Another copy of the partition replaced this one (a move between log dirs): no more changes, reads go on. */
+    private volatile boolean retired;
 
     private PartitionLog(TopicPartition topicPartition, Path dir, LogConfig config, Time time, Scheduler scheduler,
                          FlushTimes flushTimes, LogLoader.LoadedLog loaded, long checkpointedLogStartOffset) {
         this.topicPartition = topicPartition;
-        this.dir = dir;
         this.time = time;
         this.local = new LocalLog(topicPartition, dir, config, time, scheduler, flushTimes, loaded);
         // A DeleteRecords start inside the first segment survives restarts through its checkpoint.
@@ -76,8 +76,9 @@ public final class PartitionLog {
         return topicPartition;
     }
 
+    /** The partition folder, which a move between log dirs renames. */
     public Path dir() {
-        return dir;
+        return local.dir();
     }
 
     public LogConfig config() {
@@ -350,7 +351,7 @@ public final class PartitionLog {
 
     /** Where the cleaner writes the segment that is to replace the closed segments of offsets [base, end). */
     public Path cleanedFile(long baseOffset, long endOffset) {
-        return SegmentFiles.cleaned(dir, baseOffset, endOffset);
+        return SegmentFiles.cleaned(local.dir(), baseOffset, endOffset);
     }
 
     /**
@@ -389,7 +390,7 @@ public final class PartitionLog {
     int deleteOldSegments() {
         appendLock.lock();
         try {
-            if (local.isClosed()) {
+            if (local.isClosed() || retired) {
                 return 0;
             }
             List<LogSegment> deletable = RetentionPolicy.deletable(new ArrayList<>(local.segments().all()),
@@ -488,6 +489,33 @@ public final class PartitionLog {
         close(false);
     }
 
+    /**
+     * Renames the partition folder to {@code target}, a folder of the same log dir (a move between log dirs: the
+     * future copy takes the partition's own name, the copy it replaced a deletion name); appends wait meanwhile,
+     * reads in flight go on.
+     */
+    void renameDir(Path target) throws IOException {
+        appendLock.lock();
+        try {
+            local.renameDir(target);
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    /**
+     * This copy of the partition was replaced by another (a move between log dirs): it takes no more appends,
+     * truncations, retention or cleaner swaps. Its files stay open, so reads in flight finish, until it is closed.
+     */
+    void retire() {
+        appendLock.lock();
+        try {
+            retired = true;
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
     private void close(boolean flush) {
         appendLock.lock();
         try {
@@ -500,8 +528,8 @@ public final class PartitionLog {
     }
 
     private void ensureOpen() {
-        if (local.isClosed()) {
-            throw new KafkaStorageException("The log of " + topicPartition + " is closed");
+        if (local.isClosed() || retired) {
+            throw new KafkaStorageException("The log of " + topicPartition + " in " + local.dir() + " is closed");
         }
     }
 

@@ -115,8 +115,17 @@ public final class ProducerStateManager {
         long logStart = partitionLog.logStartOffset();
         state.replayedFrom = Math.max(state.readNewestSnapshot(dir, logStart, logEnd, nowMs), logStart);
         state.replay(partitionLog, state.replayedFrom, logEnd, nowMs);
-        partitionLog.onRoll(newBaseOffset -> state.snapshotOnRoll(dir, newBaseOffset));
+        state.snapshotOnRollOf(partitionLog);
         return state;
+    }
+
+    /**
+     * Snapshots this state into the folder of {@code partitionLog} whenever it rolls a segment: the log it was loaded
+     * from, or a copy of the same records that takes over from it (a move between log dirs). The folder is looked up at
+     * each roll, since the move renames it.
+     */
+    void snapshotOnRollOf(PartitionLog partitionLog) {
+        partitionLog.onRoll(newBaseOffset -> snapshotOnRoll(partitionLog.dir(), newBaseOffset));
     }
 
     /** The offset the last {@link #load} replayed the log from: the offset of the snapshot it used, if any. */

@@ -4,8 +4,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
-import java.util.SortedMap;
+import io.tributary.broker.cluster.TopicAssignment;
 import io.tributary.broker.controller.ClusterView;
 import io.tributary.broker.controller.PartitionState;
 import io.tributary.broker.group.CoordinatedGroup;
@@ -85,17 +86,23 @@ public final class BrokerStatus implements AutoCloseable {
     private void topics(StatusPage page, Map<TopicPartition, PartitionState> states, Set<Integer> live) {
         List<Row> rows = new ArrayList<>();
         for (String topic : cluster.topics()) {
-            SortedMap<Integer, List<Integer>> replicas = cluster.replicas(topic);
+            Optional<TopicAssignment> assignment = cluster.assignment(topic);
+            if (assignment.isEmpty()) {
+                continue;
+            }
             int underReplicated = 0;
             int offline = 0;
-            for (Map.Entry<Integer, List<Integer>> partition : replicas.entrySet()) {
-                PartitionHealth health = health(states.get(new TopicPartition(topic, partition.getKey())), partition.getValue(), live);
+            int replicationFactor = 0;
+            for (int partition : assignment.get().replicas().keySet()) {
+                PartitionState state = states.get(new TopicPartition(topic, partition));
+                PartitionHealth health = health(state, assignment.get(), partition, live);
                 underReplicated += health == PartitionHealth.UNDER_REPLICATED ? 1 : 0;
                 offline += health == PartitionHealth.OFFLINE ? 1 : 0;
+                replicationFactor = Math.max(replicationFactor, assignment.get().replicationFactor(partition));
             }
-            int replicationFactor = replicas.values().stream().mapToInt(List::size).max().orElse(0);
-            rows.add(new Row(List.of(topic, Integer.toString(replicas.size()), Integer.toString(replicationFactor),
-                    Integer.toString(underReplicated), Integer.toString(offline)), underReplicated + offline > 0));
+            rows.add(new Row(List.of(topic, Integer.toString(assignment.get().partitionCount()),
+                    Integer.toString(replicationFactor), Integer.toString(underReplicated), Integer.toString(offline)),
+                    underReplicated + offline > 0));
         }
         page.section("Topics").table("topics", List.of("topic", "partitions", "replication factor", "under-replicated", "offline"),
                 rows, List.of("partitions", "replication factor", "under-replicated", "offline"));
@@ -105,12 +112,13 @@ public final class BrokerStatus implements AutoCloseable {
     private void partitions(StatusPage page, Map<TopicPartition, PartitionState> states, Set<Integer> live) {
         List<Row> rows = new ArrayList<>();
         for (String topic : cluster.topics()) {
-            if (Topic.isInternal(topic)) {
+            Optional<TopicAssignment> assignment = cluster.assignment(topic);
+            if (Topic.isInternal(topic) || assignment.isEmpty()) {
                 continue;
             }
-            cluster.replicas(topic).forEach((partition, replicas) -> {
+            assignment.get().replicas().forEach((partition, replicas) -> {
                 PartitionState state = states.get(new TopicPartition(topic, partition));
-                PartitionHealth health = health(state, replicas, live);
+                PartitionHealth health = health(state, assignment.get(), partition, live);
                 rows.add(new Row(List.of(topic, Integer.toString(partition),
                         state == null || !state.hasLeader() ? "none" : Integer.toString(state.leader()), ids(replicas),
                         state == null ? "" : ids(state.isr()), health.label), health != PartitionHealth.OK));
@@ -153,11 +161,13 @@ public final class BrokerStatus implements AutoCloseable {
         }
     }
 
-    private static PartitionHealth health(PartitionState state, List<Integer> replicas, Set<Integer> live) {
+    /** Under-replicated as Kafka counts it: an ISR smaller than the replicas before any reassignment. */
+    private static PartitionHealth health(PartitionState state, TopicAssignment assignment, int partition, Set<Integer> live) {
         if (state == null || !state.hasLeader() || !live.contains(state.leader())) {
             return PartitionHealth.OFFLINE;
         }
-        return state.isr().size() < replicas.size() ? PartitionHealth.UNDER_REPLICATED : PartitionHealth.OK;
+        boolean underReplicated = state.isr().size() < assignment.replicationFactor(partition);
+        return underReplicated ? PartitionHealth.UNDER_REPLICATED : PartitionHealth.OK;
     }
 
     private static String ids(List<Integer> ids) {

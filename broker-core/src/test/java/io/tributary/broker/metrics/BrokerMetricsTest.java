@@ -6,6 +6,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -13,7 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.requests.FetchRequest;
+import org.apache.kafka.common.requests.MetadataRequest;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
@@ -85,7 +87,7 @@ class BrokerMetricsTest {
             stats.recordFetched("clicks", 300);
             isr.stored(List.of(1, 2), List.of(1));
             metrics.recordLogFlush(2_000_000);
-            metrics.requestLatency().time(ApiKeys.PRODUCE, () -> CompletableFuture.completedFuture(null));
+            metrics.requestLatency().time(MetadataRequest.Builder.allTopics().build((short) 12), () -> CompletableFuture.completedFuture(null));
 
             assertThat(attribute(topicMessages, "Count")).isEqualTo(10L);
             assertThat(attribute("kafka.server:type=BrokerTopicMetrics,name=MessagesInPerSec", "Count"))
@@ -103,8 +105,8 @@ class BrokerMetricsTest {
             assertThat(attribute("kafka.network:type=SocketServer,name=NetworkProcessorAvgIdlePercent", "Value")).isNotNull();
             assertThat(attribute("kafka.log:type=LogFlushStats,name=LogFlushRateAndTimeMs", "Count")).isEqualTo(1L);
             assertThat((Double) attribute("kafka.log:type=LogFlushStats,name=LogFlushRateAndTimeMs", "Max")).isEqualTo(2.0);
-            assertThat(attribute("kafka.network:type=RequestMetrics,name=TotalTimeMs,request=Produce", "Count")).isEqualTo(1L);
-            assertThat(attribute("kafka.network:type=RequestMetrics,name=TotalTimeMs,request=Produce", "99thPercentile"))
+            assertThat(attribute("kafka.network:type=RequestMetrics,name=TotalTimeMs,request=Metadata", "Count")).isEqualTo(1L);
+            assertThat(attribute("kafka.network:type=RequestMetrics,name=TotalTimeMs,request=Metadata", "99thPercentile"))
                     .isInstanceOf(Double.class);
             Set<String> brokerMBeans = new TreeSet<>();
             for (String domain : List.of("kafka.server", "kafka.controller", "kafka.network", "kafka.log")) {
@@ -114,6 +116,23 @@ class BrokerMetricsTest {
                     .hasSize(18).allMatch(name -> name.contains(":name=") && !name.contains("tributary"));
         }
         assertThat(MBEANS.isRegistered(topicMessages)).isFalse();
+    }
+
+    /** Kafka's dashboards read fetches as FetchConsumer and FetchFollower, never as Fetch. */
+    @Test
+    void fetchLatencyIsSplitByWhoFetchesAsInKafka() throws Exception {
+        FetchRequest consumer = FetchRequest.Builder.forConsumer((short) 12, 500, 1, Map.of()).build((short) 12);
+        FetchRequest follower = FetchRequest.Builder.forReplica((short) 12, 2, -1, 500, 1, Map.of()).build((short) 12);
+        try (BrokerMetrics metrics = new BrokerMetrics(sources(new BrokerTopicStats(), new FixedGauges(0, 0, false), () -> 0))) {
+            for (FetchRequest fetch : List.of(consumer, consumer, follower)) {
+                metrics.requestLatency().time(fetch, () -> CompletableFuture.completedFuture(null));
+            }
+            assertThat(attribute("kafka.network:type=RequestMetrics,name=TotalTimeMs,request=FetchConsumer", "Count")).isEqualTo(2L);
+            assertThat(attribute("kafka.network:type=RequestMetrics,name=TotalTimeMs,request=FetchFollower", "Count")).isEqualTo(1L);
+            assertThat(MBEANS.isRegistered(new ObjectName("kafka.network:type=RequestMetrics,name=TotalTimeMs,request=Fetch"))).isFalse();
+            assertThat(metrics.scrape()).contains("tributary_request_latency_seconds_count{api=\"FetchConsumer\"} 2",
+                    "tributary_request_latency_seconds_count{api=\"FetchFollower\"} 1").doesNotContain("api=\"Fetch\"");
+        }
     }
 
     private static Object attribute(String name, String attribute) throws Exception {

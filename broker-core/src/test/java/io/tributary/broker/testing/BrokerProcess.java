@@ -56,7 +56,6 @@ public final class BrokerProcess implements AutoCloseable {
         int port = FreePorts.next();
         Map<String, String> settings = new HashMap<>(TestBroker.properties(dir, overrides));
         settings.putIfAbsent(BrokerConfig.ZOOKEEPER_EMBEDDED_PORT, Integer.toString(FreePorts.next()));
-        settings.putAll(overrides);
         String plaintext = "PLAINTEXT://127.0.0.1:" + port;
         settings.put(BrokerConfig.LISTENERS, overrides.containsKey(BrokerConfig.LISTENERS)
                 ? plaintext + "," + overrides.get(BrokerConfig.LISTENERS) : plaintext);

@@ -2,8 +2,10 @@ package io.tributary.broker.testing;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.stream.Collectors;
 import io.tributary.broker.BrokerConfig;
 import io.tributary.broker.Server;
 import io.tributary.broker.log.LogConfig;
@@ -33,7 +35,11 @@ public final class TestBroker implements AutoCloseable {
         return new TestBroker(Server.start(new BrokerConfig(properties(dir, overrides)), time));
     }
 
-    /** Settings for a test broker: port 0 everywhere, data in {@code dir/logs}, then the overrides. */
+    /**
+     * Settings for a test broker: port 0 everywhere, data in {@code dir/logs}, then the overrides. Relative {@code
+     * log.dirs} are folders of {@code dir}, so that the brokers of a cluster, which share their overrides, each get their
+     * own.
+     */
     public static Map<String, String> properties(Path dir, Map<String, String> overrides) {
         Map<String, String> props = new HashMap<>();
         props.put(BrokerConfig.LISTENERS, "PLAINTEXT://127.0.0.1:0");
@@ -42,6 +48,8 @@ public final class TestBroker implements AutoCloseable {
         props.put(BrokerConfig.NUM_NETWORK_THREADS, "2");
         props.put(BrokerConfig.NUM_IO_THREADS, "4");
         props.putAll(overrides);
+        props.computeIfPresent(LogConfig.LOG_DIRS, (key, dirs) -> Arrays.stream(dirs.split(","))
+                .map(logDir -> dir.resolve(logDir.trim()).toString()).collect(Collectors.joining(",")));
         return props;
     }
 

@@ -121,6 +121,10 @@ class MetricsEndpointIT {
                         "partition", "0"))).hasValue((double) (end - committedByAdmin));
                 // one consumer read the log once, from its start to its end
                 assertThat(afterConsume.value("tributary_broker_bytes_out_total", topic("metered"))).hasValue((double) logBytes);
+                // its fetches were timed as Kafka names them (a broker alone: no follower fetched)
+                assertThat(afterConsume.value("tributary_request_latency_seconds_count", Map.of("api", "FetchConsumer")))
+                        .hasValueSatisfying(count -> assertThat(count).isGreaterThanOrEqualTo(1.0));
+                assertThat(afterConsume.value("tributary_request_latency_seconds_count", Map.of("api", "FetchFollower"))).isEmpty();
                 assertThat(afterConsume.value("tributary_controller_active")).hasValue(1.0);
                 assertThat(afterConsume.value("tributary_partitions_under_replicated")).hasValue(0.0);
                 assertThat(afterConsume.value("tributary_partitions_offline")).hasValue(0.0);

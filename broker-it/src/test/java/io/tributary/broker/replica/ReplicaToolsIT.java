@@ -15,6 +15,7 @@ import java.util.Set;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tributary.broker.BrokerConfig;
+import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.testing.AckedWriter;
 import io.tributary.broker.testing.Clients;
 import io.tributary.broker.testing.ExternalCommand;
@@ -30,8 +31,11 @@ import org.apache.kafka.clients.admin.ReplicaInfo;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionReplica;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.LogDirNotFoundException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.ReplicaNotAvailableException;
 import org.apache.kafka.tools.ConfigCommand;
 import org.apache.kafka.tools.LeaderElectionCommand;
 import org.apache.kafka.tools.LogDirsCommand;
@@ -49,15 +53,19 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Kafka's own replica tools (kafka-tools 4.4, each in a JVM of its own, as an operator runs them) against three
- * brokers: kafka-reassign-partitions --execute --throttle / --verify under an acks=all idempotent producer,
- * kafka-leader-election (preferred, then unclean, which breaks the cluster and so comes last), kafka-log-dirs and
- * kafka-configs --entity-type brokers. One cluster for the class.
+ * brokers with two log dirs each: kafka-reassign-partitions --execute --throttle / --verify under an acks=all
+ * idempotent producer, between brokers and between the log dirs of one broker, kafka-leader-election (preferred, then
+ * unclean, which breaks the cluster and so comes last), kafka-log-dirs and kafka-configs --entity-type brokers. One
+ * cluster for the class. A move between log dirs copies at most {@code replica.fetch.max.bytes} (64 KiB here) a round,
+ * so that its throttle holds it back long enough to be seen in progress.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(240)
 class ReplicaToolsIT {
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Each broker's log dirs, folders of its data folder. */
+    private static final List<String> LOG_DIRS = List.of("logs", "logs-b");
 
     @TempDir
     static Path dir;
@@ -69,6 +77,8 @@ class ReplicaToolsIT {
         cluster = TestCluster.start(dir, 3, Map.of(
                 BrokerConfig.AUTO_LEADER_REBALANCE_ENABLE, "false",
                 BrokerConfig.REPLICA_LAG_TIME_MAX_MS, "4000",
+                BrokerConfig.REPLICA_FETCH_MAX_BYTES, "65536",
+                LogConfig.LOG_DIRS, String.join(",", LOG_DIRS),
                 BrokerConfig.HTTP_LISTENERS, "http://127.0.0.1:0"));
         // Generous: on a loaded machine the brokers' first requests can be slow.
         admin = Clients.admin(cluster.bootstrapServers(), Map.of(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 30_000,
@@ -142,14 +152,72 @@ class ReplicaToolsIT {
         // Every replica holds the same batches: equal sizes, no lag; the replicas that left have no log any more.
         assertReplicasInStep(topic, Map.of(0, List.of(2, 1), 1, List.of(0, 2), 2, List.of(2, 1)));
         Awaitility.await("old replicas' logs deleted").atMost(TIMEOUT).untilAsserted(() -> {
-            assertThat(logFolder(0, topic, 0)).doesNotExist();
-            assertThat(logFolder(1, topic, 1)).doesNotExist();
-            assertThat(logFolder(0, topic, 2)).doesNotExist();
+            assertThat(hasLogFolder(0, topic, 0)).isFalse();
+            assertThat(hasLogFolder(1, topic, 1)).isFalse();
+            assertThat(hasLogFolder(0, topic, 2)).isFalse();
         });
     }
 
     @Test
     @Order(2)
+    void reassignPartitionsMovesAReplicaBetweenLogDirsUnderLoadLosingNothing() throws Exception {
+        String topic = "relocated";
+        admin.createTopics(List.of(new NewTopic(topic, Map.of(0, List.of(0, 1))))).all().get();
+        awaitIsr(topic, 0, 2);
+        TopicPartitionReplica replica = new TopicPartitionReplica(topic, 0, 0);
+        String from = admin.describeReplicaLogDirs(List.of(replica)).all().get().get(replica).getCurrentReplicaLogDir();
+        String to = logDirs(0).stream().filter(logDir -> !logDir.equals(from)).findFirst().orElseThrow();
+        AckedWriter writer = new AckedWriter(cluster.bootstrapServers(), topic, 1);
+        writer.start();
+        try {
+            awaitAcknowledged(writer, 10_000); // more than a round copies
+            Path plan = dir.resolve("log-dirs.json");
+            Files.writeString(plan, """
+                    {"version":1,"partitions":[{"topic":"relocated","partition":0,"replicas":[0,1],"log_dirs":["%s","any"]}]}"""
+                    .formatted(to));
+            ExternalCommand.Result execute = tool(ReassignPartitionsCommand.class, "--execute", "--reassignment-json-file",
+                    plan.toString(), "--replica-alter-log-dirs-throttle", "20000");
+            assertThat(execute.stdout()).contains("Successfully started moving log directory to " + to
+                    + " for replica relocated-0 with broker 0");
+            // Held back by its throttle: the future replica in the target dir, behind the replica it copies.
+            ReplicaInfo future = admin.describeLogDirs(List.of(0)).allDescriptions().get().get(0).get(to).replicaInfos()
+                    .get(new TopicPartition(topic, 0));
+            assertThat(future.isFuture()).isTrue();
+            assertThat(future.offsetLag()).isPositive();
+            assertThat(admin.describeReplicaLogDirs(List.of(replica)).all().get().get(replica).getFutureReplicaLogDir()).isEqualTo(to);
+            assertThat(tool(ReassignPartitionsCommand.class, "--verify", "--preserve-throttles", "--reassignment-json-file",
+                    plan.toString()).stdout()).contains("Reassignment of replica relocated-0-0 is still in progress");
+            // The reassignment's errors, as Kafka answers them.
+            assertThatThrownBy(() -> admin.alterReplicaLogDirs(Map.of(replica, dir.resolve("elsewhere").toString())).all().get())
+                    .hasCauseInstanceOf(LogDirNotFoundException.class);
+            TopicPartitionReplica notThere = new TopicPartitionReplica(topic, 0, 2);
+            assertThatThrownBy(() -> admin.alterReplicaLogDirs(Map.of(notThere, logDirs(2).get(0))).all().get())
+                    .hasCauseInstanceOf(ReplicaNotAvailableException.class);
+
+            ExternalCommand.Result faster = tool(ReassignPartitionsCommand.class, "--execute", "--additional",
+                    "--reassignment-json-file", plan.toString(), "--replica-alter-log-dirs-throttle", "100000000");
+            assertThat(faster.stdout()).contains("The replica-alter-dir throttle limit was set to 100000000 B/s");
+            Awaitility.await("moved").atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> {
+                var info = admin.describeReplicaLogDirs(List.of(replica)).all().get().get(replica);
+                return to.equals(info.getCurrentReplicaLogDir()) && info.getFutureReplicaLogDir() == null;
+            });
+            awaitAcknowledged(writer, writer.acknowledged.size() + 2_000); // the load goes on after the move
+            ExternalCommand.Result verify = tool(ReassignPartitionsCommand.class, "--verify", "--reassignment-json-file",
+                    plan.toString());
+            assertThat(verify.stdout()).contains("Reassignment of replica relocated-0-0 completed successfully");
+            assertThat(brokerConfig(0, "replica.alter.log.dirs.io.max.bytes.per.second").source())
+                    .as("--verify clears the throttle").isEqualTo(ConfigEntry.ConfigSource.DEFAULT_CONFIG);
+        } finally {
+            writer.finish();
+        }
+        assertThat(writer.failure.get()).as("producer failure").isNull();
+        writer.assertEveryAcknowledgedRecordStoredOnceInOrder(cluster.bootstrapServers(), TIMEOUT);
+        assertReplicasInStep(topic, Map.of(0, List.of(0, 1)));
+        Awaitility.await("the replaced replica deleted").atMost(TIMEOUT).until(() -> !Files.exists(Path.of(from, topic + "-0")));
+    }
+
+    @Test
+    @Order(3)
     void reassignmentOfADeadBrokerCanBeCancelled() throws Exception {
         String topic = "cancelled";
         admin.createTopics(List.of(new NewTopic(topic, Map.of(0, List.of(0, 1))))).all().get();
@@ -180,7 +248,7 @@ class ReplicaToolsIT {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void kafkaLeaderElectionPreferred() throws Exception {
         String topic = "preferred";
         admin.createTopics(List.of(new NewTopic(topic, Map.of(0, List.of(0, 1, 2))))).all().get();
@@ -204,7 +272,7 @@ class ReplicaToolsIT {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void kafkaLogDirsDescribesEveryBrokersReplicas() throws Exception {
         ExternalCommand.Result described = tool(LogDirsCommand.class, "--describe", "--topic-list", "moving");
         String json = described.stdout().lines().filter(line -> line.startsWith("{")).findFirst().orElseThrow();
@@ -212,16 +280,20 @@ class ReplicaToolsIT {
         assertThat(brokers).hasSize(3);
         Map<Integer, List<String>> partitionsByBroker = new HashMap<>();
         for (JsonNode broker : brokers) {
-            JsonNode logDir = broker.path("logDirs").get(0);
-            assertThat(logDir.path("logDir").asText()).isEqualTo(dir.resolve("broker-" + broker.path("broker").asInt())
-                    .resolve("logs").toAbsolutePath().toString());
-            assertThat(logDir.path("error").isNull()).isTrue();
+            int id = broker.path("broker").asInt();
+            List<String> logDirs = new ArrayList<>();
             List<String> partitions = new ArrayList<>();
-            for (JsonNode partition : logDir.path("partitions")) {
-                partitions.add(partition.path("partition").asText());
-                assertThat(partition.path("size").asLong()).isPositive();
+            for (JsonNode logDir : broker.path("logDirs")) {
+                logDirs.add(logDir.path("logDir").asText());
+                assertThat(logDir.path("error").isNull()).isTrue();
+                for (JsonNode partition : logDir.path("partitions")) {
+                    partitions.add(partition.path("partition").asText());
+                    assertThat(partition.path("size").asLong()).isPositive();
+                    assertThat(partition.path("isFuture").asBoolean()).isFalse();
+                }
             }
-            partitionsByBroker.put(broker.path("broker").asInt(), partitions.stream().sorted().toList());
+            assertThat(logDirs).containsExactlyInAnyOrderElementsOf(logDirs(id));
+            partitionsByBroker.put(id, partitions.stream().sorted().toList());
         }
         assertThat(partitionsByBroker).containsEntry(0, List.of("moving-1"))
                 .containsEntry(1, List.of("moving-0", "moving-2"))
@@ -229,7 +301,7 @@ class ReplicaToolsIT {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void kafkaConfigsAltersAndDescribesDynamicBrokerConfigs() throws Exception {
         // Per broker: shown as a dynamic config of that broker only.
         tool(ConfigCommand.class, "--entity-type", "brokers", "--entity-name", "1", "--alter", "--add-config",
@@ -266,7 +338,7 @@ class ReplicaToolsIT {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void kafkaLeaderElectionUncleanBringsAnOfflinePartitionBack() throws Exception {
         String topic = "unclean";
         admin.createTopics(List.of(new NewTopic(topic, Map.of(0, List.of(1, 2))))).all().get();
@@ -333,8 +405,14 @@ class ReplicaToolsIT {
         return admin.describeConfigs(List.of(resource)).all().get().get(resource).get(key);
     }
 
-    private static Path logFolder(int broker, String topic, int partition) {
-        return dir.resolve("broker-" + broker).resolve("logs").resolve(topic + "-" + partition);
+    /** The absolute paths of a broker's log dirs. */
+    private static List<String> logDirs(int broker) {
+        return LOG_DIRS.stream().map(logDir -> dir.resolve("broker-" + broker).resolve(logDir).toAbsolutePath().toString()).toList();
+    }
+
+    /** Whether a broker holds a folder of the partition, in any of its log dirs. */
+    private static boolean hasLogFolder(int broker, String topic, int partition) {
+        return logDirs(broker).stream().anyMatch(logDir -> Files.exists(Path.of(logDir, topic + "-" + partition)));
     }
 
     /** DescribeLogDirs of every replica: the same size on each, none lagging. */
@@ -343,7 +421,7 @@ class ReplicaToolsIT {
             for (Map.Entry<Integer, List<Integer>> partition : assignment.entrySet()) {
                 List<Long> sizes = new ArrayList<>();
                 for (int broker : partition.getValue()) {
-                    var replica = new org.apache.kafka.common.TopicPartitionReplica(topic, partition.getKey(), broker);
+                    var replica = new TopicPartitionReplica(topic, partition.getKey(), broker);
                     var info = admin.describeReplicaLogDirs(List.of(replica)).all().get().get(replica);
                     assertThat(info.getCurrentReplicaLogDir()).as("log dir of %s", replica).isNotNull();
                     ReplicaInfo described = admin.describeLogDirs(List.of(broker)).allDescriptions().get().get(broker)

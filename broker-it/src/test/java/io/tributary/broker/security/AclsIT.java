@@ -29,6 +29,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionReplica;
 import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
@@ -37,6 +38,7 @@ import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.ClusterAuthorizationException;
 import org.apache.kafka.common.errors.GroupAuthorizationException;
 import org.apache.kafka.common.errors.InvalidRequestException;
+import org.apache.kafka.common.errors.LogDirNotFoundException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
 import org.apache.kafka.common.resource.PatternType;
@@ -66,7 +68,7 @@ class AclsIT {
     @BeforeAll
     static void start(@TempDir Path dir) throws Exception {
         workDir = dir;
-        Map<String, String> settings = AuthorizedPlainBroker.settings("alice", "bob", "dave", "erin", "frank");
+        Map<String, String> settings = AuthorizedPlainBroker.settings("alice", "bob", "dave", "erin", "frank", "gina");
         settings.put("offsets.topic.replication.factor", "1");
         settings.put("offsets.topic.num.partitions", "3");
         settings.put("group.initial.rebalance.delay.ms", "0");
@@ -328,6 +330,22 @@ class AclsIT {
             ConsumerGroupDescription group = alice.describeConsumerGroups(List.of("orders-readers"),
                     new DescribeConsumerGroupsOptions().includeAuthorizedOperations(true)).describedGroups().get("orders-readers").get();
             assertThat(group.authorizedOperations()).containsExactlyInAnyOrder(AclOperation.READ, AclOperation.DESCRIBE);
+        }
+    }
+
+    @Test
+    void alterReplicaLogDirsNeedsAlterOnTheCluster() throws Exception {
+        try (Admin admin = Clients.admin(bootstrap(), user("admin"))) {
+            admin.createAcls(List.of(new AclBinding(new ResourcePattern(ResourceType.CLUSTER, "kafka-cluster", PatternType.LITERAL),
+                    new AccessControlEntry("User:gina", "*", AclOperation.ALTER, AclPermissionType.ALLOW)))).all().get();
+        }
+        try (Admin bob = Clients.admin(bootstrap(), user("bob")); Admin gina = Clients.admin(bootstrap(), user("gina"))) {
+            int broker = bob.describeCluster().nodes().get().iterator().next().id();
+            Map<TopicPartitionReplica, String> move = Map.of(new TopicPartitionReplica("orders", 0, broker), "/elsewhere");
+            assertThatThrownBy(() -> bob.alterReplicaLogDirs(move).all().get()).hasCauseInstanceOf(ClusterAuthorizationException.class);
+            Awaitility.await("gina may alter the cluster").atMost(TIMEOUT).untilAsserted(() ->
+                    assertThatThrownBy(() -> gina.alterReplicaLogDirs(move).all().get()).as("past the authorization")
+                            .hasCauseInstanceOf(LogDirNotFoundException.class));
         }
     }
 
