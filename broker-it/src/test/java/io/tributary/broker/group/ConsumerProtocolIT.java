@@ -39,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Java consumers with {@code group.protocol=consumer} (KIP-848) against one broker: they share a topic
  * through the server-side assignor, rebalance when members come and go (a member that closes
  * without leaving loses its partitions once its session times out), commit with their member
- * epochs, and a static member that comes back keeps its partitions. A classic group is upgraded one
+ * epochs, and a static member that comes back keeps its partitions, with either protocol. A classic group is upgraded one
  * member at a time to the consumer protocol, and a consumer group downgraded back, while records
  * keep coming (KIP-848's online migration, the default {@code bidirectional} policy).
  */
@@ -93,9 +93,10 @@ class ConsumerProtocolIT {
     }
 
     /** A member of the {@code type} protocol; a classic one has the range assignor first (eager rebalances). */
-    private static GroupMember member(GroupType type, String name, String group, String topic, ConsumedRecords consumed) {
-        return type == GroupType.CONSUMER ? member(name, group, topic, consumed, Map.of())
-                : GroupMember.start(name, broker.bootstrapServers(), group, topic, consumed, Map.of());
+    private static GroupMember member(GroupType type, String name, String group, String topic, ConsumedRecords consumed,
+                                      Map<String, Object> extra) {
+        return type == GroupType.CONSUMER ? member(name, group, topic, consumed, extra)
+                : GroupMember.start(name, broker.bootstrapServers(), group, topic, consumed, extra);
     }
 
     private static GroupMember member(String name, String group, String topic, ConsumedRecords consumed, Map<String, Object> extra) {
@@ -179,23 +180,59 @@ class ConsumerProtocolIT {
         }
     }
 
+    /**
+     * Two static members restarted one at a time, each time with the same group.instance.id: the successor gets its
+     * predecessor's partitions and the other member sees no rebalance, whichever protocol either speaks. Coming back
+     * with the other protocol is KIP-848's online migration: the group is mixed, turns classic when the last
+     * consumer-protocol member is replaced by a classic one, and a consumer again when a consumer-protocol member
+     * replaces a classic one (a classic member cannot say that it left, so its instance id is free at once).
+     */
     @Test
-    void aStaticMemberThatComesBackKeepsItsPartitionsWithoutARebalance() throws Exception {
+    void aStaticMemberThatComesBackKeepsItsPartitionsWithoutARebalanceWhicheverProtocolItSpeaks() throws Exception {
         String topic = "static";
         createTopic(topic);
         ConsumedRecords consumed = new ConsumedRecords();
-        try (GroupMember a = member("a", "g-static", topic, consumed, Map.of(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "instance-a"))) {
-            GroupMember b = member("b", "g-static", topic, consumed, Map.of(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "instance-b"));
-            awaitSizes(List.of(a, b), 3);
-            Set<TopicPartition> ofB = b.assignment();
-            int rebalancesOfA = a.rebalances();
-            b.close();
-            try (GroupMember again = member("b2", "g-static", topic, consumed, Map.of(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "instance-b"))) {
-                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> again.assignment().equals(ofB));
-                assertThat(a.assignment()).hasSize(3);
-                assertThat(a.rebalances()).as("the other member saw no rebalance").isEqualTo(rebalancesOfA);
+        List<GroupMember> members = new ArrayList<>();
+        try (Admin admin = Clients.admin(broker.bootstrapServers())) {
+            members.add(staticMember(GroupType.CONSUMER, "a", "instance-a", topic, consumed));
+            members.add(staticMember(GroupType.CONSUMER, "b", "instance-b", topic, consumed));
+            awaitSizes(members, 3);
+
+            restart(members, 1, GroupType.CONSUMER, "b2", "instance-b", topic, consumed);
+            assertThat(describe(admin, "g-static").type()).isEqualTo(GroupType.CONSUMER);
+            restart(members, 1, GroupType.CLASSIC, "b3", "instance-b", topic, consumed);
+            assertThat(describe(admin, "g-static").type()).as("a classic member in a consumer group").isEqualTo(GroupType.CONSUMER);
+            restart(members, 0, GroupType.CLASSIC, "a2", "instance-a", topic, consumed);
+            assertThat(describe(admin, "g-static").type()).as("the last consumer-protocol member was replaced").isEqualTo(GroupType.CLASSIC);
+            restart(members, 1, GroupType.CONSUMER, "b4", "instance-b", topic, consumed);
+            assertThat(describe(admin, "g-static").type()).isEqualTo(GroupType.CONSUMER);
+        } finally {
+            for (GroupMember member : members) {
+                member.close();
             }
         }
+    }
+
+    private static GroupMember staticMember(GroupType protocol, String name, String instanceId, String topic, ConsumedRecords consumed) {
+        return member(protocol, name, "g-static", topic, consumed, Map.of(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, instanceId));
+    }
+
+    /**
+     * Closes {@code members[index]} and starts its successor of {@code protocol} with the same instance id in its place:
+     * the successor gets the same partitions, and the other member sees no rebalance.
+     */
+    private static void restart(List<GroupMember> members, int index, GroupType protocol, String name, String instanceId,
+                                String topic, ConsumedRecords consumed) throws InterruptedException {
+        GroupMember other = members.get(1 - index);
+        Set<TopicPartition> partitions = members.get(index).assignment();
+        int rebalancesOfOther = other.rebalances();
+        members.get(index).close();
+        GroupMember successor = staticMember(protocol, name, instanceId, topic, consumed);
+        members.set(index, successor);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> successor.assignment().equals(partitions));
+        assertThat(successor.failure()).isNull();
+        assertThat(other.assignment()).hasSize(3);
+        assertThat(other.rebalances()).as("%s saw no rebalance", other.name()).isEqualTo(rebalancesOfOther);
     }
 
     @Test
@@ -223,7 +260,7 @@ class ConsumerProtocolIT {
              CommittedOffsetsWatch commits = new CommittedOffsetsWatch(broker.bootstrapServers(), group);
              Admin admin = Clients.admin(broker.bootstrapServers())) {
             for (int i = 0; i < 3; i++) {
-                members.add(member(from, "old-" + i, group, topic, consumed));
+                members.add(member(from, "old-" + i, group, topic, consumed, Map.of()));
             }
             awaitSizes(members, 2);
             assertThat(describe(admin, group).type()).isEqualTo(from);
@@ -231,7 +268,7 @@ class ConsumerProtocolIT {
             GroupType to = from == GroupType.CLASSIC ? GroupType.CONSUMER : GroupType.CLASSIC;
             for (int replaced = 1; replaced <= 3; replaced++) {
                 members.remove(0).close();
-                members.add(member(to, "new-" + replaced, group, topic, consumed));
+                members.add(member(to, "new-" + replaced, group, topic, consumed, Map.of()));
                 awaitSizes(members, 2);
                 ConsumerGroupDescription described = describe(admin, group);
                 assertThat(described.type()).isEqualTo(replaced < 3 ? GroupType.CONSUMER : to);
