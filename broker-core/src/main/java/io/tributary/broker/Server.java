@@ -52,6 +52,9 @@ import io.tributary.broker.log.PartitionLog;
 import io.tributary.broker.log.ProducerStateManager;
 import io.tributary.broker.log.cleaner.CleanerLogState;
 import io.tributary.broker.log.cleaner.LogCleaner;
+import io.tributary.broker.log.remote.RemoteLogManager;
+import io.tributary.broker.log.remote.RemoteStorage;
+import io.tributary.broker.log.remote.RemoteStorages;
 import io.tributary.broker.metrics.BrokerMetrics;
 import io.tributary.broker.metrics.MetricsHttpServer;
 import io.tributary.broker.network.RequestChannel;
@@ -100,6 +103,8 @@ public final class Server implements AutoCloseable {
     private DynamicBrokerConfig dynamicConfig;
     private LogManager logs;
     private LogCleaner cleaner;
+    private RemoteStorage remoteStorage;
+    private RemoteLogManager remoteLogs;
     private BrokerRegistry registry;
     private ClusterView cluster;
     private Controller controller;
@@ -214,9 +219,18 @@ public final class Server implements AutoCloseable {
                 txnConfig.writeTimeoutMs(), time);
         transactions = TransactionServices.start(txnConfig, txnStates, producerIds::nextId, new TransactionServices.MarkerRoutes(
                 config.brokerId(), markers, this::leaderOf, cluster::broker, interBrokerConnector), time);
+        if (config.logDefaults().remoteStorageSystemEnable()) {
+            remoteStorage = RemoteStorages.load(config.remoteLogConfig());
+            remoteLogs = new RemoteLogManager(remoteStorage, config.remoteLogConfig(), logs, replicas, time);
+            remoteLogs.start();
+            log.info("tiered storage on, remote storage at {}", config.remoteLogConfig().hdfsUri());
+        }
         replicas.addLeadershipListener(new ReplicaManager.LeadershipListener() {
             @Override
             public void becameLeader(TopicPartition partition, int leaderEpoch) {
+                if (remoteLogs != null) {
+                    remoteLogs.becameLeader(partition, leaderEpoch);
+                }
                 if (partition.topic().equals(OffsetStore.TOPIC)) {
                     groups.becameLeader(partition.partition(), leaderEpoch);
                 } else if (partition.topic().equals(TransactionStateStore.TOPIC)) {
@@ -226,6 +240,9 @@ public final class Server implements AutoCloseable {
 
             @Override
             public void resigned(TopicPartition partition) {
+                if (remoteLogs != null) {
+                    remoteLogs.resigned(partition);
+                }
                 if (partition.topic().equals(OffsetStore.TOPIC)) {
                     groups.resigned(partition.partition());
                 } else if (partition.topic().equals(TransactionStateStore.TOPIC)) {
@@ -392,6 +409,8 @@ public final class Server implements AutoCloseable {
             appender.snapshotAll();
         }
         quietly("log cleaner", cleaner);
+        quietly("remote log tasks", remoteLogs);
+        quietly("remote storage", remoteStorage);
         quietly("logs", logs);
         log.info("logs flushed and marked clean");
         listenerSecurity.forEach(security -> quietly("listener security", security));

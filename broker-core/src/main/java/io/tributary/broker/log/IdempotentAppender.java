@@ -202,7 +202,7 @@ public final class IdempotentAppender {
         loadedStates().forEach((partitionLog, state) -> {
             synchronized (state) {
                 try {
-                    state.writeSnapshot(partitionLog.dir(), partitionLog.logEndOffset());
+                    state.writeSnapshot(partitionLog, partitionLog.logEndOffset());
                 } catch (IOException | RuntimeException e) {
                     log.warn("could not snapshot producer state of {}: {}", partitionLog.topicPartition(), e.getMessage());
                 }

@@ -346,7 +346,7 @@ public final class Partition {
      */
     private void restartAtFirstBatchIfItSpansTheStart(RecordBatch first) {
         long end = partitionLog.logEndOffset();
-        if (first != null && partitionLog.logStartOffset() == end && first.baseOffset() < end && first.lastOffset() >= end) {
+        if (first != null && partitionLog.localLogStartOffset() == end && first.baseOffset() < end && first.lastOffset() >= end) {
             log.info("{}: the leader's log starts inside the batch at {}; restarting the empty log there", topicPartition,
                     first.baseOffset());
             partitionLog.truncateFullyAndStartAt(first.baseOffset());
