@@ -53,6 +53,7 @@ import io.tributary.broker.log.ProducerStateManager;
 import io.tributary.broker.log.cleaner.CleanerLogState;
 import io.tributary.broker.log.cleaner.LogCleaner;
 import io.tributary.broker.log.remote.RemoteLogManager;
+import io.tributary.broker.log.remote.RemoteLogReader;
 import io.tributary.broker.log.remote.RemoteStorage;
 import io.tributary.broker.log.remote.RemoteStorages;
 import io.tributary.broker.metrics.BrokerMetrics;
@@ -105,6 +106,7 @@ public final class Server implements AutoCloseable {
     private LogCleaner cleaner;
     private RemoteStorage remoteStorage;
     private RemoteLogManager remoteLogs;
+    private RemoteLogReader remoteReader;
     private BrokerRegistry registry;
     private ClusterView cluster;
     private Controller controller;
@@ -222,6 +224,7 @@ public final class Server implements AutoCloseable {
         if (config.logDefaults().remoteStorageSystemEnable()) {
             remoteStorage = RemoteStorages.load(config.remoteLogConfig());
             remoteLogs = new RemoteLogManager(remoteStorage, config.remoteLogConfig(), logs, replicas, time);
+            remoteReader = new RemoteLogReader(remoteStorage, remoteLogs, config.remoteLogConfig().readerThreads());
             remoteLogs.start();
             log.info("tiered storage on, remote storage at {}", config.remoteLogConfig().hdfsUri());
         }
@@ -263,7 +266,7 @@ public final class Server implements AutoCloseable {
                 new RegisteredBrokerFollowers(cluster, interBroker, brokerPrincipal, brokerAddresses),
                 new ScramUsers(zk),
                 ownCredentials.map(InterBrokerCredentials::principal), Optional.ofNullable(authorizer), controller, dynamicConfig,
-                new BrokerConfigStore(zk));
+                new BrokerConfigStore(zk), Optional.ofNullable(remoteReader), config.remoteLogConfig().fetchMaxWaitMs());
         BrokerMetrics metrics = new BrokerMetrics(replicas.topicStats(), new PartitionHealth(cluster, config.brokerId()),
                 channel::queuedRequests);
         handlers = new RequestHandlerPool(config.ioThreads(), channel,
@@ -409,6 +412,7 @@ public final class Server implements AutoCloseable {
             appender.snapshotAll();
         }
         quietly("log cleaner", cleaner);
+        quietly("remote log reader", remoteReader);
         quietly("remote log tasks", remoteLogs);
         quietly("remote storage", remoteStorage);
         quietly("logs", logs);

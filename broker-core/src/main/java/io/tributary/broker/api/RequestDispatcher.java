@@ -9,6 +9,7 @@ import io.tributary.broker.cluster.ProducerIdManager;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.controller.ClusterView;
 import io.tributary.broker.controller.Controller;
+import io.tributary.broker.log.remote.RemoteLogReader;
 import io.tributary.broker.group.GroupServices;
 import io.tributary.broker.group.OffsetStore;
 import io.tributary.broker.network.Request;
@@ -160,7 +161,8 @@ public final class RequestDispatcher {
                                            MarkerAppender markers, OffsetStore offsetStore, ApiSettings settings, ClientQuotaStore quotaStore,
                                            ClientQuotaEnforcer quotas, FollowerCheck followers, ScramUsers scramUsers,
                                            Optional<KafkaPrincipal> brokerPrincipal, Optional<AclAuthorizer> authorizer,
-                                           Controller controller, DynamicBrokerConfig dynamicConfig, BrokerConfigStore brokerConfigStore) {
+                                           Controller controller, DynamicBrokerConfig dynamicConfig, BrokerConfigStore brokerConfigStore,
+                                           Optional<RemoteLogReader> remoteReader, long remoteFetchMaxWaitMs) {
         ConfigHandler configs = new ConfigHandler(topics, settings.brokerDef(), settings.brokerProps(),
                 new BrokerConfigHandler(settings.brokerDef(), settings.brokerProps(), broker.nodeId(), dynamicConfig, brokerConfigStore));
         MetadataHandler metadata = new MetadataHandler(broker, topics, new MetadataHandler.TopicDefaults(settings.autoCreateTopics(),
@@ -168,7 +170,8 @@ public final class RequestDispatcher {
         return new RequestDispatcher(
                 metadata,
                 new ProduceHandler(topics, replicas, transactionServices.verifier()),
-                new FetchHandler(topics, replicas, fetchWaiters, followers),
+                new FetchHandler(topics, replicas, fetchWaiters, followers,
+                        remoteReader.map(reader -> new FetchHandler.RemoteReads(reader, remoteFetchMaxWaitMs))),
                 new ListOffsetsHandler(topics, replicas),
                 new DeleteRecordsHandler(topics, replicas),
                 new TopicAdminHandler(topics, configs.topicConfigs(), new TopicAdminHandler.Defaults(

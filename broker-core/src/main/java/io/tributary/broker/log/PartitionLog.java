@@ -234,10 +234,17 @@ public final class PartitionLog {
         return buffer.flip();
     }
 
-    /** Appends batches with final offsets; a roll that replaced an empty first segment moves the start. */
+    /**
+     * Appends batches with final offsets; a roll that replaced an empty first segment moves the local start (and the
+     * log start, unless a remote part lies below).
+     */
     private void appendAssigned(MemoryRecords records, long firstOffset, long lastOffset, long maxTimestamp) {
         if (local.append(records, firstOffset, lastOffset, maxTimestamp)) {
-            logStartOffset = Math.max(logStartOffset, local.segments().firstBaseOffset());
+            long first = local.segments().firstBaseOffset();
+            localLogStartOffset = Math.max(localLogStartOffset, first);
+            if (!local.config().remoteStorageEnable()) {
+                logStartOffset = Math.max(logStartOffset, first);
+            }
         }
     }
 

@@ -55,6 +55,9 @@ class TieredPartitionLogTest {
         assertThatThrownBy(() -> log.read(1, 1000, Long.MAX_VALUE, false))
                 .isInstanceOf(OffsetMovedToTieredStorageException.class).hasMessageContaining("local log starts at 4");
         assertThat(TestRecords.offsets(log.read(4, 1000, Long.MAX_VALUE, false).records())).startsWith(4L, 5L);
+
+        log.appendAsLeader(batch(2, 50, fixture.time.milliseconds()), 0); // rolls
+        assertThat(log.logStartOffset()).as("a roll keeps the remote part").isZero();
     }
 
     @Test
