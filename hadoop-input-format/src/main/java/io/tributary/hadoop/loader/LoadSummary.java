@@ -14,9 +14,12 @@ import java.util.List;
 
 /** What a finished load did, from its plan and its job counters. */
 record LoadSummary(String topic, List<OffsetRange> ranges, long records, long bytes, long files, List<LostRange> lostRanges,
-                   int mapTasks, long mapAttempts, Path dataset) {
+                   int mapTasks, long mapAttempts, long dataLocalMaps, Path dataset) {
 
-    /** {@code mapTasks}: the job's splits; the attempts (retries included) come from the counters where the runner keeps them (YARN). */
+    /**
+     * {@code mapTasks}: the job's splits; the attempts (retries included) and the maps that ran where their split's data
+     * lies come from the counters where the runner keeps them (YARN).
+     */
     static LoadSummary of(LoadPlan plan, int mapTasks, Counters counters, Path dataset) {
         List<LostRange> lost = new ArrayList<>();
         for (Counter c : counters.getGroup(TopicInputCounter.LOST_RANGES_GROUP)) {
@@ -27,7 +30,8 @@ record LoadSummary(String topic, List<OffsetRange> ranges, long records, long by
             counters.findCounter(TopicInputCounter.RECORDS).getValue(),
             counters.findCounter(TopicInputCounter.BYTES).getValue(),
             counters.findCounter(LoaderCounter.FILES_WRITTEN).getValue(), List.copyOf(lost),
-            mapTasks, counters.findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue(), dataset);
+            mapTasks, counters.findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue(),
+            counters.findCounter(JobCounter.DATA_LOCAL_MAPS).getValue(), dataset);
     }
 
     String describe() {
@@ -37,6 +41,7 @@ record LoadSummary(String topic, List<OffsetRange> ranges, long records, long by
             .append("ranges loaded: ").append(ranges.isEmpty() ? "none (nothing new)" : ranges.toString()).append('\n')
             .append("lost ranges: ").append(lostRanges.isEmpty() ? "none" : lostRanges.toString()).append('\n')
             .append("map tasks: ").append(mapTasks).append(mapAttempts > 0 ? ", attempts: " + mapAttempts : "").append('\n')
+            .append(dataLocalMaps > 0 ? "data-local map tasks: " + dataLocalMaps + "\n" : "")
             .append("dataset: ").append(dataset);
         return text.toString();
     }

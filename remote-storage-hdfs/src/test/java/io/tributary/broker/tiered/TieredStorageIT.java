@@ -25,10 +25,11 @@ import io.tributary.hadoop.tiered.ManifestStore;
 import io.tributary.hadoop.tiered.PartitionManifest;
 import io.tributary.hadoop.tiered.SegmentFile;
 import io.tributary.hadoop.tiered.TieredLayout;
-import org.apache.hadoop.conf.Configuration;
+import io.tributary.hadoop.testing.Datasets;
+import io.tributary.hadoop.testing.LoaderCommand;
+import io.tributary.hadoop.testing.MiniHadoop;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -54,9 +55,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Tiered storage on HDFS (MiniDFSCluster) under two brokers in JVMs of their own (so one can be killed), all the
- * scenarios on one cluster start, each on a topic of its own: copy, local retention, Kafka's tools on the copies and
- * consumers reading from offset 0; remote retention and DeleteRecords; a leader killed mid-copy; a corrupt copy.
+ * Tiered storage on HDFS under two brokers in JVMs of their own (so one can be killed), with YARN beside HDFS
+ * (MiniHadoop), all the scenarios on one cluster start, each on a topic of its own: copy, local retention, Kafka's
+ * tools on the copies and consumers reading from offset 0; remote retention and DeleteRecords; a leader killed
+ * mid-copy; a corrupt copy; the loader reading tiered segments straight from HDFS, with the brokers down (on YARN,
+ * next to the blocks), mixed with broker reads, and through the brokers alone.
  * Segments of 16 KiB, local retention of 32 KiB, the remote log tasks every 300 ms. The copy, handover and fencing
  * rules are tested fast, over the local filesystem, in {@link RemoteLogManagerTest}.
  */
@@ -67,18 +70,18 @@ class TieredStorageIT {
     private static final int VALUE_BYTES = 200;
     private static final Duration WAIT = Duration.ofSeconds(90);
 
-    private static MiniDFSCluster dfs;
+    private static MiniHadoop hadoop;
     private static FileSystem fs;
+    private static String root;
     private static ManifestStore manifests;
     private static TestCluster cluster;
     private static Admin admin;
 
     @BeforeAll
     static void start(@TempDir Path dir) throws Exception {
-        Configuration conf = new Configuration();
-        dfs = new MiniDFSCluster.Builder(conf, dir.resolve("dfs").toFile()).numDataNodes(1).build();
-        fs = dfs.getFileSystem();
-        String root = fs.getUri() + "/tiered";
+        hadoop = MiniHadoop.start(dir);
+        fs = FileSystem.get(java.net.URI.create(hadoop.hdfsUri()), hadoop.clientConf());
+        root = hadoop.hdfsUri() + "/tiered";
         manifests = new ManifestStore(fs, new TieredLayout(new org.apache.hadoop.fs.Path(root)));
         cluster = TestCluster.start(dir, 2, Map.of(
                 LogConfig.REMOTE_LOG_STORAGE_SYSTEM_ENABLE, "true",
@@ -97,8 +100,8 @@ class TieredStorageIT {
         if (cluster != null) {
             cluster.close();
         }
-        if (dfs != null) {
-            dfs.shutdown();
+        if (hadoop != null) {
+            hadoop.close();
         }
     }
 
@@ -244,6 +247,60 @@ class TieredStorageIT {
         int leader = TestCluster.leaderOf(admin, topic, 0);
         assertThat(Files.readString(cluster.broker(leader).output())).contains("The remote copy "
                 + manifest.segments().get(0).location() + " of " + topic + "-0 is corrupt: the batch at offset 0 fails its CRC");
+    }
+
+    @Test
+    @Order(5)
+    void theLoaderReadsTieredSegmentsFromHdfsWithTheBrokersDownOnYarnNextToTheBlocksThenTheRestThroughTheBrokers(
+            @TempDir Path work) throws Exception {
+        String topic = "loaded";
+        createTopic(topic, List.of(0, 1), Map.of(LogConfig.SEGMENT_BYTES, String.valueOf(8 * SEGMENT_BYTES),
+                LogConfig.LOCAL_RETENTION_BYTES, String.valueOf(16 * SEGMENT_BYTES)));
+        int count = produce(topic, 1024 * 1024);
+        long tieredEnd = awaitCopiedBeyond(topic, count / 2).endOffset();
+        String output = hadoop.hdfsUri() + "/lake";
+        List<String> brokers = List.of("--bootstrap-server", cluster.bootstrapServers(), "--topic", topic, "--output", output);
+        List<String> load = prefixed(brokers, "-D", "tributary.consumer.default.api.timeout.ms=5000", "-D",
+                "tributary.consumer.request.timeout.ms=3000", "--tiered-storage", root);
+        cluster.broker(0).terminate();
+        cluster.broker(1).terminate();
+
+        LoaderCommand.Result onYarn = new LoaderCommand(work).env("HADOOP_CONF_DIR", hadoop.clientConfDir().toString())
+                .loader(load);
+
+        assertThat(onYarn.exitCode()).as(onYarn.output()).isZero();
+        int maps = Integer.parseInt(onYarn.stdout().replaceAll("(?s).*map tasks: (\\d+).*", "$1"));
+        assertThat(onYarn.stdout()).contains(topic + "-0: the brokers are unreachable: loading what tiered storage holds, up to offset "
+                + tieredEnd, "loaded " + tieredEnd + " records", "data-local map tasks: " + maps + "\n");
+        assertThat(maps).as("a map per copy").isGreaterThan(1);
+        assertOffsetsOnce(output, topic, tieredEnd);
+
+        cluster.broker(0).restart();
+        cluster.broker(1).restart();
+        cluster.awaitFullIsr(admin, topic, 0, WAIT);
+        LoaderCommand.Result mixed = new LoaderCommand(work).loader(load);
+        assertThat(mixed.exitCode()).as(mixed.output()).isZero();
+        assertThat(mixed.stdout()).contains("loaded " + (count - tieredEnd) + " records").doesNotContain("unreachable");
+        assertOffsetsOnce(output, topic, count);
+
+        int more = produce(topic, 64 * 1024);
+        LoaderCommand.Result brokersOnly = new LoaderCommand(work).loader(brokers);
+        assertThat(brokersOnly.exitCode()).as(brokersOnly.output()).isZero();
+        assertThat(brokersOnly.stdout()).contains("loaded " + more + " records").doesNotContain("tiered storage");
+        assertOffsetsOnce(output, topic, count + more);
+    }
+
+    private static List<String> prefixed(List<String> args, String... first) {
+        List<String> all = new ArrayList<>(List.of(first));
+        all.addAll(args);
+        return all;
+    }
+
+    /** The dataset holds offsets {@code [0, end)} of partition 0, each once. */
+    private static void assertOffsetsOnce(String output, String topic, long end) throws Exception {
+        java.util.BitSet offsets = Datasets.offsetsByPartition(new org.apache.hadoop.fs.Path(output), topic, hadoop.clientConf()).get(0);
+        assertThat(offsets.cardinality()).isEqualTo(end);
+        assertThat(offsets.nextClearBit(0)).isEqualTo(end);
     }
 
     private static long localBytes(String topic, int broker) throws Exception {
