@@ -487,19 +487,16 @@ public final class PartitionLog {
     int deleteOldSegments() {
         appendLock.lock();
         try {
-            if (local.isClosed()) {
+            LogConfig cfg = local.config();
+            if (local.isClosed() || !cfg.deleteRetentionEnabled()) {
                 return 0;
             }
-            LogConfig cfg = local.config();
             boolean tiered = cfg.remoteStorageEnable();
             List<LogSegment> deletable = tiered
                     ? RetentionPolicy.deletable(new ArrayList<>(local.segments().all()), cfg.localRetentionMs(),
                             cfg.localRetentionBytes(), time.milliseconds(), remoteLogEndOffset)
                     : RetentionPolicy.deletable(new ArrayList<>(local.segments().all()), cfg.retentionMs(),
                             cfg.retentionBytes(), time.milliseconds(), Long.MAX_VALUE);
-            if (!cfg.deleteRetentionEnabled()) {
-                deletable = List.of();
-            }
             if (!deletable.isEmpty()) {
                 // Advance the start first: a reader that then misses a removed segment sees the new start.
                 long newStart = local.segments().nextBaseOffset(deletable.get(deletable.size() - 1).baseOffset());

@@ -1,7 +1,6 @@
 package io.tributary.hadoop.tiered;
 
 import io.tributary.hadoop.dataset.DurableFiles;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -64,19 +63,12 @@ public final class ManifestStore {
 
     private Optional<PartitionManifest> read(String topic, int partition, long version) throws IOException {
         Path file = version(topic, partition, version);
-        byte[] bytes;
-        try (FSDataInputStream in = fs.open(file)) {
-            bytes = in.readAllBytes();
-        } catch (FileNotFoundException gone) {
+        Optional<byte[]> bytes = DurableFiles.readIfPresent(fs, file);
+        if (bytes.isEmpty()) {
             return Optional.empty();
-        } catch (IOException e) {
-            if (!fs.exists(file)) {
-                return Optional.empty(); // HDFS can fail a read whose file was deleted after the open
-            }
-            throw e;
         }
         try {
-            PartitionManifest manifest = PartitionManifest.parse(new String(bytes, StandardCharsets.UTF_8), version);
+            PartitionManifest manifest = PartitionManifest.parse(new String(bytes.get(), StandardCharsets.UTF_8), version);
             if (!manifest.topic().equals(topic) || manifest.partition() != partition) {
                 throw new IllegalArgumentException("it is the manifest of " + manifest.topic() + "-" + manifest.partition());
             }
