@@ -24,16 +24,17 @@ import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Reads a {@link TieredSplit} straight from the segment copy's files, as a consumer of the broker would see the
- * records: from the batch the copy's offset index points at, each batch checked against its CRC-32C (a copy that
- * fails is an error naming it, and nothing of it is returned), control batches left out, and under read_committed
- * the records of the split's aborted transactions too. Not thread-safe.
+ * Reads a {@link TieredSplit} straight from its segment copies' files, one copy after the other, as a consumer of the
+ * broker would see the records: from the batch each copy's offset index points at, each batch checked against its
+ * CRC-32C (a copy that fails is an error naming it, and nothing of it is returned), control batches left out, and
+ * under read_committed the records of the split's aborted transactions too. Not thread-safe.
  */
 final class TieredRangeReader implements RangeReader {
     /** Kafka's batch header: 8-byte base offset, 4-byte length of the rest. */
@@ -48,14 +49,16 @@ final class TieredRangeReader implements RangeReader {
     private final boolean readCommitted;
     private final RecordPreparer preparer;
     private final MissingPolicy onMissing;
+    private final List<LostRange> lost = new ArrayList<>();
+    private int copyIndex = -1;
+    private TieredSplit.CopyRange copy;
     private DataInputStream in;
-    private boolean opened;
     private RecordBatch batch;
     private Iterator<Record> records = Collections.emptyIterator();
     private ConsumerRecord<byte[], byte[]> current;
     private Object prepared;
     private long position;
-    private LostRange lost;
+    private long doneBefore; // offsets of the copies already read
 
     TieredRangeReader(FileSystem fs, TieredLayout layout, TieredSplit split, IsolationLevel isolation, RecordPreparer preparer,
                       MissingPolicy onMissing) {
@@ -65,22 +68,26 @@ final class TieredRangeReader implements RangeReader {
         this.readCommitted = isolation == IsolationLevel.READ_COMMITTED;
         this.preparer = preparer;
         this.onMissing = onMissing;
-        this.position = split.range().start();
     }
 
     @Override
     public boolean next() throws IOException {
-        if (!opened && !open()) {
-            return false;
-        }
         while (true) {
+            if (copy == null || position >= copy.range().end()) {
+                if (!nextCopy()) {
+                    current = null;
+                    prepared = null;
+                    return false;
+                }
+                continue;
+            }
             while (records.hasNext()) {
                 Record record = records.next();
-                if (record.offset() < split.range().start()) {
+                if (record.offset() < copy.range().start()) {
                     continue;
                 }
-                if (record.offset() >= split.range().end()) {
-                    return finished();
+                if (record.offset() >= copy.range().end()) {
+                    break;
                 }
                 current = consumerRecord(batch, record);
                 position = record.offset() + 1;
@@ -88,29 +95,45 @@ final class TieredRangeReader implements RangeReader {
                 return true;
             }
             batch = nextBatch();
-            if (batch == null || batch.baseOffset() >= split.range().end()) {
-                return finished();
+            if (batch == null || batch.baseOffset() >= copy.range().end()) {
+                position = copy.range().end();
+                continue;
             }
-            records = wanted(batch) ? batch.iterator() : Collections.emptyIterator();
-            position = Math.max(position, Math.min(batch.nextOffset(), split.range().end()));
+            if (wanted(batch)) {
+                records = batch.iterator();
+            } else {
+                records = Collections.emptyIterator();
+                position = Math.max(position, Math.min(batch.nextOffset(), copy.range().end())); // passed without records
+            }
         }
     }
 
-    private boolean finished() {
-        current = null;
-        prepared = null;
-        position = split.range().end();
+    /** Moves to the next copy, opened at the batch its index names for the range's start; false after the last. */
+    private boolean nextCopy() throws IOException {
+        closeCopy();
+        if (copy != null) {
+            doneBefore += copy.range().span();
+        }
+        records = Collections.emptyIterator();
+        while (++copyIndex < split.copies().size()) {
+            copy = split.copies().get(copyIndex);
+            position = copy.range().start();
+            if (open()) {
+                return true;
+            }
+            doneBefore += copy.range().span();
+        }
+        copy = null;
         return false;
     }
 
-    /** Opens the copy at the batch its index names for the range's start; false if it is gone and may be skipped. */
+    /** Opens {@link #copy}; false if it is gone and may be skipped. */
     private boolean open() throws IOException {
-        opened = true;
-        OffsetRange range = split.range();
-        Path copy = layout.copyDir(split.topic(), range.partition(), split.location());
-        Path log = new Path(copy, SegmentFile.LOG.fileName(split.baseOffset(), range.end()));
+        OffsetRange range = copy.range();
+        Path dir = layout.copyDir(split.topic(), range.partition(), copy.location());
+        Path log = new Path(dir, SegmentFile.LOG.fileName(copy.baseOffset(), range.end()));
         try {
-            long start = indexedPosition(new Path(copy, SegmentFile.OFFSET_INDEX.fileName(split.baseOffset(), range.end())));
+            long start = indexedPosition(new Path(dir, SegmentFile.OFFSET_INDEX.fileName(copy.baseOffset(), range.end())));
             FSDataInputStream stream = fs.open(log);
             stream.seek(start);
             in = new DataInputStream(new BufferedInputStream(stream, READ_BUFFER_BYTES));
@@ -121,8 +144,8 @@ final class TieredRangeReader implements RangeReader {
             if (onMissing == MissingPolicy.FAIL) {
                 throw new LostRangeException(missing);
             }
-            lost = missing;
-            return finished();
+            lost.add(missing);
+            return false;
         }
     }
 
@@ -132,7 +155,7 @@ final class TieredRangeReader implements RangeReader {
             entries = stream.readAllBytes();
         }
         ByteBuffer buffer = ByteBuffer.wrap(entries);
-        long relative = split.range().start() - split.baseOffset();
+        long relative = copy.range().start() - copy.baseOffset();
         int position = 0;
         for (int low = 0, high = entries.length / INDEX_ENTRY_BYTES - 1; low <= high; ) {
             int middle = (low + high) >>> 1;
@@ -173,13 +196,13 @@ final class TieredRangeReader implements RangeReader {
     }
 
     private CorruptRecordException corrupt(String why) {
-        return new CorruptRecordException("The tiered copy " + split.location() + " of " + split.topic() + "-"
-            + split.range().partition() + " is corrupt: " + why);
+        return new CorruptRecordException("The tiered copy " + copy.location() + " of " + split.topic() + "-"
+            + copy.range().partition() + " is corrupt: " + why);
     }
 
     /** Control batches never reach a consumer; under read_committed, neither do aborted transactions. */
     private boolean wanted(RecordBatch candidate) {
-        if (candidate.isControlBatch() || candidate.lastOffset() < split.range().start()) {
+        if (candidate.isControlBatch() || candidate.lastOffset() < copy.range().start()) {
             return false;
         }
         if (readCommitted && candidate.isTransactional()) {
@@ -195,7 +218,7 @@ final class TieredRangeReader implements RangeReader {
     private ConsumerRecord<byte[], byte[]> consumerRecord(RecordBatch from, Record record) {
         byte[] key = record.hasKey() ? Utils.toArray(record.key()) : null;
         byte[] value = record.hasValue() ? Utils.toArray(record.value()) : null;
-        return new ConsumerRecord<>(split.topic(), split.range().partition(), record.offset(), record.timestamp(),
+        return new ConsumerRecord<>(split.topic(), copy.range().partition(), record.offset(), record.timestamp(),
             from.timestampType(), key == null ? -1 : key.length, value == null ? -1 : value.length, key, value,
             new RecordHeaders(record.headers()), Optional.of(from.partitionLeaderEpoch()));
     }
@@ -218,22 +241,28 @@ final class TieredRangeReader implements RangeReader {
     @Override
     public float progress() {
         long span = split.span();
-        return span == 0 ? 1f : Math.min(1f, (float) (position - split.range().start()) / span);
+        long done = doneBefore + (copy == null ? 0 : position - copy.range().start());
+        return span == 0 ? 1f : Math.min(1f, (float) done / span);
     }
 
     @Override
     public List<LostRange> lostRanges() {
-        return lost == null ? List.of() : List.of(lost);
+        return List.copyOf(lost);
     }
 
     @Override
     public void close() {
+        closeCopy();
+    }
+
+    private void closeCopy() {
         if (in != null) {
             try {
                 in.close();
             } catch (IOException e) {
-                // Reading is over: a failure to close a read-only stream loses nothing.
+                // The copy is read: a failure to close a read-only stream loses nothing.
             }
+            in = null;
         }
     }
 }

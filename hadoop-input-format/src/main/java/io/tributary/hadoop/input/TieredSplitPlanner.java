@@ -20,15 +20,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Cuts the tiered parts of a {@link LoadPlan} into {@link TieredSplit}s: one per segment copy the partition's newest
- * manifest lists over the part (pieces of at most {@link SplitLimits#maxOffsets} offsets of a larger one), each
- * preferring the hosts that hold most of the copy's blocks. For read_committed, each split carries the aborted
- * transactions that overlap it: from the copies' {@code .txnindex} files and the manifest's list of those whose
- * markers lie beyond the tiered part. An offset the manifest no longer covers (remote retention ran since planning)
- * gets a split of a copy that does not exist, which its reader reports as lost, as the brokers' readers do.
+ * Cuts the tiered parts of a {@link LoadPlan} into {@link TieredSplit}s: the ranges of the segment copies the
+ * partition's newest manifest lists over the part, packed in offset order into splits of at most
+ * {@link SplitLimits#maxOffsets} offsets (a larger copy cut into pieces), each preferring the hosts that hold most of
+ * its copies' blocks. For read_committed, each split carries the aborted transactions that overlap it: from the
+ * copies' {@code .txnindex} files and the manifest's list of those whose markers lie beyond the tiered part. Offsets
+ * the manifest no longer covers (remote retention ran since planning) are read from a copy that does not exist,
+ * which the reader reports as lost, as the brokers' readers do.
  */
 final class TieredSplitPlanner {
-    /** The folder of a split whose offsets no copy holds any more. */
+    /** The folder of offsets no copy holds any more. */
     static final String NO_COPY = "no-copy";
     private static final int MAX_HOSTS = 3;
 
@@ -44,6 +45,10 @@ final class TieredSplitPlanner {
         this.readCommitted = readCommitted;
     }
 
+    /** A range of one copy, what it is about in bytes, and where the copy's blocks lie (bytes per host). */
+    private record Piece(TieredSplit.CopyRange copy, long bytes, Map<String, Long> hostBytes) {
+    }
+
     List<TieredSplit> split(LoadPlan plan) throws IOException {
         List<TieredSplit> splits = new ArrayList<>();
         for (LoadPlan.Partition p : plan.partitions()) {
@@ -53,35 +58,65 @@ final class TieredSplitPlanner {
             }
             PartitionManifest manifest = store.read(plan.topic(), tiered.partition());
             List<AbortedTransaction> aborted = readCommitted ? aborted(manifest) : List.of();
-            long covered = tiered.start();
-            for (ManifestSegment segment : manifest.segments()) {
-                long from = Math.max(segment.startOffset(), tiered.start());
-                long to = Math.min(segment.endOffset(), tiered.end());
-                if (from >= to) {
-                    continue;
+            long step = limits.maxOffsets(p.avgRecordBytes());
+            List<Piece> pack = new ArrayList<>();
+            long packed = 0;
+            for (Piece piece : pieces(plan.topic(), manifest, tiered, step)) {
+                if (packed + piece.copy().range().span() > step && !pack.isEmpty()) {
+                    splits.add(split(plan.topic(), pack, aborted));
+                    pack = new ArrayList<>();
+                    packed = 0;
                 }
-                if (from > covered) {
-                    splits.add(missing(plan.topic(), new OffsetRange(tiered.partition(), covered, from)));
-                }
-                List<String> hosts = hosts(store.layout().file(plan.topic(), tiered.partition(), segment, SegmentFile.LOG));
-                long step = limits.maxOffsets(p.avgRecordBytes());
-                for (long start = from; start < to; start += step) {
-                    OffsetRange range = new OffsetRange(tiered.partition(), start, Math.min(to, start + step));
-                    long bytes = segment.sizeInBytes() * range.span() / Math.max(1, segment.endOffset() - segment.baseOffset());
-                    splits.add(new TieredSplit(plan.topic(), range, segment.location(), segment.baseOffset(), hosts, bytes,
-                        overlapping(aborted, range)));
-                }
-                covered = to;
+                pack.add(piece);
+                packed += piece.copy().range().span();
             }
-            if (covered < tiered.end()) {
-                splits.add(missing(plan.topic(), new OffsetRange(tiered.partition(), covered, tiered.end())));
+            if (!pack.isEmpty()) {
+                splits.add(split(plan.topic(), pack, aborted));
             }
         }
         return splits;
     }
 
-    private static TieredSplit missing(String topic, OffsetRange range) {
-        return new TieredSplit(topic, range, NO_COPY, range.start(), List.of(), 0, List.of());
+    /** The part's offsets as ranges of copies, none longer than {@code step}; a gap is a range of {@link #NO_COPY}. */
+    private List<Piece> pieces(String topic, PartitionManifest manifest, OffsetRange tiered, long step) throws IOException {
+        List<Piece> pieces = new ArrayList<>();
+        long covered = tiered.start();
+        for (ManifestSegment segment : manifest.segments()) {
+            long from = Math.max(segment.startOffset(), tiered.start());
+            long to = Math.min(segment.endOffset(), tiered.end());
+            if (from >= to) {
+                continue;
+            }
+            if (from > covered) {
+                pieces.add(missing(tiered.partition(), covered, from));
+            }
+            Map<String, Long> hosts = hostBytes(store.layout().file(topic, tiered.partition(), segment, SegmentFile.LOG));
+            for (long start = from; start < to; start += step) {
+                OffsetRange range = new OffsetRange(tiered.partition(), start, Math.min(to, start + step));
+                long bytes = segment.sizeInBytes() * range.span() / Math.max(1, segment.endOffset() - segment.baseOffset());
+                pieces.add(new Piece(new TieredSplit.CopyRange(segment.location(), segment.baseOffset(), range), bytes, hosts));
+            }
+            covered = to;
+        }
+        if (covered < tiered.end()) {
+            pieces.add(missing(tiered.partition(), covered, tiered.end()));
+        }
+        return pieces;
+    }
+
+    private static Piece missing(int partition, long start, long end) {
+        return new Piece(new TieredSplit.CopyRange(NO_COPY, start, new OffsetRange(partition, start, end)), 0, Map.of());
+    }
+
+    private static TieredSplit split(String topic, List<Piece> pieces, List<AbortedTransaction> aborted) {
+        Map<String, Long> hostBytes = new HashMap<>();
+        pieces.forEach(piece -> piece.hostBytes().forEach((host, bytes) -> hostBytes.merge(host, bytes, Long::sum)));
+        List<String> hosts = hostBytes.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder())
+            .thenComparing(Map.Entry.comparingByKey())).limit(MAX_HOSTS).map(Map.Entry::getKey).toList();
+        OffsetRange range = new OffsetRange(pieces.get(0).copy().range().partition(), pieces.get(0).copy().range().start(),
+            pieces.get(pieces.size() - 1).copy().range().end());
+        return new TieredSplit(topic, pieces.stream().map(Piece::copy).toList(), hosts,
+            pieces.stream().mapToLong(Piece::bytes).sum(), overlapping(aborted, range));
     }
 
     /** Every aborted transaction the manifest's copies index, and those whose markers lie beyond them. */
@@ -102,8 +137,8 @@ final class TieredSplitPlanner {
         return aborted.stream().filter(t -> t.firstOffset() < range.end() && t.lastOffset() >= range.start()).distinct().toList();
     }
 
-    /** The hosts that hold most of the file's bytes, most first. */
-    private List<String> hosts(Path file) throws IOException {
+    /** The bytes of the file each host holds. */
+    private Map<String, Long> hostBytes(Path file) throws IOException {
         FileStatus status = fs.getFileStatus(file);
         Map<String, Long> bytes = new HashMap<>();
         for (BlockLocation block : fs.getFileBlockLocations(status, 0, status.getLen())) {
@@ -111,7 +146,6 @@ final class TieredSplitPlanner {
                 bytes.merge(host, block.getLength(), Long::sum);
             }
         }
-        return bytes.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder())
-            .thenComparing(Map.Entry.comparingByKey())).limit(MAX_HOSTS).map(Map.Entry::getKey).toList();
+        return bytes;
     }
 }

@@ -85,7 +85,8 @@ class TieredRangeReaderTest {
 
     private List<ConsumerRecord<byte[], byte[]>> read(long start, long end, IsolationLevel isolation, List<AbortedTransaction> aborted,
                                                        String location, MissingPolicy onMissing) throws IOException {
-        TieredSplit split = new TieredSplit("events", new OffsetRange(0, start, end), location, BASE, List.of(), 0, aborted);
+        TieredSplit split = new TieredSplit("events", List.of(new TieredSplit.CopyRange(location, BASE, new OffsetRange(0, start, end))),
+            List.of(), 0, aborted);
         List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
         try (TieredRangeReader reader = new TieredRangeReader(fs, layout, split, isolation, RecordPreparer.NONE, onMissing)) {
             while (reader.next()) {
@@ -137,7 +138,8 @@ class TieredRangeReaderTest {
         assertThatThrownBy(() -> read(100, 110, IsolationLevel.READ_UNCOMMITTED, List.of(), TieredSplitPlanner.NO_COPY, MissingPolicy.FAIL))
             .isInstanceOf(LostRangeException.class).hasMessageContaining("events-0 offsets [100, 110)");
 
-        TieredSplit split = new TieredSplit("events", new OffsetRange(0, 100, 110), TieredSplitPlanner.NO_COPY, BASE, List.of(), 0, List.of());
+        TieredSplit split = new TieredSplit("events", List.of(new TieredSplit.CopyRange(TieredSplitPlanner.NO_COPY, BASE,
+            new OffsetRange(0, 100, 110))), List.of(), 0, List.of());
         try (TieredRangeReader reader = new TieredRangeReader(fs, layout, split, IsolationLevel.READ_UNCOMMITTED, RecordPreparer.NONE,
             MissingPolicy.SKIP)) {
             assertThat(reader.next()).isFalse();
@@ -146,8 +148,29 @@ class TieredRangeReaderTest {
     }
 
     @Test
+    void aSplitOfSeveralCopiesReadsThemInOrderAndReportsTheOneThatIsGone() throws IOException {
+        TieredSplit split = new TieredSplit("events", List.of(
+            new TieredSplit.CopyRange(LOCATION, BASE, new OffsetRange(0, 100, 103)),
+            new TieredSplit.CopyRange(TieredSplitPlanner.NO_COPY, 103, new OffsetRange(0, 103, 105)),
+            new TieredSplit.CopyRange(LOCATION, BASE, new OffsetRange(0, 105, 110))), List.of(), 0, List.of());
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        try (TieredRangeReader reader = new TieredRangeReader(fs, layout, split, IsolationLevel.READ_UNCOMMITTED, RecordPreparer.NONE,
+            MissingPolicy.SKIP)) {
+            while (reader.next()) {
+                records.add(reader.current());
+            }
+            assertThat(reader.progress()).isEqualTo(1f);
+            assertThat(reader.lostRanges()).singleElement().satisfies(lost -> assertThat(lost.start()).isEqualTo(103));
+        }
+
+        assertThat(values(records)).containsExactly("100=plain-100", "101=plain-101", "102=plain-102", "105=aborted",
+            "107=zipped-107", "108=zipped-108", "109=zipped-109");
+    }
+
+    @Test
     void aSplitSurvivesItsWritableRoundTrip() throws IOException {
-        TieredSplit split = new TieredSplit("events", new OffsetRange(3, 100, 110), LOCATION, BASE, List.of("dn1", "dn2"), 4096,
+        TieredSplit split = new TieredSplit("events", List.of(new TieredSplit.CopyRange(LOCATION, BASE, new OffsetRange(3, 100, 110)),
+            new TieredSplit.CopyRange("00000000000000000110-0000ffff", 110, new OffsetRange(3, 110, 120))), List.of("dn1", "dn2"), 4096,
             List.of(new AbortedTransaction(7, 105, 106, 105)));
         org.apache.hadoop.io.DataOutputBuffer out = new org.apache.hadoop.io.DataOutputBuffer();
         split.write(out);
@@ -157,6 +180,7 @@ class TieredRangeReaderTest {
         read.readFields(in);
 
         assertThat(read).isEqualTo(split);
+        assertThat(read.range()).isEqualTo(new OffsetRange(3, 100, 120));
         assertThat(read.getLocations()).containsExactly("dn1", "dn2");
         assertThat(read.getLength()).isEqualTo(4096);
     }

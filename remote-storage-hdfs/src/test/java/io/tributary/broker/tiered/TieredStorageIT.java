@@ -270,13 +270,13 @@ class TieredStorageIT {
         long tieredEnd = manifests.read(topic, 0).endOffset();
 
         LoaderCommand.Result onYarn = new LoaderCommand(work).env("HADOOP_CONF_DIR", hadoop.clientConfDir().toString())
-                .loader(load);
+                .loader(prefixed(load, "-D", "tributary.split.max.records=1000"));
 
         assertThat(onYarn.exitCode()).as(onYarn.output()).isZero();
         int maps = Integer.parseInt(onYarn.stdout().replaceAll("(?s).*map tasks: (\\d+).*", "$1"));
         assertThat(onYarn.stdout()).contains(topic + "-0: the brokers are unreachable: loading what tiered storage holds, up to offset "
                 + tieredEnd, "loaded " + tieredEnd + " records", "data-local map tasks: " + maps + "\n");
-        assertThat(maps).as("a map per copy").isGreaterThan(1);
+        assertThat(maps).as("a map per 1000 offsets").isGreaterThan(1);
         assertOffsetsOnce(output, topic, tieredEnd);
 
         cluster.broker(0).restart();

@@ -31,7 +31,8 @@ public record RemoteLogConfig(String hdfsUri, String storageClassPath, long task
                         "Class path of the remote storage implementation (the remote-storage-hdfs module's jar and its "
                                 + "lib/*), loaded by a class loader of its own only when remote.log.storage.system.enable=true; "
                                 + "entries separated by ':', a trailing '*' takes every jar of a folder. Empty: the broker's own "
-                                + "class path (bin/tributary-server puts the built module there).")
+                                + "class path. bin/tributary-server sets it to the built module (and HADOOP_CONF_DIR) when tiered "
+                                + "storage is on and it is not set.")
                 .define(REMOTE_LOG_MANAGER_TASK_INTERVAL_MS, Type.LONG, 30_000L, Range.atLeast(1), Importance.LOW,
                         "How often each tiered partition is looked at: its leader copies closed segments up to the last "
                                 + "stable offset and expires remote segments by retention.ms/bytes; its followers re-read what "

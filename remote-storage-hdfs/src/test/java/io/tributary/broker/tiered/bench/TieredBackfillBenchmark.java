@@ -80,19 +80,23 @@ public final class TieredBackfillBenchmark {
                 LogConfig.REMOTE_STORAGE_ENABLE, "true", LogConfig.SEGMENT_BYTES, String.valueOf(1024 * 1024),
                 LogConfig.LOCAL_RETENTION_BYTES, String.valueOf(4 * 1024 * 1024))), new NewTopic(LIVE, 1, (short) 1))).all().get();
             produce(broker.bootstrapServers(), records, valueBytes);
-            long tieredEnd = awaitTiered(dfs.getFileSystem(), root, records - records / 20);
+            // All but the active segment and the one before it: copying is over before the backfills start.
+            long tieredEnd = awaitTiered(dfs.getFileSystem(), root, records - 2L * 1024 * 1024 / (valueBytes + 20));
             System.out.printf("%d records of %d-byte values produced; %d of them tiered%n", records, valueBytes, tieredEnd);
             try (LiveTraffic live = LiveTraffic.start(broker.bootstrapServers(), liveRate)) {
                 live.measure(); // warm-up: the live consumer's first seconds do not count
                 Thread.sleep(3_000);
-                System.out.println(String.format("%-8s %12s %10s %14s %12s %14s", "side", "records/s", "seconds",
-                    "broker cpu s", "bytes out", "live p99 ms"));
+                double idle = idleCpuPerSecond(broker, live);
+                System.out.printf("the broker with the live traffic alone: %.3f CPU s per s, live p99 %.1f ms%n", idle, live.measure());
+                System.out.println(String.format("%-8s %12s %10s %14s %16s %12s %14s", "side", "records/s", "seconds",
+                    "broker cpu s", "above idle cpu s", "bytes out", "live p99 ms"));
                 for (int round = 1; round <= rounds; round++) {
                     for (boolean tiered : List.of(false, true)) {
                         Phase phase = backfill(broker, http, root, dir.resolve("lake-" + round + (tiered ? "-tiered" : "-broker")),
                             tiered, live);
-                        System.out.println(String.format("%-8s %12.0f %10.1f %14.2f %12d %14.1f", tiered ? "tiered" : "broker",
-                            phase.records / phase.seconds, phase.seconds, phase.brokerCpuSeconds, phase.bytesOut, phase.liveP99Ms));
+                        System.out.println(String.format("%-8s %12.0f %10.1f %14.2f %16.2f %12d %14.1f", tiered ? "tiered" : "broker",
+                            phase.records / phase.seconds, phase.seconds, phase.brokerCpuSeconds,
+                            phase.brokerCpuSeconds - idle * phase.seconds, phase.bytesOut, phase.liveP99Ms));
                     }
                 }
             }
@@ -157,6 +161,16 @@ public final class TieredBackfillBenchmark {
         }
         return new Phase(Long.parseLong(loaded.group(1)), seconds, cpuSeconds(process) - cpuBefore, bytesOut(http) - bytesBefore,
             liveP99);
+    }
+
+    /** The broker's CPU seconds per second over 10 s with only the live traffic. */
+    private static double idleCpuPerSecond(BrokerProcess broker, LiveTraffic live) throws InterruptedException {
+        ProcessHandle process = ProcessHandle.of(broker.pid()).orElseThrow();
+        live.measure();
+        double before = cpuSeconds(process);
+        long started = System.nanoTime();
+        Thread.sleep(10_000);
+        return (cpuSeconds(process) - before) / ((System.nanoTime() - started) / 1e9);
     }
 
     private static double cpuSeconds(ProcessHandle process) {
