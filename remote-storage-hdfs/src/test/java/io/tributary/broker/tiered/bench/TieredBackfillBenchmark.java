@@ -45,7 +45,8 @@ import java.util.regex.Pattern;
  * the loader's records/s, the broker's CPU seconds and bytes out during each, and the p99 produce-to-consume latency
  * of a live consumer of another topic on the same broker meanwhile. The broker runs in a JVM of its own (its CPU is
  * read from the OS); the loader runs in this one on Hadoop's local job runner, as many maps as cores. The two
- * backfills alternate over the rounds (broker first), each into a dataset of its own.
+ * backfills alternate over the rounds (broker first), each into a dataset of its own. After them, 10 s of the live
+ * traffic alone give the broker's idle CPU rate, which the "above idle" column subtracts.
  *
  * <pre>
  * benchmarks/tiered [records, default 1000000] [value bytes, default 100] [rounds, default 1] [live records/s, default 2000]
@@ -86,18 +87,25 @@ public final class TieredBackfillBenchmark {
             try (LiveTraffic live = LiveTraffic.start(broker.bootstrapServers(), liveRate)) {
                 live.measure(); // warm-up: the live consumer's first seconds do not count
                 Thread.sleep(3_000);
+                List<String> sides = new ArrayList<>();
+                List<Phase> phases = new ArrayList<>();
+                for (int round = 1; round <= rounds; round++) {
+                    for (boolean tiered : List.of(false, true)) {
+                        sides.add(tiered ? "tiered" : "broker");
+                        phases.add(backfill(broker, http, root, dir.resolve("lake-" + round + (tiered ? "-tiered" : "-broker")),
+                            tiered, live));
+                    }
+                }
+                // After the backfills, when nothing else is left to copy: what the live traffic alone costs.
                 double idle = idleCpuPerSecond(broker, live);
                 System.out.printf("the broker with the live traffic alone: %.3f CPU s per s, live p99 %.1f ms%n", idle, live.measure());
                 System.out.println(String.format("%-8s %12s %10s %14s %16s %12s %14s", "side", "records/s", "seconds",
                     "broker cpu s", "above idle cpu s", "bytes out", "live p99 ms"));
-                for (int round = 1; round <= rounds; round++) {
-                    for (boolean tiered : List.of(false, true)) {
-                        Phase phase = backfill(broker, http, root, dir.resolve("lake-" + round + (tiered ? "-tiered" : "-broker")),
-                            tiered, live);
-                        System.out.println(String.format("%-8s %12.0f %10.1f %14.2f %16.2f %12d %14.1f", tiered ? "tiered" : "broker",
-                            phase.records / phase.seconds, phase.seconds, phase.brokerCpuSeconds,
-                            phase.brokerCpuSeconds - idle * phase.seconds, phase.bytesOut, phase.liveP99Ms));
-                    }
+                for (int i = 0; i < phases.size(); i++) {
+                    Phase phase = phases.get(i);
+                    System.out.println(String.format("%-8s %12.0f %10.1f %14.2f %16.2f %12d %14.1f", sides.get(i),
+                        phase.records / phase.seconds, phase.seconds, phase.brokerCpuSeconds,
+                        phase.brokerCpuSeconds - idle * phase.seconds, phase.bytesOut, phase.liveP99Ms));
                 }
             }
             System.out.println("load average: " + ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
