@@ -28,9 +28,4 @@ public record ManifestSegment(long baseOffset, long startOffset, long endOffset,
         }
         leaderEpochs = Collections.unmodifiableSortedMap(new TreeMap<>(leaderEpochs));
     }
-
-    /** The offsets it serves. */
-    public long span() {
-        return endOffset - startOffset;
-    }
 }

@@ -20,16 +20,12 @@ import java.util.UUID;
  * are the contract between the broker (remote-storage-hdfs) and the readers of tiered segments (the loader).
  */
 public final class TieredLayout {
-    public static final String MANIFEST_DIR = "manifest";
+    private static final String MANIFEST_DIR = "manifest";
 
     private final Path root;
 
     public TieredLayout(Path root) {
         this.root = root;
-    }
-
-    public Path root() {
-        return root;
     }
 
     public Path partitionDir(String topic, int partition) {

@@ -37,11 +37,6 @@ public record RemoteLogMetadata(long version, int leaderEpoch, long logStartOffs
         }
     }
 
-    /** Whether no copy is listed. */
-    public boolean isEmpty() {
-        return segments.isEmpty();
-    }
-
     /** The first offset the remote part serves (at or above the log start), or {@link #endOffset} if it lists nothing. */
     public long startOffset() {
         return segments.isEmpty() ? endOffset : Math.max(logStartOffset, segments.get(0).startOffset());
@@ -84,10 +79,5 @@ public record RemoteLogMetadata(long version, int leaderEpoch, long logStartOffs
     /** This state claimed by a leader of {@code epoch}: once committed, writers of older epochs are fenced. */
     public RemoteLogMetadata claimedBy(int epoch) {
         return new RemoteLogMetadata(version, epoch, logStartOffset, endOffset, segments, abortedAcrossEnd);
-    }
-
-    /** This state as version {@code committedVersion} of its storage. */
-    public RemoteLogMetadata asVersion(long committedVersion) {
-        return new RemoteLogMetadata(committedVersion, leaderEpoch, logStartOffset, endOffset, segments, abortedAcrossEnd);
     }
 }

@@ -29,9 +29,4 @@ public record RemoteSegment(long baseOffset, long startOffset, long endOffset, l
         }
         leaderEpochs = Collections.unmodifiableNavigableMap(new TreeMap<>(leaderEpochs));
     }
-
-    /** Whether the copy serves {@code offset}. */
-    public boolean holds(long offset) {
-        return offset >= startOffset && offset < endOffset;
-    }
 }
