@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import io.tributary.broker.group.GroupConfig;
 import io.tributary.broker.group.consumer.ConsumerGroupSettings;
@@ -14,10 +15,11 @@ import io.tributary.broker.txn.TransactionConfig;
 import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.log.remote.RemoteLogConfig;
-import io.tributary.broker.metrics.HttpListeners;
+import io.tributary.http.HttpListeners;
 import io.tributary.broker.network.ChannelSecurity;
 import io.tributary.broker.network.ConnectionLimits;
 import io.tributary.broker.network.SocketServerConfig;
+import io.tributary.broker.quota.ConnectionRateLimits;
 import io.tributary.broker.replica.BrokerConnector;
 import io.tributary.broker.replica.ReplicationConfig;
 import io.tributary.broker.security.AclAuthorizer;
@@ -32,6 +34,7 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.config.types.Password;
+import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 
 /**
@@ -46,6 +49,7 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String ZOOKEEPER_EMBEDDED_PORT = "zookeeper.embedded.port";
     public static final String ZOOKEEPER_SESSION_TIMEOUT_MS = "zookeeper.session.timeout.ms";
     public static final String ZOOKEEPER_CONNECTION_TIMEOUT_MS = "zookeeper.connection.timeout.ms";
+    public static final String ZOOKEEPER_SET_ACL = "zookeeper.set.acl";
     public static final String NUM_NETWORK_THREADS = "num.network.threads";
     public static final String NUM_IO_THREADS = "num.io.threads";
     public static final String SOCKET_REQUEST_MAX_BYTES = "socket.request.max.bytes";
@@ -56,11 +60,13 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String MAX_CONNECTIONS = "max.connections";
     public static final String MAX_CONNECTIONS_PER_IP = "max.connections.per.ip";
     public static final String MAX_CONNECTIONS_PER_IP_OVERRIDES = "max.connections.per.ip.overrides";
+    public static final String MAX_CONNECTION_CREATION_RATE = "max.connection.creation.rate";
     public static final String QUEUED_MAX_REQUESTS = "queued.max.requests";
     public static final String QUEUED_MAX_REQUEST_BYTES = "queued.max.request.bytes";
     public static final String QUOTA_WINDOW_NUM = "quota.window.num";
     public static final String LEADER_REPLICATION_THROTTLED_RATE = "leader.replication.throttled.rate";
     public static final String FOLLOWER_REPLICATION_THROTTLED_RATE = "follower.replication.throttled.rate";
+    public static final String REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND = "replica.alter.log.dirs.io.max.bytes.per.second";
     public static final String QUOTA_WINDOW_SIZE_SECONDS = "quota.window.size.seconds";
     public static final String AUTO_CREATE_TOPICS_ENABLE = "auto.create.topics.enable";
     public static final String NUM_PARTITIONS = "num.partitions";
@@ -72,6 +78,10 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String GROUP_CONSUMER_SESSION_TIMEOUT_MS = "group.consumer.session.timeout.ms";
     public static final String GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS = "group.consumer.heartbeat.interval.ms";
     public static final String GROUP_CONSUMER_ASSIGNORS = "group.consumer.assignors";
+    public static final String GROUP_CONSUMER_MIN_SESSION_TIMEOUT_MS = "group.consumer.min.session.timeout.ms";
+    public static final String GROUP_CONSUMER_MAX_SESSION_TIMEOUT_MS = "group.consumer.max.session.timeout.ms";
+    public static final String GROUP_CONSUMER_MIN_HEARTBEAT_INTERVAL_MS = "group.consumer.min.heartbeat.interval.ms";
+    public static final String GROUP_CONSUMER_MAX_HEARTBEAT_INTERVAL_MS = "group.consumer.max.heartbeat.interval.ms";
     public static final String OFFSETS_TOPIC_NUM_PARTITIONS = "offsets.topic.num.partitions";
     public static final String OFFSETS_RETENTION_MINUTES = "offsets.retention.minutes";
     public static final String OFFSETS_RETENTION_CHECK_INTERVAL_MS = "offsets.retention.check.interval.ms";
@@ -86,6 +96,7 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String REPLICA_FETCH_WAIT_MAX_MS = "replica.fetch.wait.max.ms";
     public static final String REPLICA_FETCH_BACKOFF_MS = "replica.fetch.backoff.ms";
     public static final String NUM_REPLICA_FETCHERS = "num.replica.fetchers";
+    public static final String MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS = "max.incremental.fetch.session.cache.slots";
     public static final String UNCLEAN_LEADER_ELECTION_ENABLE = "unclean.leader.election.enable";
     public static final String AUTO_LEADER_REBALANCE_ENABLE = "auto.leader.rebalance.enable";
     public static final String LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS = "leader.imbalance.check.interval.seconds";
@@ -101,6 +112,7 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String TRANSACTIONAL_ID_EXPIRATION_MS = "transactional.id.expiration.ms";
     public static final String TRANSACTION_REMOVE_EXPIRED_CLEANUP_INTERVAL_MS =
             "transaction.remove.expired.transaction.cleanup.interval.ms";
+    public static final String TRANSACTION_PARTITION_VERIFICATION_ENABLE = "transaction.partition.verification.enable";
     public static final String TRANSACTION_ABORT_TIMED_OUT_CLEANUP_INTERVAL_MS =
             "transaction.abort.timed.out.transaction.cleanup.interval.ms";
 
@@ -121,9 +133,15 @@ public final class BrokerConfig extends AbstractConfig {
                     "ZooKeeper session timeout: how long the broker's registration outlives a lost connection.")
             .define(ZOOKEEPER_CONNECTION_TIMEOUT_MS, Type.INT, 18_000, Range.atLeast(100), Importance.MEDIUM,
                     "How long start-up waits for the first ZooKeeper connection.")
+            .define(ZOOKEEPER_SET_ACL, Type.BOOLEAN, false, Importance.HIGH,
+                    "Whether the nodes the broker creates in ZooKeeper are secured, as in Kafka: only the brokers' "
+                            + "ZooKeeper identity may change them and others may read them, except below /config/users "
+                            + "(SCRAM credentials) and /config/brokers, which others may not read either. Needs the brokers "
+                            + "to log in to ZooKeeper with SASL (a Client section in the JVM's JAAS configuration, "
+                            + "-Djava.security.auth.login.config=FILE); a broker without that login does not start.")
             .define(HTTP_LISTENERS, Type.STRING, "", ConfigDef.LambdaValidator.with(BrokerConfig::validateHttpListeners,
                             () -> "http://host:port,..."), Importance.MEDIUM,
-                    "Where the broker serves GET /metrics (Prometheus text format), http://host:port,...; port 0 binds a "
+                    "Where the broker serves GET /metrics (Prometheus text format) and the status page GET /, http://host:port,...; port 0 binds a "
                             + "free port. Empty: no HTTP endpoint.")
             .define(NUM_NETWORK_THREADS, Type.INT, 3, Range.atLeast(1), Importance.HIGH,
                     "Threads that read requests from and write responses to the sockets, each with its own selector.")
@@ -152,6 +170,13 @@ public final class BrokerConfig extends AbstractConfig {
             .define(MAX_CONNECTIONS_PER_IP_OVERRIDES, Type.STRING, "", Importance.MEDIUM,
                     "Per-address exceptions to max.connections.per.ip: host-or-IP:count pairs separated by commas, "
                             + "e.g. 10.0.0.7:500,batch.example.com:2000. Host names are resolved at start-up.")
+            .define(MAX_CONNECTION_CREATION_RATE, Type.INT, Integer.MAX_VALUE, Range.atLeast(0), Importance.MEDIUM,
+                    "New connections per second the broker takes, over quota.window.num samples of "
+                            + "quota.window.size.seconds; listener.name.<listener>." + MAX_CONNECTION_CREATION_RATE
+                            + " sets a listener's own rate. A connection over either waits, up to one sample, before the "
+                            + "listener takes it (and any other). The inter-broker listener counts against its own rate "
+                            + "only when there are other listeners, and the other brokers' addresses never wait. "
+                            + "Per client address, see the ip quota entity's connection_creation_rate.")
             .define(QUEUED_MAX_REQUESTS, Type.INT, 500, Range.atLeast(1), Importance.MEDIUM,
                     "Requests waiting for a handler before the network threads stop reading.")
             .define(QUEUED_MAX_REQUEST_BYTES, Type.LONG, 100L * 1024 * 1024, ConfigDef.LambdaValidator.with(BrokerConfig::validateQueuedMaxRequestBytes, () -> "-1 or [1,...]"),
@@ -166,8 +191,8 @@ public final class BrokerConfig extends AbstractConfig {
             .define(QUOTA_WINDOW_NUM, Type.INT, 11, Range.atLeast(1), Importance.LOW,
                     "Samples kept of each client's produce, fetch and request-time rate (client quotas).")
             .define(QUOTA_WINDOW_SIZE_SECONDS, Type.INT, 1, Range.atLeast(1), Importance.LOW,
-                    "Length of one sample of a client's quota rates; a throttle lasts at most "
-                            + QUOTA_WINDOW_NUM + " times this.")
+                    "Length of one sample of a client's quota rates; a byte-rate throttle lasts at most "
+                            + QUOTA_WINDOW_NUM + " times this, a request-time or connection-rate throttle at most this.")
             .define(LEADER_REPLICATION_THROTTLED_RATE, Type.LONG, Long.MAX_VALUE, Range.atLeast(0), Importance.MEDIUM,
                     "Bytes per second a leader sends, over all its throttled replicas (the topics' "
                             + LogConfig.LEADER_REPLICATION_THROTTLED_REPLICAS + "), to followers outside the ISR. "
@@ -175,6 +200,10 @@ public final class BrokerConfig extends AbstractConfig {
             .define(FOLLOWER_REPLICATION_THROTTLED_RATE, Type.LONG, Long.MAX_VALUE, Range.atLeast(0), Importance.MEDIUM,
                     "Bytes per second a follower outside the ISR fetches, over all its throttled replicas (the topics' "
                             + LogConfig.FOLLOWER_REPLICATION_THROTTLED_REPLICAS + "). Usually set at runtime.")
+            .define(REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND, Type.LONG, Long.MAX_VALUE, Range.atLeast(0), Importance.MEDIUM,
+                    "Bytes per second copied, over all replicas moving between this broker's log dirs "
+                            + "(AlterReplicaLogDirs; kafka-reassign-partitions with log_dirs). Usually set at runtime, as "
+                            + "kafka-reassign-partitions --replica-alter-log-dirs-throttle does.")
             .define(AUTO_CREATE_TOPICS_ENABLE, Type.BOOLEAN, true, Importance.HIGH,
                     "Create a topic when a client asks for metadata of a topic that does not exist.")
             .define(NUM_PARTITIONS, Type.INT, 1, Range.atLeast(1), Importance.MEDIUM,
@@ -196,6 +225,15 @@ public final class BrokerConfig extends AbstractConfig {
             .define(GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS, Type.INT, 5_000, Range.atLeast(1), Importance.MEDIUM,
                     "How often members of a consumer group are told to heartbeat; smaller than "
                             + GROUP_CONSUMER_SESSION_TIMEOUT_MS + ".")
+            .define(GROUP_CONSUMER_MIN_SESSION_TIMEOUT_MS, Type.INT, 45_000, Range.atLeast(1), Importance.MEDIUM,
+                    "The smallest consumer.session.timeout.ms a consumer group may be given with kafka-configs "
+                            + "--entity-type groups.")
+            .define(GROUP_CONSUMER_MAX_SESSION_TIMEOUT_MS, Type.INT, 60_000, Range.atLeast(1), Importance.MEDIUM,
+                    "The largest consumer.session.timeout.ms a consumer group may be given.")
+            .define(GROUP_CONSUMER_MIN_HEARTBEAT_INTERVAL_MS, Type.INT, 5_000, Range.atLeast(1), Importance.MEDIUM,
+                    "The smallest consumer.heartbeat.interval.ms a consumer group may be given.")
+            .define(GROUP_CONSUMER_MAX_HEARTBEAT_INTERVAL_MS, Type.INT, 15_000, Range.atLeast(1), Importance.MEDIUM,
+                    "The largest consumer.heartbeat.interval.ms a consumer group may be given.")
             .define(GROUP_CONSUMER_ASSIGNORS, Type.LIST, "uniform,range", Importance.MEDIUM,
                     "The server-side assignors of consumer groups, by name (uniform, range) or class name; the "
                             + "first is the default, members may ask for another with group.remote.assignor.")
@@ -231,6 +269,12 @@ public final class BrokerConfig extends AbstractConfig {
                             + "(a tombstone in __transaction_state); its next producer gets a new producer id.")
             .define(TRANSACTION_REMOVE_EXPIRED_CLEANUP_INTERVAL_MS, Type.INT, 3_600_000, Range.atLeast(1), Importance.LOW,
                     "How often the transaction coordinator forgets transactional ids idle for transactional.id.expiration.ms.")
+            .define(TRANSACTION_PARTITION_VERIFICATION_ENABLE, Type.BOOLEAN, true, Importance.LOW,
+                    "Whether a partition leader asks the transaction coordinator before a transactional write of a "
+                            + "producer of transaction version 0 or 1 opens a transaction on the partition, and refuses it "
+                            + "unless the partition is in the producer's transaction (KIP-890), so a late write cannot "
+                            + "leave a transaction no one ends. Producers of transaction version 2 are always checked: "
+                            + "their partitions are added that way. Read at start-up (Kafka can change it at run time).")
             .define(TRANSACTION_ABORT_TIMED_OUT_CLEANUP_INTERVAL_MS, Type.INT, 10_000, Range.atLeast(1), Importance.LOW,
                     "How often the transaction coordinator aborts transactions open for longer than their timeout.")
             .define(REPLICA_LAG_TIME_MAX_MS, Type.LONG, 30_000L, Range.atLeast(1), Importance.HIGH,
@@ -248,6 +292,12 @@ public final class BrokerConfig extends AbstractConfig {
                     "Pause of a follower's fetcher after a failed fetch.")
             .define(NUM_REPLICA_FETCHERS, Type.INT, 1, Range.atLeast(1), Importance.HIGH,
                     "Fetcher threads per leader broker; the partitions a broker follows are spread over them.")
+            .define(MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS, Type.INT, 1000, Range.atLeast(0), Importance.MEDIUM,
+                    "Incremental fetch sessions (KIP-227) this broker keeps: a consumer or follower in a session sends "
+                            + "and gets only the partitions that changed. When all are taken, a new session evicts one by "
+                            + "Kafka's rules (a session unused for 2 minutes; a consumer's for a follower's; one older than "
+                            + "2 minutes for one with more partitions), else the fetcher goes on with full fetches. 0 turns "
+                            + "sessions off.")
             .define(UNCLEAN_LEADER_ELECTION_ENABLE, Type.BOOLEAN, false, Importance.HIGH,
                     "Whether a replica outside the ISR may become leader when no ISR member is alive (losing "
                             + "committed records). When false such a partition stays offline until an ISR member returns.")
@@ -332,13 +382,16 @@ public final class BrokerConfig extends AbstractConfig {
     /**
      * The {@code ssl.*} and {@code sasl.*} settings of one listener, as kafka-clients' security classes take them:
      * the broker-wide values, overridden by the {@code listener.name.<listener>.} ones, plus the listener's
-     * per-mechanism JAAS configurations ({@code <mechanism>.sasl.jaas.config}).
+     * per-mechanism JAAS configurations and session lifetimes ({@code <mechanism>.sasl.jaas.config},
+     * {@code <mechanism>.connections.max.reauth.ms}).
      */
     public Map<String, Object> securitySettings(Listener listener) {
         Map<String, Object> settings = new HashMap<>(valuesWithPrefixOverride(listener.configPrefix()));
         originalsWithPrefix(listener.configPrefix()).forEach((key, value) -> {
             if (key.endsWith("." + SaslConfigs.SASL_JAAS_CONFIG)) {
                 settings.put(key, new Password(value.toString()));
+            } else if (key.endsWith("." + SecurityConfigs.CONNECTIONS_MAX_REAUTH_MS)) {
+                settings.put(key, ConfigDef.parseType(listener.configPrefix() + key, value, Type.LONG));
             }
         });
         return settings;
@@ -379,8 +432,16 @@ public final class BrokerConfig extends AbstractConfig {
         return getInt(ZOOKEEPER_CONNECTION_TIMEOUT_MS);
     }
 
+    public boolean zookeeperSetAcl() {
+        return getBoolean(ZOOKEEPER_SET_ACL);
+    }
+
     public int ioThreads() {
         return getInt(NUM_IO_THREADS);
+    }
+
+    public int maxIncrementalFetchSessionCacheSlots() {
+        return getInt(MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS);
     }
 
     public int queuedMaxRequests() {
@@ -397,6 +458,10 @@ public final class BrokerConfig extends AbstractConfig {
 
     public short defaultReplicationFactor() {
         return getShort(DEFAULT_REPLICATION_FACTOR);
+    }
+
+    public boolean transactionPartitionVerification() {
+        return getBoolean(TRANSACTION_PARTITION_VERIFICATION_ENABLE);
     }
 
     public boolean deleteTopicEnable() {
@@ -476,12 +541,31 @@ public final class BrokerConfig extends AbstractConfig {
         return getLong(FOLLOWER_REPLICATION_THROTTLED_RATE);
     }
 
+    public long replicaAlterLogDirsIoMaxBytesPerSecond() {
+        return getLong(REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND);
+    }
+
     public int quotaWindowNum() {
         return getInt(QUOTA_WINDOW_NUM);
     }
 
     public int quotaWindowSizeSeconds() {
         return getInt(QUOTA_WINDOW_SIZE_SECONDS);
+    }
+
+    /**
+     * {@code max.connection.creation.rate}, and each listener's own ({@code listener.name.<listener>.} prefixed) where
+     * set; the inter-broker listener is left out of the broker-wide rate when there are other listeners, as in Kafka.
+     */
+    public ConnectionRateLimits connectionRateLimits() {
+        Map<ListenerName, Integer> perListener = new HashMap<>();
+        for (Listener listener : listeners.bound()) {
+            if (originals().containsKey(listener.configPrefix() + MAX_CONNECTION_CREATION_RATE)) {
+                perListener.put(listener.name(), (Integer) valuesWithPrefixOverride(listener.configPrefix()).get(MAX_CONNECTION_CREATION_RATE));
+            }
+        }
+        Optional<ListenerName> protectedListener = listeners.bound().size() > 1 ? Optional.of(listeners.interBroker().name()) : Optional.empty();
+        return new ConnectionRateLimits(getInt(MAX_CONNECTION_CREATION_RATE), perListener, protectedListener);
     }
 
     public SocketServerConfig socketServerConfig(Listener listener, ChannelSecurity security) {

@@ -12,8 +12,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Applies the dynamic broker configs in force (over server.properties) to the running broker: the replication
- * throttles' rates, and the broker defaults of topic configs, which every log without an override of its own takes
- * at once. A value that does not parse (written past the API) leaves the setting as it was.
+ * throttles' rates (between brokers and between log dirs), and the broker defaults of topic configs, which every log
+ * without an override of its own takes at once. A value that does not parse (written past the API) leaves the setting
+ * as it was.
  */
 final class DynamicConfigApplier {
     private static final Logger log = LoggerFactory.getLogger(DynamicConfigApplier.class);
@@ -35,6 +36,7 @@ final class DynamicConfigApplier {
             BrokerConfig effective = new BrokerConfig(merged);
             replicas.leaderThrottle().setRate(effective.leaderReplicationThrottledRate());
             replicas.followerThrottle().setRate(effective.followerReplicationThrottledRate());
+            replicas.alterLogDirsThrottle().setRate(effective.replicaAlterLogDirsIoMaxBytesPerSecond());
             LogConfig defaults = LogConfig.fromBroker(merged);
             if (!defaults.equals(topics.brokerDefaults())) {
                 topics.updateBrokerDefaults(defaults);

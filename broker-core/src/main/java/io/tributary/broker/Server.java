@@ -24,11 +24,15 @@ import io.tributary.broker.api.RequestHandlerPool;
 import io.tributary.broker.cluster.BrokerRegistry;
 import io.tributary.broker.cluster.BrokerConfigStore;
 import io.tributary.broker.cluster.DynamicBrokerConfig;
+import io.tributary.broker.cluster.GroupConfigStore;
+import io.tributary.broker.cluster.GroupConfigs;
 import io.tributary.broker.cluster.EmbeddedZooKeeper;
 import io.tributary.broker.cluster.ProducerIdManager;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.cluster.TopicStore;
 import io.tributary.broker.cluster.ZkClient;
+import io.tributary.broker.cluster.ZooKeeperAcls;
+import io.tributary.broker.cluster.ZooKeeperLogin;
 import io.tributary.broker.cluster.ClientQuotaStore;
 import io.tributary.broker.quota.ClientQuotaEnforcer;
 import io.tributary.broker.quota.QuotaConfigWatcher;
@@ -36,6 +40,7 @@ import io.tributary.broker.controller.ClusterView;
 import io.tributary.broker.controller.PartitionState;
 import io.tributary.broker.controller.ControlledShutdown;
 import io.tributary.broker.controller.Controller;
+import io.tributary.broker.fetch.FetchSessionCache;
 import io.tributary.broker.controller.PartitionHealth;
 import io.tributary.broker.controller.PartitionStateStore;
 import io.tributary.broker.controller.TopicPaths;
@@ -57,7 +62,8 @@ import io.tributary.broker.log.remote.RemoteLogReader;
 import io.tributary.broker.log.remote.RemoteStorage;
 import io.tributary.broker.log.remote.RemoteStorages;
 import io.tributary.broker.metrics.BrokerMetrics;
-import io.tributary.broker.metrics.MetricsHttpServer;
+import io.tributary.broker.status.BrokerStatus;
+import io.tributary.http.HttpEndpoint;
 import io.tributary.broker.network.RequestChannel;
 import io.tributary.broker.network.SocketServer;
 import io.tributary.broker.replica.BrokerConnector;
@@ -75,7 +81,9 @@ import io.tributary.broker.security.RegisteredBrokerAddresses;
 import io.tributary.broker.security.RegisteredBrokerFollowers;
 import io.tributary.broker.security.ScramCredentialCache;
 import io.tributary.broker.security.ScramUsers;
+import io.tributary.broker.security.TlsFileWatcher;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
@@ -102,6 +110,7 @@ public final class Server implements AutoCloseable {
     private ClientQuotaEnforcer quotas;
     private QuotaConfigWatcher quotaWatcher;
     private DynamicBrokerConfig dynamicConfig;
+    private GroupConfigs groupConfigs;
     private LogManager logs;
     private LogCleaner cleaner;
     private RemoteStorage remoteStorage;
@@ -121,9 +130,11 @@ public final class Server implements AutoCloseable {
     private RequestHandlerPool handlers;
     private ScramCredentialCache scramCredentials;
     private AclAuthorizer authorizer;
-    private final List<ListenerSecurity> listenerSecurity = new ArrayList<>();
+    private final TlsFileWatcher tlsFiles = new TlsFileWatcher();
     private BrokerConnector interBrokerConnector;
-    private MetricsHttpServer http;
+    private HttpEndpoint http;
+    private BrokerMetrics metrics;
+    private BrokerStatus status;
     /** One per listener, in the order of {@code listeners}. */
     private final Map<ListenerName, SocketServer> socketServers = new LinkedHashMap<>();
     private final Map<ListenerName, InetSocketAddress> boundAddresses = new LinkedHashMap<>();
@@ -154,12 +165,12 @@ public final class Server implements AutoCloseable {
                     config.logDirs().get(0).resolve(EMBEDDED_ZOOKEEPER_DIR), config.zookeeperEmbeddedPort());
             connect = embeddedZooKeeper.connectString();
         }
-        zk = ZkClient.connect(connect, config.zookeeperSessionTimeoutMs(), config.zookeeperConnectionTimeoutMs());
+        zk = ZkClient.connect(connect, config.zookeeperSessionTimeoutMs(), config.zookeeperConnectionTimeoutMs(), zooKeeperAcls(config));
         Listener interBroker = config.listeners().interBroker();
         Map<String, Object> interBrokerSettings = config.securitySettings(interBroker);
         Optional<InterBrokerCredentials> ownCredentials = InterBrokerCredentials.of(interBroker, interBrokerSettings);
         Optional<KafkaPrincipal> brokerPrincipal = InterBrokerPrincipal.of(interBroker, interBrokerSettings, ownCredentials);
-        interBrokerConnector = InterBrokerConnector.create(interBroker, interBrokerSettings, ownCredentials);
+        interBrokerConnector = InterBrokerConnector.create(interBroker, interBrokerSettings, ownCredentials, tlsFiles);
         replication = config.replicationConfig(interBrokerConnector);
         cluster = ClusterView.start(zk, config.zookeeperConnectionTimeoutMs());
         RegisteredBrokerAddresses brokerAddresses = new RegisteredBrokerAddresses(cluster);
@@ -170,7 +181,7 @@ public final class Server implements AutoCloseable {
                 () -> liveBrokersWith(config.brokerId()));
         fetchWaiters = new Purgatory<>("fetch");
         appender = new IdempotentAppender(time, config.producerIdExpirationMs());
-        replicas = new ReplicaManager(replication, topics, appender, fetchWaiters, cluster, new PartitionStateStore(zk),
+        replicas = new ReplicaManager(replication, topics, logs, appender, fetchWaiters, cluster, new PartitionStateStore(zk),
                 HighWatermarkCheckpoints.load(config.logDirs()), time);
         topics.addListener(replicas);
         cleaner = LogCleaner.start(logs, new CleanerLogState() {
@@ -196,10 +207,11 @@ public final class Server implements AutoCloseable {
                     config.zookeeperConnectionTimeoutMs());
         }
         RequestChannel channel = new RequestChannel(config.queuedMaxRequests());
+        quotas = new ClientQuotaEnforcer(config.quotaWindowNum(), config.quotaWindowSizeSeconds(), config.connectionRateLimits(), time);
         for (Listener listener : config.listeners().bound()) {
-            ListenerSecurity security = ListenerSecurity.create(listener, config.securitySettings(listener), scramCredentials);
-            listenerSecurity.add(security);
-            SocketServer server = new SocketServer(config.socketServerConfig(listener, security), channel, brokerAddresses::isLiveBroker, time);
+            ListenerSecurity security = ListenerSecurity.create(listener, config.securitySettings(listener), scramCredentials, tlsFiles);
+            SocketServer server = new SocketServer(config.socketServerConfig(listener, security), channel, brokerAddresses::isLiveBroker,
+                    quotas.connectionRates(), time);
             socketServers.put(listener.name(), server);
             boundAddresses.put(listener.name(), server.boundAddress());
         }
@@ -212,7 +224,9 @@ public final class Server implements AutoCloseable {
 
         OffsetStore offsets = OffsetStore.open(topics, config.offsetsTopicPartitions(), config.offsetsTopicReplicationFactor(),
                 (partition, records) -> appendAsCoordinator(partition, records, config.offsetsCommitTimeoutMs()), time);
-        groups = GroupServices.start(config.groupConfig(), config.consumerGroupSettings(), new ClusterTopics(topics), offsets, time);
+        groupConfigs = GroupConfigs.start(zk, config.zookeeperConnectionTimeoutMs());
+        groups = GroupServices.start(config.groupConfig(), config.consumerGroupSettings(), groupConfigs::of, new ClusterTopics(topics),
+                offsets, time);
         ProducerIdManager producerIds = new ProducerIdManager(zk, config.brokerId());
         TransactionConfig txnConfig = config.transactionConfig();
         TransactionStateStore txnStates = TransactionStateStore.open(topics, txnConfig,
@@ -253,24 +267,30 @@ public final class Server implements AutoCloseable {
                 }
             }
         });
-        quotas = new ClientQuotaEnforcer(config.quotaWindowNum(), config.quotaWindowSizeSeconds(), time);
         quotaWatcher = QuotaConfigWatcher.start(zk, quotas, config.zookeeperConnectionTimeoutMs());
         dynamicConfig = DynamicBrokerConfig.start(zk, config.brokerId(), config.zookeeperConnectionTimeoutMs());
         DynamicConfigApplier applier = new DynamicConfigApplier(config, topics, replicas);
         dynamicConfig.addListener(applier::apply);
         applier.apply(dynamicConfig);
         controller = Controller.create(cluster, zk, replication, time);
+        FetchSessionCache fetchSessions = new FetchSessionCache(config.maxIncrementalFetchSessionCacheSlots(),
+                FetchSessionCache.EVICTION_MS, time);
         RequestDispatcher dispatcher = RequestDispatcher.create(identity, topics, producerIds,
                 replicas, cluster, fetchWaiters, groups, transactions, markers, offsets, apiSettings(config),
                 new ClientQuotaStore(zk), quotas,
                 new RegisteredBrokerFollowers(cluster, interBroker, brokerPrincipal, brokerAddresses),
                 new ScramUsers(zk),
                 ownCredentials.map(InterBrokerCredentials::principal), Optional.ofNullable(authorizer), controller, dynamicConfig,
-                new BrokerConfigStore(zk), Optional.ofNullable(remoteReader), config.remoteLogConfig().fetchMaxWaitMs());
-        BrokerMetrics metrics = new BrokerMetrics(replicas.topicStats(), new PartitionHealth(cluster, config.brokerId()),
-                channel::queuedRequests);
+                new BrokerConfigStore(zk), new GroupConfigStore(zk), fetchSessions, Optional.ofNullable(remoteReader),
+                config.remoteLogConfig().fetchMaxWaitMs());
+        status = BrokerStatus.create(config.brokerId(), identity.clusterId(), cluster, groups, interBrokerConnector, time);
+        metrics = new BrokerMetrics(new BrokerMetrics.Sources(replicas.topicStats(), replicas.isrChanges(),
+                new PartitionHealth(cluster, config.brokerId()), channel::queuedRequests, channel.networkIdle(), status::groupLags,
+                fetchSessions));
+        logs.flushTimes().listen(metrics::recordLogFlush);
+        metrics.bind(quotas);
         handlers = new RequestHandlerPool(config.ioThreads(), channel,
-                request -> metrics.requestLatency().time(request.apiKey(), () -> dispatcher.dispatch(request)));
+                request -> metrics.requestLatency().time(request.body(), () -> dispatcher.dispatch(request)));
         producerStateTasks = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "tributary-producer-state");
             thread.setDaemon(true);
@@ -285,11 +305,25 @@ public final class Server implements AutoCloseable {
         registry.register(config.zookeeperConnectionTimeoutMs(), embeddedZooKeeper != null);
         controller.start();
         if (!config.httpListeners().isEmpty()) {
-            http = MetricsHttpServer.start(config.httpListeners(), metrics.registry());
-            log.info("serving GET /metrics on {}", http.addresses());
+            http = HttpEndpoint.start(config.httpListeners(), Map.of(
+                    "/metrics", new HttpEndpoint.Resource(HttpEndpoint.PROMETHEUS_TEXT, metrics::scrape),
+                    "/", new HttpEndpoint.Resource(HttpEndpoint.HTML, status::page)));
+            log.info("serving GET /metrics and the status page GET / on {}", http.addresses());
         }
         log.info("Tributary broker {} listening on {}, data in {}, ZooKeeper at {}{}", config.brokerId(), listening(config, interBroker),
                 config.logDirs(), connect, embeddedZooKeeper != null ? " (embedded)" : "");
+    }
+
+    /**
+     * The ACLs of the nodes this broker creates: secure with {@code zookeeper.set.acl}, which needs a SASL login to
+     * ZooKeeper (a node whose ACL names its creator cannot be created by an anonymous client).
+     */
+    private static ZooKeeperAcls zooKeeperAcls(BrokerConfig config) {
+        if (config.zookeeperSetAcl() && ZooKeeperLogin.section().isEmpty()) {
+            throw new ConfigException(BrokerConfig.ZOOKEEPER_SET_ACL, true, "the broker has no SASL login to ZooKeeper: "
+                    + ZooKeeperLogin.describeMissing() + " (docs/operations.md, Securing a cluster)");
+        }
+        return ZooKeeperAcls.of(config.zookeeperSetAcl());
     }
 
     /**
@@ -329,7 +363,8 @@ public final class Server implements AutoCloseable {
 
     private static ApiSettings apiSettings(BrokerConfig config) {
         return new ApiSettings(config.autoCreateTopics(), config.defaultPartitions(), config.defaultReplicationFactor(),
-                config.deleteTopicEnable(), BrokerConfig.configDef(), config.originals());
+                config.deleteTopicEnable(), BrokerConfig.configDef(), config.originals(),
+                config.transactionPartitionVerification());
     }
 
     /** The leader of {@code partition} as ZooKeeper has it, if it has one. */
@@ -398,6 +433,8 @@ public final class Server implements AutoCloseable {
         }
         socketServers.values().forEach(SocketServer::stopAccepting);
         quietly("HTTP endpoint", http);
+        quietly("status", status);
+        quietly("metrics", metrics);
         quietly("fetch purgatory", fetchWaiters);
         socketServers.values().forEach(server -> quietly("socket server", server));
         quietly("request handlers", handlers);
@@ -417,16 +454,14 @@ public final class Server implements AutoCloseable {
         quietly("remote storage", remoteStorage);
         quietly("logs", logs);
         log.info("logs flushed and marked clean");
-        listenerSecurity.forEach(security -> quietly("listener security", security));
-        if (interBrokerConnector instanceof AutoCloseable closeable) {
-            quietly("inter-broker connector", closeable);
-        }
+        quietly("TLS file watcher", tlsFiles);
         quietly("SCRAM credentials", scramCredentials);
         quietly("authorizer", authorizer);
         quietly("broker registration", registry);
         quietly("cluster watches", cluster);
         quietly("client quota watches", quotaWatcher);
         quietly("dynamic broker config watch", dynamicConfig);
+        quietly("group config watch", groupConfigs);
         quietly("client quotas", quotas);
         quietly("ZooKeeper client", zk);
         quietly("embedded ZooKeeper", embeddedZooKeeper);

@@ -56,8 +56,8 @@ final class ChaosScenarios {
         softly.assertThat(result.leadership().staleEpochLeaderships()).as("leading at an epoch from before a restart\n" + summary).isZero();
         softly.assertThat(result.nonRetriableErrors()).as("non-retriable producer errors\n" + summary).isEmpty();
         softly.assertThat(result.groupMissed()).as("acknowledged records the group never read\n" + summary).isZero();
-        softly.assertThat(result.slowRecoveries()).as("faults after which a partition was not served within "
-                + result.settings().recoveryBound() + "\n" + summary).isEmpty();
+        softly.assertThat(result.slowRecoveries()).as("faults after which a partition was not served again, or paused, for "
+                + "longer than " + result.settings().recoveryBound() + " (times per partition below)\n" + summary).isEmpty();
         softly.assertAll();
         assertThat(result.clean()).isTrue();
     }

@@ -94,6 +94,15 @@ final class CommitProtocol {
         return new Outcome(committed, lost);
     }
 
+    /** The bytes of the files a published intent renamed (one metadata call a file). */
+    long committedBytes(CommitIntent intent) throws IOException {
+        long bytes = 0;
+        for (CommitIntent.Rename rename : intent.renames()) {
+            bytes += fs.getFileStatus(rename.target()).getLen();
+        }
+        return bytes;
+    }
+
     // One compare-and-set for the topic's partitions; those another writer moved are dropped and the rest tried again.
     private void advance(String topic, List<TopicPartition> partitions, Map<TopicPartition, CommitIntent> intents, String writer,
                          Map<TopicPartition, Long> committed, Map<TopicPartition, LedgerConflictException.Moved> lost)

@@ -17,7 +17,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,6 +47,7 @@ import java.util.concurrent.TimeUnit;
 public final class HdfsSink implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(HdfsSink.class);
     private static final long MAX_POLL_MS = 100;
+    /** How often the partitions' snapshot is taken for callers and the HTTP endpoint, whatever the log interval. */
 
     private final Consumer<byte[], byte[]> consumer;
     private final java.util.function.Consumer<ConsumerRebalanceListener> subscribe;
@@ -57,20 +57,20 @@ public final class HdfsSink implements Runnable {
     private final BadRecords badRecords;
     private final RetentionGaps gaps;
     private final WriterThreads writers;
-    private final StatusReporter reporter;
+    private final SinkStatus status;
+    private final SinkMonitor monitor;
     private final Time time;
     private final Map<TopicPartition, PartitionState> partitions = new LinkedHashMap<>();
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean stopping;
     private BadRecordException stoppedBy; // a bad record under the fail policy
-    private volatile List<PartitionStatus> lastStatus = List.of();
     private final List<LostRange> lostRanges = new CopyOnWriteArrayList<>();
     private final Set<String> refusedTopics = new HashSet<>(); // named once in the log, then left paused
     private volatile Throwable failure; // what ended run(), written before finished counts down
 
     HdfsSink(Consumer<byte[], byte[]> consumer, java.util.function.Consumer<ConsumerRebalanceListener> subscribe,
              DatasetTarget dataset, SinkLimits limits, BadRecords badRecords, RetentionGaps gaps, WriterThreads writers,
-             StatusReporter reporter, Time time) {
+             SinkStatus status, SinkMonitor monitor, Time time) {
         this.consumer = consumer;
         this.subscribe = subscribe;
         this.dataset = dataset;
@@ -79,7 +79,8 @@ public final class HdfsSink implements Runnable {
         this.badRecords = badRecords;
         this.gaps = gaps;
         this.writers = writers;
-        this.reporter = reporter;
+        this.status = status;
+        this.monitor = monitor;
         this.time = time;
     }
 
@@ -123,7 +124,7 @@ public final class HdfsSink implements Runnable {
                 commit(duePartitions(now), "rotation");
                 enforceMemoryBudget();
                 retryFailed();
-                maybeReport();
+                status.maybeReport(partitions.values(), consumer);
                 startWrites(claims);
             }
             // Taken before the last writes: one of them failing is a partition left uncommitted too.
@@ -141,6 +142,8 @@ public final class HdfsSink implements Runnable {
             writers.close();
             consumer.close();
             badRecords.close();
+            status.close();
+            monitor.close();
         }
     }
 
@@ -183,9 +186,14 @@ public final class HdfsSink implements Runnable {
         return Optional.ofNullable(failure);
     }
 
-    /** The partitions' status as of the last report (about once a second while a console or caller looks). */
+    /** The partitions' status as of the last snapshot (taken about once a second). */
     public List<PartitionStatus> status() {
-        return lastStatus;
+        return status.last();
+    }
+
+    /** Where {@code http.listeners} bound (real ports for port 0); empty when the HTTP endpoint is off. */
+    public List<java.net.InetSocketAddress> httpAddresses() {
+        return monitor.addresses();
     }
 
     /** A partition's records of one poll, for the files it had when they were polled. */
@@ -269,6 +277,7 @@ public final class HdfsSink implements Runnable {
             PartitionState state = partitions.get(tp);
             state.files().skipTo(range.end(), now);
             state.lost(range.start(), range.end());
+            monitor.lost(tp, range.end() - range.start());
             lostRanges.add(range);
             consumer.seek(tp, range.end());
             log.warn("{} were deleted from the log before the sink wrote them; skipped ({}=skip) and recorded in {}",
@@ -332,6 +341,7 @@ public final class HdfsSink implements Runnable {
 
     /** Commits the non-empty files of {@code states}: close, fence, intent, ledger, rename. */
     private void commit(Collection<PartitionState> states, String reason) {
+        long started = time.nanoseconds();
         Map<TopicPartition, CommitIntent> intents = new LinkedHashMap<>();
         Map<TopicPartition, PartitionFiles> committing = new LinkedHashMap<>();
         for (PartitionState state : states) {
@@ -349,6 +359,15 @@ public final class HdfsSink implements Runnable {
         if (intents.isEmpty()) {
             return;
         }
+        try {
+            publish(intents, committing, reason);
+        } finally {
+            monitor.commitTook(time.nanoseconds() - started);
+        }
+    }
+
+    /** Fences, then publishes the closed files of {@code intents}; see {@link #commit}. */
+    private void publish(Map<TopicPartition, CommitIntent> intents, Map<TopicPartition, PartitionFiles> committing, String reason) {
         Map<TopicPartition, Long> nextOffsets = new LinkedHashMap<>();
         intents.forEach((tp, intent) -> nextOffsets.put(tp, intent.nextOffset()));
         try {
@@ -376,7 +395,8 @@ public final class HdfsSink implements Runnable {
             PartitionFiles files = committing.get(tp);
             CommitIntent intent = intents.get(tp);
             long visibleDelay = files.oldestTimestampMs() == Long.MAX_VALUE ? 0 : now - files.oldestTimestampMs();
-            partitions.get(tp).committed(files.records(), intent.renames().size(), visibleDelay);
+            partitions.get(tp).committed(files.records(), intent.renames().size(), visibleDelay, intent.nextOffset(), now);
+            monitor.committed(tp, files.records(), intent.renames().size(), committedBytes(tp, intent));
             log.debug("committed {} ({}): {} records in {} file(s), ledger at {}", tp, reason,
                 files.records(), intent.renames().size(), intent.nextOffset());
             files.committed(version);
@@ -389,6 +409,17 @@ public final class HdfsSink implements Runnable {
         });
         if (!outcome.lost().isEmpty()) {
             consumer.pause(outcome.lost().keySet());
+        }
+    }
+
+    // Only counted: the commit is done, whatever this says.
+    private long committedBytes(TopicPartition tp, CommitIntent intent) {
+        try {
+            return dataset.protocol().committedBytes(intent);
+        } catch (IOException e) {
+            log.warn("cannot read the sizes of the files just committed for {}; tributary_sink_bytes_written_total leaves "
+                + "them out: {}", tp, describe(e));
+            return 0;
         }
     }
 
@@ -450,22 +481,6 @@ public final class HdfsSink implements Runnable {
         }
         consumer.resume(due);
         log.info("{}writing from offsets {}", recovered ? "storage reachable again: " : "", starts);
-    }
-
-    private void maybeReport() {
-        long now = time.milliseconds();
-        if (!reporter.isDue(now)) {
-            return;
-        }
-        List<PartitionStatus> status = new ArrayList<>();
-        for (PartitionState state : partitions.values()) {
-            OptionalLong lag = consumer.currentLag(state.partition());
-            status.add(state.status(lag.orElse(-1), now));
-        }
-        status.sort(Comparator.comparing((PartitionStatus s) -> s.partition().topic())
-            .thenComparingInt(s -> s.partition().partition()));
-        lastStatus = List.copyOf(status);
-        reporter.report(lastStatus, now);
     }
 
     private static String describe(Throwable e) {

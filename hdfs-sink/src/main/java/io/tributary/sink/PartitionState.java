@@ -2,6 +2,8 @@ package io.tributary.sink;
 
 import org.apache.kafka.common.TopicPartition;
 
+import java.util.Optional;
+
 /**
  * The sink's state of one assigned partition: its open files (absent while recovering), its
  * retry schedule after a storage failure, and its counters. Poll thread only.
@@ -19,6 +21,8 @@ final class PartitionState {
     private long lostRecords;
     private long rateRecords;
     private long rateSinceMs;
+    private long lastCommitMs = -1;
+    private long committedOffset = -1;
 
     PartitionState(TopicPartition partition, long nowMs) {
         this.partition = partition;
@@ -90,10 +94,13 @@ final class PartitionState {
         recordsWritten++;
     }
 
-    void committed(long records, int fileCount, long visibleDelayMs) {
+    /** Files holding {@code records} committed at {@code nowMs}; the dataset holds the partition up to {@code nextOffset}. */
+    void committed(long records, int fileCount, long visibleDelayMs, long nextOffset, long nowMs) {
         recordsCommitted += records;
         filesCommitted += fileCount;
         maxVisibleDelayMs = Math.max(maxVisibleDelayMs, visibleDelayMs);
+        committedOffset = nextOffset;
+        lastCommitMs = nowMs;
     }
 
     /** Offsets {@code [start, end)} were gone from the log and skipped (on.missing=skip). */
@@ -103,13 +110,13 @@ final class PartitionState {
     }
 
     /** A snapshot; also restarts the records/s window. */
-    PartitionStatus status(long lag, long nowMs) {
+    PartitionStatus status(long lag, Optional<TransactionHold> heldBy, long nowMs) {
         long elapsed = Math.max(1, nowMs - rateSinceMs);
         double rate = (recordsWritten - rateRecords) * 1000.0 / elapsed;
         rateRecords = recordsWritten;
         rateSinceMs = nowMs;
         long freshness = files == null || files.isEmpty() ? 0 : nowMs - files.firstAppendMs();
         return new PartitionStatus(partition, lag, freshness, rate, recordsCommitted, filesCommitted,
-            maxVisibleDelayMs, lostRanges, lostRecords, isRecovering());
+            maxVisibleDelayMs, lostRanges, lostRecords, isRecovering(), lastCommitMs, committedOffset, heldBy);
     }
 }

@@ -4,6 +4,7 @@ import io.tributary.hadoop.dataset.DatasetTopicName;
 import io.tributary.hadoop.dataset.MissingPolicy;
 import io.tributary.hadoop.dataset.ParquetWriterFactory;
 import io.tributary.hadoop.dataset.ValueFormat;
+import io.tributary.http.HttpListeners;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -13,6 +14,7 @@ import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
 
+import java.net.InetSocketAddress;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.util.HashMap;
@@ -53,6 +55,7 @@ public final class SinkConfig extends AbstractConfig {
     public static final String STATUS_INTERVAL_MS = "status.interval.ms";
     public static final String STATUS_CONSOLE = "status.console";
     public static final String WRITER_THREADS = "writer.threads";
+    public static final String HTTP_LISTENERS = HttpListeners.HTTP_LISTENERS;
     public static final int DEFAULT_WRITER_THREADS = 2;
 
     public static final String CONSUMER_PREFIX = "consumer.";
@@ -106,7 +109,15 @@ public final class SinkConfig extends AbstractConfig {
         .define(STATUS_CONSOLE, Type.STRING, "auto", ConfigDef.CaseInsensitiveValidString.in("auto", "on", "off"), Importance.LOW,
             "One-line status rewritten on stdout every second: auto (only in a terminal), on or off")
         .define(WRITER_THREADS, Type.INT, DEFAULT_WRITER_THREADS, Range.between(1, 64), Importance.LOW,
-            "Threads converting and writing records (a partition always on the same one) while the next batch is fetched");
+            "Threads converting and writing records (a partition always on the same one) while the next batch is fetched")
+        .define(HTTP_LISTENERS, Type.STRING, "", (name, value) -> {
+            try {
+                HttpListeners.parse((String) value);
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(name, value, e.getMessage());
+            }
+        }, Importance.MEDIUM, "Where to serve GET /metrics (Prometheus text format) and the status page GET /: "
+            + "comma-separated http://host:port (port 0: any free port); empty: no HTTP endpoint");
 
     public SinkConfig(Map<?, ?> props) {
         super(DEFINITION, props, false);
@@ -218,6 +229,10 @@ public final class SinkConfig extends AbstractConfig {
 
     public int writerThreads() {
         return getInt(WRITER_THREADS);
+    }
+
+    public List<InetSocketAddress> httpListeners() {
+        return HttpListeners.parse(getString(HTTP_LISTENERS));
     }
 
     /**

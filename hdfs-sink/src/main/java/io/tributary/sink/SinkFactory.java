@@ -11,6 +11,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -54,6 +56,14 @@ public final class SinkFactory {
             partitionWriters.add(new PartitionWriter(converters.get(), badRecords, limits.rotation(), time));
         }
         RetentionGaps gaps = new RetentionGaps(consumer, config.onMissing(), dataset.layout(), conf);
+        SinkMonitor monitor = new SinkMonitor(config.groupId(), time);
+        try {
+            monitor.serve(config.httpListeners());
+        } catch (IOException e) {
+            consumer.close();
+            badRecords.close();
+            throw e;
+        }
         return new HdfsSink(consumer, listener -> {
             if (config.topicPattern().isPresent()) {
                 consumer.subscribe(config.topicPattern().get(), listener);
@@ -61,7 +71,8 @@ public final class SinkFactory {
                 consumer.subscribe(config.topics(), listener);
             }
         }, dataset, limits, badRecords, gaps, new WriterThreads(partitionWriters),
-            StatusReporter.forProcess(config.statusIntervalMs(), config.consoleStatus(), time.milliseconds()), time);
+            new SinkStatus(StatusReporter.forProcess(config.statusIntervalMs(), config.consoleStatus(), time.milliseconds()),
+                monitor, new OpenTransactionWatch(Admin.create(adminProps(config)), time), time), monitor, time);
     }
 
     /** The dataset the sink writes: layout, writers with their memory cost, commit protocol and recovery. */
@@ -105,6 +116,14 @@ public final class SinkFactory {
         props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, (int) Math.min(fetchBytes, 1 << 20));
         props.putAll(config.clientSecurity());
         props.putAll(config.passThrough(SinkConfig.CONSUMER_PREFIX));
+        return props;
+    }
+
+    /** The admin client of the {@link OpenTransactionWatch}: the brokers and security settings of the consumer. */
+    static Map<String, Object> adminProps(SinkConfig config) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, String.join(",", config.getList(SinkConfig.BOOTSTRAP_SERVERS)));
+        props.putAll(config.clientSecurity());
         return props;
     }
 

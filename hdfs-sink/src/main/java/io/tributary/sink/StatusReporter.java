@@ -71,7 +71,15 @@ final class StatusReporter {
         long recovering = 0;
         long lostRanges = 0;
         long lostRecords = 0;
+        long held = 0;
+        PartitionStatus longestHeld = null;
         for (PartitionStatus p : partitions) {
+            if (p.heldBy().isPresent()) {
+                held++;
+                if (longestHeld == null || p.heldBy().get().sinceMs() < longestHeld.heldBy().get().sinceMs()) {
+                    longestHeld = p;
+                }
+            }
             lostRanges += p.lostRanges();
             lostRecords += p.lostRecords();
             if (p.lag() < 0) {
@@ -85,9 +93,11 @@ final class StatusReporter {
             recovering += p.recovering() ? 1 : 0;
         }
         return String.format("tributary-sink: %d partitions, lag %d%s, oldest uncommitted %d ms, %.0f records/s, "
-            + "%d files committed%s%s", partitions.size(), lag, unknownLag > 0 ? " (+" + unknownLag + " not fetched yet)" : "",
+            + "%d files committed%s%s%s", partitions.size(), lag, unknownLag > 0 ? " (+" + unknownLag + " not fetched yet)" : "",
             freshness, rate, files,
             lostRanges > 0 ? ", " + lostRanges + " lost ranges skipped (" + lostRecords + " offsets, see _tributary/lost-ranges)" : "",
-            recovering > 0 ? ", " + recovering + " RECOVERING (storage unreachable)" : "");
+            recovering > 0 ? ", " + recovering + " RECOVERING (storage unreachable)" : "",
+            held > 0 ? ", " + held + " HELD by open transactions (longest: " + longestHeld.partition() + " "
+                + longestHeld.heldBy().get().describe() + ")" : "");
     }
 }

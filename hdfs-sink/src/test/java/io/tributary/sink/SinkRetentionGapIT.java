@@ -3,6 +3,7 @@ package io.tributary.sink;
 import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.dataset.LostRange;
 import io.tributary.hadoop.dataset.LostRangeReport;
+import io.tributary.testkit.PrometheusScrape;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.Test;
@@ -55,9 +56,13 @@ class SinkRetentionGapIT extends BrokerTestBase {
         assertThat(reportFiles(root)).isEmpty();
 
         props.put(SinkConfig.ON_MISSING, "skip");
+        props.put(SinkConfig.HTTP_LISTENERS, "http://127.0.0.1:0");
         try (RunningSink sink = RunningSink.start(props)) {
             awaitLedger(root, topic, 20_000);
             assertThat(sink.sink().lostRanges()).containsExactly(new LostRange(topic, 0, 10_000, 15_000));
+            PrometheusScrape metrics = PrometheusScrape.of("http://127.0.0.1:" + sink.sink().httpAddresses().get(0).getPort());
+            assertThat(metrics.value("tributary_sink_lost_ranges_total", Map.of("topic", topic))).hasValue(1.0);
+            assertThat(metrics.value("tributary_sink_lost_records_total", Map.of("topic", topic))).hasValue(5_000.0);
         }
         assertThat(assertLandedAroundOneGap(root, topic)).isEqualTo(new LostRange(topic, 0, 10_000, 15_000));
     }

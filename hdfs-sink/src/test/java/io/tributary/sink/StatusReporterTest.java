@@ -7,6 +7,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -18,7 +19,8 @@ class StatusReporterTest {
     private final StatusReporter reporter = new StatusReporter(HOUR, new PrintStream(screen, true, StandardCharsets.UTF_8), 0);
 
     private static PartitionStatus status(int partition, long lag, long freshnessMs, double rate, long files, boolean recovering) {
-        return new PartitionStatus(new TopicPartition("orders", partition), lag, freshnessMs, rate, 1000, files, 0, 0, 0, recovering);
+        return new PartitionStatus(new TopicPartition("orders", partition), lag, freshnessMs, rate, 1000, files, 0, 0, 0, recovering,
+            -1, -1, Optional.empty());
     }
 
     private String shown() {
@@ -37,6 +39,18 @@ class StatusReporterTest {
         reporter.report(List.of(status(0, -1, 0, 0, 0, true), status(1, 7, 0, 0, 2, false)), 0);
         assertThat(shown()).isEqualTo("\rtributary-sink: 2 partitions, lag 7 (+1 not fetched yet), oldest uncommitted 0 ms, "
             + "0 records/s, 2 files committed, 1 RECOVERING (storage unreachable)   ");
+    }
+
+    @Test
+    void namesThePartitionsHeldByOpenTransactionsAndTheOldestHold() {
+        PartitionStatus held = new PartitionStatus(new TopicPartition("orders", 2), 0, 0, 0, 1000, 1, 0, 0, 0, false, -1, -1,
+            Optional.of(new TransactionHold(1234, 7, 1_700_000_000_000L)));
+        PartitionStatus newer = new PartitionStatus(new TopicPartition("orders", 3), 0, 0, 0, 1000, 1, 0, 0, 0, false, -1, -1,
+            Optional.of(new TransactionHold(99, 8, 1_700_000_060_000L)));
+        reporter.report(List.of(status(0, 0, 0, 0, 1, false), newer, held), 0);
+        assertThat(shown()).contains(", 2 HELD by open transactions (longest: orders-2 at offset 1234 by the open "
+            + "transaction of producer 7 since 2023-11-14T22:13:20Z)");
+        assertThat(held.logLine()).endsWith(" HELD at offset 1234 by the open transaction of producer 7 since 2023-11-14T22:13:20Z");
     }
 
     @Test

@@ -6,6 +6,8 @@ import io.tributary.testkit.tributary.TransactionalTopic;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.util.ToolRunner;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.CleanupMode;
@@ -29,7 +31,8 @@ import static org.awaitility.Awaitility.await;
  * The loader and the sink over a topic with committed, aborted and open transactions interleaved
  * with plain records ({@link TransactionalTopic}), with their default settings: each lands exactly
  * the committed records, each once, as DuckDB reads them back; once the open transaction commits,
- * the rest lands with no gap and no duplicate, and no lost range is ever reported.
+ * the rest lands with no gap and no duplicate, and no lost range is ever reported. While it waits, the
+ * sink's status names the partitions the open transaction holds, the offset and the producer.
  */
 @Timeout(600)
 class TransactionalDatasetIT extends BrokerTestBase {
@@ -76,14 +79,34 @@ class TransactionalDatasetIT extends BrokerTestBase {
             try (RunningSink sink = RunningSink.start(props)) {
                 awaitLanded(root, topic);
                 assertLanded(lake, topic);
+                // Its status says where the open transaction holds it, and whose transaction it is.
+                long hangingProducer = producerIdOf(topic.topic() + "-hanging");
+                Map<Integer, Long> held = new TreeMap<>();
+                topic.openTransactionStarts().forEach((partition, start) -> held.put(partition, start));
+                await().atMost(DEADLINE).pollInterval(Duration.ofMillis(200)).until(() -> heldAt(sink, hangingProducer).equals(held));
 
                 topic.commitOpenTransaction();
                 awaitLanded(root, topic);
                 assertThat(sink.sink().lostRanges()).isEmpty();
+                await().atMost(DEADLINE).pollInterval(Duration.ofMillis(200)).until(() -> heldAt(sink, hangingProducer).isEmpty());
             }
             assertLanded(lake, topic);
         }
         assertNoLostRangeReport(root);
+    }
+
+    /** The partitions the sink says the transaction of {@code producerId} holds, with the offset it holds each at. */
+    private static Map<Integer, Long> heldAt(RunningSink sink, long producerId) {
+        Map<Integer, Long> held = new TreeMap<>();
+        sink.sink().status().forEach(status -> status.heldBy().filter(hold -> hold.producerId() == producerId)
+            .ifPresent(hold -> held.put(status.partition().partition(), hold.offset())));
+        return held;
+    }
+
+    private long producerIdOf(String transactionalId) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+            return admin.describeTransactions(List.of(transactionalId)).description(transactionalId).get().producerId();
+        }
     }
 
     /** Waits until the dataset holds as many rows as the topic has visible records: more fail in {@link #assertLanded}, not here. */

@@ -21,6 +21,8 @@ import javax.net.ssl.TrustManagerFactory;
  */
 public final class TestCertificates {
     public static final String PASSWORD = "test-store-password";
+    private static final String BROKER_NAME = "CN=broker,OU=tributary-test";
+    private static final String BROKER_ALTERNATIVE_NAMES = "SAN=ip:127.0.0.1,dns:localhost";
 
     private final Path dir;
 
@@ -31,15 +33,40 @@ public final class TestCertificates {
     public static TestCertificates create(Path dir) throws IOException, InterruptedException {
         Files.createDirectories(dir);
         TestCertificates certificates = new TestCertificates(dir);
-        certificates.keyPair("broker", "CN=broker,OU=tributary-test", "SAN=ip:127.0.0.1,dns:localhost");
+        certificates.keyPair("broker", BROKER_NAME, BROKER_ALTERNATIVE_NAMES);
         certificates.keyPair("client", "CN=alice,OU=clients,O=tributary-test", null);
-        for (String alias : List.of("broker", "client")) {
-            certificates.keytool("-exportcert", "-rfc", "-alias", alias, "-keystore", certificates.keystore(alias).toString(),
-                    "-storepass", PASSWORD, "-file", certificates.pem(alias).toString());
-            certificates.keytool("-importcert", "-noprompt", "-alias", alias, "-file", certificates.pem(alias).toString(),
-                    "-keystore", certificates.truststore().toString(), "-storetype", "PKCS12", "-storepass", PASSWORD);
-        }
+        certificates.exportPem("broker");
+        certificates.exportPem("client");
+        certificates.trust(certificates.truststore(), "broker", "client");
         return certificates;
+    }
+
+    /**
+     * A renewed broker certificate: a new key pair named {@code alias} with the broker certificate's distinguished name
+     * and subject alternative names, in {@link #keystore(String)} and {@link #pem(String)}; no truststore has it yet.
+     */
+    public void renewBroker(String alias) throws IOException, InterruptedException {
+        keyPair(alias, BROKER_NAME, BROKER_ALTERNATIVE_NAMES);
+        exportPem(alias);
+    }
+
+    /** A PKCS12 truststore {@code name}.p12 trusting the certificates of {@code aliases} only. */
+    public Path truststore(String name, String... aliases) throws IOException, InterruptedException {
+        Path truststore = dir.resolve(name + ".p12");
+        trust(truststore, aliases);
+        return truststore;
+    }
+
+    private void exportPem(String alias) throws IOException, InterruptedException {
+        keytool("-exportcert", "-rfc", "-alias", alias, "-keystore", keystore(alias).toString(), "-storepass", PASSWORD,
+                "-file", pem(alias).toString());
+    }
+
+    private void trust(Path truststore, String... aliases) throws IOException, InterruptedException {
+        for (String alias : aliases) {
+            keytool("-importcert", "-noprompt", "-alias", alias, "-file", pem(alias).toString(), "-keystore", truststore.toString(),
+                    "-storetype", "PKCS12", "-storepass", PASSWORD);
+        }
     }
 
     private void keyPair(String alias, String dname, String extension) throws IOException, InterruptedException {
@@ -77,7 +104,7 @@ public final class TestCertificates {
         return dir.resolve("truststore.p12");
     }
 
-    /** The certificate of {@code alias} ("broker" or "client") in PEM. */
+    /** The certificate of {@code alias} ("broker", "client" or a renewed broker certificate) in PEM. */
     public Path pem(String alias) {
         return dir.resolve(alias + ".pem");
     }

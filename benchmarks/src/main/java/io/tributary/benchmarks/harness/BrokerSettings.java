@@ -8,9 +8,9 @@ import java.util.Map;
  * names, which Tributary's configuration also uses. Durability is the same on both sides:
  * no fsync per message or per interval, the page cache and the OS decide (Kafka's default).
  * At replication factor 3 acks=all needs two replicas in sync ({@code min.insync.replicas=2}),
- * and the offsets topic is replicated like the data.
+ * and the offsets and transaction state topics are replicated like the data.
  */
-public record BrokerSettings(long segmentBytes, int replicationFactor) {
+public record BrokerSettings(long segmentBytes, int replicationFactor, Map<String, String> overrides) {
     /** Partitions of {@code __consumer_offsets}: Tributary's default is 50, the testkit's Kafka has 5; both get 5. */
     static final int OFFSETS_TOPIC_PARTITIONS = 5;
 
@@ -18,6 +18,18 @@ public record BrokerSettings(long segmentBytes, int replicationFactor) {
         if (replicationFactor != 1 && replicationFactor != 3) {
             throw new IllegalArgumentException("the harness runs replication factor 1 or 3, not " + replicationFactor);
         }
+        overrides = Map.copyOf(overrides);
+    }
+
+    public BrokerSettings(long segmentBytes, int replicationFactor) {
+        this(segmentBytes, replicationFactor, Map.of());
+    }
+
+    /** These settings with {@code key} set to {@code value} too (a workload that compares a broker with a feature off). */
+    public BrokerSettings with(String key, String value) {
+        Map<String, String> more = new LinkedHashMap<>(overrides);
+        more.put(key, value);
+        return new BrokerSettings(segmentBytes, replicationFactor, more);
     }
 
     /** 128 MiB segments, replication factor 1: one broker per side. */
@@ -52,8 +64,13 @@ public record BrokerSettings(long segmentBytes, int replicationFactor) {
         props.put("auto.create.topics.enable", "false");
         props.put("offsets.topic.replication.factor", Integer.toString(replicationFactor));
         props.put("offsets.topic.num.partitions", Integer.toString(OFFSETS_TOPIC_PARTITIONS));
+        // The transactional workload's coordinator: __transaction_state replicated like the data, as small as the offsets topic.
+        props.put("transaction.state.log.replication.factor", Integer.toString(replicationFactor));
+        props.put("transaction.state.log.min.isr", Integer.toString(minInsyncReplicas()));
+        props.put("transaction.state.log.num.partitions", Integer.toString(OFFSETS_TOPIC_PARTITIONS));
         // The group workload times joining too: neither side waits for more members before the first rebalance.
         props.put("group.initial.rebalance.delay.ms", "0");
+        props.putAll(overrides);
         return props;
     }
 }

@@ -19,10 +19,14 @@ public final class DocsWriter {
     public static Path write(Path docsDir, RunResult result, MachineInfo machine, String command, Instant finished)
             throws IOException {
         Charts.write(result, docsDir.resolve(CHART_DIR));
+        return writeSection(docsDir, MarkdownSection.harness(), MarkdownReport.render(result, machine, command, finished, CHART_DIR));
+    }
+
+    /** Rewrites one generated {@code section} of docs/benchmarks.md with {@code body}; @return the Markdown file written */
+    public static Path writeSection(Path docsDir, MarkdownSection section, String body) throws IOException {
         Path markdown = docsDir.resolve(MARKDOWN);
         String document = Files.exists(markdown) ? Files.readString(markdown, StandardCharsets.UTF_8) : "# Benchmarks\n";
-        String body = MarkdownReport.render(result, machine, command, finished, CHART_DIR);
-        String rewritten = MarkdownSection.harness().rewrite(document, body);
+        String rewritten = section.rewrite(document, body);
         Path partial = markdown.resolveSibling(MARKDOWN + ".tmp");
         Files.writeString(partial, rewritten, StandardCharsets.UTF_8);
         Files.move(partial, markdown, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

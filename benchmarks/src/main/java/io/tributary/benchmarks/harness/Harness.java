@@ -18,8 +18,9 @@ import java.util.stream.Stream;
  * A B A B. Which side goes first flips every round (A B, then B A), so that neither always runs
  * on the client JIT the other warmed or in the page-cache write-back the other caused. Phases, in
  * order: the produce grid, consume from the page cache, a consumer group, fixed-rate end-to-end
- * latency (its rate comes from the produce results). Then the single brokers stop and the
- * replicated part runs on a three-broker cluster per side ({@link ReplicatedSection}).
+ * latency (its rate comes from the produce results), transactional produce. Then the single brokers
+ * stop and the replicated part runs on a three-broker cluster per side ({@link ReplicatedSection}).
+ * {@link #runTransactionsOnly()} runs the transactional phase alone, to check it.
  */
 public final class Harness {
     static final String CONSUME_TOPIC = "consume-source";
@@ -41,6 +42,7 @@ public final class Harness {
     private static final double CONSUME_SHARE = 0.45;
     private static final double GROUP_SHARE = 0.49;
     private static final double LATENCY_SHARE = 0.60;
+    private static final double TRANSACTIONS_SHARE = 0.65;
     private static final double REPLICATED_PRODUCE_SHARE = 0.93;
 
     private final RunPlan plan;
@@ -111,10 +113,66 @@ public final class Harness {
             grid.measure("produce", PRODUCE_SHARE, producers, rounds, scoreboard);
             measureConsume(brokers);
             measureGroup(brokers);
-            return measureLatency(brokers, latencyRate());
+            Map<Side, LatencyDistribution> latency = measureLatency(brokers, latencyRate());
+            measureTransactions(brokers, TRANSACTIONS_SHARE);
+            return latency;
         } finally {
             producers.values().forEach(ProducePhase::close);
             brokers.values().forEach(BrokerProcess::close);
+        }
+    }
+
+    /**
+     * Only the transactional produce phase, on one broker per side, for up to the whole time budget: a check of the
+     * phase, whose result has no RESULT line (nothing else was measured) and is not for the docs.
+     */
+    public RunResult runTransactionsOnly() throws IOException, InterruptedException {
+        long start = System.nanoTime();
+        Directories.deleteRecursively(workDir);
+        Map<Side, BrokerProcess> brokers = new EnumMap<>(Side.class);
+        try {
+            for (Side side : Side.values()) {
+                Path brokerDir = Files.createDirectories(workDir.resolve(side.letter()));
+                brokers.put(side, BrokerProcess.start(side.label(flavors.get(side)), flavors.get(side).launch(brokerDir, settings),
+                        plan.brokerHeap(), brokerDir, children, procStat));
+            }
+            for (BrokerProcess broker : brokers.values()) {
+                broker.awaitReady(plan.startTimeout());
+            }
+            measureTransactions(brokers, 1.0);
+            return new RunResult(plan, settings, replicated, flavors, scoreboard.comparisons(), Double.NaN, Map.of(),
+                    Duration.ofNanos(System.nanoTime() - start));
+        } finally {
+            brokers.values().forEach(BrokerProcess::close);
+            deleteData();
+        }
+    }
+
+    /**
+     * Transactional produce, one transactional producer per side (created once, so its InitProducerId is not timed),
+     * after an unrecorded phase each.
+     */
+    private void measureTransactions(Map<Side, BrokerProcess> brokers, double share) throws InterruptedException {
+        Map<Side, TransactionalProducePhase> producers = new EnumMap<>(Side.class);
+        try {
+            for (Side side : Side.values()) {
+                Topics.create(brokers.get(side), Map.of(TransactionalProducePhase.TOPIC,
+                        TransactionalProducePhase.SHAPE.partitions()), settings.replicationFactor());
+                producers.put(side, new TransactionalProducePhase(brokers.get(side), "bench-transactions-" + side.letter()));
+                producers.get(side).forDuration(plan.produceDuration());
+            }
+            Metric throughput = TransactionalProducePhase.metric(MetricKind.TRANSACTIONAL_PRODUCE_THROUGHPUT);
+            rounds.run("transactional produce", share, round -> {
+                for (Side side : Rounds.order(round)) {
+                    PhaseMeasurement m = producers.get(side).forDuration(plan.produceDuration());
+                    scoreboard.add(throughput, side, m.recordsPerSecond());
+                    scoreboard.add(TransactionalProducePhase.metric(MetricKind.TRANSACTIONAL_PRODUCE_CPU), side,
+                            m.cpuSecondsPerMillionRecords());
+                    rounds.report(round, "transactional produce " + throughput.workload(), side, m);
+                }
+            });
+        } finally {
+            producers.values().forEach(TransactionalProducePhase::close);
         }
     }
 

@@ -97,6 +97,12 @@ public final class MarkdownReport {
                         + "bad round shows in its tail.%n",
                 result.latencyRate(), 100 * plan.latencyLoad(), Harness.LATENCY_SHAPE.name(),
                 plan.latencyDuration().toMillis() / 1000.0, plan.latencyWarmup().toMillis() / 1000.0));
+        md.append(String.format(Locale.ROOT, "- Transactional produce: one transactional producer per side (transaction "
+                        + "version 2, which both brokers finalize) commits transactions of %,d records of %d B over %d "
+                        + "partitions back to back for %.1f s per phase, after an unrecorded phase; a record counts once "
+                        + "its transaction's commit has returned, and the clock stops at the last commit.%n",
+                TransactionalProducePhase.RECORDS_PER_TRANSACTION, TransactionalProducePhase.SHAPE.recordBytes(),
+                TransactionalProducePhase.SHAPE.partitions(), plan.produceDuration().toMillis() / 1000.0));
         md.append("- Broker CPU: user + system time of the broker JVM from `/proc/<pid>/stat`, read around each "
                 + "phase; on 2 cores the load generator saturates the machine, so CPU per record is the fairest "
                 + "efficiency figure. The `broker CPU idle` row is what each broker burns with no load at all ("

@@ -10,6 +10,8 @@ public enum MetricKind {
     CONSUME_CPU("broker CPU, consume", "CPU-s per 1M records", "%.3f"),
     GROUP_CONSUME_THROUGHPUT("group consume", "records/s", "%,.0f"),
     GROUP_CONSUME_CPU("broker CPU, group consume", "CPU-s per 1M records", "%.3f"),
+    TRANSACTIONAL_PRODUCE_THROUGHPUT("transactional produce", "records/s", "%,.0f"),
+    TRANSACTIONAL_PRODUCE_CPU("broker CPU, transactional produce", "CPU-s per 1M records", "%.3f"),
     LATENCY_P50("end-to-end p50", "ms", "%.2f"),
     LATENCY_P99("end-to-end p99", "ms", "%.2f"),
     LATENCY_P999("end-to-end p99.9", "ms", "%.2f"),

@@ -24,12 +24,22 @@ class BrokerSettingsTest {
                 .containsEntry("default.replication.factor", "3")
                 .containsEntry("min.insync.replicas", "2")
                 .containsEntry("offsets.topic.replication.factor", "3")
+                .containsEntry("transaction.state.log.replication.factor", "3")
+                .containsEntry("transaction.state.log.min.isr", "2")
                 .containsEntry("log.segment.bytes", BrokerSettings.standard().brokerProperties().get("log.segment.bytes"));
     }
 
     @Test
     void bothSidesFormGroupsWithoutWaitingForMoreMembers() {
         assertThat(BrokerSettings.standard().brokerProperties()).containsEntry("group.initial.rebalance.delay.ms", "0");
+    }
+
+    @Test
+    void aWorkloadMayTurnAFeatureOffOnOneBrokerWithoutChangingTheOthers() {
+        BrokerSettings off = BrokerSettings.standard().with("max.incremental.fetch.session.cache.slots", "0");
+        assertThat(off.brokerProperties()).containsEntry("max.incremental.fetch.session.cache.slots", "0")
+                .containsEntry("min.insync.replicas", "1");
+        assertThat(BrokerSettings.standard().brokerProperties()).doesNotContainKey("max.incremental.fetch.session.cache.slots");
     }
 
     @Test

@@ -15,17 +15,27 @@ class HarnessOptionsTest {
         assertThat(options.candidate()).isEqualTo(BrokerFlavor.TRIBUTARY);
         assertThat(options.docsDir()).isEqualTo(Path.of("docs"));
         assertThat(options.command()).isEqualTo("benchmarks/run");
+        assertThat(options.only()).isEmpty();
+    }
+
+    @Test
+    void runsOneWorkloadAloneOnlyIfItKnowsIt() {
+        assertThat(HarnessOptions.parse(new String[] {"--only=idle-fetch"}, BrokerFlavor.TRIBUTARY).only()).hasValue("idle-fetch");
+        assertThatThrownBy(() -> HarnessOptions.parse(new String[] {"--only=produce"}, BrokerFlavor.TRIBUTARY))
+                .hasMessageContaining("unknown workload 'produce'").hasMessageContaining("--only=idle-fetch|transactions");
     }
 
     @Test
     void parsesEveryOptionAndKeepsTheCommandLineForTheReport() {
-        String[] args = {"--quick", "--candidate=kafka", "--docs=/tmp/d", "--work=/tmp/w"};
+        String[] args = {"--quick", "--candidate=kafka", "--docs=/tmp/d", "--work=/tmp/w", "--only=transactions"};
         HarnessOptions options = HarnessOptions.parse(args, BrokerFlavor.TRIBUTARY);
         assertThat(options.quick()).isTrue();
+        assertThat(options.only(TransactionalProducePhase.NAME)).isTrue();
+        assertThat(options.only(IdleFetchWorkload.NAME)).isFalse();
         assertThat(options.candidate()).isEqualTo(BrokerFlavor.APACHE_KAFKA);
         assertThat(options.docsDir()).isEqualTo(Path.of("/tmp/d"));
         assertThat(options.workDir()).isEqualTo(Path.of("/tmp/w"));
-        assertThat(options.command()).isEqualTo("benchmarks/run --quick --candidate=kafka --docs=/tmp/d --work=/tmp/w");
+        assertThat(options.command()).isEqualTo("benchmarks/run --quick --candidate=kafka --docs=/tmp/d --work=/tmp/w --only=transactions");
     }
 
     @Test

@@ -62,8 +62,8 @@ import org.apache.kafka.common.resource.ResourceType;
  * DeleteTopics and DeleteRecords DELETE, CreatePartitions ALTER, DescribeConfigs DESCRIBE_CONFIGS and
  * IncrementalAlterConfigs and AlterConfigs ALTER_CONFIGS on the topic or the cluster, InitProducerId IDEMPOTENT_WRITE on the cluster
  * or WRITE on some topic, the ACL, quota and SCRAM APIs DESCRIBE or ALTER (quotas: DESCRIBE_CONFIGS, ALTER_CONFIGS;
- * ListConfigResources DESCRIBE_CONFIGS) on the cluster, AlterPartitionReassignments and ElectLeaders ALTER and
- * ListPartitionReassignments and DescribeLogDirs DESCRIBE on the cluster, DescribeTopicPartitions DESCRIBE on each
+ * ListConfigResources DESCRIBE_CONFIGS) on the cluster, AlterPartitionReassignments, ElectLeaders and
+ * AlterReplicaLogDirs ALTER and ListPartitionReassignments and DescribeLogDirs DESCRIBE on the cluster, DescribeTopicPartitions DESCRIBE on each
  * topic. ApiVersions, the SASL exchange and DescribeCluster (the brokers, as Metadata lists them) need
  * nothing, as in Kafka. An API this class has no case for is refused to all but the principals with CLUSTER_ACTION (the
  * brokers): a new API gets its case here. Metadata, DescribeCluster and DescribeGroups carry the sender's authorized
@@ -123,7 +123,8 @@ final class AclRequestAuthorization implements RequestAuthorization {
             case LIST_GROUPS -> GroupApisAuthorization.listGroups(access);
             case DELETE_GROUPS -> GroupApisAuthorization.deleteGroups(access, (DeleteGroupsRequestData) data);
             case DESCRIBE_ACLS, DESCRIBE_USER_SCRAM_CREDENTIALS, LIST_PARTITION_REASSIGNMENTS, DESCRIBE_LOG_DIRS -> cluster(access, DESCRIBE);
-            case CREATE_ACLS, DELETE_ACLS, ALTER_USER_SCRAM_CREDENTIALS, ALTER_PARTITION_REASSIGNMENTS, ELECT_LEADERS -> cluster(access, ALTER);
+            case CREATE_ACLS, DELETE_ACLS, ALTER_USER_SCRAM_CREDENTIALS, ALTER_PARTITION_REASSIGNMENTS, ELECT_LEADERS,
+                 ALTER_REPLICA_LOG_DIRS -> cluster(access, ALTER);
             case DESCRIBE_TOPIC_PARTITIONS -> describeTopicPartitions(access, (DescribeTopicPartitionsRequestData) data);
             case DESCRIBE_CLIENT_QUOTAS, LIST_CONFIG_RESOURCES -> cluster(access, DESCRIBE_CONFIGS);
             case ALTER_CLIENT_QUOTAS -> cluster(access, ALTER_CONFIGS);

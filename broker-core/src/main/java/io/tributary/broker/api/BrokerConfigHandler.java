@@ -58,7 +58,7 @@ final class BrokerConfigHandler {
 
     List<DescribeConfigsResourceResult> describe(DescribeConfigsResource resource, boolean withSynonyms, boolean withDocs) {
         boolean clusterDefault = entity(resource.resourceName()).equals(BrokerConfigStore.DEFAULT_ENTITY);
-        Set<String> wanted = resource.configurationKeys() == null ? null : new HashSet<>(resource.configurationKeys());
+        Set<String> wanted = ConfigHandler.wanted(resource);
         List<DescribeConfigsResourceResult> configs = new ArrayList<>();
         brokerDef.configKeys().forEach((name, key) -> {
             if (wanted != null && !wanted.contains(name)) {
@@ -77,6 +77,15 @@ final class BrokerConfigHandler {
             configs.add(ConfigHandler.describe(entry, !DynamicBrokerConfig.DYNAMIC_KEYS.contains(name), withSynonyms, withDocs));
         });
         return configs;
+    }
+
+    /**
+     * Where this broker's value of the broker key {@code name} comes from, in precedence order (empty if the broker
+     * has no such key): for the synonyms of the configs that broker keys give defaults to (group configs).
+     */
+    List<ConfigEntryView.Synonym> synonyms(String name) {
+        ConfigDef.ConfigKey key = brokerDef.configKeys().get(name);
+        return key == null ? List.of() : synonyms(name, key, false);
     }
 
     private List<ConfigEntryView.Synonym> synonyms(String name, ConfigDef.ConfigKey key, boolean clusterDefault) {

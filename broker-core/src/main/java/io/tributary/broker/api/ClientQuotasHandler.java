@@ -1,5 +1,7 @@
 package io.tributary.broker.api;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -20,15 +22,19 @@ import org.apache.kafka.common.message.DescribeClientQuotasResponseData.ValueDat
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.quota.ClientQuotaEntity;
 import org.apache.kafka.common.requests.DescribeClientQuotasRequest;
+import org.apache.kafka.server.config.QuotaConfig;
 
 /**
  * DescribeClientQuotas and AlterClientQuotas over the quotas in ZooKeeper (what {@code kafka-configs
- * --entity-type clients|users} uses). Entities are a user, a client-id, or both, each a name or the default;
- * the keys are {@code producer_byte_rate}, {@code consumer_byte_rate} (whole bytes per second) and
- * {@code request_percentage}, each above zero. Every broker applies a change when ZooKeeper shows it.
+ * --entity-type clients|users|ips} uses). Entities are a user, a client-id, or both, each a name or the default, with
+ * the keys {@code producer_byte_rate}, {@code consumer_byte_rate} (whole bytes per second) and
+ * {@code request_percentage}, each above zero; or an ip (an address or a host that resolves, or the default) with the
+ * key {@code connection_creation_rate} (whole connections per second, 0 or more), as in Kafka. Every broker applies a
+ * change when ZooKeeper shows it.
  */
 final class ClientQuotasHandler {
-    private static final Set<String> ENTITY_TYPES = Set.of(ClientQuotaEntity.USER, ClientQuotaEntity.CLIENT_ID);
+    private static final Set<String> ENTITY_TYPES = Set.of(ClientQuotaEntity.USER, ClientQuotaEntity.CLIENT_ID, ClientQuotaEntity.IP);
+    private static final String CONNECTION_CREATION_RATE = QuotaConfig.IP_CONNECTION_RATE_OVERRIDE_CONFIG;
 
     private final ClientQuotaStore store;
 
@@ -43,6 +49,11 @@ final class ClientQuotasHandler {
                 return response.setErrorCode(Errors.INVALID_REQUEST.code())
                         .setErrorMessage("Unsupported quota entity type " + component.entityType());
             }
+        }
+        boolean ip = request.components().stream().anyMatch(component -> component.entityType().equals(ClientQuotaEntity.IP));
+        if (ip && request.components().size() > 1) {
+            return response.setErrorCode(Errors.INVALID_REQUEST.code()).setErrorMessage("Invalid entity filter component "
+                    + "combination, IP filter component should not be used with user or clientId filter component.");
         }
         List<DescribeClientQuotasResponseData.EntryData> entries = new ArrayList<>();
         store.all().forEach((entity, quotas) -> {
@@ -105,7 +116,11 @@ final class ClientQuotasHandler {
     /** @return why the alteration is refused, or null if it is valid */
     private static String problemWith(Map<String, String> names, List<OpData> ops) {
         if (names.isEmpty() || !ENTITY_TYPES.containsAll(names.keySet())) {
-            return "A quota entity is a user, a client-id, or both; got " + names.keySet();
+            return "A quota entity is a user, a client-id, both, or an ip; got " + names.keySet();
+        }
+        if (names.containsKey(ClientQuotaEntity.IP)) {
+            return names.size() > 1 ? "An ip quota entity names nothing else; got " + names.keySet()
+                    : problemWithIpQuotas(names.get(ClientQuotaEntity.IP), ops);
         }
         for (OpData op : ops) {
             var type = QuotaType.forKey(op.key());
@@ -120,6 +135,26 @@ final class ClientQuotasHandler {
             }
             if (type.get() != QuotaType.REQUEST && op.value() != Math.rint(op.value())) {
                 return op.key() + " is a whole number of bytes per second, not " + op.value();
+            }
+        }
+        return null;
+    }
+
+    private static String problemWithIpQuotas(String ip, List<OpData> ops) {
+        if (ip != null) {
+            try {
+                InetAddress.getByName(ip);
+            } catch (UnknownHostException e) {
+                return ip + " is not a valid IP or resolvable host.";
+            }
+        }
+        for (OpData op : ops) {
+            if (!op.key().equals(CONNECTION_CREATION_RATE)) {
+                return "Unknown quota key " + op.key() + " for an ip; known: " + CONNECTION_CREATION_RATE;
+            }
+            if (!op.remove() && !(op.value() >= 0 && op.value() <= Integer.MAX_VALUE && op.value() == Math.rint(op.value()))) {
+                return CONNECTION_CREATION_RATE + " is a whole number of connections per second from 0 to "
+                        + Integer.MAX_VALUE + ", not " + op.value();
             }
         }
         return null;

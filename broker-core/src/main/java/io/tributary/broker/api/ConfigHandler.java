@@ -7,6 +7,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
+import io.tributary.broker.cluster.GroupConfigStore;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.cluster.TopicManager.TopicState;
 import org.apache.kafka.clients.admin.AlterConfigOp.OpType;
@@ -35,17 +37,23 @@ import org.apache.kafka.common.requests.DescribeConfigsResponse.ConfigType;
 
 /**
  * DescribeConfigs, IncrementalAlterConfigs and AlterConfigs: topic overrides (which take effect on the logs at once)
- * here, BROKER resources (dynamic broker configs) in {@link BrokerConfigHandler}.
+ * here, BROKER resources (dynamic broker configs) in {@link BrokerConfigHandler}, GROUP resources (groups' own configs)
+ * in {@link GroupConfigHandler}, BROKER_LOGGER resources (log levels) in {@link BrokerLoggerHandler}.
  */
 final class ConfigHandler {
     private final TopicManager topics;
     private final TopicConfigView topicConfigs;
     private final BrokerConfigHandler brokerConfigs;
+    private final GroupConfigHandler groupConfigs;
+    private final BrokerLoggerHandler brokerLoggers;
 
-    ConfigHandler(TopicManager topics, ConfigDef brokerDef, Map<String, ?> brokerProps, BrokerConfigHandler brokerConfigs) {
+    ConfigHandler(TopicManager topics, ConfigDef brokerDef, Map<String, ?> brokerProps, BrokerConfigHandler brokerConfigs,
+                  GroupConfigStore groupConfigStore, int brokerId) {
         this.topics = topics;
         this.topicConfigs = new TopicConfigView(brokerDef, brokerProps);
         this.brokerConfigs = brokerConfigs;
+        this.groupConfigs = new GroupConfigHandler(groupConfigStore, brokerConfigs, brokerDef.parse(brokerProps));
+        this.brokerLoggers = new BrokerLoggerHandler(brokerId);
     }
 
     TopicConfigView topicConfigs() {
@@ -59,20 +67,13 @@ final class ConfigHandler {
                     .setResourceType(resource.resourceType())
                     .setResourceName(resource.resourceName());
             try {
-                if (resource.resourceType() == ConfigResource.Type.BROKER.id()) {
-                    result.setConfigs(brokerConfigs.describe(resource, request.includeSynonyms(), request.includeDocumentation()));
-                    response.results().add(result);
-                    continue;
-                }
-                List<ConfigEntryView> entries = entries(resource);
-                Set<String> wanted = resource.configurationKeys() == null ? null : new HashSet<>(resource.configurationKeys());
-                List<DescribeConfigsResourceResult> configs = new ArrayList<>();
-                for (ConfigEntryView entry : entries) {
-                    if (wanted == null || wanted.contains(entry.name())) {
-                        configs.add(describe(entry, false, request.includeSynonyms(), request.includeDocumentation()));
-                    }
-                }
-                result.setConfigs(configs);
+                result.setConfigs(switch (type(resource.resourceType())) {
+                    case BROKER -> brokerConfigs.describe(resource, request.includeSynonyms(), request.includeDocumentation());
+                    case GROUP -> groupConfigs.describe(resource, request.includeSynonyms(), request.includeDocumentation());
+                    case BROKER_LOGGER -> brokerLoggers.describe(resource);
+                    case TOPIC -> describeTopic(resource, request.includeSynonyms(), request.includeDocumentation());
+                    default -> throw new InvalidRequestException("Unsupported resource type: " + type(resource.resourceType()));
+                });
             } catch (RuntimeException e) {
                 ApiError error = ApiError.fromThrowable(e);
                 result.setErrorCode(error.error().code()).setErrorMessage(error.message());
@@ -82,12 +83,25 @@ final class ConfigHandler {
         return response;
     }
 
-    private List<ConfigEntryView> entries(DescribeConfigsResource resource) {
-        ConfigResource.Type type = ConfigResource.Type.forId(resource.resourceType());
-        if (type == ConfigResource.Type.TOPIC) {
-            return topicConfigs.entries(existing(resource.resourceName()));
+    private List<DescribeConfigsResourceResult> describeTopic(DescribeConfigsResource resource, boolean withSynonyms, boolean withDocs) {
+        Set<String> wanted = wanted(resource);
+        List<DescribeConfigsResourceResult> configs = new ArrayList<>();
+        for (ConfigEntryView entry : topicConfigs.entries(existing(resource.resourceName()))) {
+            if (wanted == null || wanted.contains(entry.name())) {
+                configs.add(describe(entry, false, withSynonyms, withDocs));
+            }
         }
-        throw new InvalidRequestException("Configs of " + type + " resources are not supported");
+        return configs;
+    }
+
+    /** The configs a DescribeConfigs resource asks for, or null for all of them (no list, or an empty one, as in Kafka). */
+    static Set<String> wanted(DescribeConfigsResource resource) {
+        List<String> keys = resource.configurationKeys();
+        return keys == null || keys.isEmpty() ? null : new HashSet<>(keys);
+    }
+
+    private static ConfigResource.Type type(byte id) {
+        return ConfigResource.Type.forId(id);
     }
 
     static DescribeConfigsResourceResult describe(ConfigEntryView entry, boolean readOnly, boolean withSynonyms,
@@ -115,14 +129,16 @@ final class ConfigHandler {
                     .setResourceType(resource.resourceType())
                     .setResourceName(resource.resourceName());
             try {
-                if (resource.resourceType() == ConfigResource.Type.BROKER.id()) {
-                    brokerConfigs.alter(resource, request.validateOnly());
-                    response.responses().add(result);
-                    continue;
+                switch (type(resource.resourceType())) {
+                    case BROKER -> brokerConfigs.alter(resource, request.validateOnly());
+                    case GROUP -> groupConfigs.alter(resource, request.validateOnly());
+                    case BROKER_LOGGER -> brokerLoggers.alter(resource, request.validateOnly());
+                    case TOPIC -> {
+                        TopicState topic = existing(resource.resourceName());
+                        topics.replaceOverrides(topic.name(), applied(topic, resource), request.validateOnly());
+                    }
+                    default -> throw unknownType(resource.resourceType());
                 }
-                requireTopic(resource.resourceType());
-                TopicState topic = existing(resource.resourceName());
-                topics.replaceOverrides(topic.name(), applied(topic, resource), request.validateOnly());
             } catch (RuntimeException e) {
                 ApiError error = ApiError.fromThrowable(e);
                 result.setErrorCode(error.error().code()).setErrorMessage(error.message());
@@ -143,24 +159,13 @@ final class ConfigHandler {
                     .setResourceType(resource.resourceType())
                     .setResourceName(resource.resourceName());
             try {
-                if (resource.resourceType() == ConfigResource.Type.BROKER.id()) {
-                    brokerConfigs.replace(resource, request.validateOnly());
-                    response.responses().add(result);
-                    continue;
+                switch (type(resource.resourceType())) {
+                    case BROKER -> brokerConfigs.replace(resource, request.validateOnly());
+                    case GROUP -> groupConfigs.replace(resource, request.validateOnly());
+                    case TOPIC -> replaceTopic(resource, request.validateOnly());
+                    // BROKER_LOGGER too: log levels are changed with IncrementalAlterConfigs only, as in Kafka.
+                    default -> throw unknownType(resource.resourceType());
                 }
-                requireTopic(resource.resourceType());
-                TopicState topic = existing(resource.resourceName());
-                Map<String, String> overrides = new HashMap<>();
-                for (AlterConfigsRequestData.AlterableConfig config : resource.configs()) {
-                    topicKey(config.name());
-                    if (config.value() == null) {
-                        throw new InvalidConfigurationException("Config " + config.name() + " has no value");
-                    }
-                    if (overrides.put(config.name(), config.value()) != null) {
-                        throw duplicate(config.name());
-                    }
-                }
-                topics.replaceOverrides(topic.name(), overrides, request.validateOnly());
             } catch (RuntimeException e) {
                 ApiError error = ApiError.fromThrowable(e);
                 result.setErrorCode(error.error().code()).setErrorMessage(error.message());
@@ -170,10 +175,23 @@ final class ConfigHandler {
         return response;
     }
 
-    private static void requireTopic(byte resourceType) {
-        if (resourceType != ConfigResource.Type.TOPIC.id()) {
-            throw new InvalidRequestException("Only topic and broker configs can be altered");
+    private void replaceTopic(AlterConfigsRequestData.AlterConfigsResource resource, boolean validateOnly) {
+        TopicState topic = existing(resource.resourceName());
+        Map<String, String> overrides = new HashMap<>();
+        for (AlterConfigsRequestData.AlterableConfig config : resource.configs()) {
+            topicKey(config.name());
+            if (config.value() == null) {
+                throw new InvalidConfigurationException("Config " + config.name() + " has no value");
+            }
+            if (overrides.put(config.name(), config.value()) != null) {
+                throw duplicate(config.name());
+            }
         }
+        topics.replaceOverrides(topic.name(), overrides, validateOnly);
+    }
+
+    private static InvalidRequestException unknownType(byte resourceType) {
+        return new InvalidRequestException("Unknown resource type " + resourceType);
     }
 
     /** @throws InvalidConfigurationException naming {@code name} if it is not a topic config */
@@ -185,30 +203,41 @@ final class ConfigHandler {
         return key;
     }
 
-    private static InvalidRequestException duplicate(String name) {
+    static InvalidRequestException duplicate(String name) {
         return new InvalidRequestException("Config " + name + " appears more than once");
     }
 
     /** The topic's overrides after the resource's operations. */
     private Map<String, String> applied(TopicState topic, AlterConfigsResource resource) {
-        Map<String, String> overrides = new HashMap<>(topic.overrides());
+        return applied(topic.overrides(), resource.configs(), this::topicKey, name -> currentValue(topic, name));
+    }
+
+    /**
+     * A resource's own configs after IncrementalAlterConfigs' operations: SET, DELETE, and APPEND or SUBTRACT on a list
+     * (starting from {@code current}, the value in force, which may be a default).
+     *
+     * @param keyOf the key of a config name, or an InvalidConfigurationException naming an unknown one
+     */
+    static Map<String, String> applied(Map<String, String> own, Iterable<AlterableConfig> operations,
+                                       Function<String, ConfigDef.ConfigKey> keyOf, Function<String, String> current) {
+        Map<String, String> configs = new HashMap<>(own);
         Set<String> seen = new HashSet<>();
-        for (AlterableConfig config : resource.configs()) {
+        for (AlterableConfig config : operations) {
             if (!seen.add(config.name())) {
                 throw duplicate(config.name());
             }
-            ConfigDef.ConfigKey key = topicKey(config.name());
+            ConfigDef.ConfigKey key = keyOf.apply(config.name());
             OpType op = OpType.forId(config.configOperation());
             if (op == null) {
                 throw new InvalidRequestException("Unknown config operation " + config.configOperation());
             }
             switch (op) {
-                case SET -> overrides.put(config.name(), config.value());
-                case DELETE -> overrides.remove(config.name());
-                case APPEND, SUBTRACT -> overrides.put(config.name(), listOp(op, key, currentValue(topic, config.name()), config.value()));
+                case SET -> configs.put(config.name(), config.value());
+                case DELETE -> configs.remove(config.name());
+                case APPEND, SUBTRACT -> configs.put(config.name(), listOp(op, key, current.apply(config.name()), config.value()));
             }
         }
-        return overrides;
+        return configs;
     }
 
     private String currentValue(TopicState topic, String name) {

@@ -3,6 +3,7 @@ package io.tributary.broker.api;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import io.tributary.broker.cluster.GroupConfigStore;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.controller.ClusterView;
 import org.apache.kafka.common.config.ConfigResource;
@@ -13,20 +14,21 @@ import org.apache.kafka.common.message.ListConfigResourcesResponseData;
 /**
  * ListConfigResources (KIP-1000, KIP-1142): the resources DescribeConfigs can be asked about. Version 0 lists
  * client-metrics subscriptions only; version 1 any of the types below, all of them when none is named. There are no
- * client-metrics subscriptions, since client telemetry is not offered (see {@link SupportedApis}). Group configs are
- * not served yet, so GROUP is refused as a type this broker does not support, with UNSUPPORTED_VERSION, as Kafka
- * refuses a type it does not know. Thread-safe.
+ * client-metrics subscriptions, since client telemetry is not offered (see {@link SupportedApis}). GROUP lists the groups
+ * that have configs of their own. Thread-safe.
  */
 final class ConfigResourcesHandler {
     private static final List<ConfigResource.Type> LISTED = List.of(ConfigResource.Type.TOPIC, ConfigResource.Type.BROKER,
-            ConfigResource.Type.BROKER_LOGGER, ConfigResource.Type.CLIENT_METRICS);
+            ConfigResource.Type.BROKER_LOGGER, ConfigResource.Type.CLIENT_METRICS, ConfigResource.Type.GROUP);
 
     private final TopicManager topics;
     private final ClusterView cluster;
+    private final GroupConfigStore groupConfigs;
 
-    ConfigResourcesHandler(TopicManager topics, ClusterView cluster) {
+    ConfigResourcesHandler(TopicManager topics, ClusterView cluster, GroupConfigStore groupConfigs) {
         this.topics = topics;
         this.cluster = cluster;
+        this.groupConfigs = groupConfigs;
     }
 
     ListConfigResourcesResponseData list(ListConfigResourcesRequestData request, short version) {
@@ -59,6 +61,7 @@ final class ConfigResourcesHandler {
             case TOPIC -> topics.topics().stream().map(TopicManager.TopicState::name).sorted().toList();
             // Every broker has its own settings and its own loggers.
             case BROKER, BROKER_LOGGER -> cluster.liveBrokers().keySet().stream().map(String::valueOf).toList();
+            case GROUP -> groupConfigs.groups();
             default -> List.of();
         };
     }

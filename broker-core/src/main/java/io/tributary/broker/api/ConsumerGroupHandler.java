@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import io.tributary.broker.group.ConsumerGroupCoordinator;
 import io.tributary.broker.group.consumer.ConsumerHeartbeat;
 import io.tributary.broker.group.consumer.HeartbeatResult;
@@ -38,7 +39,8 @@ final class ConsumerGroupHandler {
         this.coordinator = coordinator;
     }
 
-    ConsumerGroupHeartbeatResponseData heartbeat(ConsumerGroupHeartbeatRequestData data, Request request) {
+    /** Completes once the coordinator answers: after the heartbeat's changes are replicated. */
+    CompletableFuture<ConsumerGroupHeartbeatResponseData> heartbeat(ConsumerGroupHeartbeatRequestData data, Request request) {
         Map<Uuid, Set<Integer>> owned = null;
         if (data.topicPartitions() != null) {
             owned = new HashMap<>();
@@ -52,12 +54,16 @@ final class ConsumerGroupHandler {
         ConsumerHeartbeat heartbeat = new ConsumerHeartbeat(data.groupId(), memberId, data.memberEpoch(), data.instanceId(),
                 data.rackId(), data.rebalanceTimeoutMs(), data.subscribedTopicNames(), data.subscribedTopicRegex(),
                 data.serverAssignor(), owned, request.header().clientId(), GroupMembershipHandler.clientHost(request));
-        HeartbeatResult result;
+        CompletableFuture<HeartbeatResult> result;
         try {
             result = coordinator.heartbeat(heartbeat);
         } catch (ApiException e) {
-            result = HeartbeatResult.error(Errors.forException(e), null);
+            result = CompletableFuture.completedFuture(HeartbeatResult.error(Errors.forException(e), null));
         }
+        return result.thenApply(ConsumerGroupHandler::response);
+    }
+
+    private static ConsumerGroupHeartbeatResponseData response(HeartbeatResult result) {
         ConsumerGroupHeartbeatResponseData response = new ConsumerGroupHeartbeatResponseData()
                 .setErrorCode(result.error().code()).setErrorMessage(result.errorMessage())
                 .setMemberId(result.memberId()).setMemberEpoch(result.memberEpoch())

@@ -17,8 +17,10 @@ import org.apache.kafka.common.protocol.ApiKeys;
  *   <li>{@code metadata.version} and {@code kraft.version} are not advertised: they version the KRaft metadata log
  *       and quorum, which this broker (metadata in ZooKeeper) does not have; Kafka in ZooKeeper mode did not
  *       advertise them either, and no client needs them.</li>
- *   <li>{@code transaction.version} 0: level 1 is a format of {@code __transaction_state} records we do not write,
- *       and level 2 switches producers to KIP-890's epoch bump per transaction (EndTxn v5), which we lack.</li>
+ *   <li>{@code transaction.version} 2 once EndTxn v5 is supported (KIP-890 part 2: producers move to a new epoch with
+ *       every transaction and leave adding their partitions to the partition leaders); level 1 is the flexible format
+ *       of {@code __transaction_state} records, which we write. A producer that does not know level 2 (librdkafka,
+ *       kafkajs, older Java clients) keeps speaking level 0, and is answered as before.</li>
  *   <li>{@code group.version} 1 once ConsumerGroupHeartbeat is supported (KIP-848), else 0.</li>
  *   <li>{@code share.version} and {@code streams.version} follow their heartbeat APIs (KIP-932, KIP-1071).</li>
  *   <li>{@code eligible.leader.replicas.version} 0: leaders are elected from the ISR only (no KIP-966 ELR).</li>
@@ -33,7 +35,8 @@ public final class Features {
     }
 
     private static final List<Feature> ALL = List.of(
-            new Feature("transaction.version", (short) 0),
+            new Feature("transaction.version", (short) (SupportedApis.range(ApiKeys.END_TXN)
+                    .filter(range -> range.max() >= 5).isPresent() ? 2 : 0)),
             new Feature("group.version", SupportedApis.range(ApiKeys.CONSUMER_GROUP_HEARTBEAT).isPresent()),
             new Feature("share.version", SupportedApis.range(ApiKeys.SHARE_GROUP_HEARTBEAT).isPresent()),
             new Feature("streams.version", SupportedApis.range(ApiKeys.STREAMS_GROUP_HEARTBEAT).isPresent()),

@@ -14,6 +14,8 @@ import java.util.concurrent.TimeoutException;
 import java.io.UncheckedIOException;
 import io.tributary.broker.api.TopicLookup.Found;
 import io.tributary.broker.cluster.TopicManager;
+import io.tributary.broker.fetch.FetchContext;
+import io.tributary.broker.fetch.FetchSessions;
 import io.tributary.broker.log.AbortedTxn;
 import io.tributary.broker.log.FetchDataInfo;
 import io.tributary.broker.log.PartitionLog;
@@ -44,12 +46,15 @@ import org.slf4j.LoggerFactory;
  * the replica manager how far they are), within the partition's and the response's max.bytes — though the first batch
  * found is always returned whole so that a large batch cannot stall a consumer. With less than
  * min.bytes available the fetch waits in the purgatory, woken by appends, until max.wait.ms.
- * Fetch sessions are declined (session id 0), so every request is a full fetch.
+ * Incremental fetch sessions (KIP-227, {@link FetchSessions}) decide which partitions are read (a session's, or the
+ * request's) and which of those are answered (only the changed ones, in a session).
  *
  * <p>A consumer fetching below the local start of a tiered log is answered from remote storage on the
  * {@link RemoteLogReader}'s threads, never on the handler's: the response waits for that read up to
  * {@code remote.fetch.max.wait.ms} (then goes without its records), and, as in Kafka, only the first such partition of
- * a fetch is read remotely; the others come back empty and are fetched again.
+ * a fetch is read remotely; the others come back empty and are fetched again. A session hears of such a partition
+ * as of any other: the records read remotely are its change, and the log start offset it is told is always the
+ * whole log's (remote part included), never the local one.
  */
 final class FetchHandler {
     private static final Logger log = LoggerFactory.getLogger(FetchHandler.class);
@@ -60,6 +65,7 @@ final class FetchHandler {
     private final ReplicaManager replicas;
     private final Purgatory<TopicPartition> fetchWaiters;
     private final FollowerCheck followers;
+    private final FetchSessions sessions;
     private final Optional<RemoteReads> remoteReads;
 
     /** The reader of tiered logs' remote parts, and how long a fetch waits for it. */
@@ -67,8 +73,9 @@ final class FetchHandler {
     }
 
     FetchHandler(TopicManager topics, ReplicaManager replicas, Purgatory<TopicPartition> fetchWaiters, FollowerCheck followers,
-                 Optional<RemoteReads> remoteReads) {
+                 FetchSessions sessions, Optional<RemoteReads> remoteReads) {
         this.lookup = new TopicLookup(topics);
+        this.sessions = sessions;
         this.followers = followers;
         this.replicas = replicas;
         this.fetchWaiters = fetchWaiters;
@@ -83,20 +90,23 @@ final class FetchHandler {
                     replicaId, session.clientAddress().getHostAddress(), session.principal(), session.listener().value());
             return CompletableFuture.completedFuture(refused(request, byId));
         }
-        Read first = read(request, byId);
-        if (first.complete(request)) {
-            return finish(first, replicaId);
+        FetchContext context = sessions.open(request, version, FetchRequest.isValidBrokerId(replicaId));
+        List<FetchTopic> topics = context.topics();
+        Read first = read(request, topics, byId);
+        if (first.complete(request, topics)) {
+            return finish(first, replicaId).thenApply(context::respond);
         }
         CompletableFuture<FetchResponseData> result = new CompletableFuture<>();
-        DelayedFetch<Read> delayed = new DelayedFetch<>(request.maxWaitMs(), () -> read(request, byId),
-                read -> read.complete(request), read -> finish(read, replicaId).whenComplete((response, failure) -> {
-                    if (failure != null) {
-                        result.completeExceptionally(failure);
-                    } else {
-                        result.complete(response);
-                    }
-                }));
-        fetchWaiters.tryCompleteElseWatch(delayed, partitions(request, byId));
+        DelayedFetch<Read> delayed = new DelayedFetch<>(request.maxWaitMs(), () -> read(request, topics, byId),
+                read -> read.complete(request, topics), read -> finish(read, replicaId).thenApply(context::respond)
+                        .whenComplete((response, failure) -> {
+                            if (failure != null) {
+                                result.completeExceptionally(failure);
+                            } else {
+                                result.complete(response);
+                            }
+                        }));
+        fetchWaiters.tryCompleteElseWatch(delayed, partitions(topics, byId));
         return result;
     }
 
@@ -158,8 +168,8 @@ final class FetchHandler {
     /** One pass over the requested partitions; those to read from remote storage wait in {@code remote}. */
     private record Read(FetchResponseData response, long bytes, boolean hasError, Map<String, Long> bytesByTopic,
                         List<RemoteFetch> remote) {
-        boolean complete(FetchRequestData request) {
-            return request.maxWaitMs() <= 0 || bytes >= request.minBytes() || hasError || request.topics().isEmpty()
+        boolean complete(FetchRequestData request, List<FetchTopic> topics) {
+            return request.maxWaitMs() <= 0 || bytes >= request.minBytes() || hasError || topics.isEmpty()
                     || !remote.isEmpty();
         }
     }
@@ -169,13 +179,13 @@ final class FetchHandler {
                                long limit, boolean readCommitted) {
     }
 
-    private Read read(FetchRequestData request, boolean byId) {
+    private Read read(FetchRequestData request, List<FetchTopic> topics, boolean byId) {
         FetchResponseData response = new FetchResponseData().setSessionId(0);
         long bytes = 0;
         boolean hasError = false;
         Map<String, Long> bytesByTopic = new HashMap<>();
         List<RemoteFetch> remote = new ArrayList<>();
-        for (FetchTopic fetchTopic : request.topics()) {
+        for (FetchTopic fetchTopic : topics) {
             Found found = lookup.find(fetchTopic.topic(), fetchTopic.topicId(), byId);
             List<PartitionData> partitions = new ArrayList<>();
             for (FetchPartition fetchPartition : fetchTopic.partitions()) {
@@ -281,9 +291,9 @@ final class FetchHandler {
                 .setRecords(MemoryRecords.EMPTY);
     }
 
-    private Set<TopicPartition> partitions(FetchRequestData request, boolean byId) {
+    private Set<TopicPartition> partitions(List<FetchTopic> topics, boolean byId) {
         Set<TopicPartition> partitions = new LinkedHashSet<>();
-        for (FetchTopic fetchTopic : request.topics()) {
+        for (FetchTopic fetchTopic : topics) {
             lookup.find(fetchTopic.topic(), fetchTopic.topicId(), byId).topic().ifPresent(topic ->
                     fetchTopic.partitions().forEach(p -> partitions.add(new TopicPartition(topic.name(), p.partition()))));
         }

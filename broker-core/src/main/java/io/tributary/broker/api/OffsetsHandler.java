@@ -7,13 +7,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.ToIntFunction;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.cluster.TopicManager.TopicState;
 import io.tributary.broker.group.CommittedOffset;
 import io.tributary.broker.group.OffsetCommit;
 import io.tributary.broker.group.OffsetManager;
+import io.tributary.broker.group.OffsetStore;
+import io.tributary.broker.txn.TransactionVerifier;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.ApiException;
@@ -54,12 +58,24 @@ final class OffsetsHandler {
     private static final short FIRST_VERSION_BY_TOPIC_ID = 10;
     private static final short FIRST_FETCH_VERSION_WITH_GROUPS = 8;
 
+    /** TxnOffsetCommit v5: the producer speaks transaction version 2 and leaves adding the offsets partition to us. */
+    private static final short FIRST_ADDING_TXN_OFFSET_COMMIT_VERSION = 5;
+
     private final TopicManager topics;
     private final OffsetManager offsets;
+    private final TransactionVerifier transactions;
+    private final ToIntFunction<String> offsetsPartitionOf;
 
-    OffsetsHandler(TopicManager topics, OffsetManager offsets) {
+    /**
+     * @param transactions       adds a group's offsets partition to the transaction of a TxnOffsetCommit v5+
+     * @param offsetsPartitionOf the {@code __consumer_offsets} partition of a group
+     */
+    OffsetsHandler(TopicManager topics, OffsetManager offsets, TransactionVerifier transactions,
+                   ToIntFunction<String> offsetsPartitionOf) {
         this.topics = topics;
         this.offsets = offsets;
+        this.transactions = transactions;
+        this.offsetsPartitionOf = offsetsPartitionOf;
     }
 
     /** The topic a request names, or the error for it. */
@@ -121,15 +137,34 @@ final class OffsetsHandler {
 
     // ---- TxnOffsetCommit
 
-    /** A transaction's offset commits: completes once appended (they count at the transaction's COMMIT marker). */
-    CompletableFuture<TxnOffsetCommitResponseData> commitTransactional(TxnOffsetCommitRequestData request) {
+    /**
+     * A transaction's offset commits: completes once appended (they count at the transaction's COMMIT marker). From v5
+     * on (transaction version 2) the group's offsets partition is first added to the transaction, as Kafka does; until
+     * the transaction coordinator has it, every partition gets the (retriable, or fencing) error.
+     */
+    CompletableFuture<TxnOffsetCommitResponseData> commitTransactional(TxnOffsetCommitRequestData request, short version) {
+        if (version < FIRST_ADDING_TXN_OFFSET_COMMIT_VERSION || request.groupId() == null || request.groupId().isEmpty()) {
+            return commitTransactional(request, Errors.NONE);
+        }
+        TopicPartition offsetsPartition = new TopicPartition(OffsetStore.TOPIC, offsetsPartitionOf.applyAsInt(request.groupId()));
+        return transactions.add(request.transactionalId(), request.producerId(), request.producerEpoch(), Set.of(offsetsPartition))
+                .exceptionally(e -> Map.of(offsetsPartition, Errors.COORDINATOR_NOT_AVAILABLE))
+                .thenCompose(added -> commitTransactional(request, TransactionVerification.forProducer(
+                        added.getOrDefault(offsetsPartition, Errors.UNKNOWN_SERVER_ERROR), TransactionVerification.Mode.ADD)));
+    }
+
+    /** @param refusal NONE, or the error every partition gets without an append */
+    private CompletableFuture<TxnOffsetCommitResponseData> commitTransactional(TxnOffsetCommitRequestData request,
+                                                                               Errors refusal) {
         Map<TopicPartition, OffsetCommit.Position> positions = new LinkedHashMap<>();
         Map<TopicPartition, Errors> rejected = new HashMap<>();
         for (TxnOffsetCommitRequestTopic topic : request.topics()) {
             ResolvedTopic resolved = resolve(topic.name(), topic.topicId(), false);
             for (TxnOffsetCommitRequestPartition partition : topic.partitions()) {
                 TopicPartition tp = new TopicPartition(topic.name(), partition.partitionIndex());
-                if (resolved.hasPartition(partition.partitionIndex())) {
+                if (refusal != Errors.NONE) {
+                    rejected.put(tp, refusal);
+                } else if (resolved.hasPartition(partition.partitionIndex())) {
                     positions.put(tp, new OffsetCommit.Position(partition.committedOffset(),
                             partition.committedLeaderEpoch(), partition.committedMetadata()));
                 } else {

@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * acks=0 gets no response at all. A partition's error never affects the others in the request.
  * Internal topics are refused (INVALID_TOPIC_EXCEPTION, as in Kafka): only the broker writes them.
  * Transactional batches that would open their producer's transaction on a partition are appended only once the
- * transaction's coordinator has confirmed that the partition is in it ({@link TransactionVerification}, KIP-890).
+ * transaction's coordinator has confirmed that the partition is in it, or (Produce v12+, transaction version 2) has
+ * added it ({@link TransactionVerification}, KIP-890).
  */
 final class ProduceHandler {
     private static final Logger log = LoggerFactory.getLogger(ProduceHandler.class);
@@ -43,11 +44,14 @@ final class ProduceHandler {
     private final TopicLookup lookup;
     private final ReplicaManager replicas;
     private final TransactionVerifier verifier;
+    private final boolean verificationEnabled;
 
-    ProduceHandler(TopicManager topics, ReplicaManager replicas, TransactionVerifier verifier) {
+    /** @param verificationEnabled transaction.partition.verification.enable (see {@link TransactionVerification.Mode}) */
+    ProduceHandler(TopicManager topics, ReplicaManager replicas, TransactionVerifier verifier, boolean verificationEnabled) {
         this.lookup = new TopicLookup(topics);
         this.replicas = replicas;
         this.verifier = verifier;
+        this.verificationEnabled = verificationEnabled;
     }
 
     /** A partition to append to, and where its response goes. */
@@ -85,7 +89,8 @@ final class ProduceHandler {
                     .setPartitionResponses(partitions));
         }
         TransactionVerification verification = TransactionVerification.start(request.transactionalId(), pending.stream()
-                .map(p -> Map.entry(p.partition(), (MemoryRecords) p.data().records())).toList(), replicas, verifier);
+                .map(p -> Map.entry(p.partition(), (MemoryRecords) p.data().records())).toList(), replicas, verifier,
+                TransactionVerification.Mode.of(version, verificationEnabled));
         if (!verification.isDone()) {
             // Appended after this handler returns, when the request's buffer may be reused: copy the records out.
             pending.forEach(p -> p.data().setRecords(copyOf((MemoryRecords) p.data().records())));

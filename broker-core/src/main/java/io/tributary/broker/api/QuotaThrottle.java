@@ -1,5 +1,6 @@
 package io.tributary.broker.api;
 
+import io.tributary.broker.fetch.FetchSessions;
 import io.tributary.broker.network.Request;
 import io.tributary.broker.quota.ClientQuotaEnforcer;
 import io.tributary.broker.quota.QuotaType;
@@ -12,20 +13,26 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.protocol.MessageUtil;
 import org.apache.kafka.common.protocol.ObjectSerializationCache;
 import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
 
 /**
  * Charges a request to its client's quotas, as Kafka does: produce request bytes against
  * {@code producer_byte_rate}, fetch response bytes against {@code consumer_byte_rate}, and the handler time of
- * every request against {@code request_percentage}. A client over a quota gets its response at once with the
+ * every request (errors and ApiVersions included) against {@code request_percentage}, then, once the response is
+ * out, the network thread's time for it (KIP-124: reading the request, writing the response, a TLS handshake),
+ * which counts against the client's next request. A client over a quota gets its response at once with the
  * longest of the throttle times in {@code throttle_time_ms} (a fetch gets no records then), and its connection
  * then waits that long (KIP-219).
  * Followers' fetches are replication, not client traffic: they are never charged. Thread-safe.
  */
 final class QuotaThrottle {
     private final ClientQuotaEnforcer quotas;
+    private final FetchSessions fetchSessions;
 
-    QuotaThrottle(ClientQuotaEnforcer quotas) {
+    QuotaThrottle(ClientQuotaEnforcer quotas, FetchSessions fetchSessions) {
         this.quotas = quotas;
+        this.fetchSessions = fetchSessions;
     }
 
     /**
@@ -36,34 +43,49 @@ final class QuotaThrottle {
      * @return the response body to send (may be another one) and its throttle time
      */
     Throttled charge(Request request, ApiMessage body, short version, long handlerNanos) {
-        if (!quotas.anyQuota() || isFollowerFetch(request)) {
+        if (!quotas.anyQuota() || isFollowerFetch(request) || beforeSaslLogin(request)) {
             return new Throttled(body, 0);
         }
         String user = request.session().principal().getName(); // ANONYMOUS on PLAINTEXT, as in Kafka
         String clientId = request.header().clientId() == null ? "" : request.header().clientId();
-        long handlerTime = quotas.recordHandlerTime(user, clientId, handlerNanos);
+        request.onNetworkThreadTime(nanos -> quotas.recordNetworkThreadTime(user, clientId, nanos));
+        long requestThrottleMs = quotas.recordHandlerTime(user, clientId, handlerNanos);
         return switch (request.apiKey()) {
-            case PRODUCE -> throttled(request.apiKey(), body, version,
-                    Math.max(handlerTime, quotas.recordBytes(QuotaType.PRODUCE, user, clientId, request.sizeInBytes())));
-            case FETCH -> chargeFetch(user, clientId, (FetchResponseData) body, version, handlerTime);
-            default -> throttled(request.apiKey(), body, version, handlerTime);
+            case PRODUCE -> throttled(request.apiKey(), body, version, throttleMs(user, clientId, requestThrottleMs,
+                    QuotaType.PRODUCE, quotas.recordBytes(QuotaType.PRODUCE, user, clientId, request.sizeInBytes())));
+            case FETCH -> chargeFetch(user, clientId, (FetchResponseData) body, version, requestThrottleMs);
+            default -> throttled(request.apiKey(), body, version, throttleMs(user, clientId, requestThrottleMs, QuotaType.REQUEST, 0));
         };
     }
 
     /**
      * As in Kafka, a throttled fetch gets no records (the consumer fetches them again after its throttle), so
-     * their bytes do not count against its rate.
+     * their bytes do not count against its rate; its session sends what it left out with the next answer.
      */
-    private Throttled chargeFetch(String user, String clientId, FetchResponseData body, short version, long handlerTime) {
+    private Throttled chargeFetch(String user, String clientId, FetchResponseData body, short version, long requestThrottleMs) {
         long bytes = body.size(new ObjectSerializationCache(), version);
-        long throttleMs = Math.max(handlerTime, quotas.recordBytes(QuotaType.FETCH, user, clientId, bytes));
+        long throttleMs = throttleMs(user, clientId, requestThrottleMs, QuotaType.FETCH,
+                quotas.recordBytes(QuotaType.FETCH, user, clientId, bytes));
         if (throttleMs == 0) {
             return new Throttled(body, 0);
         }
         quotas.unrecordBytes(QuotaType.FETCH, user, clientId, bytes);
+        fetchSessions.unsent(body);
         int ms = asInt(throttleMs);
         return new Throttled(new FetchResponseData().setThrottleTimeMs(ms).setErrorCode(Errors.NONE.code())
                 .setSessionId(body.sessionId()), ms);
+    }
+
+    /**
+     * The longer of the request-time and the byte-rate throttles, counted (as in Kafka) in the throttle-time metric of
+     * the quota that caused it.
+     */
+    private long throttleMs(String user, String clientId, long requestThrottleMs, QuotaType bytesType, long bytesThrottleMs) {
+        long throttleMs = Math.max(requestThrottleMs, bytesThrottleMs);
+        if (throttleMs > 0) {
+            quotas.recordThrottleTime(bytesThrottleMs > requestThrottleMs ? bytesType : QuotaType.REQUEST, user, clientId, throttleMs);
+        }
+        return throttleMs;
     }
 
     private static Throttled throttled(ApiKeys key, ApiMessage body, short version, long throttleMs) {
@@ -77,6 +99,16 @@ final class QuotaThrottle {
 
     /** A response body and the throttle time it carries. */
     record Throttled(ApiMessage body, int throttleTimeMs) {
+    }
+
+    /**
+     * A SASL connection's ApiVersions before it has logged in, which Kafka's authenticator answers on the network
+     * thread, uncharged: its time goes to the first request after the login (see {@code Connection}).
+     */
+    private static boolean beforeSaslLogin(Request request) {
+        SecurityProtocol protocol = request.session().protocol();
+        return (protocol == SecurityProtocol.SASL_PLAINTEXT || protocol == SecurityProtocol.SASL_SSL)
+                && request.session().principal().equals(KafkaPrincipal.ANONYMOUS);
     }
 
     private static boolean isFollowerFetch(Request request) {

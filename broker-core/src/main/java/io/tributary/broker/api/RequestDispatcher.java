@@ -5,10 +5,13 @@ import java.util.concurrent.CompletableFuture;
 import io.tributary.broker.cluster.BrokerConfigStore;
 import io.tributary.broker.cluster.ClientQuotaStore;
 import io.tributary.broker.cluster.DynamicBrokerConfig;
+import io.tributary.broker.cluster.GroupConfigStore;
 import io.tributary.broker.cluster.ProducerIdManager;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.controller.ClusterView;
 import io.tributary.broker.controller.Controller;
+import io.tributary.broker.fetch.FetchSessionCache;
+import io.tributary.broker.fetch.FetchSessions;
 import io.tributary.broker.log.remote.RemoteLogReader;
 import io.tributary.broker.group.GroupServices;
 import io.tributary.broker.group.OffsetStore;
@@ -28,6 +31,7 @@ import org.apache.kafka.common.message.AddOffsetsToTxnRequestData;
 import org.apache.kafka.common.message.AddPartitionsToTxnRequestData;
 import org.apache.kafka.common.message.AlterClientQuotasRequestData;
 import org.apache.kafka.common.message.AlterPartitionReassignmentsRequestData;
+import org.apache.kafka.common.message.AlterReplicaLogDirsRequestData;
 import org.apache.kafka.common.message.DescribeLogDirsRequestData;
 import org.apache.kafka.common.message.DescribeTopicPartitionsRequestData;
 import org.apache.kafka.common.message.ElectLeadersRequestData;
@@ -162,31 +166,34 @@ public final class RequestDispatcher {
                                            ClientQuotaEnforcer quotas, FollowerCheck followers, ScramUsers scramUsers,
                                            Optional<KafkaPrincipal> brokerPrincipal, Optional<AclAuthorizer> authorizer,
                                            Controller controller, DynamicBrokerConfig dynamicConfig, BrokerConfigStore brokerConfigStore,
+                                           GroupConfigStore groupConfigStore, FetchSessionCache fetchSessionCache,
                                            Optional<RemoteLogReader> remoteReader, long remoteFetchMaxWaitMs) {
+        FetchSessions fetchSessions = new FetchSessions(fetchSessionCache);
         ConfigHandler configs = new ConfigHandler(topics, settings.brokerDef(), settings.brokerProps(),
-                new BrokerConfigHandler(settings.brokerDef(), settings.brokerProps(), broker.nodeId(), dynamicConfig, brokerConfigStore));
+                new BrokerConfigHandler(settings.brokerDef(), settings.brokerProps(), broker.nodeId(), dynamicConfig, brokerConfigStore),
+                groupConfigStore, broker.nodeId());
         MetadataHandler metadata = new MetadataHandler(broker, topics, new MetadataHandler.TopicDefaults(settings.autoCreateTopics(),
                 settings.defaultPartitions(), settings.defaultReplicationFactor()), cluster, replicas);
         return new RequestDispatcher(
                 metadata,
-                new ProduceHandler(topics, replicas, transactionServices.verifier()),
-                new FetchHandler(topics, replicas, fetchWaiters, followers,
+                new ProduceHandler(topics, replicas, transactionServices.verifier(), settings.transactionPartitionVerification()),
+                new FetchHandler(topics, replicas, fetchWaiters, followers, fetchSessions,
                         remoteReader.map(reader -> new FetchHandler.RemoteReads(reader, remoteFetchMaxWaitMs))),
                 new ListOffsetsHandler(topics, replicas),
                 new DeleteRecordsHandler(topics, replicas),
                 new TopicAdminHandler(topics, configs.topicConfigs(), new TopicAdminHandler.Defaults(
                         settings.defaultPartitions(), settings.defaultReplicationFactor(), settings.deleteTopicEnable())),
                 configs,
-                new ConfigResourcesHandler(topics, cluster),
+                new ConfigResourcesHandler(topics, cluster, groupConfigStore),
                 new ProducerIdHandler(producerIds),
                 new OffsetForLeaderEpochHandler(replicas),
                 new GroupApis(new CoordinatorHandler(broker, groupServices, transactionServices, cluster, replicas),
                         new GroupMembershipHandler(groupServices.coordinator()),
                         new GroupAdminHandler(groupServices.coordinator(), groupServices.offsets()),
-                        new OffsetsHandler(topics, groupServices.offsets()),
+                        new OffsetsHandler(topics, groupServices.offsets(), transactionServices.verifier(), offsetStore::partitionFor),
                         new ConsumerGroupHandler(groupServices.consumerGroups())),
                 new ClientQuotasHandler(quotaStore),
-                new QuotaThrottle(quotas),
+                new QuotaThrottle(quotas, fetchSessions),
                 new ScramCredentialsHandler(scramUsers, brokerPrincipal),
                 new AclHandler(authorizer),
                 authorizer.<RequestAuthorization>map(acls -> new AclRequestAuthorization(acls, new TopicLookup(topics),
@@ -194,7 +201,7 @@ public final class RequestDispatcher {
                         .orElse(RequestAuthorization.NONE),
                 new TransactionApis(new TransactionHandler(transactionServices, offsetStore), new TxnMarkersHandler(markers),
                         new TransactionAdminHandler(transactionServices.coordinator(), replicas, Time.SYSTEM)),
-                new ReplicaApis(new ReassignmentHandler(controller, topics), new LogDirsHandler(topics, replicas),
+                new ReplicaApis(new ReassignmentHandler(controller, topics), new LogDirsHandler(replicas),
                         new TopicPartitionsHandler(topics, metadata)));
     }
 
@@ -206,7 +213,7 @@ public final class RequestDispatcher {
             boolean supported = SupportedApis.isSupported(key, version);
             // A client newer than us reads the error and our ranges from a v0 body, then retries.
             ApiMessage body = apiVersions.handle(supported);
-            return CompletableFuture.completedFuture(respond(request, body, supported ? version : 0));
+            return CompletableFuture.completedFuture(charged(request, body, supported ? version : 0, 0));
         }
         if (!SupportedApis.isSupported(key, version)) {
             String supported = SupportedApis.range(key).map(Object::toString).orElse("none");
@@ -233,16 +240,19 @@ public final class RequestDispatcher {
                 log.info("closing the connection of {}: an acks=0 produce failed: {}", request, error != null ? error : answer);
                 return Response.closeConnection(request);
             }
-            if (error != null) {
-                return failed(request, error);
-            }
-            ApiMessage body = unanswered ? null : answer; // acks=0: nothing goes on the wire
-            QuotaThrottle.Throttled charged = throttle.charge(request, body, version, handlerNanos);
-            if (charged.throttleTimeMs() == 0) {
-                return body == null ? Response.none(request) : respond(request, body, version);
-            }
-            return Response.throttled(request, body == null ? null : send(request, charged.body(), version), charged.throttleTimeMs());
+            // Errors count against the client's quotas too, as in Kafka.
+            ApiMessage body = error != null ? errorBody(request, error) : unanswered ? null : answer; // acks=0: nothing on the wire
+            return charged(request, body, version, handlerNanos);
         });
+    }
+
+    /** The response to send, its client charged for the request (and throttled if over a quota). */
+    private Response charged(Request request, ApiMessage body, short version, long handlerNanos) {
+        QuotaThrottle.Throttled charged = throttle.charge(request, body, version, handlerNanos);
+        if (charged.throttleTimeMs() == 0) {
+            return body == null ? Response.none(request) : respond(request, body, version);
+        }
+        return Response.throttled(request, body == null ? null : send(request, charged.body(), version), charged.throttleTimeMs());
     }
 
     private CompletableFuture<? extends ApiMessage> handle(Request request, ApiKeys key, short version) {
@@ -266,9 +276,9 @@ public final class RequestDispatcher {
                     : done(producerIds.handle((InitProducerIdRequestData) data));
             case ADD_PARTITIONS_TO_TXN -> transactions.coordinator().addPartitions((AddPartitionsToTxnRequestData) data, version);
             case ADD_OFFSETS_TO_TXN -> transactions.coordinator().addOffsets((AddOffsetsToTxnRequestData) data);
-            case END_TXN -> transactions.coordinator().endTransaction((EndTxnRequestData) data);
+            case END_TXN -> transactions.coordinator().endTransaction((EndTxnRequestData) data, version);
             case WRITE_TXN_MARKERS -> transactions.markers().handle((WriteTxnMarkersRequestData) data);
-            case TXN_OFFSET_COMMIT -> groups.offsets().commitTransactional((TxnOffsetCommitRequestData) data);
+            case TXN_OFFSET_COMMIT -> groups.offsets().commitTransactional((TxnOffsetCommitRequestData) data, version);
             case LIST_TRANSACTIONS -> done(transactions.admin().list((ListTransactionsRequestData) data));
             case DESCRIBE_TRANSACTIONS -> done(transactions.admin().describe((DescribeTransactionsRequestData) data));
             case DESCRIBE_PRODUCERS -> done(transactions.admin().describeProducers((DescribeProducersRequestData) data));
@@ -278,7 +288,7 @@ public final class RequestDispatcher {
             case SYNC_GROUP -> groups.membership().sync((SyncGroupRequestData) data);
             case HEARTBEAT -> done(groups.membership().heartbeat((HeartbeatRequestData) data));
             case LEAVE_GROUP -> done(groups.membership().leave((LeaveGroupRequestData) data, version));
-            case CONSUMER_GROUP_HEARTBEAT -> done(groups.consumer().heartbeat((ConsumerGroupHeartbeatRequestData) data, request));
+            case CONSUMER_GROUP_HEARTBEAT -> groups.consumer().heartbeat((ConsumerGroupHeartbeatRequestData) data, request);
             case CONSUMER_GROUP_DESCRIBE -> done(groups.consumer().describe((ConsumerGroupDescribeRequestData) data));
             case LIST_GROUPS -> done(groups.admin().list((ListGroupsRequestData) data));
             case DESCRIBE_GROUPS -> done(groups.admin().describe((DescribeGroupsRequestData) data, version));
@@ -295,6 +305,7 @@ public final class RequestDispatcher {
             case LIST_PARTITION_REASSIGNMENTS -> done(replicaAdmin.reassignments().list((ListPartitionReassignmentsRequestData) data));
             case ELECT_LEADERS -> replicaAdmin.reassignments().elect((ElectLeadersRequestData) data, version);
             case DESCRIBE_LOG_DIRS -> done(replicaAdmin.logDirs().describe((DescribeLogDirsRequestData) data));
+            case ALTER_REPLICA_LOG_DIRS -> done(replicaAdmin.logDirs().alter((AlterReplicaLogDirsRequestData) data));
             case DESCRIBE_TOPIC_PARTITIONS -> done(replicaAdmin.topicPartitions().describe((DescribeTopicPartitionsRequestData) data));
             case DESCRIBE_ACLS -> done(acls.describe((DescribeAclsRequest) request.body()));
             case CREATE_ACLS -> done(acls.create((CreateAclsRequestData) data));
@@ -320,11 +331,14 @@ public final class RequestDispatcher {
     }
 
     private static Response failed(Request request, Throwable error) {
+        return respond(request, errorBody(request, error), request.version());
+    }
+
+    private static ApiMessage errorBody(Request request, Throwable error) {
         Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null ? error.getCause() : error;
         if (Errors.forException(cause) == Errors.UNKNOWN_SERVER_ERROR) {
             log.error("{} failed", request, cause);
         }
-        ApiMessage body = request.body().getErrorResponse(0, cause).data();
-        return respond(request, body, request.version());
+        return request.body().getErrorResponse(0, cause).data();
     }
 }

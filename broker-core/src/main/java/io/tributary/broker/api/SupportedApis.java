@@ -50,11 +50,12 @@ public final class SupportedApis {
         // KIP-848 consumer groups (group.version 1): v1 has the client pick its member id and adds regex subscriptions.
         ranges.put(ApiKeys.CONSUMER_GROUP_HEARTBEAT, VersionRange.of(0, 1));
         ranges.put(ApiKeys.CONSUMER_GROUP_DESCRIBE, VersionRange.of(0, 1));
-        // Transactions as in Kafka's transaction version 1 (no finalized transaction.version feature): producers add
-        // partitions with AddPartitionsToTxn v0-3; v4+ (brokers' batched and verify-only form) is answered too.
+        // Transactions up to Kafka's transaction version 2 (see Features): producers of versions 0-1 add partitions with
+        // AddPartitionsToTxn v0-3; v4+ is the brokers' batched form (verify-only, or adding for producers of version 2,
+        // whose Produce v12+ and TxnOffsetCommit v5+ leave adding to the broker); EndTxn v5 bumps the epoch.
         ranges.put(ApiKeys.ADD_PARTITIONS_TO_TXN, VersionRange.of(0, 5));
         ranges.put(ApiKeys.ADD_OFFSETS_TO_TXN, VersionRange.of(0, 4));
-        ranges.put(ApiKeys.END_TXN, VersionRange.of(0, 4));
+        ranges.put(ApiKeys.END_TXN, VersionRange.of(0, 5));
         ranges.put(ApiKeys.WRITE_TXN_MARKERS, VersionRange.of(1, 1));
         ranges.put(ApiKeys.TXN_OFFSET_COMMIT, VersionRange.of(0, 5));
         ranges.put(ApiKeys.DESCRIBE_PRODUCERS, VersionRange.of(0, 0));
@@ -72,6 +73,7 @@ public final class SupportedApis {
         ranges.put(ApiKeys.LIST_PARTITION_REASSIGNMENTS, VersionRange.of(0, 0));
         ranges.put(ApiKeys.ELECT_LEADERS, VersionRange.of(0, 2));
         ranges.put(ApiKeys.DESCRIBE_LOG_DIRS, VersionRange.of(1, 4));
+        ranges.put(ApiKeys.ALTER_REPLICA_LOG_DIRS, VersionRange.of(1, 2));
         ranges.put(ApiKeys.DESCRIBE_TOPIC_PARTITIONS, VersionRange.of(0, 0));
         // Client telemetry (GetTelemetrySubscriptions, PushTelemetry) is left out as Kafka leaves it out without a
         // telemetry receiver: clients then turn their telemetry off instead of asking again.

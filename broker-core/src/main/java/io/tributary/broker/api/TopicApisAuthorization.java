@@ -228,6 +228,9 @@ final class TopicApisAuthorization {
         if (type == ConfigResource.Type.TOPIC) {
             return access.may(operation, ResourceType.TOPIC, name) ? Errors.NONE : Errors.TOPIC_AUTHORIZATION_FAILED;
         }
+        if (type == ConfigResource.Type.GROUP) {
+            return access.may(operation, ResourceType.GROUP, name) ? Errors.NONE : Errors.GROUP_AUTHORIZATION_FAILED;
+        }
         return access.mayOnCluster(operation) ? Errors.NONE : Errors.CLUSTER_AUTHORIZATION_FAILED;
     }
 

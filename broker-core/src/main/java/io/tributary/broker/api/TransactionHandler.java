@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import io.tributary.broker.group.OffsetStore;
 import io.tributary.broker.txn.TransactionCoordinator;
+import io.tributary.broker.txn.TransactionRecord;
 import io.tributary.broker.txn.TransactionServices;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.AddOffsetsToTxnRequestData;
@@ -29,11 +30,13 @@ import org.apache.kafka.common.protocol.Errors;
 
 /**
  * The transaction coordinator's APIs: InitProducerId with a transactional id, AddPartitionsToTxn (v0–3 from
- * producers, v4+ batched from brokers, with the verify-only check of KIP-890), AddOffsetsToTxn (adds the group's
- * {@code __consumer_offsets} partition) and EndTxn. Each answers once {@code __transaction_state} has the change.
+ * producers, v4+ batched from brokers: the verify-only check of KIP-890, or the adding of a partition a producer of
+ * transaction version 2 writes to), AddOffsetsToTxn (adds the group's {@code __consumer_offsets} partition) and EndTxn
+ * (v5+: transaction version 2). Each answers once {@code __transaction_state} has the change.
  */
 final class TransactionHandler {
     private static final short FIRST_BATCHED_ADD_PARTITIONS_VERSION = 4;
+    private static final short FIRST_EPOCH_BUMPING_END_TXN_VERSION = 5;
 
     private final TransactionServices transactions;
     private final TransactionCoordinator coordinator;
@@ -59,7 +62,7 @@ final class TransactionHandler {
         if (version < FIRST_BATCHED_ADD_PARTITIONS_VERSION) {
             Set<TopicPartition> added = partitions(request.v3AndBelowTopics());
             return coordinator.addPartitions(request.v3AndBelowTransactionalId(), request.v3AndBelowProducerId(),
-                    request.v3AndBelowProducerEpoch(), added).thenApply(error -> new AddPartitionsToTxnResponseData()
+                    request.v3AndBelowProducerEpoch(), added, (short) 0).thenApply(error -> new AddPartitionsToTxnResponseData()
                     .setResultsByTopicV3AndBelow(topicResults(added, error)));
         }
         List<CompletableFuture<AddPartitionsToTxnResult>> results = new ArrayList<>();
@@ -68,8 +71,9 @@ final class TransactionHandler {
             CompletableFuture<Map<TopicPartition, Errors>> outcome = txn.verifyOnly()
                     ? CompletableFuture.completedFuture(coordinator.verifyPartitions(txn.transactionalId(), txn.producerId(),
                             txn.producerEpoch(), asked))
-                    : coordinator.addPartitions(txn.transactionalId(), txn.producerId(), txn.producerEpoch(), asked)
-                            .thenApply(error -> uniform(asked, error));
+                    // A broker adds partitions for producers of transaction version 2 only (KIP-890 part 2).
+                    : coordinator.addPartitions(txn.transactionalId(), txn.producerId(), txn.producerEpoch(), asked,
+                            TransactionRecord.EPOCH_BUMPING_VERSION).thenApply(error -> uniform(asked, error));
             results.add(outcome.thenApply(errors -> new AddPartitionsToTxnResult().setTransactionalId(txn.transactionalId())
                     .setTopicResults(topicResults(errors))));
         }
@@ -84,13 +88,14 @@ final class TransactionHandler {
         TopicPartition offsetsPartition = new TopicPartition(OffsetStore.TOPIC, offsets.partitionFor(request.groupId()));
         offsets.ensureTopic();
         return coordinator.addPartitions(request.transactionalId(), request.producerId(), request.producerEpoch(),
-                Set.of(offsetsPartition)).thenApply(error -> new AddOffsetsToTxnResponseData().setErrorCode(error.code()));
+                Set.of(offsetsPartition), (short) 0).thenApply(error -> new AddOffsetsToTxnResponseData().setErrorCode(error.code()));
     }
 
-    CompletableFuture<EndTxnResponseData> endTransaction(EndTxnRequestData request) {
+    /** EndTxn; from v5 on (transaction version 2) the answer names the producer id and epoch to go on with. */
+    CompletableFuture<EndTxnResponseData> endTransaction(EndTxnRequestData request, short version) {
         return coordinator.endTransaction(request.transactionalId(), request.producerId(), request.producerEpoch(),
-                request.committed()).thenApply(error -> new EndTxnResponseData().setErrorCode(error.code())
-                .setProducerId(-1).setProducerEpoch((short) -1));
+                request.committed(), version >= FIRST_EPOCH_BUMPING_END_TXN_VERSION).thenApply(result -> new EndTxnResponseData()
+                .setErrorCode(result.error().code()).setProducerId(result.producerId()).setProducerEpoch(result.producerEpoch()));
     }
 
     private static Set<TopicPartition> partitions(Iterable<AddPartitionsToTxnTopic> topics) {

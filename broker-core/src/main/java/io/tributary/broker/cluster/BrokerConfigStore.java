@@ -1,8 +1,6 @@
 package io.tributary.broker.cluster;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * Dynamic broker configs in ZooKeeper, as Kafka's ZooKeeper mode keeps them: {@code /config/brokers/<id>} for one
@@ -32,18 +30,11 @@ public final class BrokerConfigStore {
 
     /** Replaces the entity's dynamic configs. */
     public void write(String entity, Map<String, String> configs) {
-        ObjectNode node = Json.object();
-        node.put("version", 1);
-        ObjectNode config = node.putObject("config");
-        configs.forEach(config::put);
-        zk.write(path(entity), Json.bytes(node));
+        zk.write(path(entity), ConfigNode.bytes(configs));
     }
 
     /** The configs held by one {@code /config/brokers/<entity>} node. */
     public static Map<String, String> parse(String entity, byte[] data) {
-        Map<String, String> configs = new LinkedHashMap<>();
-        Json.parse(data, path(entity)).path("config").fields()
-                .forEachRemaining(field -> configs.put(field.getKey(), field.getValue().asText()));
-        return configs;
+        return ConfigNode.parse(data, path(entity));
     }
 }

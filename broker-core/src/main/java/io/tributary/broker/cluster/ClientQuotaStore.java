@@ -12,8 +12,8 @@ import org.apache.kafka.common.utils.internals.Sanitizer;
 
 /**
  * Client quotas in ZooKeeper, where Kafka's ZooKeeper mode keeps them: {@code /config/users/<user>},
- * {@code /config/users/<user>/clients/<client-id>} and {@code /config/clients/<client-id>}, each holding
- * {@code {"version":1,"config":{"producer_byte_rate":"1048576",...}}}. A default entity is the name
+ * {@code /config/users/<user>/clients/<client-id>}, {@code /config/clients/<client-id>} and {@code /config/ips/<ip>},
+ * each holding {@code {"version":1,"config":{"producer_byte_rate":"1048576",...}}}. A default entity is the name
  * {@code <default>}; names are stored sanitized (URL-encoded, kafka-clients' {@link Sanitizer}). An entity whose
  * changes are compare-and-set, and keep what else the node holds (a user's SCRAM credentials). No caching here.
  * Thread-safe.
@@ -22,6 +22,7 @@ public final class ClientQuotaStore {
     /** Watched for changes by whoever caches quotas; every quota node is below it. */
     public static final String USERS_PATH = "/config/users";
     public static final String CLIENTS_PATH = "/config/clients";
+    public static final String IPS_PATH = "/config/ips";
     private static final String DEFAULT_NAME = "<default>";
 
     private final ZkClient zk;
@@ -40,8 +41,10 @@ public final class ClientQuotaStore {
                 readInto(nodes, userPath + "/clients/" + client);
             }
         }
-        for (String client : zk.children(CLIENTS_PATH)) {
-            readInto(nodes, CLIENTS_PATH + "/" + client);
+        for (String parent : new String[] {CLIENTS_PATH, IPS_PATH}) {
+            for (String child : zk.children(parent)) {
+                readInto(nodes, parent + "/" + child);
+            }
         }
         return fromNodes(nodes);
     }
@@ -51,8 +54,8 @@ public final class ClientQuotaStore {
     }
 
     /**
-     * The quotas held by ZooKeeper nodes (path to data, as a cache of {@link #USERS_PATH} and {@link #CLIENTS_PATH}
-     * holds them); nodes that are no entity's, or hold no quota, are left out.
+     * The quotas held by ZooKeeper nodes (path to data, as caches of {@link #USERS_PATH}, {@link #CLIENTS_PATH} and
+     * {@link #IPS_PATH} hold them); nodes that are no entity's, or hold no quota, are left out.
      */
     public static Map<ClientQuotaEntity, Map<String, Double>> fromNodes(Map<String, byte[]> nodes) {
         Map<ClientQuotaEntity, Map<String, Double>> quotas = new HashMap<>();
@@ -79,6 +82,8 @@ public final class ClientQuotaStore {
             }
         } else if (path.startsWith(CLIENTS_PATH + "/") && path.indexOf('/', CLIENTS_PATH.length() + 1) < 0) {
             entries.put(ClientQuotaEntity.CLIENT_ID, nameOf(path.substring(CLIENTS_PATH.length() + 1)));
+        } else if (path.startsWith(IPS_PATH + "/") && path.indexOf('/', IPS_PATH.length() + 1) < 0) {
+            entries.put(ClientQuotaEntity.IP, nameOf(path.substring(IPS_PATH.length() + 1)));
         } else {
             return Optional.empty();
         }
@@ -93,7 +98,7 @@ public final class ClientQuotaStore {
     /**
      * Sets and removes quotas of one entity: a null value removes the key.
      *
-     * @throws IllegalArgumentException if the entity is not one of user, client-id or user and client-id
+     * @throws IllegalArgumentException if the entity is not one of user, client-id, user and client-id, or ip
      */
     public void alter(ClientQuotaEntity entity, Map<String, Double> changes) {
         String path = path(entity);
@@ -115,13 +120,16 @@ public final class ClientQuotaStore {
         }
     }
 
-    /** The node of an entity of user, client-id, or both; a null name is the default entity. */
+    /** The node of an entity of user, client-id, or both, or of an ip; a null name is the default entity. */
     static String path(ClientQuotaEntity entity) {
         Map<String, String> entries = entity.entries();
+        if (entries.size() == 1 && entries.containsKey(ClientQuotaEntity.IP)) {
+            return IPS_PATH + "/" + nodeName(entries.get(ClientQuotaEntity.IP));
+        }
         boolean user = entries.containsKey(ClientQuotaEntity.USER);
         boolean client = entries.containsKey(ClientQuotaEntity.CLIENT_ID);
         if (entries.size() != (user ? 1 : 0) + (client ? 1 : 0) || entries.isEmpty()) {
-            throw new IllegalArgumentException("quotas are kept per user, client-id or user and client-id, not for " + entries.keySet());
+            throw new IllegalArgumentException("quotas are kept per user, client-id, user and client-id, or ip, not for " + entries.keySet());
         }
         if (user && client) {
             return USERS_PATH + "/" + nodeName(entries.get(ClientQuotaEntity.USER)) + "/clients/" + nodeName(entries.get(ClientQuotaEntity.CLIENT_ID));

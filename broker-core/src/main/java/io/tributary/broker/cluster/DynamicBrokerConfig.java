@@ -25,8 +25,10 @@ import org.slf4j.LoggerFactory;
 public final class DynamicBrokerConfig implements AutoCloseable {
     public static final String LEADER_REPLICATION_THROTTLED_RATE = "leader.replication.throttled.rate";
     public static final String FOLLOWER_REPLICATION_THROTTLED_RATE = "follower.replication.throttled.rate";
+    public static final String REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND = "replica.alter.log.dirs.io.max.bytes.per.second";
     /**
-     * The keys that may change at runtime: the replication throttles, and the broker defaults of topic configs
+     * The keys that may change at runtime: the replication throttles (between brokers and between log dirs), and the
+     * broker defaults of topic configs
      * (retention, segment size, message size...), which reach every log without an override of its own. The
      * scheduler's interval and unclean.leader.election.enable (the controller reads it at start-up) are not.
      */
@@ -34,7 +36,8 @@ public final class DynamicBrokerConfig implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(DynamicBrokerConfig.class);
 
     static {
-        Set<String> keys = new TreeSet<>(List.of(LEADER_REPLICATION_THROTTLED_RATE, FOLLOWER_REPLICATION_THROTTLED_RATE));
+        Set<String> keys = new TreeSet<>(List.of(LEADER_REPLICATION_THROTTLED_RATE, FOLLOWER_REPLICATION_THROTTLED_RATE,
+                REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND));
         LogConfig.brokerSynonyms().values().forEach(keys::addAll);
         keys.remove(LogConfig.UNCLEAN_LEADER_ELECTION_ENABLE);
         keys.remove(LogConfig.LOG_FLUSH_SCHEDULER_INTERVAL_MS);

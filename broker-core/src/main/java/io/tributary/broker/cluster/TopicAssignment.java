@@ -69,6 +69,14 @@ public record TopicAssignment(String name, Uuid id, SortedMap<Integer, List<Inte
         return reassignment == null ? all : all.stream().filter(id -> !reassignment.adding().contains(id)).toList();
     }
 
+    /**
+     * How many replicas a partition has to be fully replicated, as Kafka counts it: its replicas before a reassignment
+     * began, since those a reassignment adds are not in sync until they catch up.
+     */
+    public int replicationFactor(int partition) {
+        return originalReplicas(partition).size();
+    }
+
     /** This topic with {@code partition} at {@code newReplicas}, under {@code reassignment} (null: none). */
     public TopicAssignment withPartition(int partition, List<Integer> newReplicas, Reassignment reassignment) {
         SortedMap<Integer, List<Integer>> newAll = new TreeMap<>(replicas);

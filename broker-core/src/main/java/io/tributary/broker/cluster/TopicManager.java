@@ -175,16 +175,6 @@ public final class TopicManager {
         log.info("broker defaults of topic configs changed: every topic's logs updated");
     }
 
-    /** The broker's log dirs ({@code log.dirs}), absolute. */
-    public List<java.nio.file.Path> logDirs() {
-        return logs.logDirs();
-    }
-
-    /** The log dir holding a local replica's log. */
-    public Optional<java.nio.file.Path> logDirOf(TopicPartition partition) {
-        return logs.logDirOf(partition);
-    }
-
     public LogConfig brokerDefaults() {
         return brokerDefaults;
     }

@@ -1,8 +1,6 @@
 package io.tributary.broker.cluster;
 
 import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -158,21 +156,11 @@ public final class TopicStore {
     }
 
     private static byte[] configJson(Map<String, String> overrides) {
-        ObjectNode node = Json.object();
-        node.put("version", 1);
-        ObjectNode config = node.putObject("config");
-        overrides.forEach(config::put);
-        return Json.bytes(node);
+        return ConfigNode.bytes(overrides);
     }
 
     /** The overrides held by a topic's {@code /config/topics/<topic>} node. */
     public static Map<String, String> parseConfig(String topic, byte[] data) {
-        Map<String, String> overrides = new LinkedHashMap<>();
-        Iterator<Map.Entry<String, JsonNode>> fields = Json.parse(data, configPath(topic)).path("config").fields();
-        while (fields.hasNext()) {
-            Map.Entry<String, JsonNode> field = fields.next();
-            overrides.put(field.getKey(), field.getValue().asText());
-        }
-        return overrides;
+        return ConfigNode.parse(data, configPath(topic));
     }
 }

@@ -7,16 +7,22 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.api.CuratorListener;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.Environment;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.OpResult;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -41,23 +47,75 @@ public final class ZkClient implements AutoCloseable {
     }
 
     /**
-     * Connects, waiting up to {@code connectionTimeoutMs} for the first session.
+     * Connects as a tool does: the nodes it creates are secure ({@link ZooKeeperAcls#SECURE}) exactly when this JVM
+     * logs in to ZooKeeper with SASL, as Kafka's tools decided.
      *
-     * @throws TimeoutException if ZooKeeper cannot be reached in time
+     * @see #connect(String, int, int, ZooKeeperAcls)
      */
     public static ZkClient connect(String connectString, int sessionTimeoutMs, int connectionTimeoutMs) throws InterruptedException {
+        return connect(connectString, sessionTimeoutMs, connectionTimeoutMs, ZooKeeperAcls.of(ZooKeeperLogin.section().isPresent()));
+    }
+
+    /**
+     * Connects, waiting up to {@code connectionTimeoutMs} for the first session and, when this JVM logs in to
+     * ZooKeeper with SASL ({@link ZooKeeperLogin}), for the login to be accepted. Every node this client creates
+     * (its recipes' included) gets the ACL {@code acls} gives its path.
+     *
+     * @throws TimeoutException if ZooKeeper cannot be reached, or does not answer the login, in time
+     * @throws ZooKeeperLoginException if ZooKeeper refuses the login
+     */
+    public static ZkClient connect(String connectString, int sessionTimeoutMs, int connectionTimeoutMs, ZooKeeperAcls acls)
+            throws InterruptedException {
+        Optional<String> loginSection = ZooKeeperLogin.section();
         CuratorFramework curator = CuratorFrameworkFactory.builder()
                 .connectString(connectString)
                 .sessionTimeoutMs(sessionTimeoutMs)
                 .connectionTimeoutMs(connectionTimeoutMs)
                 .retryPolicy(new BoundedExponentialBackoffRetry(100, 5_000, 3))
+                .aclProvider(acls)
+                .zkClientConfig(ZooKeeperLogin.clientConfig())
                 .build();
+        CompletableFuture<Watcher.Event.KeeperState> login = new CompletableFuture<>();
+        CuratorListener loginOutcome = (client, event) -> {
+            WatchedEvent watched = event.getWatchedEvent();
+            if (watched != null && (watched.getState() == Watcher.Event.KeeperState.SaslAuthenticated
+                    || watched.getState() == Watcher.Event.KeeperState.AuthFailed)) {
+                login.complete(watched.getState());
+            }
+        };
+        curator.getCuratorListenable().addListener(loginOutcome);
         curator.start();
-        if (!curator.blockUntilConnected(connectionTimeoutMs, TimeUnit.MILLISECONDS)) {
+        try {
+            if (!curator.blockUntilConnected(connectionTimeoutMs, TimeUnit.MILLISECONDS)) {
+                throw new TimeoutException("could not connect to ZooKeeper at " + connectString + " within " + connectionTimeoutMs + " ms");
+            }
+            if (loginSection.isPresent()) {
+                awaitLogin(login, connectString, loginSection.get(), connectionTimeoutMs);
+            }
+        } catch (InterruptedException | RuntimeException e) {
             curator.close();
-            throw new TimeoutException("could not connect to ZooKeeper at " + connectString + " within " + connectionTimeoutMs + " ms");
+            throw e;
         }
+        curator.getCuratorListenable().removeListener(loginOutcome);
         return new ZkClient(curator, sessionTimeoutMs);
+    }
+
+    /** ZooKeeper's client logs in right after connecting and reports the outcome as an event, before any request. */
+    private static void awaitLogin(CompletableFuture<Watcher.Event.KeeperState> login, String connectString, String section,
+                                   int timeoutMs) throws InterruptedException {
+        Watcher.Event.KeeperState outcome;
+        try {
+            outcome = login.get(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new TimeoutException("ZooKeeper at " + connectString + " did not answer the SASL login (JAAS section " + section
+                    + ") within " + timeoutMs + " ms");
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        }
+        if (outcome == Watcher.Event.KeeperState.AuthFailed) {
+            throw new ZooKeeperLoginException("ZooKeeper at " + connectString + " refused the SASL login of JAAS section " + section
+                    + " (" + System.getProperty(Environment.JAAS_CONF_KEY) + "): a wrong user or password, or a server without SASL");
+        }
     }
 
     /** For Curator recipes (the ephemeral registration, the controller election, the cluster watches). */
@@ -374,6 +432,13 @@ public final class ZkClient implements AutoCloseable {
     public static final class FenceFailedException extends RuntimeException {
         FenceFailedException(Fence fence) {
             super(fence.path() + " is no longer at version " + fence.version());
+        }
+    }
+
+    /** ZooKeeper refused this client's SASL login. */
+    public static final class ZooKeeperLoginException extends RuntimeException {
+        ZooKeeperLoginException(String message) {
+            super(message);
         }
     }
 

@@ -1,9 +1,9 @@
 package io.tributary.broker.controller;
 
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.SortedMap;
+import java.util.Optional;
+import io.tributary.broker.cluster.TopicAssignment;
 import io.tributary.broker.metrics.ClusterGauges;
 import org.apache.kafka.common.TopicPartition;
 
@@ -22,9 +22,10 @@ public final class PartitionHealth implements ClusterGauges {
         return cluster.controllerId() == brokerId;
     }
 
+    /** Partitions this broker leads whose ISR is smaller than their replicas before any reassignment (Kafka's count). */
     @Override
     public int underReplicatedPartitions() {
-        Map<String, SortedMap<Integer, List<Integer>>> assignments = new HashMap<>(); // each topic's read once
+        Map<String, Optional<TopicAssignment>> assignments = new HashMap<>(); // each topic's read once
         int count = 0;
         for (Map.Entry<TopicPartition, PartitionState> entry : cluster.partitionStates().entrySet()) {
             TopicPartition partition = entry.getKey();
@@ -32,9 +33,9 @@ public final class PartitionHealth implements ClusterGauges {
             if (state.leader() != brokerId) {
                 continue;
             }
-            List<Integer> replicas = assignments.computeIfAbsent(partition.topic(), cluster::replicas)
-                    .getOrDefault(partition.partition(), List.of());
-            if (state.isr().size() < replicas.size()) {
+            Optional<TopicAssignment> assignment = assignments.computeIfAbsent(partition.topic(), cluster::assignment);
+            if (assignment.isPresent() && assignment.get().replicas().containsKey(partition.partition())
+                    && state.isr().size() < assignment.get().replicationFactor(partition.partition())) {
                 count++;
             }
         }

@@ -17,12 +17,14 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.BiConsumer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.LongConsumer;
 import com.google.re2j.PatternSyntaxException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,53 +43,72 @@ import org.slf4j.LoggerFactory;
  * member's first heartbeat; a non-empty classic group refuses consumer members with
  * GROUP_ID_NOT_FOUND (as Kafka does); the classic coordinator turns an empty consumer group back.
  *
- * <p>Every change is written as Kafka's records to the group's offsets partition (appended in order,
- * not waited for) so the next coordinator rebuilds the group. Thread-safe: each operation holds its
- * group's monitor.
+ * <p>Every change is written as Kafka's records to the group's offsets partition, in order, so the next coordinator
+ * rebuilds the group; as in Kafka, a heartbeat is answered only once what it wrote is replicated (acks=-1: on every
+ * ISR member, refused below min.insync.replicas), and one that wrote nothing only once the group's earlier writes
+ * are, so no member is ever told a state that a failover could lose. A write that fails answers COORDINATOR_NOT_AVAILABLE
+ * (NOT_COORDINATOR if leadership moved); one refused before anything was appended (too few replicas in sync) also
+ * puts the group back to what its log holds. Deadlines (sessions, revocations) are acted on when they come due: each
+ * one set asks for a wake-up by then ({@code wakeBy}, {@link io.tributary.broker.coordinator.DeadlineWakeups}), and
+ * {@link #checkDeadlines()} returns the next. Thread-safe: each operation holds its group's monitor.
  */
 public final class ConsumerGroupCoordinator {
     private static final Logger log = LoggerFactory.getLogger(ConsumerGroupCoordinator.class);
 
     private final ConsumerGroupSettings settings;
+    private final Function<String, Map<String, String>> groupConfigs;
     private final GroupRegistry groups;
     private final CoordinatedPartitions partitions;
     private final SubscribableTopics topics;
-    private final BiConsumer<String, List<SimpleRecord>> records;
+    private final OffsetStore store;
     private final Time time;
+    private final LongConsumer wakeBy;
+    /** Each group's latest write not yet replicated: answers that wrote nothing wait for it. */
+    private final Map<String, CompletableFuture<Errors>> pendingWrites = new ConcurrentHashMap<>();
 
-    /** @param records appends one group's records to its offsets partition */
-    ConsumerGroupCoordinator(ConsumerGroupSettings settings, GroupRegistry groups, CoordinatedPartitions partitions,
-                             SubscribableTopics topics, BiConsumer<String, List<SimpleRecord>> records, Time time) {
+    /**
+     * @param groupConfigs each group's own configs (GROUP config resources), which may set its timeouts
+     * @param store        where each group's records are written, and read back after a refused write
+     * @param wakeBy       asks for {@link #checkDeadlines()} to run by the given time (ms on {@code time})
+     */
+    ConsumerGroupCoordinator(ConsumerGroupSettings settings, Function<String, Map<String, String>> groupConfigs, GroupRegistry groups,
+                             CoordinatedPartitions partitions, SubscribableTopics topics, OffsetStore store, Time time,
+                             LongConsumer wakeBy) {
         this.settings = settings;
+        this.groupConfigs = groupConfigs;
         this.groups = groups;
         this.partitions = partitions;
         this.topics = topics;
-        this.records = records;
+        this.store = store;
         this.time = time;
+        this.wakeBy = wakeBy;
     }
 
-    public HeartbeatResult heartbeat(ConsumerHeartbeat request) {
+    /** Completes once the heartbeat's changes (and the group's earlier ones) are replicated, or failed. */
+    public CompletableFuture<HeartbeatResult> heartbeat(ConsumerHeartbeat request) {
         Optional<HeartbeatResult> invalid = validate(request);
         if (invalid.isPresent()) {
-            return invalid.get();
+            return CompletableFuture.completedFuture(invalid.get());
         }
         partitions.require(request.groupId());
         Group group = request.memberEpoch() == 0 ? groups.getOrCreate(request.groupId(), time.milliseconds())
                 : groups.get(request.groupId()).orElse(null);
         if (group == null) {
-            return HeartbeatResult.error(Errors.UNKNOWN_MEMBER_ID, "Member " + request.memberId() + " is not a member of the group");
+            return CompletableFuture.completedFuture(HeartbeatResult.error(Errors.UNKNOWN_MEMBER_ID,
+                    "Member " + request.memberId() + " is not a member of the group"));
         }
         synchronized (group) {
             if (group.is(GroupState.DEAD)) {
-                return HeartbeatResult.error(Errors.COORDINATOR_NOT_AVAILABLE, null);
+                return CompletableFuture.completedFuture(HeartbeatResult.error(Errors.COORDINATOR_NOT_AVAILABLE, null));
             }
             ConsumerMembership membership = group.consumer();
             if (membership == null) {
                 if (group.hasMembers() || group.hasPendingMembers()) {
-                    return HeartbeatResult.error(Errors.GROUP_ID_NOT_FOUND, "Group " + group.groupId() + " is not a consumer group.");
+                    return CompletableFuture.completedFuture(HeartbeatResult.error(Errors.GROUP_ID_NOT_FOUND,
+                            "Group " + group.groupId() + " is not a consumer group."));
                 }
                 if (request.memberEpoch() != 0) {
-                    return HeartbeatResult.error(Errors.UNKNOWN_MEMBER_ID, null);
+                    return CompletableFuture.completedFuture(HeartbeatResult.error(Errors.UNKNOWN_MEMBER_ID, null));
                 }
                 log.info("group {} becomes a consumer group", group.groupId());
                 membership = new ConsumerMembership();
@@ -96,8 +117,8 @@ public final class ConsumerGroupCoordinator {
             ConsumerGroupRecords changes = new ConsumerGroupRecords(group.groupId(), time.milliseconds());
             HeartbeatResult result = request.memberEpoch() < 0 ? leave(group, membership, request, changes)
                     : heartbeat(group, membership, request, changes);
-            write(group.groupId(), changes);
-            return result;
+            return write(group, changes).thenApply(error -> error == Errors.NONE || result.error() != Errors.NONE ? result
+                    : HeartbeatResult.error(OffsetStore.clientError(error), null));
         }
     }
 
@@ -181,7 +202,7 @@ public final class ConsumerGroupCoordinator {
                         + request.memberEpoch() + "; its epoch is " + member.memberEpoch() + ".");
             }
         }
-        member.sessionDeadline(now + settings.sessionTimeoutMs());
+        startSession(group, member, now);
         if (updateSubscription(member, request) || epochBump) {
             changes.memberSubscription(member);
             epochBump = true;
@@ -197,7 +218,8 @@ public final class ConsumerGroupCoordinator {
         Map<Uuid, Set<Integer>> before = member.assigned();
         reconcile(membership, member, request.owned(), changes);
         boolean sendAssignment = request.memberEpoch() == 0 || request.owned() != null || !before.equals(member.assigned());
-        return new HeartbeatResult(Errors.NONE, null, member.memberId(), member.memberEpoch(), settings.heartbeatIntervalMs(),
+        return new HeartbeatResult(Errors.NONE, null, member.memberId(), member.memberEpoch(),
+                settings.heartbeatIntervalMs(groupConfigs.apply(group.groupId())),
                 sendAssignment ? member.assigned() : null);
     }
 
@@ -270,6 +292,7 @@ public final class ConsumerGroupCoordinator {
         membership.apply(member, next);
         if (startsRevoking) {
             member.revocationDeadline(time.milliseconds() + member.rebalanceTimeoutMs());
+            wakeBy.accept(member.revocationDeadlineMs());
         } else if (next.state() != MemberState.UNREVOKED_PARTITIONS) {
             member.revocationDeadline(Long.MAX_VALUE);
         }
@@ -318,13 +341,27 @@ public final class ConsumerGroupCoordinator {
         maybeComputeTargetAssignment(membership, changes);
     }
 
+    /** Gives {@code member} a session of its group's timeout from {@code now}, and makes sure its end is checked. */
+    private void startSession(Group group, ConsumerMember member, long now) {
+        member.sessionDeadline(now + settings.sessionTimeoutMs(groupConfigs.apply(group.groupId())));
+        wakeBy.accept(member.sessionDeadlineMs());
+    }
+
+    /** Groups were loaded from the log: their members' sessions start at the next check, now. */
+    void loaded() {
+        wakeBy.accept(time.milliseconds());
+    }
+
     /**
      * Fences members whose session ran out or who did not revoke within their rebalance timeout, and starts a
      * new group epoch when subscribed topics changed (created, deleted, more partitions) with no heartbeat
-     * noticing. Members loaded from the log get their first session here. Run every few tens of milliseconds.
+     * noticing. Members loaded from the log get their first session here.
+     *
+     * @return the earliest deadline still ahead, or {@link Long#MAX_VALUE} if none
      */
-    public void checkDeadlines() {
+    public long checkDeadlines() {
         long now = time.milliseconds();
+        long next = Long.MAX_VALUE;
         for (Group group : groups.all()) {
             synchronized (group) {
                 ConsumerMembership membership = group.consumer();
@@ -334,7 +371,7 @@ public final class ConsumerGroupCoordinator {
                 ConsumerGroupRecords changes = new ConsumerGroupRecords(group.groupId(), now);
                 for (ConsumerMember member : membership.members()) {
                     if (member.sessionDeadlineMs() == Long.MAX_VALUE) {
-                        member.sessionDeadline(now + settings.sessionTimeoutMs());
+                        member.sessionDeadline(now + settings.sessionTimeoutMs(groupConfigs.apply(group.groupId())));
                     } else if (now >= member.sessionDeadlineMs()) {
                         fence(group, membership, member, "missed its session timeout", changes);
                     } else if (now >= member.revocationDeadlineMs()) {
@@ -346,20 +383,49 @@ public final class ConsumerGroupCoordinator {
                     changes.groupEpoch(membership);
                     maybeComputeTargetAssignment(membership, changes);
                 }
-                write(group.groupId(), changes);
+                write(group, changes);
+                for (ConsumerMember member : membership.members()) {
+                    next = Math.min(next, Math.min(member.sessionDeadlineMs(), member.revocationDeadlineMs()));
+                }
             }
         }
+        return next;
     }
 
-    private void write(String groupId, ConsumerGroupRecords changes) {
+    /**
+     * Appends the group's changes (called under the group's monitor, so a group's writes are appended in order).
+     *
+     * @return completes once they are replicated (or with the error that stopped them); for no changes, once the
+     *         group's latest earlier write is
+     */
+    private CompletableFuture<Errors> write(Group group, ConsumerGroupRecords changes) {
+        String groupId = group.groupId();
         if (changes.isEmpty()) {
-            return;
+            return pendingWrites.getOrDefault(groupId, CompletableFuture.completedFuture(Errors.NONE));
         }
+        CompletableFuture<Errors> written;
         try {
-            records.accept(groupId, changes.records());
+            written = store.appendGroupRecords(groupId, changes.records());
         } catch (RuntimeException e) {
-            log.warn("could not store the changes of consumer group {}: {}", groupId, e.toString());
+            log.warn("could not store the changes of consumer group {}: {}; it goes back to what its log holds", groupId, e.toString());
+            revert(group);
+            return CompletableFuture.completedFuture(Errors.forException(e));
         }
+        pendingWrites.put(groupId, written);
+        written.whenComplete((error, failure) -> pendingWrites.remove(groupId, written));
+        return written;
+    }
+
+    /**
+     * Nothing of a change was appended: the group in memory is ahead of its log, so it becomes what the log holds
+     * again (as Kafka reverts to its last committed state); its members get new sessions at the next check.
+     */
+    private void revert(Group group) {
+        if (partitions.errorFor(group.groupId()) != Errors.NONE) {
+            return; // leadership moved: the group is dropped here and rebuilt from the log by the next coordinator
+        }
+        group.consumer(store.storedConsumerGroup(group.groupId()).orElse(null));
+        loaded();
     }
 
     // ---- offset commits and descriptions

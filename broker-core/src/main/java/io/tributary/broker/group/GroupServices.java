@@ -3,12 +3,19 @@ package io.tributary.broker.group;
 import io.tributary.broker.coordinator.CoordinatedPartitions;
 import io.tributary.broker.group.consumer.ConsumerGroupSettings;
 import io.tributary.broker.group.consumer.SubscribableTopics;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import io.tributary.broker.coordinator.CoordinatorLoader;
 import io.tributary.broker.coordinator.DeadlineWakeups;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.utils.Time;
 
 /**
@@ -20,9 +27,6 @@ import org.apache.kafka.common.utils.Time;
  * broker starts to lead it, and dropped when it stops.
  */
 public final class GroupServices implements AutoCloseable {
-    /** How often consumer groups' (KIP-848) sessions and revocation deadlines are checked. */
-    static final long CONSUMER_GROUP_CHECK_INTERVAL_MS = 50;
-
     private final GroupCoordinator coordinator;
     private final ConsumerGroupCoordinator consumerGroups;
     private final OffsetManager offsets;
@@ -41,6 +45,7 @@ public final class GroupServices implements AutoCloseable {
             @Override
             public void load(int partition, int leaderEpoch) {
                 offsets.load(partition);
+                consumerGroups.loaded();
             }
 
             @Override
@@ -52,7 +57,9 @@ public final class GroupServices implements AutoCloseable {
     }
 
     /** Starts the deadline checks; no group is served until {@link #becameLeader} names its partition. */
-    public static GroupServices start(GroupConfig config, ConsumerGroupSettings consumerSettings, SubscribableTopics topics,
+    /** @param groupConfigs each group's own configs (GROUP config resources) */
+    public static GroupServices start(GroupConfig config, ConsumerGroupSettings consumerSettings,
+                                      Function<String, Map<String, String>> groupConfigs, SubscribableTopics topics,
                                       OffsetStore store, Time time) {
         GroupRegistry groups = new GroupRegistry();
         CoordinatedPartitions partitions = new CoordinatedPartitions(store::partitionFor);
@@ -62,12 +69,10 @@ public final class GroupServices implements AutoCloseable {
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(CoordinatorLoader.daemon("tributary-group-timer"));
         DeadlineWakeups deadlines = new DeadlineWakeups(deadlineTimer, time, "group deadline check");
         GroupCoordinator coordinator = new GroupCoordinator(config, groups, partitions, time, deadlines::wakeBy);
-        deadlines.checkWith(coordinator::checkDeadlines);
-        ConsumerGroupCoordinator consumerGroups = new ConsumerGroupCoordinator(consumerSettings, groups, partitions, topics,
-                store::appendGroupRecords, time);
-        // Consumer groups (KIP-848) still sweep their deadlines on a fixed interval.
-        deadlineTimer.scheduleWithFixedDelay(CoordinatorLoader.guarded("consumer group deadlines", consumerGroups::checkDeadlines),
-                CONSUMER_GROUP_CHECK_INTERVAL_MS, CONSUMER_GROUP_CHECK_INTERVAL_MS, TimeUnit.MILLISECONDS);
+        ConsumerGroupCoordinator consumerGroups = new ConsumerGroupCoordinator(consumerSettings, groupConfigs, groups, partitions, topics,
+                store, time, deadlines::wakeBy);
+        // One check for both protocols' deadlines, run when the earliest comes due.
+        deadlines.checkWith(() -> Math.min(coordinator.checkDeadlines(), consumerGroups.checkDeadlines()));
         OffsetManager offsets = new OffsetManager(config, groups, coordinator, store, partitions, time);
         timer.scheduleWithFixedDelay(CoordinatorLoader.guarded("offset expiry", offsets::expireOffsets),
                 config.offsetsRetentionCheckIntervalMs(), config.offsetsRetentionCheckIntervalMs(), TimeUnit.MILLISECONDS);
@@ -98,6 +103,33 @@ public final class GroupServices implements AutoCloseable {
     /** This broker no longer leads {@code offsetsPartition}: its groups are refused from now on and dropped. */
     public void resigned(int offsetsPartition) {
         loader.resigned(offsetsPartition);
+    }
+
+    /**
+     * Every group this broker coordinates now, with its members and committed offsets (sorted by topic and
+     * partition). A group whose partition moves away meanwhile is left out.
+     */
+    public List<CoordinatedGroup> coordinatedGroups() {
+        List<CoordinatedGroup> groups = new ArrayList<>();
+        for (GroupListing listing : coordinator.listGroups()) {
+            String groupId = listing.groupId();
+            try {
+                List<CoordinatedGroup.Member> members = listing.type().equals(GroupListing.CONSUMER)
+                        ? consumerGroups.describe(groupId).map(d -> d.members().stream()
+                                .map(m -> new CoordinatedGroup.Member(m.memberId(), m.clientId(), m.clientHost())).toList())
+                                .orElse(List.of())
+                        : coordinator.describe(groupId).map(d -> d.members().stream()
+                                .map(m -> new CoordinatedGroup.Member(m.memberId(), m.clientId(), m.clientHost())).toList())
+                                .orElse(List.of());
+                Map<TopicPartition, Long> committed = new TreeMap<>(
+                        (a, b) -> a.topic().equals(b.topic()) ? Integer.compare(a.partition(), b.partition()) : a.topic().compareTo(b.topic()));
+                offsets.fetch(groupId, Optional.empty()).forEach((partition, offset) -> committed.put(partition, offset.offset()));
+                groups.add(new CoordinatedGroup(listing, members, committed));
+            } catch (ApiException e) {
+                // NOT_COORDINATOR or loading: its partition moved since the listing
+            }
+        }
+        return groups;
     }
 
     /** Creates {@code __consumer_offsets} if it does not exist yet (Kafka creates it on the first FindCoordinator). */

@@ -172,9 +172,9 @@ public final class OffsetManager {
         CompletableFuture<Errors> written;
         try {
             written = store.writeTransactional(commit.groupId(), producerId, producerEpoch, accepted)
-                    .thenApply(OffsetManager::commitError);
+                    .thenApply(OffsetStore::clientError);
         } catch (RuntimeException e) {
-            written = CompletableFuture.completedFuture(commitError(Errors.forException(e)));
+            written = CompletableFuture.completedFuture(OffsetStore.clientError(Errors.forException(e)));
         }
         int offsetsPartition = partitions.partitionOf(commit.groupId());
         return written.thenApply(error -> {
@@ -242,28 +242,16 @@ public final class OffsetManager {
             return CompletableFuture.completedFuture(Errors.NONE);
         }
         try {
-            return store.write(groupId, offsets).thenApply(OffsetManager::commitError);
+            return store.write(groupId, offsets).thenApply(OffsetStore::clientError);
         } catch (RecordTooLargeException | CorruptRecordException e) {
             return CompletableFuture.completedFuture(Errors.INVALID_COMMIT_OFFSET_SIZE);
         } catch (RuntimeException e) {
-            Errors error = commitError(Errors.forException(e));
+            Errors error = OffsetStore.clientError(Errors.forException(e));
             if (error == Errors.COORDINATOR_NOT_AVAILABLE) {
                 log.warn("could not store offsets of group {}: {}", groupId, e.toString());
             }
             return CompletableFuture.completedFuture(error);
         }
-    }
-
-    /**
-     * What a committer is told when writing its commit ended in {@code error}: a lost leadership
-     * sends it to the new coordinator; too few replicas or a timeout make it retry.
-     */
-    private static Errors commitError(Errors error) {
-        return switch (error) {
-            case NONE -> Errors.NONE;
-            case NOT_LEADER_OR_FOLLOWER, NOT_COORDINATOR -> Errors.NOT_COORDINATOR;
-            default -> Errors.COORDINATOR_NOT_AVAILABLE;
-        };
     }
 
     private static CompletableFuture<Map<TopicPartition, Errors>> allFailed(Collection<TopicPartition> partitions, Errors error) {

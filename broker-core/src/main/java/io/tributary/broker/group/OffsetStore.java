@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.coordinator.InternalTopic;
@@ -113,9 +114,33 @@ public final class OffsetStore {
         append(groupId, records);
     }
 
-    /** Appends records of one group (a consumer group's changes) without waiting for the ISR. */
-    void appendGroupRecords(String groupId, List<SimpleRecord> records) {
-        append(groupId, records);
+    /**
+     * Appends records of one group (a consumer group's changes); completes once the ISR has them, or with the error that
+     * stopped them.
+     *
+     * @throws RuntimeException if they could not be appended at all (nothing was: too few replicas in sync, leadership
+     *         lost)
+     */
+    CompletableFuture<Errors> appendGroupRecords(String groupId, List<SimpleRecord> records) {
+        return append(groupId, records);
+    }
+
+    /** The consumer group {@code groupId} as its offsets partition holds it (its records replayed), if it has records. */
+    Optional<ConsumerMembership> storedConsumerGroup(String groupId) {
+        return Optional.ofNullable(load(partitionFor(groupId)).consumerGroups().get(groupId));
+    }
+
+    /**
+     * What a client is told when a coordinator's write ended in {@code error}, as Kafka tells it: a lost leadership
+     * sends it to the new coordinator (NOT_COORDINATOR); too few replicas or a timeout make it retry
+     * (COORDINATOR_NOT_AVAILABLE).
+     */
+    static Errors clientError(Errors error) {
+        return switch (error) {
+            case NONE -> Errors.NONE;
+            case NOT_LEADER_OR_FOLLOWER, NOT_COORDINATOR -> Errors.NOT_COORDINATOR;
+            default -> Errors.COORDINATOR_NOT_AVAILABLE;
+        };
     }
 
     private CompletableFuture<Errors> append(String groupId, List<SimpleRecord> records) {

@@ -282,6 +282,11 @@ abstract sealed class AbstractIndex implements Closeable permits OffsetIndex, Ti
         file = target;
     }
 
+    /** The folder holding the file was renamed to {@code dir}. */
+    final void updateParentDir(Path dir) {
+        file = dir.resolve(file.getFileName());
+    }
+
     /**
      * Checks the invariants a reader relies on: keys and offsets never decrease, offsets lie within the
      * segment's range, positions (where there are any) stay inside the log.

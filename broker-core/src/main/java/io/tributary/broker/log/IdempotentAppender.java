@@ -169,10 +169,10 @@ public final class IdempotentAppender {
     }
 
     /** See {@link ProducerStateManager#startVerification}. */
-    public VerificationGuard startVerification(PartitionLog partitionLog, long producerId, short epoch) {
+    public VerificationGuard startVerification(PartitionLog partitionLog, long producerId, short epoch, boolean bumpsEpoch) {
         ProducerStateManager state = stateOf(partitionLog);
         synchronized (state) {
-            return state.startVerification(producerId, epoch);
+            return state.startVerification(producerId, epoch, bumpsEpoch);
         }
     }
 
@@ -195,6 +195,23 @@ public final class IdempotentAppender {
     /** Forgets the producer state of a truncated log; it is rebuilt from snapshot and log when next needed. */
     public void reset(PartitionLog partitionLog) {
         states.remove(partitionLog);
+    }
+
+    /**
+     * {@code to}, a copy of the same records in another folder (a move between log dirs), takes over from {@code from}:
+     * it gets {@code from}'s producer state, verifications in flight included, which the copy's records make just as
+     * true. Called while neither log is appended to.
+     */
+    public void transfer(PartitionLog from, PartitionLog to) {
+        states.remove(to);
+        LazyState state = states.remove(from);
+        if (state != null) {
+            states.put(to, state);
+            ProducerStateManager loaded = state.ifLoaded();
+            if (loaded != null) {
+                loaded.snapshotOnRollOf(to);
+            }
+        }
     }
 
     /** Writes a producer-state snapshot of every partition that has idempotent producers. */

@@ -7,6 +7,8 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -34,10 +36,14 @@ final class LocalLog {
     private static final Logger LOG = LoggerFactory.getLogger(LocalLog.class);
 
     private final TopicPartition topicPartition;
-    private final Path dir;
+    /** The partition folder; renamed only under the append lock (a move between log dirs). */
+    private volatile Path dir;
     private final Time time;
     private final Scheduler scheduler;
+    private final FlushTimes flushTimes;
     private final LogSegments segments;
+    /** Segments removed from the log whose files wait for their delayed deletion: a rename of the folder moves them too. */
+    private final Set<LogSegment> awaitingDeletion = ConcurrentHashMap.newKeySet();
     private final Object flushLock = new Object();
     private volatile LogConfig config;
     private volatile long logEndOffset;
@@ -48,13 +54,14 @@ final class LocalLog {
     private volatile LongConsumer rollListener;
     private volatile Consumer<SwapStep> swapSteps = step -> { };
 
-    LocalLog(TopicPartition topicPartition, Path dir, LogConfig config, Time time, Scheduler scheduler,
+    LocalLog(TopicPartition topicPartition, Path dir, LogConfig config, Time time, Scheduler scheduler, FlushTimes flushTimes,
              LogLoader.LoadedLog loaded) {
         this.topicPartition = topicPartition;
         this.dir = dir;
         this.config = config;
         this.time = time;
         this.scheduler = scheduler;
+        this.flushTimes = flushTimes;
         this.segments = new LogSegments(loaded.segments());
         this.logEndOffset = loaded.logEndOffset();
         this.recoveryPoint = loaded.recoveryPoint();
@@ -63,6 +70,10 @@ final class LocalLog {
 
     LogSegments segments() {
         return segments;
+    }
+
+    Path dir() {
+        return dir;
     }
 
     LogConfig config() {
@@ -263,14 +274,32 @@ final class LocalLog {
     }
 
     private void scheduleFileDeletion(LogSegment segment) {
+        awaitingDeletion.add(segment);
         scheduler.schedule("delete-" + topicPartition + "-" + segment.baseOffset(), () -> {
             try {
                 segment.deleteFiles();
             } catch (IOException e) {
                 LOG.warn("Partition {}: cannot delete the files of segment {}", topicPartition,
                         segment.baseOffset(), e);
+            } finally {
+                awaitingDeletion.remove(segment);
             }
         }, config.fileDeleteDelayMs(), 0);
+    }
+
+    /**
+     * Renames the partition folder to {@code target} (atomically, in the same log dir) and points every segment at its
+     * new place; the open files and reads in flight are not disturbed, flushes wait. The rename is synced. Caller holds
+     * the append lock.
+     */
+    void renameDir(Path target) throws IOException {
+        synchronized (flushLock) {
+            Files.move(dir, target, StandardCopyOption.ATOMIC_MOVE);
+            dir = target;
+            segments.all().forEach(segment -> segment.updateParentDir(target));
+            awaitingDeletion.forEach(segment -> segment.updateParentDir(target));
+        }
+        Utils.flushDir(target.getParent());
     }
 
     /**
@@ -370,6 +399,7 @@ final class LocalLog {
                 return;
             }
             Long from = segments.floorBaseOffset(recoveryPoint);
+            long started = time.nanoseconds();
             try {
                 for (LogSegment segment : segments.between(from == null ? 0L : from, offset)) {
                     segment.flush();
@@ -377,6 +407,7 @@ final class LocalLog {
             } catch (IOException e) {
                 throw new KafkaStorageException("Flushing " + topicPartition + " failed", e);
             }
+            flushTimes.flushed(time.nanoseconds() - started);
             recoveryPoint = offset;
             lastFlushMs = time.milliseconds();
         }

@@ -9,9 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.KafkaStorageException;
@@ -97,37 +97,38 @@ final class LogDir implements Closeable {
         return path.resolve(PartitionFolderNames.folderName(tp));
     }
 
-    /** The partition folders in this dir, and separately the folders left over from deletions. */
-    record Contents(Map<TopicPartition, Path> partitions, List<Path> deleted) {
+    /**
+     * Whether the dir can take data now: a folder this process may write to. One that was removed, unmounted or made
+     * read-only while the broker runs is offline.
+     */
+    boolean isOnline() {
+        return Files.isDirectory(path) && Files.isWritable(path);
+    }
+
+    /**
+     * The partition folders in this dir, the folders of the copies moves to this dir are filling ({@link
+     * PartitionFolderNames#futureName}), and the folders left over from deletions.
+     */
+    record Contents(Map<TopicPartition, Path> partitions, Map<TopicPartition, Path> futures, List<Path> deleted) {
     }
 
     Contents list() throws IOException {
-        Map<TopicPartition, Path> partitions = new java.util.HashMap<>();
+        Map<TopicPartition, Path> partitions = new HashMap<>();
+        Map<TopicPartition, Path> futures = new HashMap<>();
         List<Path> deleted = new ArrayList<>();
         try (Stream<Path> children = Files.list(path)) {
             for (Path child : children.filter(Files::isDirectory).toList()) {
                 String name = child.getFileName().toString();
                 if (name.endsWith(PartitionFolderNames.DELETE_SUFFIX)) {
                     deleted.add(child);
+                } else if (name.endsWith(PartitionFolderNames.FUTURE_SUFFIX)) {
+                    PartitionFolderNames.parseFutureName(name).ifPresent(tp -> futures.put(tp, child));
                 } else {
-                    parsePartition(name).ifPresent(tp -> partitions.put(tp, child));
+                    PartitionFolderNames.parseFolderName(name).ifPresent(tp -> partitions.put(tp, child));
                 }
             }
         }
-        return new Contents(partitions, deleted);
-    }
-
-    /** Parses {@code <topic>-<partition>}; topics may contain dashes, the partition is after the last one. */
-    static Optional<TopicPartition> parsePartition(String folderName) {
-        int dash = folderName.lastIndexOf('-');
-        if (dash <= 0 || dash == folderName.length() - 1) {
-            return Optional.empty();
-        }
-        String partition = folderName.substring(dash + 1);
-        if (!partition.chars().allMatch(Character::isDigit) || partition.length() > 9) {
-            return Optional.empty();
-        }
-        return Optional.of(new TopicPartition(folderName.substring(0, dash), Integer.parseInt(partition)));
+        return new Contents(partitions, futures, deleted);
     }
 
     @Override

@@ -5,27 +5,33 @@ import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.BiFunction;
 import java.util.function.ToLongFunction;
 import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.KafkaStorageException;
+import org.apache.kafka.common.errors.LogDirNotFoundException;
 import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,7 +40,13 @@ import org.slf4j.LoggerFactory;
  * unclean stop), runs the background flush, retention and checkpoint tasks, creates and deletes partitions, and
  * shuts down cleanly (flush, recovery-point checkpoints, clean-shutdown markers).
  *
- * <p>Thread-safe. Lookups are lock-free; creation and deletion are serialized.
+ * <p>A partition moving to another log dir (AlterReplicaLogDirs, KIP-113) has, besides its log, a future log there,
+ * in a folder named {@link PartitionFolderNames#futureName}, which the replica layer fills from the log; {@link
+ * #replaceCurrentWithFuture} then makes it the partition's log. Its commit point is the rename of the replaced log's
+ * folder for deletion: a start-up that finds a future log without a log promotes it, one that finds both loads both
+ * and the move goes on.
+ *
+ * <p>Thread-safe. Lookups are lock-free; creation, deletion and the steps of a move are serialized.
  */
 public final class LogManager implements AutoCloseable {
 
@@ -44,8 +56,14 @@ public final class LogManager implements AutoCloseable {
     private final LogConfig defaults;
     private final Time time;
     private final Scheduler scheduler;
+    private final FlushTimes flushTimes = new FlushTimes();
     private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
     private final Map<TopicPartition, LogDir> dirOf = new ConcurrentHashMap<>();
+    /** The future logs of the partitions moving to another log dir, and where they are. */
+    private final Map<TopicPartition, PartitionLog> futures = new ConcurrentHashMap<>();
+    private final Map<TopicPartition, LogDir> futureDirOf = new ConcurrentHashMap<>();
+    /** Where to create the log of a partition not held yet, as AlterReplicaLogDirs asked before it came. */
+    private final Map<TopicPartition, LogDir> preferredDirs = new ConcurrentHashMap<>();
     private final Object checkpointLock = new Object();
     private volatile boolean closed;
 
@@ -89,42 +107,78 @@ public final class LogManager implements AutoCloseable {
 
     private void loadAll() throws IOException {
         long started = time.milliseconds();
+        Map<LogDir, LogDir.Contents> listed = new LinkedHashMap<>();
+        for (LogDir dir : logDirs) {
+            listed.put(dir, dir.list());
+        }
+        Set<TopicPartition> held = new HashSet<>();
+        listed.values().forEach(contents -> held.addAll(contents.partitions().keySet()));
         int threads = defaults.recoveryThreadsPerDataDir() * logDirs.size();
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> new Thread(r, "tributary-log-loader"));
         try {
             Map<TopicPartition, Future<PartitionLog>> pending = new LinkedHashMap<>();
+            Map<TopicPartition, Future<PartitionLog>> pendingFutures = new LinkedHashMap<>();
             for (LogDir dir : logDirs) {
                 boolean clean = dir.consumeCleanShutdownMarker();
                 Map<TopicPartition, Long> recoveryPoints = dir.readRecoveryPoints();
                 Map<TopicPartition, Long> logStartOffsets = dir.readLogStartOffsets();
-                LogDir.Contents contents = dir.list();
+                LogDir.Contents contents = listed.get(dir);
                 contents.deleted().forEach(this::scheduleRecursiveDelete);
-                contents.partitions().forEach((tp, path) -> {
+                Map<TopicPartition, Path> partitions = new HashMap<>(contents.partitions());
+                Map<TopicPartition, Path> futureFolders = new HashMap<>();
+                for (Map.Entry<TopicPartition, Path> future : contents.futures().entrySet()) {
+                    if (held.contains(future.getKey())) {
+                        futureFolders.put(future.getKey(), future.getValue());
+                    } else {
+                        partitions.put(future.getKey(), promote(dir, future.getKey(), future.getValue()));
+                    }
+                }
+                BiFunction<TopicPartition, Path, Future<PartitionLog>> load = (tp, path) -> pool.submit(() -> PartitionLog.open(
+                        tp, path, defaults, time, scheduler, flushTimes, recoveryPoints.getOrDefault(tp, 0L),
+                        logStartOffsets.getOrDefault(tp, 0L), clean));
+                partitions.forEach((tp, path) -> {
                     dirOf.put(tp, dir);
-                    long recoveryPoint = recoveryPoints.getOrDefault(tp, 0L);
-                    long logStartOffset = logStartOffsets.getOrDefault(tp, 0L);
-                    pending.put(tp, pool.submit(() -> PartitionLog.open(tp, path, defaults, time, scheduler,
-                            recoveryPoint, logStartOffset, clean)));
+                    pending.put(tp, load.apply(tp, path));
                 });
-                if (!clean && !contents.partitions().isEmpty()) {
+                futureFolders.forEach((tp, path) -> {
+                    futureDirOf.put(tp, dir);
+                    pendingFutures.put(tp, load.apply(tp, path));
+                });
+                if (!clean && !partitions.isEmpty()) {
                     LOG.warn("Log dir {} was not shut down cleanly: recovering {} partitions from their recovery "
-                            + "points", dir.path(), contents.partitions().size());
+                            + "points", dir.path(), partitions.size());
                 }
             }
             for (Map.Entry<TopicPartition, Future<PartitionLog>> e : pending.entrySet()) {
                 logs.put(e.getKey(), e.getValue().get());
+            }
+            for (Map.Entry<TopicPartition, Future<PartitionLog>> e : pendingFutures.entrySet()) {
+                futures.put(e.getKey(), e.getValue().get());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new KafkaStorageException("Interrupted while loading logs", e);
         } catch (ExecutionException e) {
             logs.values().forEach(PartitionLog::close);
+            futures.values().forEach(PartitionLog::close);
             throw new KafkaStorageException("Cannot load a partition log", e.getCause());
         } finally {
             pool.shutdownNow();
         }
-        LOG.info("Loaded {} partition logs from {} log dirs in {} ms", logs.size(), logDirs.size(),
-                time.milliseconds() - started);
+        LOG.info("Loaded {} partition logs ({} of them moving to another log dir) from {} log dirs in {} ms", logs.size(),
+                futures.size(), logDirs.size(), time.milliseconds() - started);
+    }
+
+    /**
+     * A future log whose partition has no log any more: its move was committed (the replaced log's folder renamed for
+     * deletion) before the broker stopped, and it takes the partition's own folder name now.
+     */
+    private static Path promote(LogDir dir, TopicPartition tp, Path future) throws IOException {
+        Path promoted = dir.partitionDir(tp);
+        Files.move(future, promoted, StandardCopyOption.ATOMIC_MOVE);
+        Utils.flushDir(dir.path());
+        LOG.info("Completed the move of {} to {}: its future log takes over", tp, dir.path());
+        return promoted;
     }
 
     private void startBackgroundTasks() {
@@ -162,9 +216,10 @@ public final class LogManager implements AutoCloseable {
             if (existing != null) {
                 return existing;
             }
-            LogDir dir = leastLoadedDir();
+            LogDir preferred = preferredDirs.remove(tp);
+            LogDir dir = preferred != null ? preferred : leastLoadedDir();
             try {
-                PartitionLog log = PartitionLog.open(tp, dir.partitionDir(tp), config, time, scheduler,
+                PartitionLog log = PartitionLog.open(tp, dir.partitionDir(tp), config, time, scheduler, flushTimes,
                         0L, 0L, true);
                 dirOf.put(tp, dir);
                 logs.put(tp, log);
@@ -180,6 +235,7 @@ public final class LogManager implements AutoCloseable {
         Map<LogDir, Long> counts = new HashMap<>();
         logDirs.forEach(d -> counts.put(d, 0L));
         dirOf.values().forEach(d -> counts.merge(d, 1L, Long::sum));
+        futureDirOf.values().forEach(d -> counts.merge(d, 1L, Long::sum));
         return logDirs.stream().min(Comparator.comparingLong(counts::get)).orElseThrow();
     }
 
@@ -201,34 +257,166 @@ public final class LogManager implements AutoCloseable {
         return List.copyOf(logs.values());
     }
 
-    /** Applies changed topic settings to every partition of {@code topic}. */
+    /** The future log of a partition moving to another log dir. */
+    public Optional<PartitionLog> futureLog(TopicPartition tp) {
+        return Optional.ofNullable(futures.get(tp));
+    }
+
+    /** The future logs of the partitions moving to another log dir. */
+    public Collection<PartitionLog> futureLogs() {
+        return List.copyOf(futures.values());
+    }
+
+    /** The log dir a partition is moving to. */
+    public Optional<Path> futureLogDirOf(TopicPartition tp) {
+        return Optional.ofNullable(futureDirOf.get(tp)).map(dir -> dir.path().toAbsolutePath());
+    }
+
+    /** Whether {@code logDir} (one of {@link #logDirs()}) can take data now; see {@link LogDir#isOnline}. */
+    public boolean isOnline(Path logDir) {
+        return logDirs.stream().filter(dir -> dir.path().toAbsolutePath().equals(logDir)).anyMatch(LogDir::isOnline);
+    }
+
+    /**
+     * The log dir that AlterReplicaLogDirs names by {@code path} as the destination of {@code tp}: one of {@code
+     * log.dirs} by its absolute path, online.
+     *
+     * @throws InvalidTopicException   if the folder of the future log would not fit a file name
+     * @throws LogDirNotFoundException if {@code path} is not one of {@code log.dirs}
+     * @throws KafkaStorageException   if that dir is offline
+     */
+    public Path moveDestination(TopicPartition tp, String path) {
+        PartitionFolderNames.checkFutureNameFits(tp);
+        LogDir dir = logDir(path);
+        if (!dir.isOnline()) {
+            throw new KafkaStorageException("Log directory " + path + " is offline");
+        }
+        return dir.path().toAbsolutePath();
+    }
+
+    private LogDir logDir(String path) {
+        return logDirs.stream().filter(dir -> dir.path().toAbsolutePath().toString().equals(path)).findFirst()
+                .orElseThrow(() -> new LogDirNotFoundException("Log dir " + path + " is not found in the config."));
+    }
+
+    private LogDir logDir(Path path) {
+        return logDir(path.toString());
+    }
+
+    /** Creates the log of {@code tp}, if it is created later, in {@code logDir} (see {@link #moveDestination}). */
+    public void preferLogDir(TopicPartition tp, Path logDir) {
+        preferredDirs.put(tp, logDir(logDir));
+    }
+
+    /**
+     * Creates the empty future log of {@code tp} in {@code logDir} (see {@link #moveDestination}), another dir than
+     * its log's, with its log's settings.
+     *
+     * @throws IllegalStateException if {@code tp} has no log, its log is in {@code logDir}, or it has a future log already
+     */
+    public synchronized PartitionLog createFuture(TopicPartition tp, Path logDir) {
+        ensureOpen();
+        LogDir dir = logDir(logDir);
+        PartitionLog current = logs.get(tp);
+        if (current == null || dirOf.get(tp) == dir || futures.containsKey(tp)) {
+            throw new IllegalStateException("No move of " + tp + " to " + logDir + " can start: log in " + dirOf.get(tp)
+                    + ", future log in " + futureDirOf.get(tp));
+        }
+        Path folder = dir.path().resolve(PartitionFolderNames.futureName(tp));
+        try {
+            PartitionLog future = PartitionLog.open(tp, folder, current.config(), time, scheduler, flushTimes, 0L, 0L, true);
+            futureDirOf.put(tp, dir);
+            futures.put(tp, future);
+            LOG.info("Moving {} from {} to {}: created its future log {}", tp, dirOf.get(tp).path(), dir.path(), folder);
+            return future;
+        } catch (IOException e) {
+            throw new KafkaStorageException("Cannot create the future log of " + tp + " in " + dir.path(), e);
+        }
+    }
+
+    /** Ends the move of {@code tp}, if it is moving: its future log is deleted (as a deleted partition's log is). */
+    public synchronized void deleteFuture(TopicPartition tp) {
+        if (detachFutureForDeletion(tp)) {
+            writeCheckpoints();
+        }
+    }
+
+    /**
+     * Completes the move of {@code tp}: its future log, as long as its log and holding the same records (the caller sees
+     * to it, and that nothing is appended meanwhile), becomes its log. The future log is synced; then the log's folder
+     * is renamed for deletion, which commits the move (a crash from here on finds the future log alone and promotes
+     * it); then the future log's folder takes the partition's name. The replaced log takes no more changes; reads in
+     * flight finish, and its files are closed and deleted after file.delete.delay.ms.
+     *
+     * @throws KafkaStorageException if the move could not be committed; the partition keeps its log and future log
+     */
+    public synchronized void replaceCurrentWithFuture(TopicPartition tp) {
+        ensureOpen();
+        PartitionLog current = logs.get(tp);
+        PartitionLog future = futures.get(tp);
+        LogDir from = dirOf.get(tp);
+        LogDir to = futureDirOf.get(tp);
+        if (current == null || future == null) {
+            throw new IllegalStateException(tp + " is not moving between log dirs");
+        }
+        future.flush();
+        try {
+            current.renameDir(from.path().resolve(PartitionFolderNames.deletionName(tp)));
+        } catch (IOException e) {
+            throw new KafkaStorageException("Cannot commit the move of " + tp + " from " + from.path() + " to " + to.path(), e);
+        }
+        current.retire();
+        futures.remove(tp);
+        futureDirOf.remove(tp);
+        logs.put(tp, future);
+        dirOf.put(tp, to);
+        try {
+            future.renameDir(to.partitionDir(tp));
+        } catch (IOException e) {
+            LOG.error("Moved {} to {}, but its log stays in {} until the next start-up renames it", tp, to.path(),
+                    future.dir(), e);
+        }
+        writeCheckpoints();
+        scheduler.schedule("delete-" + current.dir().getFileName(), () -> {
+            current.closeForDeletion();
+            deleteRecursively(current.dir());
+        }, current.config().fileDeleteDelayMs(), 0);
+        LOG.info("Moved {} from {} to {}", tp, from.path(), to.path());
+    }
+
+    /** Applies changed topic settings to every partition of {@code topic}, future logs included. */
     public void updateConfig(String topic, LogConfig config) {
-        logs.values().stream()
+        Stream.concat(logs.values().stream(), futures.values().stream())
                 .filter(log -> log.topicPartition().topic().equals(topic))
                 .forEach(log -> log.updateConfig(config));
     }
 
     /**
-     * Closes the logs, renames each folder {@code <name>.<uuid>-delete} (see {@link PartitionFolderNames}) and deletes it in the
-     * background. Nothing is synced to disk for a log on its way out; the recovery points are
-     * checkpointed once for all of them.
+     * Closes the logs (and future logs), renames each folder {@code <name>.<uuid>-delete} (see {@link
+     * PartitionFolderNames}) and deletes it in the background. Nothing is synced to disk for a log on its way out; the
+     * recovery points are checkpointed once for all of them.
      */
     public synchronized void delete(Collection<TopicPartition> partitions) {
         boolean removedAny = false;
         for (TopicPartition tp : partitions) {
-            removedAny |= detachForDeletion(tp);
+            // The future log first: one left alone by a crash in between would be taken for a completed move.
+            removedAny |= detachFutureForDeletion(tp);
+            removedAny |= detachForDeletion(logs.remove(tp), dirOf.remove(tp));
         }
         if (removedAny) {
             writeCheckpoints();
         }
     }
 
-    private boolean detachForDeletion(TopicPartition tp) {
-        PartitionLog log = logs.remove(tp);
-        LogDir dir = dirOf.remove(tp);
+    private boolean detachFutureForDeletion(TopicPartition tp) {
+        return detachForDeletion(futures.remove(tp), futureDirOf.remove(tp));
+    }
+
+    private boolean detachForDeletion(PartitionLog log, LogDir dir) {
         if (log == null) {
             return false;
         }
+        TopicPartition tp = log.topicPartition();
         log.closeForDeletion();
         Path renamed = log.dir().resolveSibling(PartitionFolderNames.deletionName(tp));
         try {
@@ -276,6 +464,11 @@ public final class LogManager implements AutoCloseable {
         return deleted;
     }
 
+    /** How long each flush of these logs takes, for whoever listens (the broker's log flush timer). */
+    public FlushTimes flushTimes() {
+        return flushTimes;
+    }
+
     /** Flushes every log whose flush.ms has passed; the scheduler runs it every log.flush.scheduler.interval.ms. */
     void flushDirtyLogs() {
         for (PartitionLog log : logs.values()) {
@@ -318,14 +511,26 @@ public final class LogManager implements AutoCloseable {
         }
     }
 
+    /** The offsets of the logs and future logs in {@code dir} (a partition never has both in one dir). */
     private Map<TopicPartition, Long> offsetsIn(LogDir dir, ToLongFunction<PartitionLog> offset) {
         Map<TopicPartition, Long> offsets = new HashMap<>();
+        logsIn(dir).forEach(log -> offsets.put(log.topicPartition(), offset.applyAsLong(log)));
+        return offsets;
+    }
+
+    private List<PartitionLog> logsIn(LogDir dir) {
+        List<PartitionLog> in = new ArrayList<>();
         logs.forEach((tp, log) -> {
             if (dirOf.get(tp) == dir) {
-                offsets.put(tp, offset.applyAsLong(log));
+                in.add(log);
             }
         });
-        return offsets;
+        futures.forEach((tp, log) -> {
+            if (futureDirOf.get(tp) == dir) {
+                in.add(log);
+            }
+        });
+        return in;
     }
 
     /**
@@ -341,15 +546,13 @@ public final class LogManager implements AutoCloseable {
         scheduler.close();
         for (LogDir dir : logDirs) {
             boolean allClosed = true;
-            for (PartitionLog log : logs.values()) {
-                if (dirOf.get(log.topicPartition()) == dir) {
-                    try {
-                        log.close();
-                    } catch (KafkaStorageException e) {
-                        allClosed = false;
-                        LOG.error("Closing {} failed; {} will be recovered at the next start", log.topicPartition(),
-                                dir.path(), e);
-                    }
+            for (PartitionLog log : logsIn(dir)) {
+                try {
+                    log.close();
+                } catch (KafkaStorageException e) {
+                    allClosed = false;
+                    LOG.error("Closing {} failed; {} will be recovered at the next start", log.topicPartition(),
+                            dir.path(), e);
                 }
             }
             try {

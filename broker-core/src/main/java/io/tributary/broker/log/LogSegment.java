@@ -459,6 +459,14 @@ final class LogSegment implements Closeable {
         records.renameTo(logFile.resolveSibling(logFile.getFileName() + SegmentFiles.DELETED_SUFFIX).toFile());
     }
 
+    /** The partition folder was renamed to {@code dir} (a move between log dirs): the files are there now. */
+    void updateParentDir(Path dir) {
+        records.updateParentDir(dir.toFile());
+        offsetIndex.updateParentDir(dir);
+        timeIndex.updateParentDir(dir);
+        txnIndex.updateParentDir(dir);
+    }
+
     /** Closes and deletes the files, wherever they were renamed to. */
     void deleteFiles() throws IOException {
         ByteBuffer view = mapped;

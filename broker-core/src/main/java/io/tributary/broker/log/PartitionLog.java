@@ -49,7 +49,6 @@ public final class PartitionLog {
     private static final Logger LOG = LoggerFactory.getLogger(PartitionLog.class);
 
     private final TopicPartition topicPartition;
-    private final Path dir;
     private final Time time;
     private final LocalLog local;
     private final ReentrantLock appendLock = new ReentrantLock();
@@ -59,16 +58,17 @@ public final class PartitionLog {
     private volatile long localLogStartOffset;
     /** The offset after the last one the remote part holds; {@link #NOTHING_REMOTE} before anything was copied. */
     private volatile long remoteLogEndOffset = NOTHING_REMOTE;
+    /** Another copy of the partition replaced this one (a move between log dirs): no more changes, reads go on. */
+    private volatile boolean retired;
 
     /** {@link #remoteLogEndOffset()} of a log with nothing in remote storage (or none at all). */
     public static final long NOTHING_REMOTE = -1;
 
     private PartitionLog(TopicPartition topicPartition, Path dir, LogConfig config, Time time, Scheduler scheduler,
-                         LogLoader.LoadedLog loaded, long checkpointedLogStartOffset) {
+                         FlushTimes flushTimes, LogLoader.LoadedLog loaded, long checkpointedLogStartOffset) {
         this.topicPartition = topicPartition;
-        this.dir = dir;
         this.time = time;
-        this.local = new LocalLog(topicPartition, dir, config, time, scheduler, loaded);
+        this.local = new LocalLog(topicPartition, dir, config, time, scheduler, flushTimes, loaded);
         // A DeleteRecords start inside the first segment survives restarts through its checkpoint.
         long checkpointed = Math.min(checkpointedLogStartOffset, local.logEndOffset());
         this.localLogStartOffset = Math.max(local.segments().firstBaseOffset(), checkpointed);
@@ -81,20 +81,21 @@ public final class PartitionLog {
      * for what a clean and an unclean start do. The log starts at {@code logStartOffset} (checkpointed by the
      * {@link LogManager}) or at its first segment, whichever is later.
      */
-    static PartitionLog open(TopicPartition tp, Path dir, LogConfig config, Time time, Scheduler scheduler,
+    static PartitionLog open(TopicPartition tp, Path dir, LogConfig config, Time time, Scheduler scheduler, FlushTimes flushTimes,
                              long recoveryPoint, long logStartOffset, boolean cleanShutdown) throws IOException {
         Files.createDirectories(dir);
         LogLoader.LoadedLog loaded = new LogLoader(tp, dir, config, time.milliseconds())
                 .load(recoveryPoint, cleanShutdown);
-        return new PartitionLog(tp, dir, config, time, scheduler, loaded, logStartOffset);
+        return new PartitionLog(tp, dir, config, time, scheduler, flushTimes, loaded, logStartOffset);
     }
 
     public TopicPartition topicPartition() {
         return topicPartition;
     }
 
+    /** The partition folder, which a move between log dirs renames. */
     public Path dir() {
-        return dir;
+        return local.dir();
     }
 
     public LogConfig config() {
@@ -415,6 +416,7 @@ public final class PartitionLog {
     public List<ClosedSegmentFiles> closedSegmentFiles(long fromOffset, long upTo) {
         List<ClosedSegmentFiles> found = new ArrayList<>();
         List<LogSegment> all = List.copyOf(local.segments().all());
+        Path dir = local.dir();
         for (int i = 0; i + 1 < all.size(); i++) {
             LogSegment segment = all.get(i);
             long end = all.get(i + 1).baseOffset();
@@ -446,7 +448,7 @@ public final class PartitionLog {
 
     /** Where the cleaner writes the segment that is to replace the closed segments of offsets [base, end). */
     public Path cleanedFile(long baseOffset, long endOffset) {
-        return SegmentFiles.cleaned(dir, baseOffset, endOffset);
+        return SegmentFiles.cleaned(local.dir(), baseOffset, endOffset);
     }
 
     /**
@@ -488,7 +490,7 @@ public final class PartitionLog {
         appendLock.lock();
         try {
             LogConfig cfg = local.config();
-            if (local.isClosed() || !cfg.deleteRetentionEnabled()) {
+            if (local.isClosed() || retired || !cfg.deleteRetentionEnabled()) {
                 return 0;
             }
             boolean tiered = cfg.remoteStorageEnable();
@@ -601,6 +603,33 @@ public final class PartitionLog {
         close(false);
     }
 
+    /**
+     * Renames the partition folder to {@code target}, a folder of the same log dir (a move between log dirs: the
+     * future copy takes the partition's own name, the copy it replaced a deletion name); appends wait meanwhile,
+     * reads in flight go on.
+     */
+    void renameDir(Path target) throws IOException {
+        appendLock.lock();
+        try {
+            local.renameDir(target);
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    /**
+     * This copy of the partition was replaced by another (a move between log dirs): it takes no more appends,
+     * truncations, retention or cleaner swaps. Its files stay open, so reads in flight finish, until it is closed.
+     */
+    void retire() {
+        appendLock.lock();
+        try {
+            retired = true;
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
     private void close(boolean flush) {
         appendLock.lock();
         try {
@@ -613,8 +642,8 @@ public final class PartitionLog {
     }
 
     private void ensureOpen() {
-        if (local.isClosed()) {
-            throw new KafkaStorageException("The log of " + topicPartition + " is closed");
+        if (local.isClosed() || retired) {
+            throw new KafkaStorageException("The log of " + topicPartition + " in " + local.dir() + " is closed");
         }
     }
 

@@ -117,8 +117,17 @@ public final class ProducerStateManager {
         long logStart = partitionLog.localLogStartOffset();
         state.replayedFrom = Math.max(state.readNewestSnapshot(dir, logStart, logEnd, nowMs), logStart);
         state.replay(partitionLog, state.replayedFrom, logEnd, nowMs);
-        partitionLog.onRoll(newBaseOffset -> state.snapshotOnRoll(partitionLog, newBaseOffset));
+        state.snapshotOnRollOf(partitionLog);
         return state;
+    }
+
+    /**
+     * Snapshots this state into the folder of {@code partitionLog} whenever it rolls a segment: the log it was loaded
+     * from, or a copy of the same records that takes over from it (a move between log dirs). The folder is looked up at
+     * each roll, since the move renames it.
+     */
+    void snapshotOnRollOf(PartitionLog partitionLog) {
+        partitionLog.onRoll(newBaseOffset -> snapshotOnRoll(partitionLog, newBaseOffset));
     }
 
     /** The offset the last {@link #load} replayed the log from: the offset of the snapshot it used, if any. */
@@ -200,29 +209,41 @@ public final class ProducerStateManager {
 
     /**
      * Before a transactional append of {@code producerId} at {@code epoch}: {@link VerificationGuard#NOT_NEEDED} if
-     * its transaction is open here or a newer epoch of it was seen here, else the guard (kept until its transaction
-     * begins or a marker comes) to verify with the coordinator.
+     * its transaction is open here at that epoch or a newer epoch of it was seen here, else the guard (kept until its
+     * transaction begins or a marker ends it) to verify with the coordinator. {@code bumpsEpoch}: the producer speaks
+     * transaction version 2, so a transaction of its previous epoch may still be open here, waiting for its marker.
      */
-    public VerificationGuard startVerification(long producerId, short epoch) {
+    public VerificationGuard startVerification(long producerId, short epoch, boolean bumpsEpoch) {
         Short newest = epochs.get(producerId);
-        if (ongoing.isOpen(producerId) || newest != null && newest > epoch) {
+        if (newest != null && (newest > epoch || newest == epoch && ongoing.isOpen(producerId))) {
             return VerificationGuard.NOT_NEEDED;
         }
-        return verificationGuards.computeIfAbsent(producerId, id -> new VerificationGuard());
+        VerificationGuard guard = verificationGuards.get(producerId);
+        if (guard == null || !guard.serves(epoch, bumpsEpoch)) {
+            guard = new VerificationGuard(epoch, bumpsEpoch);
+            verificationGuards.put(producerId, guard);
+        }
+        return guard;
     }
 
     /**
      * Checks that a transactional {@code batch} that would open its producer's transaction here was verified under
-     * {@code guard}, and that no marker came since.
+     * {@code guard}, and that no marker ended that transaction since.
      *
      * @throws InvalidTxnStateException if not: the partition is not (or no longer) in the producer's transaction
      */
     public void checkVerified(RecordBatch batch, VerificationGuard guard) {
-        if (batch.isTransactional() && !ongoing.isOpen(batch.producerId())
+        if (batch.isTransactional() && !openAt(batch.producerId(), batch.producerEpoch())
                 && verificationGuards.get(batch.producerId()) != guard) {
             throw new InvalidTxnStateException("The transaction of producer " + batch.producerId()
                     + " does not hold this partition, or ended since the coordinator confirmed it did");
         }
+    }
+
+    /** Whether {@code producerId} has a transaction open here at {@code epoch}. */
+    private boolean openAt(long producerId, short epoch) {
+        Short newest = epochs.get(producerId);
+        return ongoing.isOpen(producerId) && newest != null && newest == epoch;
     }
 
     /**
@@ -270,7 +291,10 @@ public final class ProducerStateManager {
     }
 
     private CompletedTxn complete(RecordBatch marker, long markerOffset) {
-        verificationGuards.remove(marker.producerId()); // a verification before the marker no longer holds
+        VerificationGuard guard = verificationGuards.get(marker.producerId());
+        if (guard != null && guard.endedBy(marker.producerEpoch())) {
+            verificationGuards.remove(marker.producerId()); // a verification before the marker no longer holds
+        }
         EndTransactionMarker end = marker(marker);
         coordinatorEpochs.merge(marker.producerId(), end.coordinatorEpoch(), Math::max);
         boolean aborted = end.controlType() == ControlRecordType.ABORT;

@@ -51,7 +51,8 @@ final class TimeIndex extends AbstractIndex {
             throw new IllegalArgumentException("Offset " + offset + " is smaller than the last time-indexed offset "
                     + last.offset() + " in " + file());
         }
-        if (n == 0 || timestamp > last.timestamp()) {
+        // An empty index's last entry is (-1, base offset): batches without timestamps (NO_TIMESTAMP) add nothing.
+        if (timestamp > last.timestamp()) {
             ByteBuffer buffer = writableBuffer();
             buffer.putLong(n * ENTRY_SIZE, timestamp);
             buffer.putInt(n * ENTRY_SIZE + 8, relativeOffset(offset));

@@ -17,7 +17,7 @@ import java.util.List;
  * for them. Guarded by the owning segment's appender (the log's append lock); reads take a copy.
  */
 final class TransactionIndex {
-    private Path file;
+    private volatile Path file;
     private volatile List<AbortedTxn> entries;
     private FileChannel channel;
 
@@ -108,6 +108,11 @@ final class TransactionIndex {
             Files.move(file, target, StandardCopyOption.REPLACE_EXISTING);
         }
         file = target;
+    }
+
+    /** The folder holding the file was renamed to {@code dir}. */
+    void updateParentDir(Path dir) {
+        file = dir.resolve(file.getFileName());
     }
 
     void close() throws IOException {

@@ -63,6 +63,21 @@ public final class BrokerTopicStats {
         return stats;
     }
 
+    /** Records produced to all topics. */
+    public long messagesIn() {
+        return topics.values().stream().mapToLong(TopicStats::messagesIn).sum();
+    }
+
+    /** Bytes produced to all topics. */
+    public long bytesIn() {
+        return topics.values().stream().mapToLong(TopicStats::bytesIn).sum();
+    }
+
+    /** Bytes of all topics sent to consumers. */
+    public long bytesOut() {
+        return topics.values().stream().mapToLong(TopicStats::bytesOut).sum();
+    }
+
     /** {@code listener} hears of each topic when its counters are created, and at once of those that exist. */
     public void onNewTopic(Consumer<String> listener) {
         newTopicListeners.add(listener);

@@ -4,11 +4,13 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.channels.SelectionKey;
 import org.apache.kafka.common.network.Send;
+import org.apache.kafka.common.utils.Time;
 
 /**
  * One client connection as its processor sees it: its transport (plaintext or TLS) and authenticator, the frame being
  * read and the response being written (a request out with the handlers gives its frame's memory back itself, see
- * {@link Request#releaseFrame()}). Confined to the processor thread.
+ * {@link Request#releaseFrame()}), and the network thread's time spent on its socket (TLS handshake, reads, writes)
+ * since that time was last charged to a request. Confined to the processor thread.
  */
 final class Connection {
     private final String id;
@@ -18,7 +20,11 @@ final class Connection {
     private final Authenticator authenticator;
     private final int maxRequestBytes;
     private final FrameReader frames;
+    private final Time time;
     private Send send;
+    /** The request whose response is being written, or needed none: its client is charged the network time. */
+    private Request answering;
+    private long networkThreadNanos;
     private boolean awaitingResponse;
     private boolean mutedForMemory;
     private long throttledUntilMs;
@@ -28,7 +34,7 @@ final class Connection {
     private boolean closed;
 
     Connection(String id, InetAddress client, SelectionKey key, Transport transport,
-               Authenticator authenticator, int maxRequestBytes, ReceiveBuffers buffers, MemoryPool pool, long nowMs) {
+               Authenticator authenticator, int maxRequestBytes, ReceiveBuffers buffers, MemoryPool pool, Time time) {
         this.id = id;
         this.client = client;
         this.key = key;
@@ -36,7 +42,8 @@ final class Connection {
         this.authenticator = authenticator;
         this.maxRequestBytes = maxRequestBytes;
         this.frames = new FrameReader(Math.min(maxRequestBytes, authenticator.maxUnauthenticatedFrameBytes()), buffers, pool);
-        this.lastActiveMs = nowMs;
+        this.time = time;
+        this.lastActiveMs = time.milliseconds();
     }
 
     String id() {
@@ -59,7 +66,7 @@ final class Connection {
 
     /** Advances the TLS handshake; once it is done the authenticator sees the session and reading begins. */
     void handshake(long nowMs) throws IOException {
-        int interest = transport.handshake();
+        int interest = (int) timed(transport::handshake);
         lastActiveMs = nowMs;
         if (interest == 0) {
             authenticator.transportReady(transport.sslSession());
@@ -69,11 +76,10 @@ final class Connection {
         key.interestOps(interest);
     }
 
-    /** Lifts the pre-authentication frame limit once the client has authenticated. */
+    /** The pre-authentication frame limit holds while the client is not (or no longer, re-authenticating) logged in. */
     void authenticationProgressed() {
-        if (authenticator.authenticated()) {
-            frames.maxFrameBytes(maxRequestBytes);
-        }
+        frames.maxFrameBytes(authenticator.authenticated() ? maxRequestBytes
+                : Math.min(maxRequestBytes, authenticator.maxUnauthenticatedFrameBytes()));
     }
 
     /** True if bytes the selector cannot see (decrypted, or read from the socket already) wait to be read. */
@@ -100,7 +106,7 @@ final class Connection {
      */
     FrameReader.Frame read(long nowMs) throws IOException {
         boolean started = frames.midFrame();
-        if (frames.readFrom(transport) > 0) {
+        if (timed(() -> frames.readFrom(transport)) > 0) {
             lastActiveMs = nowMs;
         }
         if (!started && frames.midFrame()) {
@@ -148,7 +154,7 @@ final class Connection {
 
     /** @return true once the whole response has been written */
     boolean write(long nowMs) throws IOException {
-        if (send.writeTo(transport) > 0) {
+        if (timed(() -> send.writeTo(transport)) > 0) {
             lastActiveMs = nowMs;
         }
         if (!send.completed()) {
@@ -160,6 +166,38 @@ final class Connection {
 
     boolean sending() {
         return send != null;
+    }
+
+    /** Socket work (a TLS handshake step, a read, a write) whose time is the network thread's for this connection. */
+    private interface SocketWork {
+        long run() throws IOException;
+    }
+
+    private long timed(SocketWork work) throws IOException {
+        long started = time.nanoseconds();
+        try {
+            return work.run();
+        } finally {
+            networkThreadNanos += time.nanoseconds() - started;
+        }
+    }
+
+    /** {@code request}'s response is about to be written (or needs none, or closes the connection). */
+    void answering(Request request) {
+        answering = request;
+    }
+
+    /**
+     * The response to the request being answered is out (or needed none, or the connection is closing): its client is
+     * charged the network thread's time on this connection since the last charge (KIP-124), TLS handshake included.
+     * Time spent before the first request, or on a SASL login, goes to the next request answered after it.
+     */
+    void chargeNetworkThreadTime() {
+        if (answering != null) {
+            answering.recordNetworkThreadTime(networkThreadNanos);
+            answering = null;
+            networkThreadNanos = 0;
+        }
     }
 
     /** The client is over a quota: once the response being sent is out, read nothing until {@code untilMs}. */

@@ -33,7 +33,7 @@ final class ConnectionQuotas {
             }
         }
         // Outside the lock: the broker list may come from ZooKeeper's cache and a host name may need resolving.
-        boolean broker = isBroker.test(address);
+        boolean broker = isBroker(address);
         synchronized (this) {
             if (broker || withinLimits(address)) {
                 count(address);
@@ -42,6 +42,11 @@ final class ConnectionQuotas {
             refused++;
             return false;
         }
+    }
+
+    /** Whether {@code address} is one of the cluster's brokers (ask only when a limit bites: it may cost a lookup). */
+    boolean isBroker(InetAddress address) {
+        return isBroker.test(address);
     }
 
     private boolean withinLimits(InetAddress address) {

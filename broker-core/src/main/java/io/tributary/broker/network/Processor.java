@@ -171,16 +171,20 @@ public final class Processor implements Runnable {
 
     private void pollOnce() {
         try {
+            long turnStart = time.nanoseconds();
             registerNewSockets();
             reuseReturnedBuffers();
             maybePauseReading();
             processResponses();
             unmuteIfMemoryFreed();
             long pollMs = unmuteThrottledAndGetPollMs(); // may find buffered input on a connection it unmutes
+            long selectStart = time.nanoseconds();
             selector.select(withBufferedInput.isEmpty() ? pollMs : 1);
+            long selectEnd = time.nanoseconds();
             handleReadyKeys();
             readBufferedInput();
             closeStalledConnections();
+            requestChannel.networkIdle().record(selectEnd - selectStart, time.nanoseconds() - turnStart);
         } catch (ClosedSelectorException e) {
             throw e;
         } catch (Throwable e) {
@@ -236,7 +240,7 @@ public final class Processor implements Runnable {
                 .orElseGet(() -> new SocketChannelTransfer(socket));
         SelectionKey key = socket.register(selector, SelectionKey.OP_READ);
         Connection connection = new Connection(connectionId, client, key, transport, security.newAuthenticator(client),
-                maxRequestBytes, receiveBuffers, memoryPool, time.milliseconds());
+                maxRequestBytes, receiveBuffers, memoryPool, time);
         if (!connection.handshaking()) {
             connection.authenticator().transportReady(transport.sslSession());
             connection.authenticationProgressed();
@@ -274,6 +278,9 @@ public final class Processor implements Runnable {
                 continue; // the client went away while its request was being handled
             }
             try {
+                if (connection.authenticator().authenticated()) { // a SASL login's time goes to the first request after it
+                    connection.answering(response.request());
+                }
                 if (response.throttleTimeMs() > 0) {
                     connection.throttleUntil(time.milliseconds() + response.throttleTimeMs());
                 }
@@ -376,27 +383,37 @@ public final class Processor implements Runnable {
         if (frame == null) {
             return;
         }
-        RequestParser.Parsed parsed;
+        Authenticator authenticator = connection.authenticator();
+        RequestParser.Parsed parsed = null;
         Authenticator.Step step = Authenticator.Step.FORWARD;
         try { // a frame that fails here is no request's: its memory goes back now
-            parsed = parser.parse(frame.payload());
-            if (parsed instanceof RequestParser.Parsed.Ok ok && !connection.authenticator().authenticated()) {
-                step = connection.authenticator().handle(ok.header(), ok.body());
+            if (authenticator.expectsBareToken()) {
+                step = authenticator.handleBareToken(frame.payload(), now);
+            } else {
+                parsed = parser.parse(frame.payload());
+                if (parsed instanceof RequestParser.Parsed.Ok ok) {
+                    step = authenticator.handle(ok.header(), ok.body(), now);
+                }
             }
         } catch (RuntimeException e) {
             frame.release(receiveBuffers::release);
             throw e;
         }
-        connection.awaitResponse();
         if (!step.forward()) {
             frame.release(receiveBuffers::release);
             connection.authenticationProgressed();
+            if (step.reply() == null) {
+                close(connection);
+                return;
+            }
+            connection.awaitResponse();
             if (step.thenClose()) {
                 connection.closeAfterSending();
             }
             send(connection, step.reply());
             return;
         }
+        connection.awaitResponse();
         if (parsed instanceof RequestParser.Parsed.Unknown unknown) {
             // Every such request is logged: it names an API or version some client needs and we lack.
             log.warn("connection {} from {} (client id {}) sent {} v{}, which this broker does not serve: answered UNSUPPORTED_VERSION",
@@ -443,6 +460,7 @@ public final class Processor implements Runnable {
     }
 
     private void resumeReading(Connection connection) {
+        connection.chargeNetworkThreadTime();
         long now = time.milliseconds();
         if (connection.closesAfterSending()) {
             close(connection);
@@ -518,6 +536,7 @@ public final class Processor implements Runnable {
 
     /** Closes a connection already out of {@link #connections}. */
     private void forget(Connection connection) {
+        connection.chargeNetworkThreadTime();
         if (connection.close()) {
             quotas.closed(connection.client());
         }

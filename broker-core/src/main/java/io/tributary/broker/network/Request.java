@@ -1,6 +1,7 @@
 package io.tributary.broker.network;
 
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongConsumer;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.RequestHeader;
@@ -19,6 +20,7 @@ public final class Request {
     private final int sizeInBytes;
     private final AtomicReference<Runnable> frameRelease;
     private final Session session;
+    private volatile LongConsumer networkThreadTimeRecorder;
 
     /** @param frameRelease gives the frame's memory back; run once, by {@link #releaseFrame()} */
     public Request(int processorId, String connectionId, RequestHeader header, AbstractRequest body,
@@ -41,6 +43,22 @@ public final class Request {
         Runnable release = frameRelease.getAndSet(null);
         if (release != null) {
             release.run();
+        }
+    }
+
+    /**
+     * Set by the handler (before the response is queued) to charge the client the network thread's time for the
+     * request once its response is out: the time reading the request and writing the response, TLS included.
+     */
+    public void onNetworkThreadTime(LongConsumer recorder) {
+        networkThreadTimeRecorder = recorder;
+    }
+
+    /** Called by the processor once the response is out (or the connection closed). */
+    void recordNetworkThreadTime(long nanos) {
+        LongConsumer recorder = networkThreadTimeRecorder;
+        if (recorder != null) {
+            recorder.accept(nanos);
         }
     }
 

@@ -6,6 +6,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import io.tributary.broker.metrics.IdleRatio;
 
 /**
  * The hand-over between processors (network threads) and request handlers: a bounded queue of
@@ -17,6 +18,7 @@ public final class RequestChannel {
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger processorIds = new AtomicInteger();
     private final Object idle = new Object();
+    private final IdleRatio networkIdle = new IdleRatio();
 
     public RequestChannel(int queuedMaxRequests) {
         this.requests = new ArrayBlockingQueue<>(queuedMaxRequests);
@@ -35,6 +37,11 @@ public final class RequestChannel {
     void sendRequest(Request request) throws InterruptedException {
         inFlight.incrementAndGet();
         requests.put(request);
+    }
+
+    /** How much of their time the processors of every listener spend waiting in their selectors. */
+    public IdleRatio networkIdle() {
+        return networkIdle;
     }
 
     /** Requests waiting for a handler thread. */

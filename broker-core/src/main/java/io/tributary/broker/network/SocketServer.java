@@ -26,9 +26,12 @@ public final class SocketServer implements AutoCloseable {
     private final Acceptor acceptor;
     private final int firstProcessorId;
 
-    /** @param isBroker whether a client address is one of the cluster's brokers (exempt from the connection limits) */
+    /**
+     * @param isBroker whether a client address is one of the cluster's brokers (exempt from the connection limits)
+     * @param rates    the connection creation rates, shared by every listener of the broker
+     */
     public SocketServer(SocketServerConfig config, RequestChannel requestChannel, Predicate<InetAddress> isBroker,
-                        Time time) throws IOException {
+                        ConnectionRates rates, Time time) throws IOException {
         this.requestChannel = requestChannel;
         this.quotas = new ConnectionQuotas(config.connectionLimits(), isBroker);
         this.config = config;
@@ -38,8 +41,8 @@ public final class SocketServer implements AutoCloseable {
         for (int i = 0; i < config.networkThreads(); i++) {
             processors.add(newProcessor(firstProcessorId + i));
         }
-        this.acceptor = new Acceptor(config.listenAddress(), processors, quotas, config.sendBufferBytes(),
-                config.receiveBufferBytes());
+        this.acceptor = new Acceptor(config.listenAddress(), config.security().listener(), processors, quotas, rates,
+                config.sendBufferBytes(), config.receiveBufferBytes(), time);
     }
 
     private Processor newProcessor(int id) throws IOException {

@@ -1,7 +1,8 @@
 /**
  * The broker's socket layer: size-prefixed Kafka frames over plain TCP or TLS.
  *
- * <p>Threads: one {@link io.tributary.broker.network.Acceptor} accepts connections and hands each
+ * <p>Threads: one {@link io.tributary.broker.network.Acceptor} accepts connections (at the rates its
+ * {@link io.tributary.broker.network.ConnectionRates} allow) and hands each
  * to one of {@code num.network.threads} {@link io.tributary.broker.network.Processor}s. A
  * processor owns its NIO selector and its connections outright, so nothing on the socket path
  * takes a lock. It reads one frame at a time per connection, parses it with kafka-clients'

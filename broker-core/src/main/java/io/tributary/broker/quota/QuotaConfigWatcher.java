@@ -14,8 +14,8 @@ import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 
 /**
  * Keeps a {@link ClientQuotaEnforcer} in step with the quotas in ZooKeeper: Curator caches of
- * {@code /config/users} and {@code /config/clients}, and after every change the whole set applied again (quota
- * nodes are few, and changes rare), so a quota altered through any broker reaches every broker.
+ * {@code /config/users}, {@code /config/clients} and {@code /config/ips}, and after every change the whole set applied
+ * again (quota nodes are few, and changes rare), so a quota altered through any broker reaches every broker.
  */
 public final class QuotaConfigWatcher implements AutoCloseable {
     private final List<CuratorCache> caches;
@@ -23,7 +23,8 @@ public final class QuotaConfigWatcher implements AutoCloseable {
 
     private QuotaConfigWatcher(ZkClient zk, ClientQuotaEnforcer enforcer) {
         this.caches = List.of(CuratorCache.build(zk.curator(), ClientQuotaStore.USERS_PATH),
-                CuratorCache.build(zk.curator(), ClientQuotaStore.CLIENTS_PATH));
+                CuratorCache.build(zk.curator(), ClientQuotaStore.CLIENTS_PATH),
+                CuratorCache.build(zk.curator(), ClientQuotaStore.IPS_PATH));
         this.enforcer = enforcer;
     }
 

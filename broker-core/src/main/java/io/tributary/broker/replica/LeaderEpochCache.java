@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * epoch. A follower asks its leader where its own latest epoch ends there (OffsetForLeaderEpoch)
  * and truncates to that point, never to its high watermark.
  *
- * <p>File {@code <partition dir>/leader-epoch-checkpoint}, Kafka's text layout: a version line
+ * <p>File {@code <partition dir>/leader-epoch-checkpoint} (wherever a move between log dirs has put the folder), Kafka's
+ * text layout: a version line
  * ({@code 0}), an entry count line, then one {@code <epoch> <start offset>} line per epoch, oldest
  * first. Written atomically (temporary file, fsync, rename) on every change; epochs change rarely.
  * A missing file is rebuilt from the batches' partition leader epochs; entries at or beyond the log
@@ -37,7 +38,7 @@ public final class LeaderEpochCache {
     private static final Logger log = LoggerFactory.getLogger(LeaderEpochCache.class);
     private static final int READ_CHUNK_BYTES = 1024 * 1024;
 
-    private final Path file;
+    private final PartitionLog partitionLog;
     private final TreeMap<Integer, Long> startOffsets = new TreeMap<>();
     /** Whether a file may be on disk that a load would trust: then every write is synced. */
     private boolean fileMayBeOnDisk;
@@ -47,14 +48,18 @@ public final class LeaderEpochCache {
         public static final EpochEnd UNDEFINED = new EpochEnd(-1, -1);
     }
 
-    private LeaderEpochCache(Path file) {
-        this.file = file;
-        this.fileMayBeOnDisk = Files.exists(file);
+    private LeaderEpochCache(PartitionLog partitionLog) {
+        this.partitionLog = partitionLog;
+        this.fileMayBeOnDisk = Files.exists(file());
+    }
+
+    private Path file() {
+        return partitionLog.dir().resolve(FILE_NAME);
     }
 
     /** Loads the cache of {@code partitionLog}, rebuilding it from the log if the file is missing or unreadable. */
     public static LeaderEpochCache load(PartitionLog partitionLog) {
-        LeaderEpochCache cache = new LeaderEpochCache(partitionLog.dir().resolve(FILE_NAME));
+        LeaderEpochCache cache = new LeaderEpochCache(partitionLog);
         if (!cache.read()) {
             cache.rebuild(partitionLog);
         }
@@ -62,7 +67,20 @@ public final class LeaderEpochCache {
         return cache;
     }
 
+    /**
+     * The cache of {@code copy}, a copy of this log's records in another folder (a move between log dirs): the same
+     * epochs, the leader's own epoch with no records yet included, written to its folder (synced) now.
+     */
+    synchronized LeaderEpochCache copyTo(PartitionLog copy) {
+        LeaderEpochCache cache = new LeaderEpochCache(copy);
+        cache.startOffsets.putAll(startOffsets);
+        cache.fileMayBeOnDisk = true; // a crash right after the move must find it
+        cache.write();
+        return cache;
+    }
+
     private boolean read() {
+        Path file = file();
         if (!Files.exists(file)) {
             return false;
         }
@@ -75,7 +93,7 @@ public final class LeaderEpochCache {
             }
             return true;
         } catch (IOException | RuntimeException e) {
-            log.warn("unreadable {}, rebuilding it from the log: {}", file, e.toString());
+            log.warn("unreadable {}, rebuilding it from the log: {}", file(), e.toString());
             startOffsets.clear();
             return false;
         }
@@ -147,6 +165,7 @@ public final class LeaderEpochCache {
     }
 
     private void write() {
+        Path file = file();
         Path temporary = file.resolveSibling(FILE_NAME + ".tmp");
         try {
             Files.writeString(temporary, LeaderEpochCheckpoint.encode(startOffsets), StandardCharsets.UTF_8);

@@ -1,5 +1,6 @@
 package io.tributary.broker.replica;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -16,6 +17,7 @@ import io.tributary.broker.log.VerificationGuard;
 import io.tributary.broker.controller.PartitionState;
 import io.tributary.broker.log.LogAppendInfo;
 import io.tributary.broker.log.PartitionLog;
+import io.tributary.broker.metrics.IsrChanges;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.FencedLeaderEpochException;
 import org.apache.kafka.common.errors.NotEnoughReplicasException;
@@ -28,6 +30,7 @@ import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
 import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.record.internal.Records;
 import org.apache.kafka.common.requests.DeleteRecordsRequest;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
@@ -45,18 +48,31 @@ import org.slf4j.LoggerFactory;
  * at most one at a time, and the outcome is applied when the write completes (as Kafka's AlterPartition manager
  * does). A removal counts once stored, an addition as soon as it may have been stored (KIP-497).
  *
- * <p>Threading: state changes, appends and ISR decisions hold this object's lock; no thread that fetches, appends or
- * checks the ISR waits for ZooKeeper. The outcome of an ISR write is applied on the writer's thread. The high
- * watermark and the maximal ISR are published through volatiles for lock-free reads.
+ * <p>Moving to another log dir of this broker (KIP-113), the replica keeps a future log there a copy of its log and
+ * then takes it as its log ({@link #copyToFuture}, {@link #completeMove}), serving throughout.
+ *
+ * <p>Threading: state changes, appends, ISR decisions and the steps of a move hold this object's lock; no thread that
+ * fetches, appends or checks the ISR waits for ZooKeeper. The outcome of an ISR write is applied on the writer's
+ * thread. The high watermark, the maximal ISR and the log are published through volatiles for lock-free reads.
  */
 public final class Partition {
     private static final Logger log = LoggerFactory.getLogger(Partition.class);
 
     private final TopicPartition topicPartition;
-    private final PartitionLog partitionLog;
-    private final LeaderEpochCache epochs;
+    /** The log; replaced (under this lock) when a move to another log dir completes, read without it. */
+    private volatile PartitionLog partitionLog;
+    private volatile LeaderEpochCache epochs;
+    /**
+     * The future log a move of this replica to another log dir fills (KIP-113), or null. It holds the log's records
+     * from some offset up to its own end (its start never above the log's): copies append the log's records to it, and
+     * every truncation of the log cuts it too.
+     */
+    private PartitionLog futureLog;
+    /** How often the log was truncated: records read from it outside this lock may be gone if this changed meanwhile. */
+    private long truncations;
     private final IdempotentAppender appender;
     private final IsrWriter isrWriter;
+    private final IsrChanges isrChanges;
     private final IntPredicate mayJoinIsr;
     private final Runnable highWatermarkMovedByIsrWrite;
     private final int localId;
@@ -122,13 +138,14 @@ public final class Partition {
      * @param checkpointedHighWatermark the high watermark last checkpointed for this partition (0 if none)
      */
     Partition(TopicPartition topicPartition, PartitionLog partitionLog, IdempotentAppender appender, IsrWriter isrWriter,
-              IntPredicate mayJoinIsr, Runnable highWatermarkMovedByIsrWrite, int localId, long checkpointedHighWatermark,
+              IsrChanges isrChanges, IntPredicate mayJoinIsr, Runnable highWatermarkMovedByIsrWrite, int localId, long checkpointedHighWatermark,
               Time time) {
         this.topicPartition = topicPartition;
         this.partitionLog = partitionLog;
         this.epochs = LeaderEpochCache.load(partitionLog);
         this.appender = appender;
         this.isrWriter = isrWriter;
+        this.isrChanges = isrChanges;
         this.mayJoinIsr = mayJoinIsr;
         this.highWatermarkMovedByIsrWrite = highWatermarkMovedByIsrWrite;
         this.localId = localId;
@@ -302,8 +319,8 @@ public final class Partition {
         return info;
     }
 
-    VerificationGuard startVerification(long producerId, short epoch) {
-        return appender.startVerification(partitionLog, producerId, epoch);
+    VerificationGuard startVerification(long producerId, short epoch, boolean bumpsEpoch) {
+        return appender.startVerification(partitionLog, producerId, epoch, bumpsEpoch);
     }
 
     /** The last stable offset under {@code highWatermark}: the first offset of the oldest open transaction, if lower. */
@@ -326,7 +343,10 @@ public final class Partition {
             return;
         }
         if (records.sizeInBytes() > 0) {
-            restartAtFirstBatchIfItSpansTheStart(records.firstBatch());
+            if (restartAtFirstBatchIfItSpansTheStart(partitionLog, records.firstBatch())) {
+                epochs.clear();
+                logCut();
+            }
             for (MutableRecordBatch batch : records.batches()) {
                 epochs.assign(batch.partitionLeaderEpoch(), batch.baseOffset());
             }
@@ -342,17 +362,20 @@ public final class Partition {
     /**
      * An empty log restarted at the leader's log start receives the whole batch holding that offset when
      * DeleteRecords cut inside it: the log restarts at the batch's base offset to take it, as Kafka does. The
-     * log start then moves up to the leader's again.
+     * log start then moves up to the leader's again. The same holds for the future log of a move, which copies the log.
+     *
+     * @return whether {@code target} was restarted
      */
-    private void restartAtFirstBatchIfItSpansTheStart(RecordBatch first) {
-        long end = partitionLog.logEndOffset();
-        if (first != null && partitionLog.localLogStartOffset() == end && first.baseOffset() < end && first.lastOffset() >= end) {
-            log.info("{}: the leader's log starts inside the batch at {}; restarting the empty log there", topicPartition,
-                    first.baseOffset());
-            partitionLog.truncateFullyAndStartAt(first.baseOffset());
-            epochs.clear();
-            appender.reset(partitionLog);
+    private boolean restartAtFirstBatchIfItSpansTheStart(PartitionLog target, RecordBatch first) {
+        long end = target.logEndOffset();
+        if (first == null || target.localLogStartOffset() != end || first.baseOffset() >= end || first.lastOffset() < end) {
+            return false;
         }
+        log.info("{}: the log {} starts inside the batch at {}; restarting it empty there", topicPartition, target.dir(),
+                first.baseOffset());
+        target.truncateFullyAndStartAt(first.baseOffset());
+        appender.reset(target);
+        return true;
     }
 
     synchronized boolean followsAt(int epoch) {
@@ -371,6 +394,7 @@ public final class Partition {
         partitionLog.truncateTo(offset);
         epochs.truncateFromEnd(partitionLog.logEndOffset());
         appender.reset(partitionLog);
+        logCut();
         highWatermark = Math.min(highWatermark, partitionLog.logEndOffset());
     }
 
@@ -388,7 +412,126 @@ public final class Partition {
         partitionLog.truncateFullyAndStartAt(offset);
         epochs.clear();
         appender.reset(partitionLog);
+        logCut();
         highWatermark = offset;
+    }
+
+    /** The log was truncated or emptied: the future log keeps only what the log still has at the same offsets. */
+    private void logCut() {
+        truncations++;
+        if (futureLog != null && futureLog.logEndOffset() > partitionLog.logEndOffset()) {
+            futureLog.truncateTo(partitionLog.logEndOffset());
+            appender.reset(futureLog);
+        }
+    }
+
+    /** Starts a move of this replica to another log dir: {@code future}, empty or loaded at start-up, is filled from now on. */
+    synchronized void startMove(PartitionLog future) {
+        if (futureLog != null) {
+            throw new IllegalStateException(topicPartition + " is moving to " + futureLog.dir() + " already");
+        }
+        futureLog = future;
+    }
+
+    /** The future log of the move of this replica to another log dir in progress. */
+    synchronized Optional<PartitionLog> futureLog() {
+        return Optional.ofNullable(futureLog);
+    }
+
+    /** Ends the move to another log dir in progress before it completed; deleting its future log is the caller's job. */
+    synchronized void cancelMove() {
+        if (futureLog != null) {
+            appender.reset(futureLog);
+            futureLog = null;
+        }
+    }
+
+    /**
+     * What a round of copying for a move to another log dir did: the bytes it copied, and whether the future log then
+     * reached the end the log had when the round read it.
+     */
+    record FutureCopy(long bytes, boolean caughtUp) {
+        static final FutureCopy NO_MOVE = new FutureCopy(-1, false);
+        static final FutureCopy STALE = new FutureCopy(0, false);
+    }
+
+    /**
+     * One round of the move to another log dir: copies up to {@code maxBytes} of whole batches of the log, from where
+     * the future log ends, onto it (as a follower appends, producer state and aborted-transaction indexes included). The
+     * log is read outside this replica's lock, unless the caller holds it; what was read is appended only if the log was
+     * not truncated meanwhile. The future log's start follows the log's; a future log that ends below it (retention,
+     * DeleteRecords) starts over there.
+     *
+     * @return what the round did; {@link FutureCopy#NO_MOVE} if no move is in progress
+     */
+    FutureCopy copyToFuture(int maxBytes) {
+        PartitionLog current;
+        PartitionLog future;
+        long truncationsBefore;
+        synchronized (this) {
+            if (futureLog == null) {
+                return FutureCopy.NO_MOVE;
+            }
+            current = partitionLog;
+            future = futureLog;
+            truncationsBefore = truncations;
+        }
+        long end = current.logEndOffset();
+        MemoryRecords records;
+        try {
+            records = wholeBatches(current.read(future.logEndOffset(), maxBytes, end, true).records());
+        } catch (OffsetOutOfRangeException e) {
+            records = MemoryRecords.EMPTY; // the log starts beyond the future log's end now
+        }
+        synchronized (this) {
+            if (future != futureLog || current != partitionLog || truncationsBefore != truncations) {
+                return FutureCopy.STALE; // what was read may be gone from the log
+            }
+            if (future.logEndOffset() < current.logStartOffset()) {
+                future.truncateFullyAndStartAt(current.logStartOffset());
+                appender.reset(future);
+                return FutureCopy.STALE;
+            }
+            if (records.sizeInBytes() > 0) {
+                restartAtFirstBatchIfItSpansTheStart(future, records.firstBatch());
+                appender.appendAsFollower(future, records);
+            }
+            long start = Math.min(current.logStartOffset(), future.logEndOffset());
+            if (start > future.logStartOffset()) {
+                future.advanceLogStartOffset(start);
+            }
+            return new FutureCopy(records.sizeInBytes(), future.logEndOffset() >= end);
+        }
+    }
+
+    /** Copies of the whole batches of a slice of a log, which may end inside one. */
+    private static MemoryRecords wholeBatches(Records slice) {
+        ByteBuffer buffer = ByteBuffer.allocate(slice.sizeInBytes());
+        for (RecordBatch batch : slice.batches()) {
+            batch.writeTo(buffer);
+        }
+        return MemoryRecords.readableRecords(buffer.flip());
+    }
+
+    /**
+     * Completes the move to another log dir if the future log, after one more round of copying under this replica's
+     * lock (so that nothing is appended meanwhile), holds the whole log: {@code replaceCurrentWithFuture} swaps the two
+     * on disk, then the future log, with the log's leader epochs and producer state, becomes this replica's log. Appends,
+     * reads and fetches go on throughout; from then on they use the new log.
+     *
+     * @return whether the move completed
+     */
+    synchronized boolean completeMove(int maxBytes, Runnable replaceCurrentWithFuture) {
+        if (copyToFuture(maxBytes) == FutureCopy.NO_MOVE || futureLog.logEndOffset() != partitionLog.logEndOffset()) {
+            return false;
+        }
+        LeaderEpochCache futureEpochs = epochs.copyTo(futureLog);
+        replaceCurrentWithFuture.run();
+        appender.transfer(partitionLog, futureLog);
+        partitionLog = futureLog;
+        epochs = futureEpochs;
+        futureLog = null;
+        return true;
     }
 
     /**
@@ -545,6 +688,7 @@ public final class Partition {
             return null;
         }
         if (result.written()) {
+            isrChanges.stored(state.isr(), newIsr);
             adoptIfNewer(result.stored().orElseThrow());
             log.info("{}: ISR now {} ({})", topicPartition, newIsr, proposal.why());
             return null;

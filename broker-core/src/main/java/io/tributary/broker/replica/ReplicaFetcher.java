@@ -2,7 +2,6 @@ package io.tributary.broker.replica;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +9,9 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntFunction;
 import io.tributary.broker.controller.ClusterView.Endpoint;
+import org.apache.kafka.clients.FetchSessionHandler;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.message.ListOffsetsRequestData;
@@ -27,7 +28,10 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.apache.kafka.common.requests.FetchRequest;
+import org.apache.kafka.common.requests.FetchResponse;
 import org.apache.kafka.common.requests.ListOffsetsRequest;
+import org.apache.kafka.common.utils.internals.LogContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,8 +40,10 @@ import org.slf4j.LoggerFactory;
  * A partition added here first asks the leader where its own latest leader epoch ends
  * (OffsetForLeaderEpoch) and truncates what the leader does not have; then it fetches from its
  * log end, with this broker's id as replica id, {@code replica.fetch.max.bytes} per partition, and
- * a long poll at the leader. Fetched batches are appended only while the partition still follows
- * that leader at the epoch the fetch was made for.
+ * a long poll at the leader, in an incremental fetch session (KIP-227: after the first full fetch only the
+ * partitions whose fetch offset moved are sent, and only those that changed come back; kafka-clients'
+ * FetchSessionHandler keeps the session, as in Kafka's followers). Fetched batches are appended only while the
+ * partition still follows that leader at the epoch the fetch was made for.
  */
 final class ReplicaFetcher extends Thread {
     private static final short FETCH_VERSION = 12;
@@ -54,6 +60,8 @@ final class ReplicaFetcher extends Thread {
     private final Object changed = new Object();
     private volatile boolean running = true;
     private volatile BrokerChannel channel;
+    /** The incremental fetch session with the leader (KIP-227): only partitions whose fetch offset moved are sent. */
+    private final FetchSessionHandler session;
 
     /** A partition being fetched at a leader epoch; truncation comes first. */
     private record Fetching(Partition partition, int leaderEpoch, boolean truncated) {
@@ -67,6 +75,7 @@ final class ReplicaFetcher extends Thread {
         this.config = config;
         this.endpoints = endpoints;
         this.throttle = throttle;
+        this.session = new FetchSessionHandler(new LogContext("[" + name + "] "), leaderId);
     }
 
     void add(Partition partition, int leaderEpoch) {
@@ -125,6 +134,7 @@ final class ReplicaFetcher extends Thread {
             } catch (IOException | RuntimeException e) {
                 if (running) {
                     log.debug("fetching from broker {} failed: {}", leaderId, e.toString());
+                    session.handleError(e);
                     closeChannel();
                     backOff();
                 }
@@ -195,7 +205,7 @@ final class ReplicaFetcher extends Thread {
 
     private void fetch() throws IOException {
         Map<TopicPartition, Fetching> requested = new HashMap<>();
-        Map<String, FetchRequestData.FetchTopic> topics = new HashMap<>();
+        FetchSessionHandler.Builder builder = session.newBuilder();
         boolean throttleExceeded = throttle.exceeded();
         for (Fetching fetching : partitions.values()) {
             if (!fetching.truncated() || throttleExceeded && fetching.partition().throttledAsFollower()) {
@@ -203,30 +213,29 @@ final class ReplicaFetcher extends Thread {
             }
             TopicPartition tp = fetching.partition().topicPartition();
             requested.put(tp, fetching);
-            topics.computeIfAbsent(tp.topic(), name -> new FetchRequestData.FetchTopic().setTopic(name))
-                    .partitions().add(new FetchRequestData.FetchPartition()
-                            .setPartition(tp.partition())
-                            .setCurrentLeaderEpoch(fetching.leaderEpoch())
-                            .setFetchOffset(fetching.partition().log().logEndOffset())
-                            .setLogStartOffset(-1)
-                            .setPartitionMaxBytes(config.fetchMaxBytes()));
+            builder.add(tp, new FetchRequest.PartitionData(Uuid.ZERO_UUID, fetching.partition().log().logEndOffset(),
+                    FetchRequest.INVALID_LOG_START_OFFSET, config.fetchMaxBytes(), Optional.of(fetching.leaderEpoch())));
         }
         if (requested.isEmpty()) {
             backOff(); // waiting for truncation answers
             return;
         }
-        FetchRequestData request = new FetchRequestData()
-                .setReplicaId(config.brokerId())
-                .setMaxWaitMs(config.fetchWaitMaxMs())
-                .setMinBytes(1)
+        FetchSessionHandler.FetchRequestData sessionRequest = builder.build();
+        FetchRequestData request = FetchRequest.Builder.forReplica(FETCH_VERSION, config.brokerId(), -1, config.fetchWaitMaxMs(), 1,
+                        sessionRequest.toSend())
                 .setMaxBytes(config.fetchResponseMaxBytes())
-                .setIsolationLevel((byte) 0)
-                .setSessionId(0)
-                .setSessionEpoch(-1)
-                .setTopics(new ArrayList<>(topics.values()));
+                .removed(sessionRequest.toForget())
+                .replaced(sessionRequest.toReplace())
+                .metadata(sessionRequest.metadata())
+                .build(FETCH_VERSION).data();
         var response = (FetchResponseData) channel.send(ApiKeys.FETCH, FETCH_VERSION, request);
-        if (response.errorCode() != Errors.NONE.code()) {
-            throw new IOException("fetch from broker " + leaderId + " failed: " + Errors.forCode(response.errorCode()));
+        Errors error = Errors.forCode(response.errorCode());
+        boolean answered = session.handleResponse(FetchResponse.of(response), FETCH_VERSION);
+        if (error != Errors.NONE && error != Errors.FETCH_SESSION_ID_NOT_FOUND && error != Errors.INVALID_FETCH_SESSION_EPOCH) {
+            throw new IOException("fetch from broker " + leaderId + " failed: " + error);
+        }
+        if (!answered) {
+            return; // the session is gone or out of step (the leader restarted, or evicted it): the next fetch is a full one
         }
         boolean anyError = false;
         for (FetchResponseData.FetchableTopicResponse topic : response.responses()) {

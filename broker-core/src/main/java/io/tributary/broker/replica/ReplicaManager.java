@@ -1,5 +1,7 @@
 package io.tributary.broker.replica;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -31,14 +33,19 @@ import io.tributary.broker.controller.PartitionStateStore;
 import io.tributary.broker.log.AppendOrigin;
 import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.log.LogAppendInfo;
+import io.tributary.broker.log.LogManager;
 import io.tributary.broker.log.PartitionLog;
 import io.tributary.broker.log.VerificationGuard;
 import io.tributary.broker.log.ProducerStateManager;
 import io.tributary.broker.log.remote.LeaderView;
 import io.tributary.broker.metrics.BrokerTopicStats;
+import io.tributary.broker.metrics.IsrChanges;
 import io.tributary.broker.purgatory.Purgatory;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.errors.KafkaStorageException;
+import org.apache.kafka.common.errors.LogDirNotFoundException;
 import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.protocol.Errors;
@@ -54,7 +61,8 @@ import org.slf4j.LoggerFactory;
  * has the records, checks the ISRs for laggards every half {@code replica.lag.time.max.ms}, and
  * checkpoints the high watermarks ({@link HighWatermarkCheckpoints}); listeners hear of every
  * leadership gained or lost. Fetches waiting in the fetch purgatory are woken when a log end or
- * high watermark moves.
+ * high watermark moves. It moves replicas between this broker's log dirs (AlterReplicaLogDirs, {@link LogDirMoves}),
+ * and describes their logs (DescribeLogDirs).
  * Thread-safe; state changes are serialised.
  */
 public final class ReplicaManager implements TopicListener, LeaderView, AutoCloseable {
@@ -63,6 +71,7 @@ public final class ReplicaManager implements TopicListener, LeaderView, AutoClos
 
     private final ReplicationConfig config;
     private final TopicManager topics;
+    private final LogManager logs;
     private final IdempotentAppender appender;
     private final Purgatory<TopicPartition> fetchWaiters;
     private final Purgatory<TopicPartition> produceWaiters = new Purgatory<>("produce");
@@ -91,8 +100,11 @@ public final class ReplicaManager implements TopicListener, LeaderView, AutoClos
     private volatile long sessionMayExpireAtNanos = NO_DEADLINE;
     private ScheduledFuture<?> pendingResignation; // guarded by resignationLock
     private final BrokerTopicStats topicStats = new BrokerTopicStats();
+    private final IsrChanges isrChanges = new IsrChanges();
     private final ReplicationThrottle leaderThrottle;
     private final ReplicationThrottle followerThrottle;
+    private final ReplicationThrottle alterLogDirsThrottle;
+    private final LogDirMoves logDirMoves;
 
     /** Hears, on the thread that applied the change, of each partition this broker starts or stops leading. */
     public interface LeadershipListener {
@@ -110,11 +122,12 @@ public final class ReplicaManager implements TopicListener, LeaderView, AutoClos
     public record LeaderRead(PartitionLog log, long highWatermark, long lastStableOffset, int leaderEpoch) {
     }
 
-    public ReplicaManager(ReplicationConfig config, TopicManager topics, IdempotentAppender appender,
+    public ReplicaManager(ReplicationConfig config, TopicManager topics, LogManager logs, IdempotentAppender appender,
                           Purgatory<TopicPartition> fetchWaiters, ClusterView view, PartitionStateStore states,
                           HighWatermarkCheckpoints highWatermarks, Time time) {
         this.config = config;
         this.topics = topics;
+        this.logs = logs;
         this.appender = appender;
         this.fetchWaiters = fetchWaiters;
         this.view = view;
@@ -124,6 +137,8 @@ public final class ReplicaManager implements TopicListener, LeaderView, AutoClos
         Arrays.setAll(stateReads, i -> new Object());
         this.leaderThrottle = new ReplicationThrottle("leader", ReplicationThrottle.UNTHROTTLED, time);
         this.followerThrottle = new ReplicationThrottle("follower", ReplicationThrottle.UNTHROTTLED, time);
+        this.alterLogDirsThrottle = new ReplicationThrottle("alter-log-dirs", ReplicationThrottle.UNTHROTTLED, time);
+        this.logDirMoves = new LogDirMoves(config.fetchMaxBytes(), alterLogDirsThrottle, logs::replaceCurrentWithFuture);
         this.fetchers = new ReplicaFetchers(config, view::broker, followerThrottle);
         this.isrWriter = new ZooKeeperIsrWriter(states);
         this.background = Executors.newSingleThreadScheduledExecutor(daemon("tributary-replica-background"));
@@ -355,8 +370,14 @@ public final class ReplicaManager implements TopicListener, LeaderView, AutoClos
         if (partitionLog.isEmpty() || state.isEmpty()) {
             return;
         }
-        Partition partition = partitions.computeIfAbsent(tp, p -> new Partition(p, partitionLog.get(), appender, isrWriter,
-                this::mayJoinIsr, () -> highWatermarkMoved(p), config.brokerId(), highWatermarks.highWatermark(p), time));
+        Partition partition = partitions.get(tp);
+        if (partition == null) {
+            partition = new Partition(tp, partitionLog.get(), appender, isrWriter, isrChanges, this::mayJoinIsr,
+                    () -> highWatermarkMoved(tp), config.brokerId(), highWatermarks.highWatermark(tp), time);
+            partitions.put(tp, partition);
+            Partition created = partition;
+            logs.futureLog(tp).ifPresent(future -> startMove(created, future)); // a move the broker stopped in the middle of
+        }
         PartitionState current = state.get();
         boolean wasLeader = partition.isLeader();
         if (current.leader() == config.brokerId() && !mayLeadUnder(current)) {
@@ -415,6 +436,8 @@ public final class ReplicaManager implements TopicListener, LeaderView, AutoClos
         if (partition != null) {
             boolean wasLeader = partition.isLeader();
             fetchers.stop(tp);
+            logDirMoves.remove(partition);
+            partition.cancelMove(); // the future log goes with the log
             partition.makeNone();
             appender.reset(partition.log()); // its log is about to be deleted: no more producer-state snapshots of it
             if (wasLeader) {
@@ -468,12 +491,12 @@ public final class ReplicaManager implements TopicListener, LeaderView, AutoClos
      *
      * @throws NotLeaderOrFollowerException if this broker does not lead it
      */
-    public VerificationGuard startVerification(TopicPartition tp, long producerId, short epoch) {
+    public VerificationGuard startVerification(TopicPartition tp, long producerId, short epoch, boolean bumpsEpoch) {
         Partition partition = local(tp);
         if (!partition.isLeader()) {
             throw new NotLeaderOrFollowerException("broker " + config.brokerId() + " does not lead " + tp);
         }
-        return partition.startVerification(producerId, epoch);
+        return partition.startVerification(producerId, epoch, bumpsEpoch);
     }
 
     /** Past the session deadline, before the resignation has run (its thread may be late or waiting for a lock). */
@@ -487,6 +510,11 @@ public final class ReplicaManager implements TopicListener, LeaderView, AutoClos
     /** What clients produced and consumed, per topic (the produce and fetch handlers record it). */
     public BrokerTopicStats topicStats() {
         return topicStats;
+    }
+
+    /** The ISR shrinks and expansions this broker stored as leader. */
+    public IsrChanges isrChanges() {
+        return isrChanges;
     }
 
     /** Completes when every partition's high watermark reaches its required offset, or with the partition's error. */
@@ -571,6 +599,98 @@ public final class ReplicaManager implements TopicListener, LeaderView, AutoClos
         }
     }
 
+    /** The throttle of moves between log dirs ({@code replica.alter.log.dirs.io.max.bytes.per.second}). */
+    public ReplicationThrottle alterLogDirsThrottle() {
+        return alterLogDirsThrottle;
+    }
+
+    /**
+     * AlterReplicaLogDirs of one replica, as Kafka answers it: moves it to the log dir {@code logDir} (an absolute path,
+     * one of {@code log.dirs}), which another move of it in progress gives way to; a move back to where it is cancels
+     * the move in progress. A replica not here yet is created there later, and REPLICA_NOT_AVAILABLE tells the caller to
+     * ask again (kafka-reassign-partitions does, until the reassignment has brought it here).
+     *
+     * @return NONE once the move is under way (or not needed), else the error: INVALID_TOPIC_EXCEPTION (a folder name
+     *         too long), LOG_DIR_NOT_FOUND, KAFKA_STORAGE_ERROR (the dir is offline), REPLICA_NOT_AVAILABLE,
+     *         UNKNOWN_TOPIC_OR_PARTITION
+     */
+    public synchronized Errors alterReplicaLogDir(TopicPartition tp, String logDir) {
+        try {
+            Path destination = logs.moveDestination(tp, logDir);
+            Partition partition = partitions.get(tp);
+            if (partition == null) {
+                logs.preferLogDir(tp, destination);
+                local(tp); // throws: this broker holds no replica of it (yet), or there is no such partition
+            }
+            Optional<Path> movingTo = logs.futureLogDirOf(tp);
+            if (movingTo.isPresent() && !movingTo.get().equals(destination)) {
+                cancelMove(partition);
+            }
+            if (!logs.logDirOf(tp).orElseThrow().equals(destination) && logs.futureLogDirOf(tp).isEmpty()) {
+                startMove(partition, logs.createFuture(tp, destination));
+            }
+            return Errors.NONE;
+        } catch (NotLeaderOrFollowerException e) {
+            log.info("not moving {} to {}: no replica here", tp, logDir);
+            return Errors.REPLICA_NOT_AVAILABLE; // Kafka's answer here, which the tools wait out
+        } catch (InvalidTopicException | LogDirNotFoundException | KafkaStorageException | UnknownTopicOrPartitionException e) {
+            log.warn("not moving {} to {}: {}", tp, logDir, e.getMessage());
+            return Errors.forException(e);
+        }
+    }
+
+    private void startMove(Partition partition, PartitionLog future) {
+        partition.startMove(future);
+        logDirMoves.add(partition);
+    }
+
+    private void cancelMove(Partition partition) {
+        logDirMoves.remove(partition);
+        partition.cancelMove();
+        logs.deleteFuture(partition.topicPartition());
+        log.info("{}: move to another log dir cancelled", partition.topicPartition());
+    }
+
+    /** This broker's log dirs ({@code log.dirs}), absolute. */
+    public List<Path> logDirs() {
+        return logs.logDirs();
+    }
+
+    /** Whether one of {@link #logDirs()} can take data now; one that cannot is offline. */
+    public boolean isLogDirOnline(Path logDir) {
+        return logs.isOnline(logDir);
+    }
+
+    /**
+     * The logs of this broker's replicas, for DescribeLogDirs: each replica's log with how far its end is behind the high
+     * watermark, and each future log of a move between log dirs with how far its end is behind the log's.
+     */
+    public List<ReplicaLog> replicaLogs() {
+        List<ReplicaLog> replicaLogs = new ArrayList<>();
+        for (PartitionLog current : logs.logs()) {
+            TopicPartition tp = current.topicPartition();
+            logs.logDirOf(tp).ifPresent(dir ->
+                    replicaLogs.add(new ReplicaLog(tp, dir, current.size(), logEndOffsetLag(tp), false)));
+        }
+        for (PartitionLog future : logs.futureLogs()) {
+            TopicPartition tp = future.topicPartition();
+            Optional<Path> dir = logs.futureLogDirOf(tp);
+            Optional<PartitionLog> current = logs.log(tp);
+            if (dir.isPresent() && current.isPresent()) {
+                long lag = Math.max(0, current.get().logEndOffset() - future.logEndOffset());
+                replicaLogs.add(new ReplicaLog(tp, dir.get(), future.size(), lag, true));
+            }
+        }
+        return replicaLogs;
+    }
+
+    /**
+     * One log of a local replica in one log dir: its size in bytes, how far its end lags (a log: behind the high
+     * watermark; a future log: behind the log it copies), and whether it is the future log of a move.
+     */
+    public record ReplicaLog(TopicPartition partition, Path logDir, long size, long offsetLag, boolean future) {
+    }
+
     /** OffsetForLeaderEpoch: where {@code requestedEpoch} ends in this leader's log. */
     public LeaderEpochCache.EpochEnd endOffsetFor(TopicPartition tp, int currentLeaderEpoch, int requestedEpoch) {
         return local(tp).endOffsetFor(currentLeaderEpoch, requestedEpoch);
@@ -612,7 +732,7 @@ public final class ReplicaManager implements TopicListener, LeaderView, AutoClos
     }
 
     /** How far a local replica's log end is behind its high watermark (a follower's own), 0 if not at all or unknown. */
-    public long logEndOffsetLag(TopicPartition tp) {
+    private long logEndOffsetLag(TopicPartition tp) {
         Partition partition = partitions.get(tp);
         return partition == null ? 0 : Math.max(0, partition.highWatermark() - partition.log().logEndOffset());
     }
@@ -658,6 +778,7 @@ public final class ReplicaManager implements TopicListener, LeaderView, AutoClos
     /** Stops the fetchers and the ISR checks, answers every waiting produce, and checkpoints the high watermarks. */
     @Override
     public void close() {
+        logDirMoves.close();
         background.shutdownNow();
         resignations.shutdownNow();
         isrWriter.close();

@@ -17,8 +17,6 @@ import javax.security.auth.callback.UnsupportedCallbackException;
 import javax.security.sasl.Sasl;
 import javax.security.sasl.SaslClient;
 import io.tributary.broker.replica.BrokerConnector;
-import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.network.ConnectionMode;
 import org.apache.kafka.common.security.plain.internals.PlainSaslServer;
 import org.apache.kafka.common.security.scram.ScramExtensionsCallback;
@@ -29,33 +27,32 @@ import org.apache.kafka.common.security.ssl.SslFactory;
 
 /**
  * How this broker's followers connect to the leaders' inter-broker listener: TLS with the listener's own
- * {@code ssl.*} settings in client mode (truststore, and the keystore for mutual TLS), then SASL as the broker's
- * {@link InterBrokerCredentials}. With none configured a follower cannot authenticate and the leader refuses it;
- * a single broker never needs to. Thread-safe.
+ * {@code ssl.*} settings in client mode (truststore, and the keystore for mutual TLS; reloaded when their files
+ * change), then SASL as the broker's {@link InterBrokerCredentials}. With none configured a follower cannot
+ * authenticate and the leader refuses it; a single broker never needs to. Thread-safe.
  */
-public final class InterBrokerConnector implements BrokerConnector, AutoCloseable {
+public final class InterBrokerConnector implements BrokerConnector {
     private final Listener listener;
-    private final SslFactory tls;
+    private final ReloadableSslFactory tls;
     private final Optional<InterBrokerCredentials> credentials;
 
-    private InterBrokerConnector(Listener listener, SslFactory tls, Optional<InterBrokerCredentials> credentials) {
+    private InterBrokerConnector(Listener listener, ReloadableSslFactory tls, Optional<InterBrokerCredentials> credentials) {
         this.listener = listener;
         this.tls = tls;
         this.credentials = credentials;
     }
 
-    public static BrokerConnector create(Listener interBroker, Map<String, Object> settings, Optional<InterBrokerCredentials> credentials) {
+    /** @param files watches the keystore and truststore of a TLS inter-broker listener */
+    public static BrokerConnector create(Listener interBroker, Map<String, Object> settings, Optional<InterBrokerCredentials> credentials,
+                                         TlsFileWatcher files) {
         if (!interBroker.tls() && !interBroker.sasl()) {
             return BrokerConnector.PLAINTEXT;
         }
-        SslFactory tls = null;
+        ReloadableSslFactory tls = null;
         if (interBroker.tls()) {
-            tls = new SslFactory(ConnectionMode.CLIENT);
-            try {
-                tls.configure(settings);
-            } catch (KafkaException | IllegalArgumentException e) {
-                throw new ConfigException("inter-broker listener " + interBroker.name().value() + ": TLS client set-up failed: " + e.getMessage());
-            }
+            tls = ReloadableSslFactory.create("inter-broker listener " + interBroker.name().value() + " (client)", ConnectionMode.CLIENT,
+                    settings);
+            files.watch(tls);
         }
         return new InterBrokerConnector(interBroker, tls, credentials);
     }
@@ -69,8 +66,9 @@ public final class InterBrokerConnector implements BrokerConnector, AutoCloseabl
         try {
             String host = address.getHostString();
             // The engine carries what the ssl.* keys ask for (protocols, cipher suites, host name verification).
-            SSLEngine settings = tls.createSslEngine(host, address.getPort());
-            SSLContext context = ((DefaultSslEngineFactory) tls.sslEngineFactory()).sslContext();
+            SslFactory current = tls.current();
+            SSLEngine settings = current.createSslEngine(host, address.getPort());
+            SSLContext context = ((DefaultSslEngineFactory) current.sslEngineFactory()).sslContext();
             SSLSocket secured = (SSLSocket) context.getSocketFactory().createSocket(socket, host, address.getPort(), true);
             secured.setUseClientMode(true);
             secured.setSSLParameters(settings.getSSLParameters());
@@ -111,13 +109,6 @@ public final class InterBrokerConnector implements BrokerConnector, AutoCloseabl
             } else if (!(callback instanceof ScramExtensionsCallback)) {
                 throw new UnsupportedCallbackException(callback);
             }
-        }
-    }
-
-    @Override
-    public void close() {
-        if (tls != null) {
-            tls.close();
         }
     }
 }

@@ -6,7 +6,6 @@ import java.util.Optional;
 import javax.net.ssl.SSLEngine;
 import io.tributary.broker.network.Authenticator;
 import io.tributary.broker.network.ChannelSecurity;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.SslConfigs;
 import org.apache.kafka.common.network.ConnectionMode;
@@ -14,23 +13,23 @@ import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.security.auth.KafkaPrincipalBuilder;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.apache.kafka.common.security.authenticator.DefaultKafkaPrincipalBuilder;
-import org.apache.kafka.common.security.ssl.SslFactory;
 import org.apache.kafka.common.security.ssl.SslPrincipalMapper;
 
 /**
  * How one listener secures its connections, built from its settings with kafka-clients' classes: TLS engines from
- * {@link SslFactory} (keystore and truststore of type PKCS12, JKS or PEM, {@code ssl.client.auth},
- * {@code ssl.enabled.protocols}, {@code ssl.cipher.suites}), principals from {@link DefaultKafkaPrincipalBuilder},
- * SASL from {@link SaslMechanisms}. Thread-safe.
+ * {@link org.apache.kafka.common.security.ssl.SslFactory} (keystore and truststore of type PKCS12, JKS or PEM,
+ * {@code ssl.client.auth}, {@code ssl.enabled.protocols}, {@code ssl.cipher.suites}), reloaded when the keystore or
+ * truststore file changes ({@link ReloadableSslFactory}), principals from {@link DefaultKafkaPrincipalBuilder}, SASL
+ * from {@link SaslMechanisms}. Thread-safe.
  */
-public final class ListenerSecurity implements ChannelSecurity, AutoCloseable {
+public final class ListenerSecurity implements ChannelSecurity {
     private final Listener listener;
-    private final SslFactory tls;
+    private final ReloadableSslFactory tls;
     private final KafkaPrincipalBuilder principals;
     private final SaslMechanisms sasl;
     private final int maxSaslReceiveBytes;
 
-    private ListenerSecurity(Listener listener, SslFactory tls, KafkaPrincipalBuilder principals, SaslMechanisms sasl,
+    private ListenerSecurity(Listener listener, ReloadableSslFactory tls, KafkaPrincipalBuilder principals, SaslMechanisms sasl,
                              int maxSaslReceiveBytes) {
         this.listener = listener;
         this.tls = tls;
@@ -41,36 +40,27 @@ public final class ListenerSecurity implements ChannelSecurity, AutoCloseable {
 
     /**
      * @param settings the listener's {@code ssl.*}/{@code sasl.*} settings ({@code BrokerConfig.securitySettings})
+     * @param files    watches the keystore and truststore of a TLS listener
      * @throws ConfigException if a TLS listener has no keystore, or the keystore or truststore cannot be loaded
      */
-    public static ListenerSecurity create(Listener listener, Map<String, Object> settings, ScramCredentialCache scram) {
-        SslFactory tls = listener.tls() ? serverTls(listener, settings) : null;
+    public static ListenerSecurity create(Listener listener, Map<String, Object> settings, ScramCredentialCache scram,
+                                          TlsFileWatcher files) {
+        ReloadableSslFactory tls = listener.tls() ? serverTls(listener, settings) : null;
+        if (tls != null) {
+            files.watch(tls);
+        }
         KafkaPrincipalBuilder principals = new DefaultKafkaPrincipalBuilder(null,
                 SslPrincipalMapper.fromRules((String) settings.get(SecurityConfigs.SSL_PRINCIPAL_MAPPING_RULES)));
         SaslMechanisms sasl = listener.sasl() ? new SaslMechanisms(listener, settings, scram) : null;
         return new ListenerSecurity(listener, tls, principals, sasl, (Integer) settings.get(SecurityConfigs.SASL_SERVER_MAX_RECEIVE_SIZE));
     }
 
-    private static SslFactory serverTls(Listener listener, Map<String, Object> settings) {
+    private static ReloadableSslFactory serverTls(Listener listener, Map<String, Object> settings) {
         if (settings.get(SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG) == null && settings.get(SslConfigs.SSL_KEYSTORE_KEY_CONFIG) == null) {
             throw new ConfigException(listener.configPrefix() + SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG, "(missing)",
                     "listener " + listener.name().value() + " is " + listener.protocol() + " but has no keystore");
         }
-        SslFactory factory = new SslFactory(ConnectionMode.SERVER);
-        try {
-            factory.configure(settings);
-        } catch (KafkaException | IllegalArgumentException e) {
-            throw new ConfigException("listener " + listener.name().value() + ": TLS set-up failed: " + rootMessage(e));
-        }
-        return factory;
-    }
-
-    private static String rootMessage(Throwable e) {
-        StringBuilder message = new StringBuilder(String.valueOf(e.getMessage()));
-        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
-            message.append(": ").append(cause.getMessage());
-        }
-        return message.toString();
+        return ReloadableSslFactory.create("listener " + listener.name().value(), ConnectionMode.SERVER, settings);
     }
 
     @Override
@@ -97,12 +87,5 @@ public final class ListenerSecurity implements ChannelSecurity, AutoCloseable {
             return new SslAuthenticator(principals, client, listener.name().value());
         }
         return ChannelSecurity.plaintext(listener.name()).newAuthenticator(client);
-    }
-
-    @Override
-    public void close() {
-        if (tls != null) {
-            tls.close();
-        }
     }
 }

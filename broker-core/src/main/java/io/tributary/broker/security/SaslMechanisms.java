@@ -25,6 +25,7 @@ import org.apache.kafka.common.security.token.delegation.internals.DelegationTok
 final class SaslMechanisms {
     private final List<String> enabled;
     private final Map<String, AuthenticateCallbackHandler> handlers = new HashMap<>();
+    private final Map<String, Long> maxReauthMs = new HashMap<>();
 
     /** @throws ConfigException if PLAIN is enabled without a JAAS configuration to check passwords against */
     SaslMechanisms(Listener listener, Map<String, Object> settings, ScramCredentialCache scram) {
@@ -33,6 +34,8 @@ final class SaslMechanisms {
         this.enabled = List.copyOf(mechanisms);
         DelegationTokenCache noTokens = new DelegationTokenCache(ScramMechanism.mechanismNames());
         for (String mechanism : enabled) {
+            maxReauthMs.put(mechanism, (Long) settings.getOrDefault(mechanism.toLowerCase(Locale.ROOT) + "."
+                    + SecurityConfigs.CONNECTIONS_MAX_REAUTH_MS, settings.get(SecurityConfigs.CONNECTIONS_MAX_REAUTH_MS)));
             if (mechanism.equals(PlainSaslServer.PLAIN_MECHANISM)) {
                 String key = jaasKey(listener, mechanism);
                 if (!settings.containsKey(key.substring(listener.configPrefix().length()))) {
@@ -56,6 +59,11 @@ final class SaslMechanisms {
 
     List<String> enabled() {
         return enabled;
+    }
+
+    /** {@code connections.max.reauth.ms} of one enabled mechanism: how long its logins last, 0 for ever. */
+    long maxReauthMs(String mechanism) {
+        return maxReauthMs.get(mechanism);
     }
 
     /** A server for one exchange; {@code mechanism} must be {@link #enabled()}. */

@@ -20,15 +20,19 @@ import org.apache.kafka.common.security.scram.internals.ScramMechanism;
  * The broker's security keys, with Kafka's names and meaning: the listener keys, the {@code ssl.*} keys (defined by
  * kafka-clients' {@link SslConfigs}, read by its {@code SslFactory}) and the SASL keys. Every {@code ssl.*} and
  * {@code sasl.*} key may also be given per listener as {@code listener.name.<listener>.<key>}, and the JAAS
- * configuration per listener and mechanism as {@code listener.name.<listener>.<mechanism>.sasl.jaas.config}.
+ * configuration and the session lifetime per listener and mechanism as
+ * {@code listener.name.<listener>.<mechanism>.sasl.jaas.config} and {@code ...<mechanism>.connections.max.reauth.ms}.
  * A misspelt security key is an error, not a silently insecure broker.
  */
 public final class SecurityConfigs {
     public static final String SASL_ENABLED_MECHANISMS = BrokerSecurityConfigs.SASL_ENABLED_MECHANISMS_CONFIG;
     public static final String SASL_MECHANISM_INTER_BROKER_PROTOCOL = BrokerSecurityConfigs.SASL_MECHANISM_INTER_BROKER_PROTOCOL_CONFIG;
     public static final String SASL_SERVER_MAX_RECEIVE_SIZE = BrokerSecurityConfigs.SASL_SERVER_MAX_RECEIVE_SIZE_CONFIG;
+    public static final String CONNECTIONS_MAX_REAUTH_MS = BrokerSecurityConfigs.CONNECTIONS_MAX_REAUTH_MS_CONFIG;
     public static final String SSL_CLIENT_AUTH = BrokerSecurityConfigs.SSL_CLIENT_AUTH_CONFIG;
     public static final String SSL_PRINCIPAL_MAPPING_RULES = BrokerSecurityConfigs.SSL_PRINCIPAL_MAPPING_RULES_CONFIG;
+    public static final String SSL_ALLOW_DN_CHANGES = BrokerSecurityConfigs.SSL_ALLOW_DN_CHANGES_CONFIG;
+    public static final String SSL_ALLOW_SAN_CHANGES = BrokerSecurityConfigs.SSL_ALLOW_SAN_CHANGES_CONFIG;
     public static final String AUTHORIZER_CLASS_NAME = "authorizer.class.name";
     public static final String SUPER_USERS = "super.users";
     public static final String ALLOW_EVERYONE_IF_NO_ACL_FOUND = "allow.everyone.if.no.acl.found";
@@ -37,7 +41,10 @@ public final class SecurityConfigs {
             ScramMechanism.SCRAM_SHA_256.mechanismName(), ScramMechanism.SCRAM_SHA_512.mechanismName());
 
     private static final Pattern LISTENER_PREFIX = Pattern.compile("^listener\\.name\\.([^.]+)\\.(.+)$");
-    private static final Pattern MECHANISM_JAAS = Pattern.compile("^([^.]+)\\." + Pattern.quote(SaslConfigs.SASL_JAAS_CONFIG) + "$");
+    /** The keys that may also be given per listener and mechanism: listener.name.<listener>.<mechanism>.<key>. */
+    public static final List<String> PER_MECHANISM_KEYS = List.of(SaslConfigs.SASL_JAAS_CONFIG, CONNECTIONS_MAX_REAUTH_MS);
+    private static final Pattern PER_MECHANISM = Pattern.compile("^([^.]+)\\.("
+            + String.join("|", PER_MECHANISM_KEYS.stream().map(Pattern::quote).toList()) + ")$");
 
     private SecurityConfigs() {
     }
@@ -63,6 +70,12 @@ public final class SecurityConfigs {
                 .define(SSL_PRINCIPAL_MAPPING_RULES, Type.STRING, BrokerSecurityConfigs.DEFAULT_SSL_PRINCIPAL_MAPPING_RULES,
                         Importance.LOW, "Rules that map a client certificate's distinguished name to a principal name "
                                 + "(Kafka's syntax); DEFAULT keeps the whole DN.")
+                .define(SSL_ALLOW_DN_CHANGES, Type.BOOLEAN, BrokerSecurityConfigs.DEFAULT_SSL_ALLOW_DN_CHANGES_VALUE, Importance.LOW,
+                        "Whether a keystore reloaded because its file changed may hold a certificate with another "
+                                + "distinguished name; if not, such a keystore is refused and the one loaded before stays.")
+                .define(SSL_ALLOW_SAN_CHANGES, Type.BOOLEAN, BrokerSecurityConfigs.DEFAULT_SSL_ALLOW_SAN_CHANGES_VALUE, Importance.LOW,
+                        "Whether a keystore reloaded because its file changed may hold a certificate with other subject "
+                                + "alternative names; if not, such a keystore is refused and the one loaded before stays.")
                 .define(SASL_ENABLED_MECHANISMS, Type.LIST, String.join(",", SUPPORTED_MECHANISMS.subList(1, 3)),
                         ConfigDef.ValidList.in(SUPPORTED_MECHANISMS.toArray(String[]::new)), Importance.MEDIUM,
                         "SASL mechanisms SASL listeners accept. PLAIN checks the user_<name>=\"<password>\" options of "
@@ -71,6 +84,13 @@ public final class SecurityConfigs {
                         ConfigDef.ValidString.in(SUPPORTED_MECHANISMS.toArray(String[]::new)), Importance.MEDIUM,
                         "SASL mechanism brokers replicate with when the inter-broker listener is SASL; its "
                                 + "credentials are the username and password of that listener's JAAS configuration.")
+                .define(CONNECTIONS_MAX_REAUTH_MS, Type.LONG, 0L, ConfigDef.Range.atLeast(0), Importance.MEDIUM,
+                        "Above 0: how long a SASL login lasts (KIP-368). Clients (kafka-clients 2.2 and later) learn it when "
+                                + "they authenticate and re-authenticate on the same connection before it ends, with the same "
+                                + "mechanism, as the same principal and with credentials still valid (a deleted user is refused "
+                                + "then); a connection whose login has ended is closed on its next request. 0: a login lasts as "
+                                + "long as its connection. May be set per listener and mechanism, e.g. "
+                                + "listener.name.sasl_ssl.scram-sha-512." + CONNECTIONS_MAX_REAUTH_MS + ".")
                 .define(SASL_SERVER_MAX_RECEIVE_SIZE, Type.INT, BrokerSecurityConfigs.DEFAULT_SASL_SERVER_MAX_RECEIVE_SIZE,
                         ConfigDef.Range.atLeast(1), Importance.LOW,
                         "Largest frame a connection may send before it has authenticated; a larger one closes it.")
@@ -117,17 +137,17 @@ public final class SecurityConfigs {
                     throw new ConfigException(key, "(hidden)", "there is no listener named " + listener);
                 }
                 name = perListener.group(2);
-                Matcher jaas = MECHANISM_JAAS.matcher(name);
-                if (jaas.matches()) {
-                    String mechanism = jaas.group(1).toUpperCase(Locale.ROOT);
+                Matcher perMechanism = PER_MECHANISM.matcher(name);
+                if (perMechanism.matches()) {
+                    String mechanism = perMechanism.group(1).toUpperCase(Locale.ROOT);
                     if (!SUPPORTED_MECHANISMS.contains(mechanism)) {
                         throw new ConfigException(key, "(hidden)", "unsupported SASL mechanism " + mechanism
                                 + "; supported: " + SUPPORTED_MECHANISMS);
                     }
-                    if (!jaas.group(1).equals(mechanism.toLowerCase(Locale.ROOT))) {
+                    if (!perMechanism.group(1).equals(mechanism.toLowerCase(Locale.ROOT))) {
                         throw new ConfigException(key, "(hidden)", "the mechanism in this key is read in lower case, as in "
                                 + "Kafka: listener.name." + perListener.group(1) + "." + mechanism.toLowerCase(Locale.ROOT) + "."
-                                + SaslConfigs.SASL_JAAS_CONFIG);
+                                + perMechanism.group(2));
                     }
                     continue;
                 }

@@ -21,13 +21,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The transaction coordinator of the transactional ids whose {@code __transaction_state} partitions this broker
- * leads (Kafka's protocol, transaction version 1): InitProducerId bumps an id's epoch (fencing older producers of
- * it, and aborting a transaction they left open), AddPartitionsToTxn and AddOffsetsToTxn add partitions to the open
- * transaction, EndTxn writes PrepareCommit or PrepareAbort, then the markers (through {@link MarkerSender}), then
- * CompleteCommit or CompleteAbort. Every state change is in {@code __transaction_state} before it counts, so a new
- * coordinator loading the partition finishes a decided transaction (sends its markers again) and aborts an open
- * one once it times out. Transactions open longer than their timeout are aborted with a bumped epoch, which fences
- * the producer that left them. Thread-safe: each id's changes hold its {@link TransactionMetadata}'s monitor.
+ * leads (Kafka's protocol up to transaction version 2): InitProducerId bumps an id's epoch (fencing older producers
+ * of it, and aborting a transaction they left open), AddPartitionsToTxn and AddOffsetsToTxn add partitions to the
+ * open transaction (for producers of version 2, partition leaders and group coordinators add them when the first
+ * write comes), EndTxn writes PrepareCommit or PrepareAbort (one epoch higher for version 2, whose producers go on
+ * with the next epoch), then the markers (through {@link MarkerSender}), then CompleteCommit or CompleteAbort. Every
+ * state change is in {@code __transaction_state} before it counts, so a new coordinator loading the partition
+ * finishes a decided transaction (sends its markers again) and aborts an open one once it times out. Transactions
+ * open longer than their timeout are aborted under an epoch two higher, which fences the producer that left them. Thread-safe: each id's changes hold its {@link TransactionMetadata}'s monitor.
  */
 public final class TransactionCoordinator {
     private static final Logger log = LoggerFactory.getLogger(TransactionCoordinator.class);
@@ -89,23 +90,31 @@ public final class TransactionCoordinator {
                 return CompletableFuture.completedFuture(ProducerIdAndEpoch.failed(Errors.PRODUCER_FENCED));
             }
             if (txn.state == TransactionState.ONGOING) {
-                // A producer of the id left this transaction open: abort it under a bumped epoch; the new one retries.
-                abort(txn, true);
+                // A producer of the id left this transaction open: abort it, fencing that producer; the new one retries.
+                fenceAndAbort(txn);
                 return CompletableFuture.completedFuture(ProducerIdAndEpoch.failed(Errors.CONCURRENT_TRANSACTIONS));
             }
-            boolean exhausted = txn.producerEpoch >= Short.MAX_VALUE - 1;
+            boolean exhausted = isExhausted(txn.producerEpoch);
             long producerId = exhausted ? newProducerId.getAsLong() : txn.producerId;
             short epoch = exhausted ? 0 : (short) (txn.producerEpoch + 1);
-            TransactionRecord next = new TransactionRecord(transactionalId, producerId, epoch, timeoutMs,
-                    TransactionState.EMPTY, Set.of(), time.milliseconds(), -1);
+            TransactionRecord next = new TransactionRecord(transactionalId, producerId,
+                    exhausted ? txn.producerId : txn.previousProducerId, RecordBatch.NO_PRODUCER_ID, epoch, timeoutMs,
+                    TransactionState.EMPTY, Set.of(), time.milliseconds(), -1, txn.clientTransactionVersion);
             return write(txn, next).thenApply(error -> error == Errors.NONE
                     ? new ProducerIdAndEpoch(Errors.NONE, producerId, epoch) : ProducerIdAndEpoch.failed(error));
         }
     }
 
-    /** AddPartitionsToTxn (and AddOffsetsToTxn, with the group's offsets partition): NONE once they are in the transaction. */
+    /**
+     * AddPartitionsToTxn (and AddOffsetsToTxn, with the group's offsets partition): NONE once they are in the
+     * transaction, which begins if none is open.
+     *
+     * @param clientVersion {@link TransactionRecord#EPOCH_BUMPING_VERSION} when a partition leader or group coordinator
+     *                      adds the partition for a producer of transaction version 2 (Produce v12+, TxnOffsetCommit
+     *                      v5+), else 0
+     */
     public CompletableFuture<Errors> addPartitions(String transactionalId, long producerId, short producerEpoch,
-                                                   Set<TopicPartition> added) {
+                                                   Set<TopicPartition> added, short clientVersion) {
         return underProducer(transactionalId, producerId, producerEpoch, txn -> {
             if (txn.state.isPreparing()) {
                 return CompletableFuture.completedFuture(Errors.CONCURRENT_TRANSACTIONS);
@@ -115,7 +124,7 @@ public final class TransactionCoordinator {
             }
             Set<TopicPartition> all = new HashSet<>(txn.state == TransactionState.ONGOING ? txn.partitions : Set.of());
             all.addAll(added);
-            return write(txn, txn.moveTo(TransactionState.ONGOING, all, time.milliseconds()));
+            return write(txn, txn.withPartitions(all, clientVersion, time.milliseconds()));
         });
     }
 
@@ -169,24 +178,65 @@ public final class TransactionCoordinator {
         return results;
     }
 
-    /** EndTxn: NONE once the decision is in {@code __transaction_state}; the markers follow. */
-    public CompletableFuture<Errors> endTransaction(String transactionalId, long producerId, short producerEpoch,
-                                                    boolean commit) {
+    /**
+     * EndTxn: NONE once the decision is in {@code __transaction_state}; the markers follow. A producer of transaction
+     * version 2 ({@code bumpsEpoch}, EndTxn v5+) is answered the producer id and epoch of its next transaction: the
+     * decision is written one epoch higher (its markers carry that epoch, which fences the transaction's own late
+     * writes), under a new producer id once the epochs of the current one run out.
+     */
+    public CompletableFuture<ProducerIdAndEpoch> endTransaction(String transactionalId, long producerId, short producerEpoch,
+                                                                boolean commit, boolean bumpsEpoch) {
+        if (bumpsEpoch) {
+            return endBumpingEpoch(transactionalId, producerId, producerEpoch, commit);
+        }
         return underProducer(transactionalId, producerId, producerEpoch, txn -> switch (txn.state) {
-            case ONGOING -> decide(txn, commit);
+            case ONGOING -> decide(txn, commit, txn.producerEpoch, RecordBatch.NO_PRODUCER_ID, (short) 0);
             // A retry of an EndTxn whose decision is being carried out or done is answered as it was.
             case PREPARE_COMMIT -> CompletableFuture.completedFuture(commit ? Errors.CONCURRENT_TRANSACTIONS : Errors.INVALID_TXN_STATE);
             case PREPARE_ABORT -> CompletableFuture.completedFuture(commit ? Errors.INVALID_TXN_STATE : Errors.CONCURRENT_TRANSACTIONS);
             case COMPLETE_COMMIT -> CompletableFuture.completedFuture(commit ? Errors.NONE : Errors.INVALID_TXN_STATE);
             case COMPLETE_ABORT -> CompletableFuture.completedFuture(commit ? Errors.INVALID_TXN_STATE : Errors.NONE);
             default -> CompletableFuture.completedFuture(Errors.INVALID_TXN_STATE);
-        });
+        }).thenApply(error -> new ProducerIdAndEpoch(error, RecordBatch.NO_PRODUCER_ID, RecordBatch.NO_PRODUCER_EPOCH));
     }
 
-    /** Writes the decision, then sends the markers. Caller holds the monitor; the transaction is ONGOING. */
-    private CompletableFuture<Errors> decide(TransactionMetadata txn, boolean commit) {
-        TransactionRecord prepared = txn.moveTo(commit ? TransactionState.PREPARE_COMMIT : TransactionState.PREPARE_ABORT,
-                txn.partitions, time.milliseconds());
+    /** EndTxn of transaction version 2, as Kafka decides it ({@link EpochBumpingEnd}). */
+    private CompletableFuture<ProducerIdAndEpoch> endBumpingEpoch(String transactionalId, long producerId,
+                                                                  short producerEpoch, boolean commit) {
+        Optional<TransactionMetadata> found = lookUp(transactionalId);
+        if (found.isEmpty()) {
+            return CompletableFuture.completedFuture(ProducerIdAndEpoch.failed(missingError(transactionalId)));
+        }
+        TransactionMetadata txn = found.get();
+        synchronized (txn) {
+            EpochBumpingEnd.Outcome outcome = EpochBumpingEnd.of(txn, producerId, producerEpoch, commit);
+            if (outcome instanceof EpochBumpingEnd.Decide decide) {
+                return decideBumpingEpoch(txn, decide.commit());
+            }
+            return CompletableFuture.completedFuture(outcome instanceof EpochBumpingEnd.Refuse refused
+                    ? ProducerIdAndEpoch.failed(refused.error())
+                    : new ProducerIdAndEpoch(Errors.NONE, txn.producerId, txn.producerEpoch));
+        }
+    }
+
+    /**
+     * Decides one epoch higher, choosing the next producer id if the epochs run out; answers the producer id and
+     * epoch the producer goes on with. Caller holds the monitor.
+     */
+    private CompletableFuture<ProducerIdAndEpoch> decideBumpingEpoch(TransactionMetadata txn, boolean commit) {
+        long nextProducerId = isExhausted(txn.producerEpoch) ? newProducerId.getAsLong() : RecordBatch.NO_PRODUCER_ID;
+        short epoch = (short) (txn.producerEpoch + 1);
+        return decide(txn, commit, epoch, nextProducerId, TransactionRecord.EPOCH_BUMPING_VERSION).thenApply(error ->
+                error != Errors.NONE ? ProducerIdAndEpoch.failed(error)
+                        : nextProducerId != RecordBatch.NO_PRODUCER_ID ? new ProducerIdAndEpoch(Errors.NONE, nextProducerId, (short) 0)
+                        : new ProducerIdAndEpoch(Errors.NONE, txn.producerId, epoch));
+    }
+
+    /** Writes the decision, then sends the markers. Caller holds the monitor. */
+    private CompletableFuture<Errors> decide(TransactionMetadata txn, boolean commit, short epoch, long nextProducerId,
+                                             short clientVersion) {
+        TransactionRecord prepared = txn.decided(commit ? TransactionState.PREPARE_COMMIT : TransactionState.PREPARE_ABORT,
+                epoch, nextProducerId, clientVersion, time.milliseconds());
         return write(txn, prepared).thenApply(error -> {
             if (error == Errors.NONE) {
                 completeAfterMarkers(txn);
@@ -195,11 +245,15 @@ public final class TransactionCoordinator {
         });
     }
 
-    /** Aborts the open transaction, first bumping the epoch if {@code fence} (timeouts, a new producer of the id). */
-    private void abort(TransactionMetadata txn, boolean fence) {
-        short epoch = fence && txn.producerEpoch < Short.MAX_VALUE - 1 ? (short) (txn.producerEpoch + 1) : txn.producerEpoch;
-        TransactionRecord prepared = new TransactionRecord(txn.transactionalId, txn.producerId, epoch, txn.timeoutMs,
-                TransactionState.PREPARE_ABORT, txn.partitions, time.milliseconds(), txn.startMs);
+    /**
+     * Aborts the open transaction under an epoch two higher (the bump that fences its producer, then the bump of
+     * transaction version 2, which this coordinator runs at, as Kafka's does): neither a producer of version 1 nor
+     * one of version 2 can take the abort for its own EndTxn. Timeouts, and a new producer of the id, do this.
+     */
+    private void fenceAndAbort(TransactionMetadata txn) {
+        short epoch = (short) Math.min(txn.producerEpoch + 2, Short.MAX_VALUE);
+        TransactionRecord prepared = txn.decided(TransactionState.PREPARE_ABORT, epoch, RecordBatch.NO_PRODUCER_ID,
+                TransactionRecord.EPOCH_BUMPING_VERSION, time.milliseconds());
         write(txn, prepared).thenAccept(error -> {
             if (error == Errors.NONE) {
                 completeAfterMarkers(txn);
@@ -207,6 +261,11 @@ public final class TransactionCoordinator {
                 log.warn("could not abort transaction {}: {}", txn.transactionalId, error);
             }
         });
+    }
+
+    /** Whether the epochs of the current producer id are used up: the next bump needs a new producer id. */
+    private static boolean isExhausted(short epoch) {
+        return epoch >= Short.MAX_VALUE - 1;
     }
 
     /** Sends the markers of a prepared transaction, then writes its completion. */
@@ -228,9 +287,7 @@ public final class TransactionCoordinator {
                         if (!txn.state.isPreparing() || txn.pendingWrite) {
                             return;
                         }
-                        TransactionState complete = txn.state == TransactionState.PREPARE_COMMIT
-                                ? TransactionState.COMPLETE_COMMIT : TransactionState.COMPLETE_ABORT;
-                        write(txn, txn.moveTo(complete, Set.of(), time.milliseconds())).thenAccept(error -> {
+                        write(txn, txn.completed(time.milliseconds())).thenAccept(error -> {
                             if (error != Errors.NONE) {
                                 log.warn("could not complete transaction {}: {}; its next coordinator will", txn.transactionalId, error);
                             }
@@ -297,7 +354,7 @@ public final class TransactionCoordinator {
                 if (txn.state == TransactionState.ONGOING && !txn.pendingWrite && now - txn.startMs > txn.timeoutMs) {
                     log.info("aborting transaction of {} (producer {} epoch {}): open for more than {} ms",
                             txn.transactionalId, txn.producerId, txn.producerEpoch, txn.timeoutMs);
-                    abort(txn, true);
+                    fenceAndAbort(txn);
                 }
             }
         }

@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.IntFunction;
 import io.tributary.broker.controller.ClusterView;
+import io.tributary.broker.replica.BrokerChannels;
 import io.tributary.broker.replica.BrokerConnector;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.WriteTxnMarkersRequestData;

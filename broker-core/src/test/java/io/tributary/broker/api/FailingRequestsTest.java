@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import io.tributary.broker.network.ConnectionLimits;
+import io.tributary.broker.network.ConnectionRates;
 import io.tributary.broker.network.Request;
 import io.tributary.broker.network.RequestChannel;
 import io.tributary.broker.network.Response;
@@ -45,7 +46,8 @@ class FailingRequestsTest {
         channel = new RequestChannel(10);
         socketServer = new SocketServer(new SocketServerConfig(new InetSocketAddress("127.0.0.1", 0), 1, 1 << 20,
                 60_000, 30_000, 10, 1 << 24, ConnectionLimits.NONE, -1, -1,
-                ChannelSecurity.plaintext(ListenerName.normalised("PLAINTEXT"))), channel, address -> false, Time.SYSTEM);
+                ChannelSecurity.plaintext(ListenerName.normalised("PLAINTEXT"))), channel, address -> false, ConnectionRates.UNLIMITED,
+                Time.SYSTEM);
         handlers = new RequestHandlerPool(1, channel, FailingRequestsTest::handle);
         handlers.start();
         socketServer.start();

@@ -5,10 +5,12 @@ import static io.tributary.broker.group.GroupFixture.CONSUMER_SESSION_TIMEOUT_MS
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import io.tributary.broker.group.consumer.ConsumerGroupState;
 import io.tributary.broker.group.consumer.ConsumerHeartbeat;
 import io.tributary.broker.group.consumer.HeartbeatResult;
@@ -16,6 +18,7 @@ import io.tributary.broker.group.consumer.Partitions;
 import io.tributary.broker.group.consumer.SubscribableTopics.Topic;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.protocol.Errors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -49,7 +52,7 @@ class ConsumerGroupCoordinatorTest {
 
     private HeartbeatResult join(String memberId, String instanceId, List<String> topics, String regex, String assignor) {
         return fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, memberId, 0, instanceId, null, REBALANCE_TIMEOUT_MS,
-                topics, regex, assignor, Map.of(), "client-" + memberId, "/127.0.0.1"));
+                topics, regex, assignor, Map.of(), "client-" + memberId, "/127.0.0.1")).join();
     }
 
     private HeartbeatResult join(String memberId) {
@@ -59,12 +62,12 @@ class ConsumerGroupCoordinatorTest {
     /** An incremental heartbeat; {@code owned} null when the member does not report its partitions. */
     private HeartbeatResult beat(String memberId, int epoch, Map<Uuid, Set<Integer>> owned) {
         return fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, memberId, epoch, null, null, -1,
-                null, null, null, owned, "client-" + memberId, "/127.0.0.1"));
+                null, null, null, owned, "client-" + memberId, "/127.0.0.1")).join();
     }
 
     private HeartbeatResult leave(String memberId, String instanceId, int epoch) {
         return fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, memberId, epoch, instanceId, null, -1,
-                null, null, null, null, "client-" + memberId, "/127.0.0.1"));
+                null, null, null, null, "client-" + memberId, "/127.0.0.1")).join();
     }
 
     private ConsumerGroupCoordinator.Description describe() {
@@ -144,6 +147,88 @@ class ConsumerGroupCoordinatorTest {
         assertThat(beat("b", members.get("b").memberEpoch(), null).error()).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
         HeartbeatResult all = beat("a", a.memberEpoch(), a.assignment());
         assertThat(all.assignment()).isEqualTo(Map.of(topic.id(), Set.of(0, 1, 2, 3, 4, 5)));
+    }
+
+    @Test
+    void aGroupsOwnConfigsSetTheHeartbeatIntervalItsMembersAreToldAndTheSessionTimeoutTheyAreFencedAfter() {
+        fixture.groupConfigs.put(GROUP, Map.of("consumer.heartbeat.interval.ms", "7000", "consumer.session.timeout.ms", "50000"));
+        Map<String, HeartbeatResult> members = settle(Map.of("a", join("a"), "b", join("b")));
+        assertThat(members.values()).allSatisfy(member -> assertThat(member.heartbeatIntervalMs()).isEqualTo(7000));
+        HeartbeatResult a = members.get("a");
+        for (int waited = 0; waited < 49_000; waited += 7000) {
+            fixture.advance(7000);
+            a = beat("a", a.memberEpoch(), a.assignment());
+        }
+        assertThat(describe().members()).as("past the broker's 45 s, within the group's 50 s").hasSize(2);
+
+        fixture.advance(1100);
+
+        assertThat(describe().members()).extracting(ConsumerGroupCoordinator.DescribedMember::memberId).containsExactly("a");
+        fixture.groupConfigs.remove(GROUP);
+        assertThat(beat("a", a.memberEpoch(), null).heartbeatIntervalMs()).as("the broker's again").isEqualTo(CONSUMER_HEARTBEAT_INTERVAL_MS);
+    }
+
+    @Test
+    void aHeartbeatIsAnsweredOnceWhatItWroteIsReplicatedAndOneThatWroteNothingOnceTheGroupsEarlierWritesAre() {
+        HeartbeatResult a = settle(Map.of("a", join("a"))).get("a");
+        List<CompletableFuture<Errors>> unreplicated = new ArrayList<>();
+        fixture.replication = (partition, records) -> {
+            fixture.appendLocally(partition, records);
+            CompletableFuture<Errors> replicated = new CompletableFuture<>();
+            unreplicated.add(replicated);
+            return replicated;
+        };
+
+        CompletableFuture<HeartbeatResult> resubscribed = fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, "a",
+                a.memberEpoch(), null, null, -1, List.of("t", "u"), null, null, null, "client-a", "/127.0.0.1"));
+        CompletableFuture<HeartbeatResult> unchanged = fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, "a",
+                a.memberEpoch() + 1, null, null, -1, null, null, null, null, "client-a", "/127.0.0.1"));
+        assertThat(unreplicated).as("only the subscription change wrote records").hasSize(1);
+        assertThat(resubscribed).as("its records are not on the followers yet").isNotDone();
+        assertThat(unchanged).as("it would tell the new epoch, which is not replicated yet").isNotDone();
+
+        unreplicated.get(0).complete(Errors.NONE);
+        assertThat(resubscribed.join().memberEpoch()).isEqualTo(a.memberEpoch() + 1);
+        assertThat(unchanged.join().error()).isEqualTo(Errors.NONE);
+
+        CompletableFuture<HeartbeatResult> timedOut = fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, "a",
+                a.memberEpoch() + 1, null, null, -1, List.of("t"), null, null, null, "client-a", "/127.0.0.1"));
+        unreplicated.get(1).complete(Errors.REQUEST_TIMED_OUT);
+        assertThat(timedOut.join().error()).as("the member retries").isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+    }
+
+    @Test
+    void aWriteRefusedForWantOfReplicasIsAnsweredCoordinatorNotAvailableAndTheGroupIsWhatItsLogHolds() {
+        settle(Map.of("a", join("a")));
+        int epoch = describe().groupEpoch();
+        fixture.replication = (partition, records) -> {
+            throw new NotEnoughReplicasException("1 of 2 replicas in sync");
+        };
+
+        assertThat(join("b").error()).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+
+        assertThat(describe().members()).extracting(ConsumerGroupCoordinator.DescribedMember::memberId).containsExactly("a");
+        assertThat(describe().groupEpoch()).as("b's join was never stored").isEqualTo(epoch);
+        fixture.replication = (partition, records) -> {
+            fixture.appendLocally(partition, records);
+            return CompletableFuture.completedFuture(Errors.NONE);
+        };
+        assertThat(join("b").memberEpoch()).isEqualTo(epoch + 1);
+    }
+
+    @Test
+    void everySessionAndRevocationDeadlineAsksForTheCheckToRunThen() {
+        long joined = fixture.time.milliseconds();
+        HeartbeatResult a = join("a");
+        assertThat(fixture.deadlinesSet).contains(joined + CONSUMER_SESSION_TIMEOUT_MS);
+        assertThat(fixture.consumerGroups.checkDeadlines()).isEqualTo(joined + CONSUMER_SESSION_TIMEOUT_MS);
+
+        fixture.time.sleep(1000);
+        join("b"); // a must now revoke half of its partitions within its rebalance timeout
+        beat("a", a.memberEpoch(), a.assignment());
+        long revocation = fixture.time.milliseconds() + REBALANCE_TIMEOUT_MS;
+        assertThat(fixture.deadlinesSet).contains(revocation);
+        assertThat(fixture.consumerGroups.checkDeadlines()).as("a's revocation comes before any session ends").isEqualTo(revocation);
     }
 
     @Test

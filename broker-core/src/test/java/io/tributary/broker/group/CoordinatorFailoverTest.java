@@ -70,7 +70,8 @@ class CoordinatorFailoverTest {
                 .filter(id -> store.partitionFor(id) != partition).findFirst().orElseThrow();
         // Committed while another broker led the partition, and replicated here.
         store.write(group, Map.of(T0, new CommittedOffset(42, 1, "before", 0)));
-        try (GroupServices services = GroupServices.start(CONFIG, GroupFixture.CONSUMER_SETTINGS, new KnownTopics(), store, time)) {
+        try (GroupServices services = GroupServices.start(CONFIG, GroupFixture.CONSUMER_SETTINGS, id -> Map.of(), new KnownTopics(), store,
+                time)) {
             assertThatThrownBy(() -> services.offsets().fetch(group, Optional.empty())).isInstanceOf(NotCoordinatorException.class);
 
             services.becameLeader(partition, 1);

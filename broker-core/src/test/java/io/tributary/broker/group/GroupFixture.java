@@ -1,17 +1,23 @@
 package io.tributary.broker.group;
 
 import io.tributary.broker.coordinator.CoordinatedPartitions;
+import io.tributary.broker.coordinator.InternalTopic;
 import io.tributary.broker.group.consumer.ConsumerGroupSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import io.tributary.broker.log.AppendOrigin;
 import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.log.LogManager;
 import io.tributary.broker.log.PartitionLog;
 import io.tributary.broker.testing.FakeTime;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.MemoryRecords;
 
 /**
  * A coordinator and offset manager on a fake clock over a real three-partition offsets topic in a
@@ -35,6 +41,16 @@ final class GroupFixture implements AutoCloseable {
     private final Path dir;
     private LogManager logs;
     final KnownTopics topics = new KnownTopics();
+    /**
+     * How a write to the offsets partitions fares: appended and replicated at once, unless a test holds the
+     * replication back (a future it completes) or refuses the write (too few replicas in sync).
+     */
+    volatile InternalTopic.Appender replication = (partition, records) -> {
+        appendLocally(partition, records);
+        return CompletableFuture.completedFuture(Errors.NONE);
+    };
+    /** Each group's own configs, as kafka-configs --entity-type groups would set them. */
+    final Map<String, Map<String, String>> groupConfigs = new ConcurrentHashMap<>();
     GroupCoordinator coordinator;
     ConsumerGroupCoordinator consumerGroups;
     OffsetManager offsets;
@@ -52,16 +68,22 @@ final class GroupFixture implements AutoCloseable {
                     LogConfig.defaults().withTopicOverrides(Map.of(LogConfig.SEGMENT_INDEX_BYTES, "4096"))));
         }
         GroupRegistry groups = new GroupRegistry();
-        OffsetStore store = new OffsetStore(partitions, time);
+        OffsetStore store = new OffsetStore(partitions, (partition, records) -> replication.append(partition, records), time);
         CoordinatedPartitions coordinated = new CoordinatedPartitions(store::partitionFor);
         coordinator = new GroupCoordinator(CONFIG, groups, coordinated, time, deadlinesSet::add);
-        consumerGroups = new ConsumerGroupCoordinator(CONSUMER_SETTINGS, groups, coordinated, topics, store::appendGroupRecords, time);
+        consumerGroups = new ConsumerGroupCoordinator(CONSUMER_SETTINGS, group -> groupConfigs.getOrDefault(group, Map.of()), groups,
+                coordinated, topics, store, time, deadlinesSet::add);
         offsets = new OffsetManager(CONFIG, groups, coordinator, store, coordinated, time);
         for (int partition = 0; partition < partitions.size(); partition++) {
             coordinated.startLoading(partition, 0);
             offsets.load(partition);
             coordinated.finishLoading(partition, 0);
         }
+    }
+
+    /** Appends to this broker's own replica of the partition, as a leader does before its followers have it. */
+    void appendLocally(TopicPartition partition, MemoryRecords records) {
+        logs.log(partition).orElseThrow().appendAsLeader(records, 0, AppendOrigin.COORDINATOR);
     }
 
     void reopen() {
@@ -73,9 +95,8 @@ final class GroupFixture implements AutoCloseable {
     void advance(long ms) {
         long target = time.milliseconds() + ms;
         while (true) {
-            // Classic groups' deadlines as announced; consumer groups' on the broker's fixed interval.
-            long next = Math.min(coordinator.checkDeadlines(), time.milliseconds() + GroupServices.CONSUMER_GROUP_CHECK_INTERVAL_MS);
-            consumerGroups.checkDeadlines();
+            // The check of both protocols' deadlines, when the next comes due, as the broker's DeadlineWakeups runs it.
+            long next = Math.min(coordinator.checkDeadlines(), consumerGroups.checkDeadlines());
             if (next > target) {
                 break;
             }

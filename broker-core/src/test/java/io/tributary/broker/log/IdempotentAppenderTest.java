@@ -45,7 +45,7 @@ class IdempotentAppenderTest {
 
     private PartitionLog open(String topic) throws Exception {
         TopicPartition tp = new TopicPartition(topic, 0);
-        return PartitionLog.open(tp, dir.resolve(topic + "-0"), LogConfig.defaults(), time, scheduler, 0L, 0L, true);
+        return PartitionLog.open(tp, dir.resolve(topic + "-0"), LogConfig.defaults(), time, scheduler, new FlushTimes(), 0L, 0L, true);
     }
 
     private static MemoryRecords idempotent(long producerId, int sequence) {

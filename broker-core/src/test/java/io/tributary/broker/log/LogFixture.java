@@ -41,7 +41,7 @@ final class LogFixture {
     }
 
     PartitionLog open() throws IOException {
-        return PartitionLog.open(TP, partitionDir(), config, time, scheduler, 0L, 0L, true);
+        return PartitionLog.open(TP, partitionDir(), config, time, scheduler, new FlushTimes(), 0L, 0L, true);
     }
 
     /**
@@ -56,7 +56,7 @@ final class LogFixture {
 
     /** Opens a log folder after an unclean stop with the given recovery point. */
     PartitionLog recover(Path dir, long recoveryPoint) throws IOException {
-        return PartitionLog.open(TP, dir, config, time, scheduler, recoveryPoint, 0L, false);
+        return PartitionLog.open(TP, dir, config, time, scheduler, new FlushTimes(), recoveryPoint, 0L, false);
     }
 
     static void copyRecursively(Path from, Path to) {

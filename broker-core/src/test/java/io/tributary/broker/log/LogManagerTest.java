@@ -1,6 +1,7 @@
 package io.tributary.broker.log;
 
 import static io.tributary.broker.log.TestRecords.batch;
+import static io.tributary.broker.log.TestRecords.batchAt;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -19,8 +20,10 @@ import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.KafkaStorageException;
+import org.apache.kafka.common.errors.LogDirNotFoundException;
 import org.apache.kafka.common.errors.OffsetOutOfRangeException;
 import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.Records;
 import org.apache.kafka.common.utils.Time;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,6 +35,8 @@ class LogManagerTest {
     private static final TopicPartition A0 = new TopicPartition("alpha", 0);
     private static final TopicPartition A1 = new TopicPartition("alpha", 1);
     private static final TopicPartition B0 = new TopicPartition("beta-with-dashes", 0);
+    private static final String FUTURE_FOLDER = "alpha-0\\.[0-9a-f]{32}-future";
+    private static final String DELETED_FOLDER = "alpha-0\\.[0-9a-f]{32}-delete";
 
     @TempDir
     Path root;
@@ -312,6 +317,135 @@ class LogManagerTest {
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> log.numberOfSegments() == 1);
         assertThat(log.logStartOffset()).isEqualTo(4);
+    }
+
+    // Moves between log dirs (KIP-113): the log manager's part. The future log is filled here as the replica layer
+    // copies the log, with the same batches.
+
+    /** The log of alpha-0 in d1 with records 0-9, and its empty future log in d2. */
+    private PartitionLog moving() {
+        open(dirs);
+        PartitionLog log = manager.getOrCreate(A0, defaults);
+        log.appendAsFollower(batchAt(0, 5, 1));
+        log.appendAsFollower(batchAt(5, 5, 2));
+        assertThat(log.dir().getParent()).isEqualTo(dirs.get(0));
+        return manager.createFuture(A0, dirs.get(1));
+    }
+
+    /** What the replica layer does: the log's batches onto the future log, the same bytes. */
+    private static void copyAll(PartitionLog future) {
+        future.appendAsFollower(batchAt(0, 5, 1));
+        future.appendAsFollower(batchAt(5, 5, 2));
+    }
+
+    @Test
+    void theFutureLogReplacesTheLogAndTheReplacedOneGoesOnceReadsInFlightHadTheirTime() throws Exception {
+        PartitionLog future = moving();
+        PartitionLog log = manager.log(A0).orElseThrow();
+        assertThat(future.dir().getParent()).isEqualTo(dirs.get(1));
+        assertThat(future.dir().getFileName().toString()).matches(FUTURE_FOLDER);
+        assertThat(manager.futureLog(A0)).containsSame(future);
+        assertThat(manager.futureLogDirOf(A0)).contains(dirs.get(1));
+        copyAll(future);
+        Records inFlight = log.read(0, 100_000, Long.MAX_VALUE, true).records();
+
+        manager.replaceCurrentWithFuture(A0);
+
+        assertThat(manager.log(A0)).containsSame(future);
+        assertThat(manager.logDirOf(A0)).contains(dirs.get(1));
+        assertThat(manager.futureLog(A0)).isEmpty();
+        assertThat(future.dir()).isEqualTo(dirs.get(1).resolve("alpha-0"));
+        assertThat(folderNames(dirs.get(1))).containsExactly("alpha-0");
+        assertThat(folderNames(dirs.get(0))).singleElement().asString().matches(DELETED_FOLDER);
+        PartitionLog replaced = log;
+        assertThatThrownBy(() -> replaced.appendAsLeader(TestRecords.batch(1, 10, 3), 0))
+                .as("the replaced log takes nothing more").isInstanceOf(KafkaStorageException.class);
+        assertThat(TestRecords.offsets(inFlight)).as("a read in flight finishes").hasSize(10);
+        future.appendAsLeader(TestRecords.batch(2, 10, 3), 0);
+        assertThat(future.logEndOffset()).isEqualTo(12);
+
+        scheduler.advance(defaults.fileDeleteDelayMs() - 1);
+        assertThat(folderNames(dirs.get(0))).hasSize(1);
+        scheduler.advance(1);
+        assertThat(folderNames(dirs.get(0))).isEmpty();
+        assertThat(Files.readAllLines(dirs.get(0).resolve(LogDir.RECOVERY_POINT_CHECKPOINT))).doesNotContain("alpha 0 10");
+
+        reopen();
+        PartitionLog loaded = manager.log(A0).orElseThrow();
+        assertThat(loaded.dir()).isEqualTo(dirs.get(1).resolve("alpha-0"));
+        assertThat(TestRecords.offsets(loaded.read(0, 100_000, Long.MAX_VALUE, true).records())).hasSize(12);
+    }
+
+    @Test
+    void aStartUpAfterACrashInTheMiddleOfAMoveLoadsTheFutureLogBesideTheLog() throws Exception {
+        PartitionLog future = moving();
+        future.appendAsFollower(batchAt(0, 5, 1));
+        future.flush();
+        manager.writeCheckpoints();
+        List<Path> crashed = copyAsACrashLeavesThem();
+        manager.close();
+        open(crashed);
+        assertThat(manager.log(A0).orElseThrow().logEndOffset()).isEqualTo(10);
+        assertThat(manager.logDirOf(A0)).contains(crashed.get(0));
+        PartitionLog loaded = manager.futureLog(A0).orElseThrow();
+        assertThat(loaded.logEndOffset()).as("recovered from its recovery point").isEqualTo(5);
+        assertThat(loaded.dir().getFileName().toString()).matches(FUTURE_FOLDER);
+        assertThat(manager.futureLogDirOf(A0)).contains(crashed.get(1));
+    }
+
+    /** The only state between the two renames of the swap: the log's folder renamed for deletion, the future's not yet. */
+    @Test
+    void aStartUpAfterACrashOnceTheMoveCommittedCompletesIt() throws Exception {
+        PartitionLog future = moving();
+        copyAll(future);
+        manager.close();
+        Path log = dirs.get(0).resolve("alpha-0");
+        Files.move(log, log.resolveSibling(PartitionFolderNames.deletionName(A0)));
+        open(dirs);
+        PartitionLog promoted = manager.log(A0).orElseThrow();
+        assertThat(promoted.dir()).isEqualTo(dirs.get(1).resolve("alpha-0"));
+        assertThat(manager.futureLog(A0)).isEmpty();
+        assertThat(TestRecords.offsets(promoted.read(0, 100_000, Long.MAX_VALUE, true).records())).hasSize(10);
+        scheduler.runDue();
+        assertThat(folderNames(dirs.get(0))).isEmpty();
+    }
+
+    @Test
+    void aCancelledMoveAndADeletedPartitionTakeTheirFutureLogAlong() throws Exception {
+        moving();
+        manager.deleteFuture(A0);
+        assertThat(manager.futureLog(A0)).isEmpty();
+        scheduler.runDue();
+        assertThat(folderNames(dirs.get(1))).isEmpty();
+
+        manager.createFuture(A0, dirs.get(1));
+        manager.delete(List.of(A0));
+        scheduler.runDue();
+        assertThat(folderNames(dirs.get(0))).isEmpty();
+        assertThat(folderNames(dirs.get(1))).isEmpty();
+        reopen();
+        assertThat(manager.logs()).isEmpty();
+        assertThat(manager.futureLogs()).isEmpty();
+    }
+
+    @Test
+    void aMoveGoesOnlyToAnOnlineLogDirOfThisBrokerAndAReplicaNotHereYetIsCreatedThere() throws Exception {
+        open(dirs);
+        assertThat(manager.moveDestination(A0, dirs.get(1).toString())).isEqualTo(dirs.get(1));
+        assertThatThrownBy(() -> manager.moveDestination(A0, root.resolve("d3").toString()))
+                .isInstanceOf(LogDirNotFoundException.class);
+        assertThatThrownBy(() -> manager.moveDestination(A0, "d1")).as("relative").isInstanceOf(LogDirNotFoundException.class);
+        assertThatThrownBy(() -> manager.moveDestination(new TopicPartition("t".repeat(220), 0), dirs.get(1).toString()))
+                .as("its future folder would not fit a file name").isInstanceOf(InvalidTopicException.class);
+
+        manager.preferLogDir(A0, dirs.get(1));
+        assertThat(manager.getOrCreate(A0, defaults).dir()).isEqualTo(dirs.get(1).resolve("alpha-0"));
+
+        Files.move(dirs.get(0), root.resolve("unmounted"));
+        assertThat(manager.isOnline(dirs.get(0))).isFalse();
+        assertThatThrownBy(() -> manager.moveDestination(A0, dirs.get(0).toString()))
+                .isInstanceOf(KafkaStorageException.class).hasMessageContaining("offline");
+        Files.move(root.resolve("unmounted"), dirs.get(0));
     }
 
     private static List<String> folderNames(Path dir) throws Exception {

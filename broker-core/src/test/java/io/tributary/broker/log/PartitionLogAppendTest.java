@@ -54,6 +54,19 @@ class PartitionLogAppendTest {
                 .isEqualTo(range(0, 2L * perBatch));
     }
 
+    /** Kafka takes them (CreateTime allows NO_TIMESTAMP); they leave the time index empty, as in Kafka. */
+    @Test
+    void recordsWithoutTimestampsAreAppendedPastTheIndexInterval() throws Exception {
+        PartitionLog log = open(Map.of(LogConfig.INDEX_INTERVAL_BYTES, "100"));
+        for (int i = 0; i < 5; i++) {
+            log.appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
+                    new SimpleRecord(RecordBatch.NO_TIMESTAMP, null, TestRecords.value(i, 100))), 0);
+        }
+        assertThat(log.logEndOffset()).isEqualTo(5);
+        assertThat(TestRecords.offsets(log.read(0, 10_000, Long.MAX_VALUE, false).records())).isEqualTo(range(0, 5));
+        assertThat(log.offsetForTimestamp(0)).isEmpty();
+    }
+
     @Test
     void keepsTheBytesAsSentWithTheLeaderEpochStampedAndTheCrcValid() throws Exception {
         PartitionLog log = open(Map.of());

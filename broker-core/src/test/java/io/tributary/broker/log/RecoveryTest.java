@@ -205,7 +205,7 @@ class RecoveryTest {
         recovered.appendAsLeader(TestRecords.batch(Compression.NONE, RECORDS_PER_BATCH, VALUE_SIZE, 5000, 27), 1);
         assertExactPrefix(recovered, 30);
         recovered.close();
-        assertExactPrefix(PartitionLog.open(LogFixture.TP, crashed, fixture.config, fixture.time, fixture.scheduler,
+        assertExactPrefix(PartitionLog.open(LogFixture.TP, crashed, fixture.config, fixture.time, fixture.scheduler, new FlushTimes(),
                 30, 0L, true), 30);
     }
 

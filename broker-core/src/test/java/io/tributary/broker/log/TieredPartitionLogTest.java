@@ -110,7 +110,7 @@ class TieredPartitionLogTest {
         log.close();
 
         PartitionLog reopened = PartitionLog.open(LogFixture.TP, fixture.partitionDir(), fixture.config, fixture.time,
-                fixture.scheduler, 0L, 0L, true);
+                fixture.scheduler, new FlushTimes(), 0L, 0L, true);
 
         assertThat(reopened.localLogStartOffset()).isEqualTo(6);
         assertThat(reopened.logStartOffset()).isZero();

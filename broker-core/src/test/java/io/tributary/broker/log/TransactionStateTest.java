@@ -179,7 +179,7 @@ class TransactionStateTest {
     void aMarkerBetweenAVerificationAndTheAppendRefusesTheAppend() {
         MemoryRecords late = MemoryRecords.withTransactionalRecords(Compression.NONE, PRODUCER_A, (short) 0, 0,
                 new SimpleRecord("late".getBytes()));
-        VerificationGuard guard = appender.startVerification(log, PRODUCER_A, (short) 0);
+        VerificationGuard guard = appender.startVerification(log, PRODUCER_A, (short) 0, false);
         assertThat(guard.needsVerification()).isTrue();
         marker(PRODUCER_A, ControlRecordType.ABORT); // the coordinator ended the transaction meanwhile
 
@@ -187,11 +187,44 @@ class TransactionStateTest {
                 .isInstanceOf(InvalidTxnStateException.class);
         assertThat(appender.firstUnstableOffset(log)).isEqualTo(-1);
 
-        VerificationGuard verified = appender.startVerification(log, PRODUCER_A, (short) 0);
+        VerificationGuard verified = appender.startVerification(log, PRODUCER_A, (short) 0, false);
         appender.append(log, MemoryRecords.withTransactionalRecords(Compression.NONE, PRODUCER_A, (short) 0, 0,
                 new SimpleRecord("on-time".getBytes())), 0, AppendOrigin.CLIENT, verified);
         assertThat(appender.openTransactions(log)).containsKey(PRODUCER_A);
-        assertThat(appender.startVerification(log, PRODUCER_A, (short) 0)).as("its later batches need no question")
+        assertThat(appender.startVerification(log, PRODUCER_A, (short) 0, false)).as("its later batches need no question")
                 .isSameAs(VerificationGuard.NOT_NEEDED);
+    }
+
+    private MemoryRecords batch(short epoch, int sequence, String value) {
+        return MemoryRecords.withTransactionalRecords(Compression.NONE, PRODUCER_A, epoch, sequence, new SimpleRecord(value.getBytes()));
+    }
+
+    private void marker(short epoch, ControlRecordType type) {
+        appender.append(log, MemoryRecords.withEndTransactionMarker(0L, PRODUCER_A, epoch, new EndTransactionMarker(type, 5)), 0,
+                AppendOrigin.COORDINATOR);
+    }
+
+    /**
+     * Transaction version 2: a producer begins its next transaction, one epoch higher, as soon as EndTxn answers, while
+     * the marker of the last one (which carries the new epoch) may not have reached this partition. Its first batch
+     * must be verified (the coordinator adds the partition only once the last transaction is complete), and that
+     * marker does not undo the verification. A late write of an epoch a coordinator's abort fenced opens nothing.
+     */
+    @Test
+    void aBatchOfTheNextEpochIsVerifiedEvenWhileTheLastTransactionWaitsForItsMarker() {
+        appender.append(log, batch((short) 0, 0, "first"), 0, AppendOrigin.CLIENT, appender.startVerification(log, PRODUCER_A, (short) 0, true));
+        VerificationGuard next = appender.startVerification(log, PRODUCER_A, (short) 1, true);
+        assertThat(next.needsVerification()).as("the open transaction is of epoch 0").isTrue();
+
+        marker((short) 1, ControlRecordType.COMMIT); // the last transaction's marker, at the epoch the producer moved to
+        appender.append(log, batch((short) 1, 0, "second"), 0, AppendOrigin.CLIENT, next);
+        assertThat(appender.firstUnstableOffset(log)).as("the second transaction is open from its first batch").isEqualTo(2);
+
+        marker((short) 2, ControlRecordType.ABORT);
+        VerificationGuard ended = appender.startVerification(log, PRODUCER_A, (short) 2, true);
+        marker((short) 3, ControlRecordType.ABORT); // a coordinator's abort, fencing epoch 2
+        assertThatThrownBy(() -> appender.append(log, batch((short) 2, 0, "late"), 0, AppendOrigin.CLIENT, ended))
+                .isInstanceOf(org.apache.kafka.common.errors.InvalidProducerEpochException.class);
+        assertThat(appender.firstUnstableOffset(log)).isEqualTo(-1);
     }
 }

@@ -92,7 +92,8 @@ class RequestMemoryTest {
     private void start(ChannelSecurity security) throws IOException {
         channel = new RequestChannel(10);
         server = new SocketServer(new SocketServerConfig(new InetSocketAddress("127.0.0.1", 0), 1, 100 << 20,
-                600_000, 60_000, 10, POOL_BYTES, ConnectionLimits.NONE, -1, -1, security), channel, address -> false, time);
+                600_000, 60_000, 10, POOL_BYTES, ConnectionLimits.NONE, -1, -1, security), channel, address -> false,
+                ConnectionRates.UNLIMITED, time);
         handlers = new RequestHandlerPool(2, channel, this::handle);
         handlers.start();
         server.start();
@@ -248,7 +249,7 @@ class RequestMemoryTest {
                     }
 
                     @Override
-                    public Step handle(RequestHeader header, AbstractRequest request) {
+                    public Step handle(RequestHeader header, AbstractRequest request, long nowMs) {
                         throw new IllegalStateException("the mechanism failed");
                     }
                 };

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import io.tributary.broker.metrics.IsrChanges;
 import io.tributary.broker.log.AppendOrigin;
 import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.controller.PartitionState;
@@ -61,8 +62,8 @@ class HighWatermarkCheckpointsTest {
     /** A leader alone in its ISR: its high watermark is its log end. */
     private Partition leaderWithHighWatermark(PartitionLog log, int records) {
         Partition partition = new Partition(log.topicPartition(), log, new IdempotentAppender(),
-                (tp, proposed) -> CompletableFuture.completedFuture(Partition.IsrWrite.lost(Optional.empty())), id -> true, () -> { },
-                0, 0, time);
+                (tp, proposed) -> CompletableFuture.completedFuture(Partition.IsrWrite.lost(Optional.empty())), new IsrChanges(),
+                id -> true, () -> { }, 0, 0, time);
         partition.makeLeader(new PartitionState(0, 0, PartitionState.UNKNOWN_BROKER_EPOCH, List.of(0), 0, 0, 0), List.of(0));
         SimpleRecord[] batch = new SimpleRecord[records];
         for (int i = 0; i < records; i++) {

@@ -21,6 +21,7 @@ import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.controller.PartitionState;
 import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.log.LogManager;
+import io.tributary.broker.metrics.IsrChanges;
 import io.tributary.broker.testing.FakeTime;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
@@ -50,6 +51,7 @@ class PartitionTest {
     private Function<PartitionState, CompletableFuture<Partition.IsrWrite>> zooKeeper = proposed -> CompletableFuture.completedFuture(stored(proposed));
     /** How often the outcome of an ISR write moved the high watermark. */
     private final AtomicInteger highWatermarkMovesByIsrWrites = new AtomicInteger();
+    private final IsrChanges isrChanges = new IsrChanges();
     private LogManager logs;
     private Partition partition;
 
@@ -60,7 +62,7 @@ class PartitionTest {
         partition = new Partition(TP, logs.getOrCreate(TP, config), new IdempotentAppender(), (tp, proposed) -> {
             isrWrites.add(proposed.isr());
             return zooKeeper.apply(proposed);
-        }, id -> id != 3, highWatermarkMovesByIsrWrites::incrementAndGet, 0, 0, time);
+        }, isrChanges, id -> id != 3, highWatermarkMovesByIsrWrites::incrementAndGet, 0, 0, time);
         partition.makeLeader(new PartitionState(0, 4, PartitionState.UNKNOWN_BROKER_EPOCH, REPLICAS, 1, 0, 0), REPLICAS);
     }
 
@@ -125,12 +127,16 @@ class PartitionTest {
         assertThat(isrWrites).containsExactly(List.of(0, 1));
         assertThat(partition.highWatermark()).isEqualTo(5);
         assertThat(partition.isrSize()).isEqualTo(2);
+        assertThat(isrChanges.shrinks()).isEqualTo(1);
+        assertThat(isrChanges.expands()).isZero();
 
         partition.recordFollowerFetch(2, 4, 4);
         assertThat(partition.isrSize()).as("still behind the high watermark").isEqualTo(2);
         partition.recordFollowerFetch(2, 5, 4);
         assertThat(isrWrites).last().isEqualTo(List.of(0, 1, 2));
         assertThat(partition.isrSize()).isEqualTo(3);
+        assertThat(isrChanges.shrinks()).isEqualTo(1);
+        assertThat(isrChanges.expands()).isEqualTo(1);
     }
 
     /** Follower 1 has all 5 records, follower 2 none and has been silent for longer than the lag limit. */
@@ -257,6 +263,7 @@ class PartitionTest {
         partition.maybeShrinkIsr(LAG_MS);
         assertThat(partition.highWatermark()).as("KIP-497: the ISR the controller may elect from still has broker 2").isZero();
         assertThat(partition.isrSize()).isEqualTo(3);
+        assertThat(isrChanges.shrinks()).as("only stored changes count").isZero();
     }
 
     @Test
@@ -279,6 +286,7 @@ class PartitionTest {
         assertThat(highWatermarkMovesByIsrWrites).as("the high watermark moved").hasValue(1);
         assertThat(partition.isrSize()).isEqualTo(2);
         assertThat(partition.highWatermark()).isEqualTo(5);
+        assertThat(isrChanges.shrinks()).as("the controller's change, not this leader's").isZero();
     }
 
     @Test
@@ -331,8 +339,8 @@ class PartitionTest {
 
     private Partition reopened(long checkpointedHighWatermark) {
         return new Partition(TP, partition.log(), new IdempotentAppender(),
-                (tp, proposed) -> CompletableFuture.completedFuture(Partition.IsrWrite.lost(Optional.empty())), id -> true, () -> { }, 0,
-                checkpointedHighWatermark, time);
+                (tp, proposed) -> CompletableFuture.completedFuture(Partition.IsrWrite.lost(Optional.empty())), new IsrChanges(),
+                id -> true, () -> { }, 0, checkpointedHighWatermark, time);
     }
 
     @Test

@@ -77,7 +77,7 @@ class SessionLossResignationTest {
         logs = LogManager.open(List.of(logDir), logConfig, Time.SYSTEM);
         TopicManager topics = new TopicManager(new TopicStore(zk), logs, logConfig, BROKER, () -> Set.of(BROKER, 1));
         PartitionStateStore states = new PartitionStateStore(zk);
-        replicas = new ReplicaManager(config.replicationConfig(null), topics, new IdempotentAppender(), new Purgatory<>("fetch"),
+        replicas = new ReplicaManager(config.replicationConfig(null), topics, logs, new IdempotentAppender(), new Purgatory<>("fetch"),
                 view, states, HighWatermarkCheckpoints.load(List.of(logDir)), Time.SYSTEM);
         topics.addListener(replicas);
         replicas.addLeadershipListener(new ReplicaManager.LeadershipListener() {

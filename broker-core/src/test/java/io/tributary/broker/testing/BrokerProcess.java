@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import io.tributary.broker.BrokerConfig;
 import io.tributary.broker.TributaryServer;
 import io.tributary.testkit.FreePorts;
@@ -23,19 +25,22 @@ import org.awaitility.core.ConditionTimeoutException;
  * {@code dir/broker.log}.
  */
 public final class BrokerProcess implements AutoCloseable {
+    private static final Pattern HTTP_LINE = Pattern.compile("status page GET / on \\[/?([^,\\]]+)");
     private static final long START_TIMEOUT_SECONDS = 60;
 
     private final Path propertiesFile;
     private final Path logConfig;
     private final Path output;
     private final int port;
+    private final List<String> jvmOptions;
     private Process process;
 
-    private BrokerProcess(Path propertiesFile, Path logConfig, Path output, int port) {
+    private BrokerProcess(Path propertiesFile, Path logConfig, Path output, int port, List<String> jvmOptions) {
         this.propertiesFile = propertiesFile;
         this.logConfig = logConfig;
         this.output = output;
         this.port = port;
+        this.jvmOptions = jvmOptions;
     }
 
     /**
@@ -43,10 +48,14 @@ public final class BrokerProcess implements AutoCloseable {
      * {@code listeners} override adds listeners next to the PLAINTEXT one on the fixed port.
      */
     public static BrokerProcess start(Path dir, Map<String, String> overrides) throws IOException {
+        return start(dir, overrides, List.of());
+    }
+
+    /** {@link #start(Path, Map)} with options for the broker's JVM ({@code TRIBUTARY_JVM_OPTS}, such as a JAAS file). */
+    public static BrokerProcess start(Path dir, Map<String, String> overrides, List<String> jvmOptions) throws IOException {
         int port = FreePorts.next();
         Map<String, String> settings = new HashMap<>(TestBroker.properties(dir, overrides));
         settings.putIfAbsent(BrokerConfig.ZOOKEEPER_EMBEDDED_PORT, Integer.toString(FreePorts.next()));
-        settings.putAll(overrides);
         String plaintext = "PLAINTEXT://127.0.0.1:" + port;
         settings.put(BrokerConfig.LISTENERS, overrides.containsKey(BrokerConfig.LISTENERS)
                 ? plaintext + "," + overrides.get(BrokerConfig.LISTENERS) : plaintext);
@@ -67,7 +76,7 @@ public final class BrokerProcess implements AutoCloseable {
                 "log4j.logger.io.tributary.broker.controller=INFO",
                 "log4j.logger.io.tributary.broker.cluster.BrokerRegistry=INFO",
                 "log4j.logger.io.tributary.broker.replica=INFO", ""));
-        BrokerProcess broker = new BrokerProcess(propertiesFile, logConfig, dir.resolve("broker.log"), port);
+        BrokerProcess broker = new BrokerProcess(propertiesFile, logConfig, dir.resolve("broker.log"), port, jvmOptions);
         broker.launch();
         return broker;
     }
@@ -77,10 +86,9 @@ public final class BrokerProcess implements AutoCloseable {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m",
                 "-Dzookeeper.admin.enableServer=false",
-                "-Dlog4j.configuration=" + logConfig.toUri(),
-                "-cp", System.getProperty("java.class.path"),
-                TributaryServer.class.getName(),
-                propertiesFile.toString()));
+                "-Dlog4j.configuration=" + logConfig.toUri()));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), TributaryServer.class.getName(), propertiesFile.toString()));
         long linesBefore = Files.exists(output) ? Files.readAllLines(output).size() : 0;
         process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile())).start();
@@ -102,8 +110,27 @@ public final class BrokerProcess implements AutoCloseable {
         return "127.0.0.1:" + port;
     }
 
+    /**
+     * http://host:port of the first {@code http.listeners} address, from the broker's start-up line (port 0 binds a free
+     * port, which only the broker knows).
+     */
+    public String httpUrl() throws IOException {
+        for (String line : Files.readAllLines(output)) {
+            Matcher serving = HTTP_LINE.matcher(line);
+            if (serving.find()) {
+                return "http://" + serving.group(1);
+            }
+        }
+        throw new IllegalStateException("no HTTP endpoint in " + output + " (is http.listeners set?)");
+    }
+
     public long pid() {
         return process.pid();
+    }
+
+    /** Whether its JVM is running (not killed, terminated or exited). */
+    public boolean isAlive() {
+        return process.isAlive();
     }
 
     /** SIGTERM, then waits for the clean shutdown. @return the exit code */

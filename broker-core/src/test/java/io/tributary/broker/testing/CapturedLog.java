@@ -21,11 +21,16 @@ public final class CapturedLog implements AutoCloseable {
     }
 
     private final Logger logger;
+    private final Level levelBefore;
     private final List<Line> lines = new CopyOnWriteArrayList<>();
     private final AppenderSkeleton appender;
 
     private CapturedLog(Logger logger, Level minimum) {
         this.logger = logger;
+        this.levelBefore = logger.getLevel();
+        if (!minimum.isGreaterOrEqual(logger.getEffectiveLevel())) {
+            logger.setLevel(minimum); // lines below the configured level would never reach an appender
+        }
         this.appender = new AppenderSkeleton() {
             @Override
             protected void append(LoggingEvent event) {
@@ -66,5 +71,6 @@ public final class CapturedLog implements AutoCloseable {
     @Override
     public void close() {
         logger.removeAppender(appender);
+        logger.setLevel(levelBefore);
     }
 }

@@ -2,8 +2,10 @@ package io.tributary.broker.testing;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.stream.Collectors;
 import io.tributary.broker.BrokerConfig;
 import io.tributary.broker.Server;
 import io.tributary.broker.log.LogConfig;
@@ -25,10 +27,19 @@ public final class TestBroker implements AutoCloseable {
     }
 
     public static TestBroker start(Path dir, Map<String, String> overrides) throws Exception {
-        return new TestBroker(Server.start(new BrokerConfig(properties(dir, overrides)), Time.SYSTEM));
+        return start(dir, overrides, Time.SYSTEM);
     }
 
-    /** Settings for a test broker: port 0 everywhere, data in {@code dir/logs}, then the overrides. */
+    /** A broker on {@code time} (say, a {@link SkippingTime} the test moves forward). */
+    public static TestBroker start(Path dir, Map<String, String> overrides, Time time) throws Exception {
+        return new TestBroker(Server.start(new BrokerConfig(properties(dir, overrides)), time));
+    }
+
+    /**
+     * Settings for a test broker: port 0 everywhere, data in {@code dir/logs}, then the overrides. Relative {@code
+     * log.dirs} are folders of {@code dir}, so that the brokers of a cluster, which share their overrides, each get their
+     * own.
+     */
     public static Map<String, String> properties(Path dir, Map<String, String> overrides) {
         Map<String, String> props = new HashMap<>();
         props.put(BrokerConfig.LISTENERS, "PLAINTEXT://127.0.0.1:0");
@@ -37,6 +48,8 @@ public final class TestBroker implements AutoCloseable {
         props.put(BrokerConfig.NUM_NETWORK_THREADS, "2");
         props.put(BrokerConfig.NUM_IO_THREADS, "4");
         props.putAll(overrides);
+        props.computeIfPresent(LogConfig.LOG_DIRS, (key, dirs) -> Arrays.stream(dirs.split(","))
+                .map(logDir -> dir.resolve(logDir.trim()).toString()).collect(Collectors.joining(",")));
         return props;
     }
 

@@ -6,6 +6,7 @@ import java.util.Random;
 import io.tributary.chaos.cluster.BrokerNode;
 import io.tributary.chaos.cluster.ChaosCluster;
 import io.tributary.chaos.load.AckLog;
+import io.tributary.chaos.load.RecoveryClock;
 import io.tributary.chaos.net.NetworkLab;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartitionInfo;
@@ -15,8 +16,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Injects one fault at a time into a healthy cluster and heals it: picks the target (the leader of
  * a random partition, one of its followers, or the controller), breaks it, waits the fault's
- * duration and undoes it. Returns when the healing has been started, not when the cluster has
- * recovered: measuring that is the caller's job.
+ * duration and undoes it. Returns once the healing is done (a restarted broker listens again), with
+ * a {@link RecoveryClock} started the moment the healing began: the caller reads from it how soon
+ * each partition was served again, which may well be before this returns.
  */
 public final class FaultInjector {
     private static final Logger log = LoggerFactory.getLogger(FaultInjector.class);
@@ -79,39 +81,39 @@ public final class FaultInjector {
         } else {
             Thread.sleep(down.toMillis());
         }
-        long end = System.nanoTime();
+        RecoveryClock recovery = acks.startRecoveryClock();
         target.broker().start();
         // Whether a "quick" restart really was inside the session depends on how fast the JVM came up: say so.
         String restarted = String.format("%s, listening again %.1f s after the kill", target.describe(),
                 (System.nanoTime() - start) / 1e9);
-        return done(kind, restarted, start, end, whileDown);
+        return done(kind, restarted, start, recovery, whileDown);
     }
 
     private InjectedFault pause(FaultKind kind, Target target) throws InterruptedException {
         long start = System.nanoTime();
         target.broker().jvm().pause();
         Thread.sleep(timings.pause().toMillis());
-        long end = System.nanoTime();
+        RecoveryClock recovery = acks.startRecoveryClock();
         target.broker().jvm().resume();
-        return done(kind, target.describe(), start, end);
+        return done(kind, target.describe(), start, recovery);
     }
 
     private InjectedFault zookeeperRestart(FaultKind kind) throws InterruptedException {
         long start = System.nanoTime();
         cluster.zookeeper().jvm().kill();
         Thread.sleep(timings.zookeeperRestart().toMillis());
-        long end = System.nanoTime();
+        RecoveryClock recovery = acks.startRecoveryClock();
         cluster.zookeeper().start();
-        return done(kind, "ZooKeeper", start, end);
+        return done(kind, "ZooKeeper", start, recovery);
     }
 
     private InjectedFault zookeeperPause(FaultKind kind) throws InterruptedException {
         long start = System.nanoTime();
         cluster.zookeeper().jvm().pause();
         Thread.sleep(timings.zookeeperOutage().toMillis());
-        long end = System.nanoTime();
+        RecoveryClock recovery = acks.startRecoveryClock();
         cluster.zookeeper().jvm().resume();
-        return done(kind, "ZooKeeper", start, end);
+        return done(kind, "ZooKeeper", start, recovery);
     }
 
     private InjectedFault cutFromBrokers(FaultKind kind, Target target) throws InterruptedException {
@@ -123,9 +125,9 @@ public final class FaultInjector {
             }
         }
         Thread.sleep(timings.partition().toMillis());
-        long end = System.nanoTime();
+        RecoveryClock recovery = acks.startRecoveryClock();
         network.healAll();
-        return done(kind, target.describe(), start, end);
+        return done(kind, target.describe(), start, recovery);
     }
 
     private InjectedFault cutFromZooKeeper(FaultKind kind, Target target) throws InterruptedException {
@@ -133,18 +135,19 @@ public final class FaultInjector {
         long start = System.nanoTime();
         network.cut(target.broker().host(), cluster.zookeeper().host());
         Thread.sleep(timings.partition().toMillis());
-        long end = System.nanoTime();
+        RecoveryClock recovery = acks.startRecoveryClock();
         network.healAll();
-        return done(kind, target.describe(), start, end);
+        return done(kind, target.describe(), start, recovery);
     }
 
-    private static InjectedFault done(FaultKind kind, String target, long start, long end) {
-        return done(kind, target, start, end, InjectedFault.ServiceWhileDown.NOT_CHECKED);
+    private static InjectedFault done(FaultKind kind, String target, long start, RecoveryClock recovery) {
+        return done(kind, target, start, recovery, InjectedFault.ServiceWhileDown.NOT_CHECKED);
     }
 
-    private static InjectedFault done(FaultKind kind, String target, long start, long end, InjectedFault.ServiceWhileDown whileDown) {
-        InjectedFault fault = new InjectedFault(kind, target, start, end, whileDown);
-        log.info("{} ({}): {} ms", kind, target, Duration.ofNanos(end - start).toMillis());
+    private static InjectedFault done(FaultKind kind, String target, long start, RecoveryClock recovery,
+                                      InjectedFault.ServiceWhileDown whileDown) {
+        InjectedFault fault = new InjectedFault(kind, target, start, recovery, whileDown);
+        log.info("{} ({}): {} ms", kind, target, Duration.ofNanos(recovery.startNanos() - start).toMillis());
         return fault;
     }
 

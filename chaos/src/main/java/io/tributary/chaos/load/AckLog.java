@@ -3,7 +3,6 @@ package io.tributary.chaos.load;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,6 +18,7 @@ public final class AckLog {
     private final Queue<Ack> acks = new ConcurrentLinkedQueue<>();
     private final Queue<ClientError> errors = new ConcurrentLinkedQueue<>();
     private final AtomicLongArray latestAckNanos;
+    private final Set<RecoveryClock> clocks = ConcurrentHashMap.newKeySet();
 
     public AckLog(int partitions) {
         latestAckNanos = new AtomicLongArray(partitions);
@@ -32,6 +32,7 @@ public final class AckLog {
     public void acknowledged(Ack ack) {
         acks.add(ack);
         latestAckNanos.accumulateAndGet(ack.partition(), ack.ackNanos(), Math::max);
+        clocks.forEach(clock -> clock.acknowledged(ack.partition(), ack.ackNanos()));
     }
 
     public void failed(ClientError error) {
@@ -55,26 +56,17 @@ public final class AckLog {
     }
 
     /**
-     * Waits until every partition has had an acknowledgement at or after {@code sinceNanos}.
-     *
-     * @return how long after {@code sinceNanos} the last partition was served again, or empty if not within {@code timeout}
+     * A clock that starts now and times each partition's first acknowledgement from now on (to
+     * measure how soon the cluster served every partition again after a fault ended); close it when done.
      */
-    public Optional<Duration> awaitEveryPartitionServedAfter(long sinceNanos, Duration timeout) throws InterruptedException {
-        long deadline = sinceNanos + timeout.toNanos();
-        while (true) {
-            long now = System.nanoTime();
-            boolean all = true;
-            for (int p = 0; p < latestAckNanos.length(); p++) {
-                all &= latestAckNanos.get(p) >= sinceNanos;
-            }
-            if (all) {
-                return Optional.of(Duration.ofNanos(Math.max(0, now - sinceNanos)));
-            }
-            if (now > deadline) {
-                return Optional.empty();
-            }
-            Thread.sleep(20);
-        }
+    public RecoveryClock startRecoveryClock() {
+        RecoveryClock clock = new RecoveryClock(this, latestAckNanos.length());
+        clocks.add(clock);
+        return clock;
+    }
+
+    void stop(RecoveryClock clock) {
+        clocks.remove(clock);
     }
 
     /**

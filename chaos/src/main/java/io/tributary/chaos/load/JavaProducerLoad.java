@@ -1,6 +1,7 @@
 package io.tributary.chaos.load;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Properties;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -15,21 +16,24 @@ import org.slf4j.LoggerFactory;
 
 /**
  * kafka-clients' idempotent producer with acks=all, writing {@code java-<n>} to partition
- * {@code n % partitions} at a bounded rate. Each acknowledgement goes to the {@link AckLog} with
- * the offset the broker gave. A producer that reaches a fatal state is replaced (and the error
- * recorded), so one error does not end the run.
+ * {@code n % partitions} at a bounded rate, the partitions in turn. Each partition has its own
+ * budget of records outstanding: a partition that is not being served uses up its own and is
+ * passed over until acknowledgements come back, while the others go on being written (so how soon
+ * each partition is served again after a fault is measured on that partition, not on the slowest).
+ * Each acknowledgement goes to the {@link AckLog} with the offset the broker gave. A producer that
+ * reaches a fatal state is replaced (and the error recorded), so one error does not end the run.
  */
 public final class JavaProducerLoad implements Load {
     private static final Logger log = LoggerFactory.getLogger(JavaProducerLoad.class);
     private static final String SOURCE = "java";
-    private static final int MAX_OUTSTANDING = 500;
+    private static final int MAX_OUTSTANDING_PER_PARTITION = 200;
 
     private final String bootstrap;
     private final String topic;
     private final int partitions;
     private final int recordsPerSecond;
     private final AckLog ackLog;
-    private final Semaphore outstanding = new Semaphore(MAX_OUTSTANDING);
+    private final Semaphore[] outstanding;
     private final Thread sender = new Thread(this::run, "chaos-java-producer");
     private volatile boolean stopping;
 
@@ -39,6 +43,8 @@ public final class JavaProducerLoad implements Load {
         this.partitions = partitions;
         this.recordsPerSecond = recordsPerSecond;
         this.ackLog = ackLog;
+        this.outstanding = new Semaphore[partitions];
+        Arrays.setAll(outstanding, p -> new Semaphore(MAX_OUTSTANDING_PER_PARTITION));
     }
 
     private Properties settings() {
@@ -64,26 +70,17 @@ public final class JavaProducerLoad implements Load {
     }
 
     private void run() {
-        long sequence = 0;
+        long[] sent = new long[partitions]; // records sent to each partition: the next is java-<sent[p] * partitions + p>
+        long turn = 0;
         long pauseNanos = TimeUnit.SECONDS.toNanos(1) / recordsPerSecond;
         long next = System.nanoTime();
         while (!stopping) {
             try (KafkaProducer<String, String> producer = new KafkaProducer<>(settings())) {
                 while (!stopping) {
-                    String payload = SOURCE + "-" + sequence;
-                    int partition = (int) (sequence % partitions);
-                    outstanding.acquire();
-                    ackLog.sent(payload);
-                    producer.send(new ProducerRecord<>(topic, partition, null, payload), (metadata, error) -> {
-                        outstanding.release();
-                        if (error == null) {
-                            ackLog.acknowledged(new Ack(payload, metadata.partition(), metadata.offset(), System.nanoTime()));
-                        } else {
-                            ackLog.failed(new ClientError(SOURCE, error.getClass().getSimpleName(),
-                                    error instanceof RetriableException, String.valueOf(error.getMessage())));
-                        }
-                    });
-                    sequence++;
+                    int partition = (int) (turn++ % partitions);
+                    if (outstanding[partition].tryAcquire()) {
+                        send(producer, partition, SOURCE + "-" + (sent[partition]++ * partitions + partition));
+                    }
                     next += pauseNanos;
                     long wait = next - System.nanoTime();
                     if (wait > 0) {
@@ -100,11 +97,25 @@ public final class JavaProducerLoad implements Load {
                 // A fatal producer state (for example after a non-retriable idempotence error): record it, start afresh.
                 log.warn("producer failed, replacing it: {}", e.toString());
                 ackLog.failed(new ClientError(SOURCE, e.getClass().getSimpleName(), false, String.valueOf(e.getMessage())));
-                sequence++;
-                outstanding.drainPermits();
-                outstanding.release(MAX_OUTSTANDING);
+                for (Semaphore budget : outstanding) {
+                    budget.drainPermits();
+                    budget.release(MAX_OUTSTANDING_PER_PARTITION);
+                }
             }
         }
+    }
+
+    private void send(KafkaProducer<String, String> producer, int partition, String payload) {
+        ackLog.sent(payload);
+        producer.send(new ProducerRecord<>(topic, partition, null, payload), (metadata, error) -> {
+            outstanding[partition].release();
+            if (error == null) {
+                ackLog.acknowledged(new Ack(payload, metadata.partition(), metadata.offset(), System.nanoTime()));
+            } else {
+                ackLog.failed(new ClientError(SOURCE, error.getClass().getSimpleName(),
+                        error instanceof RetriableException, String.valueOf(error.getMessage())));
+            }
+        });
     }
 
     @Override

@@ -30,6 +30,7 @@ import io.tributary.chaos.load.AckLog;
 import io.tributary.chaos.load.GroupReader;
 import io.tributary.chaos.load.JavaProducerLoad;
 import io.tributary.chaos.load.KafkajsLoad;
+import io.tributary.chaos.load.RecoveryClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -100,10 +101,12 @@ public final class ChaosRun {
             FaultKind kind = faults.get(i);
             log.info("fault {} of {}: {}", i + 1, faults.size(), kind);
             InjectedFault fault = injector.inject(kind);
-            Optional<Duration> recovery = ackLog.awaitEveryPartitionServedAfter(fault.endNanos(), RECOVERY_WINDOW);
-            outcomes.add(new FaultOutcome(fault, recovery));
-            cluster.awaitHealthy(STEP_TIMEOUT);
-            requireAcks(ackLog, "after " + kind);
+            try (RecoveryClock recovery = fault.recovery()) {
+                List<Optional<Duration>> served = recovery.await(RECOVERY_WINDOW);
+                cluster.awaitHealthy(STEP_TIMEOUT);
+                requireAcks(ackLog, "after " + kind);
+                outcomes.add(new FaultOutcome(fault, served, recovery.longestGaps()));
+            }
         }
         return outcomes;
     }

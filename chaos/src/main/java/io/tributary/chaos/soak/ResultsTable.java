@@ -21,15 +21,17 @@ final class ResultsTable {
         out.append("Revision: ").append(revision).append(", run ").append(when).append(", ")
                 .append(minutes(result.elapsed())).append(", seed ").append(result.seed()).append(", zookeeper.session.timeout.ms=")
                 .append(result.settings().sessionTimeoutMs()).append("\n\n");
-        out.append("| fault kind | injected | time to recover leadership, median | max |\n|---|---:|---:|---:|\n");
+        out.append("| fault kind | injected | time to recover leadership, median | max | longest pause until healthy, max |\n"
+                + "|---|---:|---:|---:|---:|\n");
         Map<FaultKind, List<FaultOutcome>> byKind = new EnumMap<>(FaultKind.class);
         for (FaultOutcome outcome : result.faults()) {
             byKind.computeIfAbsent(outcome.fault().kind(), k -> new ArrayList<>()).add(outcome);
         }
         byKind.forEach((kind, outcomes) -> out.append("| ").append(kind.description()).append(" | ").append(outcomes.size())
-                .append(" | ").append(median(outcomes)).append(" | ").append(max(outcomes)).append(" |\n"));
+                .append(" | ").append(median(outcomes)).append(" | ").append(max(outcomes)).append(" | ")
+                .append(longestGap(outcomes)).append(" |\n"));
         out.append("| **all** | ").append(result.faults().size()).append(" | ").append(median(result.faults())).append(" | ")
-                .append(max(result.faults())).append(" |\n\n");
+                .append(max(result.faults())).append(" | ").append(longestGap(result.faults())).append(" |\n\n");
         out.append("| measure | value |\n|---|---:|\n");
         row(out, "records acknowledged (acks=all)", result.acks().acknowledged());
         row(out, "acknowledged records lost", result.acks().lost());
@@ -45,7 +47,8 @@ final class ResultsTable {
         row(out, "retriable producer errors (after the client's own retries)",
                 result.clientErrors().size() - result.nonRetriableErrors().size());
         row(out, "acknowledged records the consumer group missed", result.groupMissed());
-        row(out, "faults not recovered within session timeout + 10 s (or, with a broker down, 10 s after its session expired)",
+        row(out, "faults not recovered within session timeout + 10 s, or with a longer pause before the cluster was healthy "
+                        + "(or, with a broker down, not served 10 s after its session expired)",
                 result.slowRecoveries().size());
         return out.toString();
     }
@@ -62,6 +65,10 @@ final class ResultsTable {
     private static String max(List<FaultOutcome> outcomes) {
         List<Duration> sorted = recovered(outcomes);
         return sorted.isEmpty() ? "-" : seconds(sorted.get(sorted.size() - 1));
+    }
+
+    private static String longestGap(List<FaultOutcome> outcomes) {
+        return outcomes.stream().map(FaultOutcome::longestGap).max(Duration::compareTo).map(ResultsTable::seconds).orElse("-");
     }
 
     private static List<Duration> recovered(List<FaultOutcome> outcomes) {

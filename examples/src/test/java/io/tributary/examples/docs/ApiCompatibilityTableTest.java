@@ -21,7 +21,7 @@ class ApiCompatibilityTableTest {
             + " | v" + produce.min() + "–v" + produce.max() + " |");
         assertThat(SupportedApis.range(ApiKeys.PUSH_TELEMETRY)).isEmpty();
         assertThat(table).contains("| PushTelemetry | 72 | v0 | not supported |");
-        assertThat(table).contains("| `transaction.version` | 0 | none (0: off) |");
+        assertThat(table).contains("| `transaction.version` | 0–2 | 2 |");
         assertThat(table).doesNotContain("| BrokerRegistration |"); // served by KRaft controllers only
     }
 }

@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SecuredPipelineDocIT {
     private static final Path REPO = Path.of("..").toAbsolutePath().normalize();
-    private static final Pattern BLOCK = Pattern.compile("### 6\\. A secured pipeline, end to end\\n.*?```\\n(.*?)```", Pattern.DOTALL);
+    private static final Pattern BLOCK = Pattern.compile("### 7\\. A secured pipeline, end to end\\n.*?```\\n(.*?)```", Pattern.DOTALL);
     private static final int RECORDS = 1000;
 
     @Test

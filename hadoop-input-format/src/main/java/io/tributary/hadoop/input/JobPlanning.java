@@ -12,6 +12,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,6 +65,21 @@ public final class JobPlanning {
         conf.set(InputConfig.PLAN, plan.encode());
         log.info("planned {} offsets of {} from {}: {}", plan.span(), plan.topic(), config.start(), plan.ranges());
         return plan;
+    }
+
+    /**
+     * Offsets a next load would find: per planned partition, its end offset now (the last stable offset under
+     * read_committed, the default) minus where {@code plan} ends, summed.
+     */
+    public static long lagAfter(LoadPlan plan, Configuration conf) {
+        InputConfig config = new InputConfig(conf);
+        List<TopicPartition> partitions = plan.partitions().stream()
+            .map(p -> new TopicPartition(plan.topic(), p.range().partition())).toList();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config.consumerProps("tributary-lag"))) {
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            Map<Integer, Long> loaded = plan.endOffsets();
+            return ends.entrySet().stream().mapToLong(e -> Math.max(0, e.getValue() - loaded.get(e.getKey().partition()))).sum();
+        }
     }
 
     /** The plan cut into splits by the job's {@link SplitLimits}. */

@@ -43,6 +43,7 @@ final class DatasetRecordWriter extends RecordWriter<LongWritable, TopicRecordWr
     private OpenFile last; // records mostly come in runs of one partition and hour
     private long filesWritten;
     private long rowsWritten;
+    private long bytesWritten;
 
     DatasetRecordWriter(FileSystem fs, DatasetLayout layout, Path attemptDir, RecordConverter converter,
                         ParquetWriterFactory writers, int maxOpenFiles) {
@@ -98,6 +99,7 @@ final class DatasetRecordWriter extends RecordWriter<LongWritable, TopicRecordWr
         last = null;
         context.getCounter(LoaderCounter.FILES_WRITTEN).increment(filesWritten);
         context.getCounter(LoaderCounter.ROWS_WRITTEN).increment(rowsWritten);
+        context.getCounter(LoaderCounter.BYTES_WRITTEN).increment(bytesWritten);
     }
 
     private void finish(OpenFile file) throws IOException {
@@ -110,6 +112,7 @@ final class DatasetRecordWriter extends RecordWriter<LongWritable, TopicRecordWr
         }
         filesWritten++;
         rowsWritten += file.rows;
+        bytesWritten += fs.getFileStatus(target).getLen();
         if (file == last) {
             last = null;
         }

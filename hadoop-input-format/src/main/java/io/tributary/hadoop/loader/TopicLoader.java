@@ -116,6 +116,7 @@ public final class TopicLoader extends Configured implements Tool {
         if (conf.get(InputConfig.PARTITION_COUNTERS) == null && plan.partitions().size() > MAX_PARTITION_COUNTERS) {
             conf.setBoolean(InputConfig.PARTITION_COUNTERS, false);
         }
+        long started = System.nanoTime();
         Job job = newJob(conf, topic);
         if (!new JobMonitor(out, config.progressIntervalMs()).run(job, plan.span())) {
             err.println("tributary-loader: job " + job.getJobID() + " failed: " + job.getStatus().getFailureInfo());
@@ -128,7 +129,9 @@ public final class TopicLoader extends Configured implements Tool {
             err.println("the dataset is unchanged; the ledger was not advanced");
             return 1;
         }
-        LoadSummary summary = LoadSummary.of(plan, planReport.splits().size(), job.getCounters(), layout.topicDir(topic));
+        long durationMs = (System.nanoTime() - started) / 1_000_000;
+        LoadSummary summary = LoadSummary.of(plan, planReport.splits().size(), job.getCounters(), JobPlanning.lagAfter(plan, conf),
+            durationMs, layout.topicDir(topic));
         out.println(summary.describe());
         if (!summary.lostRanges().isEmpty()) {
             Path report = LostRangeReport.write(layout, topic, job.getJobID().toString(), summary.lostRanges(), conf);

@@ -91,8 +91,14 @@ class LocalLoaderIT {
         Run first = load(conf, "-D", InputConfig.SPLIT_MAX_RECORDS + "=1500", "--bootstrap-server", BROKER.broker().bootstrapServers(),
             "--topic", "orders", "--output", output.toString());
         assertThat(first.exitCode).as(first.err).isZero();
-        assertThat(first.out).contains("loaded 30000 records", "lost ranges: none");
+        assertThat(first.out).contains("loaded 30000 records", "lost ranges: none", "lag: 0 offsets left for the next load",
+            "took: ");
         Datasets.assertEveryOffsetOnce(output, "orders", 3, 10_000, conf);
+        long parquetBytes = 0;
+        for (Path file : Datasets.dataFiles(output, "orders", conf)) {
+            parquetBytes += FileSystem.getLocal(conf).getFileStatus(file).getLen();
+        }
+        assertThat(first.out).contains(" files (" + parquetBytes + " bytes of Parquet)");
         assertThat(Datasets.dataFiles(output, "orders", conf)).as("7 splits per partition, records over 3-4 hour buckets")
             .hasSizeGreaterThanOrEqualTo(21);
         assertThat(ledger(output, "orders", conf)).isEqualTo(Map.of(0, 10_000L, 1, 10_000L, 2, 10_000L));
@@ -102,7 +108,7 @@ class LocalLoaderIT {
         BROKER.broker().produce("orders", 3, 1_000, System.currentTimeMillis() - HOUR, 1, (p, i) -> bytes("later-" + i));
         Run second = load(conf, "--bootstrap-server", BROKER.broker().bootstrapServers(), "--topic", "orders", "--output", output.toString());
         assertThat(second.exitCode).as(second.err).isZero();
-        assertThat(second.out).contains("loaded 3000 records");
+        assertThat(second.out).contains("loaded 3000 records", "lag: 0 offsets left for the next load");
         Datasets.assertEveryOffsetOnce(output, "orders", 3, 11_000, conf);
         assertThat(ledger(output, "orders", conf)).isEqualTo(Map.of(0, 11_000L, 1, 11_000L, 2, 11_000L));
 

@@ -8,14 +8,15 @@ import java.lang.reflect.Constructor;
 import java.util.Arrays;
 
 /**
- * {@code bin/tributary}: topics, produce, consume, groups and dump-log, with Kafka-tool flags.
+ * {@code bin/tributary}: topics, produce, consume, groups, reassign, elect and dump-log, with Kafka-tool flags.
  * Exit codes: 0 done, 1 the operation failed, 2 bad command line. Every error is one line on
  * stderr; {@code --verbose} adds the stack trace.
  */
 @Command(name = "tributary", mixinStandardHelpOptions = true, version = "tributary 0.1.0",
-        description = "Operate topics, produce and consume records, manage consumer groups, inspect segments.",
+        description = "Operate topics, produce and consume records, manage consumer groups, move replicas and leaders, "
+                + "inspect segments.",
         subcommands = {TopicsCommand.class, ProduceCommand.class, ConsumeCommand.class, GroupsCommand.class,
-                DumpLogCommand.class, CommandLine.HelpCommand.class})
+                ReassignCommand.class, ElectCommand.class, DumpLogCommand.class, CommandLine.HelpCommand.class})
 public final class TributaryCli implements Runnable {
     static final int FAILED = 1;
     static final int USAGE = 2;

@@ -27,6 +27,7 @@ public final class RawConnection implements AutoCloseable {
     private final DataInputStream in;
     private final OutputStream out;
     private int nextCorrelationId = 1;
+    private String clientId = "raw-test";
 
     public RawConnection(String host, int port) throws IOException {
         this(null, host, port);
@@ -92,9 +93,15 @@ public final class RawConnection implements AutoCloseable {
         write(frame.array());
     }
 
+    /** The client id the following requests carry ({@code raw-test} until set). @return this connection */
+    public RawConnection withClientId(String clientId) {
+        this.clientId = clientId;
+        return this;
+    }
+
     /** Sends a request serialized by kafka-clients at {@code version}. @return its header */
     public RequestHeader send(ApiKeys key, short version, ApiMessage body) throws IOException {
-        RequestHeader header = new RequestHeader(key, version, "raw-test", nextCorrelationId++);
+        RequestHeader header = new RequestHeader(key, version, clientId, nextCorrelationId++);
         writeFrame(RequestUtils.serialize(header.data(), header.headerVersion(), body, version));
         return header;
     }

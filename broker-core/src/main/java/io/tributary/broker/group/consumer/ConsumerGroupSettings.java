@@ -2,14 +2,17 @@ package io.tributary.broker.group.consumer;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.coordinator.group.GroupConfig;
 import org.apache.kafka.coordinator.group.api.assignor.ConsumerGroupPartitionAssignor;
 import org.apache.kafka.coordinator.group.assignor.RangeAssignor;
 import org.apache.kafka.coordinator.group.assignor.UniformAssignor;
 
 /**
- * Kafka's {@code group.consumer.*} broker settings.
+ * Kafka's {@code group.consumer.*} broker settings; a group's own configs (GROUP config resources) may set its session
+ * timeout and heartbeat interval.
  *
  * @param sessionTimeoutMs    a member that does not heartbeat for this long is fenced
  * @param heartbeatIntervalMs how often members are told to heartbeat
@@ -52,6 +55,22 @@ public record ConsumerGroupSettings(int sessionTimeoutMs, int heartbeatIntervalM
         } catch (ReflectiveOperationException e) {
             throw new ConfigException("group.consumer.assignors: unknown assignor " + className);
         }
+    }
+
+    /** The session timeout of a group with {@code groupConfigs}: its own {@code consumer.session.timeout.ms}, else ours. */
+    public int sessionTimeoutMs(Map<String, String> groupConfigs) {
+        return own(groupConfigs, GroupConfig.CONSUMER_SESSION_TIMEOUT_MS_CONFIG, sessionTimeoutMs);
+    }
+
+    /** The heartbeat interval of a group with {@code groupConfigs}: its own {@code consumer.heartbeat.interval.ms}, else ours. */
+    public int heartbeatIntervalMs(Map<String, String> groupConfigs) {
+        return own(groupConfigs, GroupConfig.CONSUMER_HEARTBEAT_INTERVAL_MS_CONFIG, heartbeatIntervalMs);
+    }
+
+    /** A group config was validated when it was set (GroupConfigHandler), so it parses. */
+    private static int own(Map<String, String> groupConfigs, String key, int broker) {
+        String value = groupConfigs.get(key);
+        return value == null ? broker : Integer.parseInt(value.trim());
     }
 
     public Optional<ConsumerGroupPartitionAssignor> assignor(String name) {
