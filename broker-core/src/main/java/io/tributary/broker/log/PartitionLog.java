@@ -134,6 +134,17 @@ public final class PartitionLog {
         }
     }
 
+    /**
+     * Tells {@code copy}, a copy of this tiered log's records in another folder that takes over from it (a move between
+     * log dirs), what the remote part holds as this log last heard it; nothing if it has not heard yet (the remote
+     * part's manager tells the copy then, as it tells every log it finds).
+     */
+    void handRemoteTierTo(PartitionLog copy) {
+        if (remoteLogEndOffset != NOTHING_REMOTE) {
+            copy.updateRemoteTier(logStartOffset, remoteLogEndOffset);
+        }
+    }
+
     /** The offset the next appended record gets. */
     public long logEndOffset() {
         return local.logEndOffset();

@@ -415,10 +415,30 @@ public final class ProducerStateManager {
      * {@code offset} are left out: loading replays them from the log.
      */
     void writeSnapshot(Path dir, long offset, LongPredicate keep) throws IOException {
+        writeSnapshot(dir, offset, keep, ongoing.beganBelow(offset));
+    }
+
+    /**
+     * Writes into the folder of {@code copy}, a copy of this state's log that starts empty at {@code offset} (a move
+     * between log dirs), the state of the batches below {@code offset}, as {@link #writeSnapshot(PartitionLog, long)}
+     * does, with the transactions open at {@code offset} that were aborted since ({@code abortedAcross}: the log's aborted
+     * transactions that began below it and ended at or after it). The copy then indexes each of them from its first
+     * offset when it appends its marker, as the log did (on a tiered log that index goes to remote storage, and the
+     * readers of the records below {@code offset} need it). Those committed since need no such care: their records are
+     * read either way.
+     */
+    void writeSnapshotOfCopy(PartitionLog copy, long offset, List<AbortedTxn> abortedAcross) throws IOException {
+        Map<Long, Long> open = new HashMap<>(ongoing.beganBelow(offset));
+        abortedAcross.stream().filter(txn -> txn.firstOffset() < offset && txn.lastOffset() >= offset)
+                .forEach(txn -> open.putIfAbsent(txn.producerId(), txn.firstOffset()));
+        writeSnapshot(copy.dir(), offset, copy::producerSnapshotNeeded, open);
+    }
+
+    /** {@link #writeSnapshot(Path, long, LongPredicate)} with {@code open}: the open transactions to write, by producer id. */
+    private void writeSnapshot(Path dir, long offset, LongPredicate keep, Map<Long, Long> open) throws IOException {
         List<Map.Entry<Long, BatchMetadata>> entries = new ArrayList<>();
         producers.forEach((id, batches) -> batches.stream().filter(batch -> batch.lastOffset() < offset)
                 .forEach(batch -> entries.add(Map.entry(id, batch))));
-        Map<Long, Long> open = ongoing.beganBelow(offset);
         ByteBuffer buffer = ByteBuffer.allocate(8 + entries.size() * ENTRY_BYTES + 4 + open.size() * 16 + 4);
         buffer.putInt(MAGIC).putInt(entries.size());
         for (Map.Entry<Long, BatchMetadata> entry : entries) {
