@@ -2,16 +2,26 @@ package io.tributary.broker.tiered;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import io.tributary.broker.log.ClosedSegmentFiles;
 import io.tributary.broker.log.LogConfig;
+import io.tributary.broker.log.PartitionLog;
+import io.tributary.broker.log.remote.RemoteFile;
 import io.tributary.broker.log.remote.RemoteLogMetadata;
 import io.tributary.broker.log.remote.RemoteSegment;
+import io.tributary.broker.log.remote.RemoteStorage;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.Records;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -49,6 +59,10 @@ class RemoteLogManagerTest {
     }
 
     private TieredBroker broker(String name, int segmentBatches, Map<String, String> overrides) throws Exception {
+        return broker(name, storage, segmentBatches, overrides);
+    }
+
+    private TieredBroker broker(String name, RemoteStorage storage, int segmentBatches, Map<String, String> overrides) {
         TieredBroker broker = new TieredBroker(dir.resolve(name), storage, segmentBatches * TieredBroker.BATCH_BYTES, overrides);
         brokers.put(name, broker);
         return broker;
@@ -157,5 +171,98 @@ class RemoteLogManagerTest {
 
         Awaitility.await("the unlisted copy deleted").atMost(WAIT).until(() -> storage.locations(TP).isEmpty()
                 && storage.metadata(TP).leaderEpoch() == 3);
+    }
+
+    /**
+     * A move between log dirs swaps the partition's log while a task of its leader copies: the log that took over
+     * hears of that task's last commit by the next round, though nothing is left to copy (its local retention goes by
+     * what it hears).
+     */
+    @Test
+    void aLogThatTookOverInAMoveBetweenLogDirsHearsOfTheCommitOfATaskInFlight() throws Exception {
+        HeldCommit held = new HeldCommit(storage, 2);
+        TieredBroker a = broker("a", held, 10, Map.of());
+        a.append(25);
+        List<ClosedSegmentFiles> closed = a.log.closedSegmentFiles(0, Long.MAX_VALUE);
+        try {
+            a.remote.becameLeader(TP, 0);
+            assertThat(held.reached.await(30, TimeUnit.SECONDS)).as("the commit of the second copy").isTrue();
+            PartitionLog future = a.logs.createFuture(TP, dir.resolve("a").resolve("1"));
+            copyRecords(a.log, future);
+            a.logs.replaceCurrentWithFuture(TP);
+            assertThat(future.remoteLogEndOffset()).as("handed over by the log it replaced").isEqualTo(closed.get(0).endOffset());
+        } finally {
+            held.release.countDown();
+        }
+        Awaitility.await("the log that took over told of the second copy").atMost(WAIT)
+                .until(() -> a.logs.log(TP).orElseThrow().remoteLogEndOffset() == closed.get(1).endOffset());
+    }
+
+    /** Copies {@code from}'s records onto {@code to}, as a move between log dirs does before it swaps them. */
+    private static void copyRecords(PartitionLog from, PartitionLog to) {
+        while (to.logEndOffset() < from.logEndOffset()) {
+            Records slice = from.read(to.logEndOffset(), 1 << 20, from.logEndOffset(), true).records();
+            ByteBuffer whole = ByteBuffer.allocate(slice.sizeInBytes());
+            slice.batches().forEach(batch -> batch.writeTo(whole));
+            to.appendAsFollower(MemoryRecords.readableRecords(whole.flip()));
+        }
+    }
+
+    /** This module's storage, but the first commit that lists {@code heldCopies} copies waits for {@link #release}. */
+    private static final class HeldCommit implements RemoteStorage {
+        final CountDownLatch reached = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        private final RemoteStorage storage;
+        private final int heldCopies;
+
+        HeldCommit(RemoteStorage storage, int heldCopies) {
+            this.storage = storage;
+            this.heldCopies = heldCopies;
+        }
+
+        @Override
+        public RemoteLogMetadata commit(TopicPartition tp, RemoteLogMetadata expected, RemoteLogMetadata next) throws IOException {
+            if (next.segments().size() == heldCopies && reached.getCount() > 0) {
+                reached.countDown();
+                try {
+                    release.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedIOException("interrupted while held");
+                }
+            }
+            return storage.commit(tp, expected, next);
+        }
+
+        @Override
+        public RemoteLogMetadata metadata(TopicPartition tp) throws IOException {
+            return storage.metadata(tp);
+        }
+
+        @Override
+        public String copy(TopicPartition tp, ClosedSegmentFiles segment, byte[] leaderEpochCheckpoint) throws IOException {
+            return storage.copy(tp, segment, leaderEpochCheckpoint);
+        }
+
+        @Override
+        public List<String> locations(TopicPartition tp) throws IOException {
+            return storage.locations(tp);
+        }
+
+        @Override
+        public void delete(TopicPartition tp, String location) throws IOException {
+            storage.delete(tp, location);
+        }
+
+        @Override
+        public ByteBuffer read(TopicPartition tp, RemoteSegment segment, RemoteFile file, long position, int length)
+                throws IOException {
+            return storage.read(tp, segment, file, position, length);
+        }
+
+        @Override
+        public void close() {
+            // the test closes the storage it wraps
+        }
     }
 }

@@ -28,9 +28,10 @@ import org.apache.kafka.common.utils.Time;
 
 /**
  * What a broker's tiered storage works with, without the rest of the broker: one tiered partition log in a log
- * manager of its own, its remote log tasks (every 50 ms) over a given storage, and a leader view whose last stable
- * offset is the log end (every transaction in these tests is decided). Records are appended with final offsets, as a
- * follower appends them, so two brokers can hold the same records in segments cut elsewhere.
+ * manager of its own (two log dirs, {@code <dir>/0} holding the log and {@code <dir>/1} empty, so that the log can
+ * move), its remote log tasks (every 50 ms) over a given storage, and a leader view whose last stable offset is the
+ * log end (every transaction in these tests is decided). Records are appended with final offsets, as a follower
+ * appends them, so two brokers can hold the same records in segments cut elsewhere.
  */
 final class TieredBroker implements LeaderView, AutoCloseable {
     static final TopicPartition TP = new TopicPartition("events", 0);
@@ -43,12 +44,13 @@ final class TieredBroker implements LeaderView, AutoCloseable {
     final IdempotentAppender appender = new IdempotentAppender();
 
     TieredBroker(Path dir, RemoteStorage storage, int segmentBytes, Map<String, String> overrides) {
+        List<Path> logDirs = List.of(dir.resolve("0"), dir.resolve("1"));
         LogConfig defaults = LogConfig.fromBroker(Map.of(LogConfig.REMOTE_LOG_STORAGE_SYSTEM_ENABLE, "true",
-                LogConfig.LOG_DIRS, dir.toString(), LogConfig.LOG_RETENTION_CHECK_INTERVAL_MS, "50"));
+                LogConfig.LOG_DIRS, logDirs.get(0) + "," + logDirs.get(1), LogConfig.LOG_RETENTION_CHECK_INTERVAL_MS, "50"));
         Map<String, String> topic = new HashMap<>(Map.of(LogConfig.REMOTE_STORAGE_ENABLE, "true",
                 LogConfig.SEGMENT_BYTES, String.valueOf(segmentBytes), LogConfig.SEGMENT_INDEX_BYTES, "4096"));
         topic.putAll(overrides);
-        logs = LogManager.open(List.of(dir), defaults, Time.SYSTEM);
+        logs = LogManager.open(logDirs, defaults, Time.SYSTEM);
         log = logs.getOrCreate(TP, defaults.withTopicOverrides(topic));
         remote = new RemoteLogManager(storage, new RemoteLogConfig("file:///unused", "", 50, 1, 1, 500), logs, this, Time.SYSTEM);
         remote.start();

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  *       local segments not yet copied) or below the log start offset (DeleteRecords) are unlisted, then deleted.</li>
  * </ol>
  * A local segment is deleted only once the metadata listing its copy is committed ({@link PartitionLog#updateRemoteTier}
- * is told after each commit). A lost compare-and-set means another leader wrote: the step stops and the metadata is
+ * is told after each commit, and each round, for a log that took over from another in a move between log dirs). A lost compare-and-set means another leader wrote: the step stops and the metadata is
  * read again next time. Stateless; the caller runs one step of a partition at a time.
  */
 final class LeaderTasks {
@@ -51,6 +51,9 @@ final class LeaderTasks {
     RemoteLogMetadata claim(TieredPartition partition, PartitionLog log, int epoch) throws IOException {
         TopicPartition tp = partition.topicPartition;
         if (partition.claimedEpoch == epoch && partition.metadata != null) {
+            // Told again each round: a log that took over meanwhile (a move between log dirs) may have missed the
+            // last commit, which a task in flight told the log it replaced.
+            publish(partition, log, partition.metadata);
             return partition.metadata;
         }
         partition.claimedEpoch = -1;
