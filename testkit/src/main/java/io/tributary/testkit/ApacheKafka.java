@@ -6,6 +6,7 @@ import kafka.tools.StorageTool;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.apache.kafka.common.utils.Time;
 
 import java.io.ByteArrayOutputStream;
@@ -53,9 +54,26 @@ public final class ApacheKafka implements AutoCloseable {
 
     /** As {@link #start(Path)}, with extra broker properties that override the test defaults. */
     public static ApacheKafka start(Path dataDir, Map<String, String> overrides) {
+        return start(dataDir, overrides, Map.of());
+    }
+
+    /**
+     * As {@link #start(Path, Map)}, with listeners besides PLAINTEXT: each named after its security protocol, on
+     * 127.0.0.1 at the port given (chosen by the caller, e.g. with {@link FreePorts}) and advertised so. Their settings
+     * ({@code ssl.*}, {@code sasl.*}) go in {@code overrides}; replication and {@link #bootstrapServers()} stay on
+     * PLAINTEXT.
+     */
+    public static ApacheKafka start(Path dataDir, Map<String, String> overrides, Map<SecurityProtocol, Integer> moreListeners) {
         int brokerPort = FreePorts.next();
         int controllerPort = FreePorts.next();
         Properties props = defaults(dataDir, brokerPort, controllerPort);
+        moreListeners.forEach((protocol, port) -> {
+            String listener = protocol.name + "://127.0.0.1:" + port;
+            props.put("listeners", props.getProperty("listeners") + "," + listener);
+            props.put("advertised.listeners", props.getProperty("advertised.listeners") + "," + listener);
+            props.put("listener.security.protocol.map", props.getProperty("listener.security.protocol.map") + ","
+                    + protocol.name + ":" + protocol.name);
+        });
         props.putAll(overrides);
         format(dataDir, props);
         KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);

@@ -2,6 +2,7 @@ package io.tributary.benchmarks.harness;
 
 import io.tributary.testkit.FreePorts;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -15,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Properties;
 
 /** The brokers the harness knows how to start in a child JVM. */
@@ -25,9 +27,10 @@ public enum BrokerFlavor {
      */
     APACHE_KAFKA("Apache Kafka 4.4", "kafka") {
         @Override
-        public BrokerLaunch launch(Path workDir, BrokerSettings settings) {
+        public BrokerLaunch launch(Path workDir, BrokerSettings settings, OptionalInt sslPort) {
             Path readyFile = workDir.resolve("bootstrap.txt");
             List<String> arguments = new ArrayList<>(List.of(workDir.resolve(DATA_DIR).toString(), readyFile.toString()));
+            sslPort.ifPresent(port -> arguments.add(KafkaBrokerMain.LISTENER_OPTION + SecurityProtocol.SSL.name + ":" + port));
             settings.brokerProperties().forEach((key, value) -> arguments.add(key + "=" + value));
             return new BrokerLaunch(KafkaBrokerMain.class.getName(), arguments, () -> readIfPresent(readyFile));
         }
@@ -81,10 +84,11 @@ public enum BrokerFlavor {
         private static final String MAIN_CLASS = "io.tributary.broker.TributaryServer";
 
         @Override
-        public BrokerLaunch launch(Path workDir, BrokerSettings settings) throws IOException {
+        public BrokerLaunch launch(Path workDir, BrokerSettings settings, OptionalInt sslPort) throws IOException {
             String bootstrap = "127.0.0.1:" + FreePorts.next();
             Map<String, String> props = new LinkedHashMap<>(settings.brokerProperties());
-            props.put("listeners", "PLAINTEXT://" + bootstrap);
+            props.put("listeners", "PLAINTEXT://" + bootstrap
+                    + (sslPort.isPresent() ? "," + SecurityProtocol.SSL.name + "://127.0.0.1:" + sslPort.getAsInt() : ""));
             props.put("log.dirs", workDir.resolve(DATA_DIR).toString());
             props.put("zookeeper.connect", "");
             props.put("zookeeper.embedded.port", Integer.toString(FreePorts.next()));
@@ -138,7 +142,15 @@ public enum BrokerFlavor {
     }
 
     /** How to start this broker with {@code settings}, keeping its files under {@code workDir}. */
-    public abstract BrokerLaunch launch(Path workDir, BrokerSettings settings) throws IOException;
+    public BrokerLaunch launch(Path workDir, BrokerSettings settings) throws IOException {
+        return launch(workDir, settings, OptionalInt.empty());
+    }
+
+    /**
+     * As {@link #launch(Path, BrokerSettings)}, with a listener named SSL on 127.0.0.1 at {@code sslPort} beside
+     * PLAINTEXT if one is given; its {@code ssl.*} keys are in {@code settings}. The reported address stays PLAINTEXT's.
+     */
+    public abstract BrokerLaunch launch(Path workDir, BrokerSettings settings, OptionalInt sslPort) throws IOException;
 
     /**
      * How to start a cluster of {@code settings.brokers()} brokers plus the one metadata node they

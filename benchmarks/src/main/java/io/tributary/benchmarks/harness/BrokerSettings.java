@@ -27,9 +27,14 @@ public record BrokerSettings(long segmentBytes, int replicationFactor, Map<Strin
 
     /** These settings with {@code key} set to {@code value} too (a workload that compares a broker with a feature off). */
     public BrokerSettings with(String key, String value) {
-        Map<String, String> more = new LinkedHashMap<>(overrides);
-        more.put(key, value);
-        return new BrokerSettings(segmentBytes, replicationFactor, more);
+        return with(Map.of(key, value));
+    }
+
+    /** These settings with every entry of {@code more} set too. */
+    public BrokerSettings with(Map<String, String> more) {
+        Map<String, String> all = new LinkedHashMap<>(overrides);
+        all.putAll(more);
+        return new BrokerSettings(segmentBytes, replicationFactor, all);
     }
 
     /** 128 MiB segments, replication factor 1: one broker per side. */

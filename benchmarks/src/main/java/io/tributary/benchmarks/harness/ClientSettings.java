@@ -1,5 +1,6 @@
 package io.tributary.benchmarks.harness;
 
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -10,7 +11,7 @@ import java.util.Map;
 
 /**
  * The kafka-clients settings of every workload, the same for both brokers: what differs between
- * the sides of a run is the bootstrap address and nothing else. Anything not set here is the
+ * the sides of a run is the bootstrap address (and a TLS listener's truststore) and nothing else. Anything not set here is the
  * kafka-clients 4.4 default (no compression, idempotence with acks=all, 5 requests in flight).
  */
 public final class ClientSettings {
@@ -21,9 +22,8 @@ public final class ClientSettings {
     private ClientSettings() {
     }
 
-    public static Map<String, Object> producer(String bootstrap, String acks) {
-        Map<String, Object> config = new HashMap<>();
-        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    public static Map<String, Object> producer(Broker broker, String acks) {
+        Map<String, Object> config = connection(broker);
         config.put(ProducerConfig.ACKS_CONFIG, acks);
         config.put(ProducerConfig.LINGER_MS_CONFIG, LINGER_MS);
         config.put(ProducerConfig.BATCH_SIZE_CONFIG, BATCH_SIZE);
@@ -33,9 +33,8 @@ public final class ClientSettings {
     }
 
     /** A group-less consumer: the harness assigns partitions itself and commits nothing. */
-    public static Map<String, Object> consumer(String bootstrap) {
-        Map<String, Object> config = new HashMap<>();
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    public static Map<String, Object> consumer(Broker broker) {
+        Map<String, Object> config = connection(broker);
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
@@ -48,12 +47,19 @@ public final class ClientSettings {
      * Heartbeats every {@value #GROUP_HEARTBEAT_MS} ms instead of 3 s, so that a member learns of
      * a rebalance in a fraction of a phase rather than seconds after it.
      */
-    public static Map<String, Object> groupConsumer(String bootstrap, String groupId) {
-        Map<String, Object> config = consumer(bootstrap);
+    public static Map<String, Object> groupConsumer(Broker broker, String groupId) {
+        Map<String, Object> config = consumer(broker);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
         config.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "classic");
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         config.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, GROUP_HEARTBEAT_MS);
+        return config;
+    }
+
+    /** Where {@code broker} is and, on a TLS listener, how to trust it: the only settings in which the sides differ. */
+    private static Map<String, Object> connection(Broker broker) {
+        Map<String, Object> config = new HashMap<>(broker.clientSecurity());
+        config.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
         return config;
     }
 

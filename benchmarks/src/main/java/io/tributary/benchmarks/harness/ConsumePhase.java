@@ -21,7 +21,7 @@ public final class ConsumePhase {
 
     /** Reads the first {@code records} records of {@code topic}; fails if that takes longer than {@code limit}. */
     public static PhaseMeasurement read(Broker broker, String topic, long records, Duration limit) {
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(ClientSettings.consumer(broker.bootstrapServers()))) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(ClientSettings.consumer(broker))) {
             List<TopicPartition> partitions = partitionsOf(consumer, topic, limit);
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);

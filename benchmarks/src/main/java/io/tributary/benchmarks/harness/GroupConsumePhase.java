@@ -54,7 +54,7 @@ public final class GroupConsumePhase {
         List<KafkaConsumer<byte[], byte[]>> consumers = new ArrayList<>();
         try {
             for (int member = 0; member < MEMBERS; member++) {
-                consumers.add(new KafkaConsumer<>(ClientSettings.groupConsumer(broker.bootstrapServers(), groupId)));
+                consumers.add(new KafkaConsumer<>(ClientSettings.groupConsumer(broker, groupId)));
             }
             List<TopicPartition> partitions = ConsumePhase.partitionsOf(consumers.get(0), topic, limit);
             ends = consumers.get(0).endOffsets(partitions, limit);

@@ -11,7 +11,8 @@ import java.util.Map;
  * a table, rewrites the generated part of docs/benchmarks.md and its charts, and prints the
  * {@code EXTRA ...} line (replication factor 3, consumer group) and then the {@code RESULT ...}
  * line (replication factor 1) last; {@code --only=transactions} measures the transactional produce phase alone and
- * prints its table only. Exit status 2 on bad options, 1 on a failed run, 124 on timeout.
+ * prints its table only; {@code --only=idle-fetch} and {@code --only=tls} run those workloads, each into its own section
+ * of docs/benchmarks.md. Exit status 2 on bad options, 1 on a failed run, 124 on timeout.
  */
 public final class HarnessMain {
     /** The broker on side B by default. The one-line switch from Kafka-vs-Kafka to Tributary-vs-Kafka. */
@@ -34,6 +35,10 @@ public final class HarnessMain {
         }
         if (options.only(IdleFetchWorkload.NAME)) {
             runIdleFetch(options);
+            return;
+        }
+        if (options.only(TlsWorkload.NAME)) {
+            runTls(options);
             return;
         }
         RunPlan plan = options.quick() ? RunPlan.quick() : RunPlan.full();
@@ -79,6 +84,24 @@ public final class HarnessMain {
                 options.command(), Instant.now(), atStart, MachineInfo.read(Path.of("/proc"))));
         System.out.println("wrote the idle-fetch section of " + markdown);
         System.out.println(IdleFetchReport.resultLine(rows));
+        System.out.flush();
+        System.exit(0);
+    }
+
+    /** {@code --only=tls}: that workload alone, into its own section of docs/benchmarks.md. */
+    private static void runTls(HarnessOptions options) throws Exception {
+        TlsWorkload.Plan plan = options.quick() ? TlsWorkload.Plan.quick() : TlsWorkload.Plan.full();
+        RunDeadline.start(plan.timeLimit(), System.err);
+        MachineInfo atStart = MachineInfo.read(Path.of("/proc"));
+        TlsResult result = new TlsWorkload(plan, options.candidate(), options.workDir(), ChildProcesses.withShutdownHook(),
+                ProcStat.forThisMachine(), System.err).run();
+        System.out.println();
+        System.out.print(TlsReport.text(result));
+        Path markdown = DocsWriter.writeSection(options.docsDir(), TlsReport.SECTION, TlsReport.markdown(result, plan,
+                options.command(), Instant.now(), atStart, MachineInfo.read(Path.of("/proc"))));
+        System.out.println("wrote the tls section of " + markdown);
+        System.out.println(TlsReport.costLine(result));
+        System.out.println(TlsReport.resultLine(result));
         System.out.flush();
         System.exit(0);
     }

@@ -7,20 +7,21 @@ import java.util.Optional;
 /**
  * Command-line options of {@link HarnessMain}.
  *
- * <pre>[--quick] [--candidate=kafka|tributary] [--docs=DIR] [--work=DIR] [--only=idle-fetch|transactions]</pre>
+ * <pre>[--quick] [--candidate=kafka|tributary] [--docs=DIR] [--work=DIR] [--only=idle-fetch|transactions|tls]</pre>
  *
  * @param quick     the short plan, for development
  * @param candidate the broker on side B (side A is always Apache Kafka)
  * @param docsDir   where benchmarks.md and the charts' folder are
  * @param workDir   where the brokers keep their data and logs; emptied at the start of a run
  * @param command   the command line that reproduces this run, for the report
- * @param only      a workload run on its own instead of the whole comparison, if given: {@link IdleFetchWorkload#NAME}, or
- *                  {@link TransactionalProducePhase#NAME} (a check of that phase: the docs are not rewritten)
+ * @param only      a workload run on its own instead of the whole comparison, if given: {@link IdleFetchWorkload#NAME},
+ *                  {@link TransactionalProducePhase#NAME} (a check of that phase: the docs are not rewritten) or
+ *                  {@link TlsWorkload#NAME}
  */
 public record HarnessOptions(boolean quick, BrokerFlavor candidate, Path docsDir, Path workDir, String command,
                              Optional<String> only) {
     /** The workloads {@code --only} runs on their own. */
-    public static final List<String> SINGLE_WORKLOADS = List.of(IdleFetchWorkload.NAME, TransactionalProducePhase.NAME);
+    public static final List<String> SINGLE_WORKLOADS = List.of(IdleFetchWorkload.NAME, TransactionalProducePhase.NAME, TlsWorkload.NAME);
     public static final String USAGE = "usage: benchmarks/run [--quick] [--candidate=kafka|tributary] [--docs=DIR] [--work=DIR] "
             + "[--only=" + String.join("|", SINGLE_WORKLOADS) + "]";
 

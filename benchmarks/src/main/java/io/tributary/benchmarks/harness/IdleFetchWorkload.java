@@ -131,7 +131,7 @@ public final class IdleFetchWorkload {
      */
     private Row measure(String name, BrokerProcess broker) throws InterruptedException {
         double alone = cpuPerSecond(broker, plan.idleWindow(), () -> { });
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(ClientSettings.consumer(broker.bootstrapServers()))) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(ClientSettings.consumer(broker))) {
             List<TopicPartition> partitions = ConsumePhase.partitionsOf(consumer, TOPIC, Duration.ofSeconds(60));
             consumer.assign(partitions);
             consumer.seekToEnd(partitions);

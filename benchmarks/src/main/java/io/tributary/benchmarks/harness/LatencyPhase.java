@@ -42,7 +42,7 @@ public final class LatencyPhase {
             throw new IllegalArgumentException("the latency phase is no longer than its warm-up");
         }
         long[] latencies = new long[Math.toIntExact(total - warmupRecords)];
-        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(ClientSettings.consumer(broker.bootstrapServers()));
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(ClientSettings.consumer(broker));
         try {
             List<TopicPartition> partitions = ConsumePhase.partitionsOf(consumer, topic, DRAIN);
             consumer.assign(partitions);
@@ -82,7 +82,7 @@ public final class LatencyPhase {
     private static void sendOnSchedule(Broker broker, String topic, int recordBytes, double recordsPerSecond,
                                        long total) throws InterruptedException {
         SendFailures failures = new SendFailures();
-        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(ClientSettings.producer(broker.bootstrapServers(), "all"));
+        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(ClientSettings.producer(broker, "all"));
         try {
             producer.send(record(topic, recordBytes, System.nanoTime(), UNTIMED)).get();
             double nanosBetween = 1e9 / recordsPerSecond;

@@ -15,7 +15,12 @@ public final class MarkdownSection {
 
     /** The markers this harness uses in docs/benchmarks.md. */
     public static MarkdownSection harness() {
-        return new MarkdownSection("<!-- harness:begin -->", "<!-- harness:end -->");
+        return named("harness");
+    }
+
+    /** The section between {@code <!-- name:begin -->} and {@code <!-- name:end -->}. */
+    public static MarkdownSection named(String name) {
+        return new MarkdownSection("<!-- " + name + ":begin -->", "<!-- " + name + ":end -->");
     }
 
     /**

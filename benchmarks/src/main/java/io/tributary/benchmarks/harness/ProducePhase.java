@@ -53,7 +53,7 @@ public final class ProducePhase implements AutoCloseable {
         ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, value);
         SendFailures failures = new SendFailures();
         KafkaProducer<byte[], byte[]> producer = producersByAcks.computeIfAbsent(acks,
-                a -> new KafkaProducer<>(ClientSettings.producer(broker.bootstrapServers(), a)));
+                a -> new KafkaProducer<>(ClientSettings.producer(broker, a)));
         try {
             producer.send(record).get();
         } catch (ExecutionException e) {

@@ -32,7 +32,7 @@ public final class TransactionalProducePhase implements AutoCloseable {
 
     public TransactionalProducePhase(Broker broker, String transactionalId) {
         this.broker = broker;
-        Map<String, Object> config = ClientSettings.producer(broker.bootstrapServers(), SHAPE.acks());
+        Map<String, Object> config = ClientSettings.producer(broker, SHAPE.acks());
         config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
         this.producer = new KafkaProducer<>(config);
         byte[] value = new byte[SHAPE.recordBytes()];

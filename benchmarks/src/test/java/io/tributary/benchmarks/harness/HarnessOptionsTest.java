@@ -21,8 +21,9 @@ class HarnessOptionsTest {
     @Test
     void runsOneWorkloadAloneOnlyIfItKnowsIt() {
         assertThat(HarnessOptions.parse(new String[] {"--only=idle-fetch"}, BrokerFlavor.TRIBUTARY).only()).hasValue("idle-fetch");
+        assertThat(HarnessOptions.parse(new String[] {"--only=tls"}, BrokerFlavor.TRIBUTARY).only(TlsWorkload.NAME)).isTrue();
         assertThatThrownBy(() -> HarnessOptions.parse(new String[] {"--only=produce"}, BrokerFlavor.TRIBUTARY))
-                .hasMessageContaining("unknown workload 'produce'").hasMessageContaining("--only=idle-fetch|transactions");
+                .hasMessageContaining("unknown workload 'produce'").hasMessageContaining("--only=idle-fetch|transactions|tls");
     }
 
     @Test

@@ -80,12 +80,39 @@ final class BrokerConfigHandler {
     }
 
     /**
-     * Where this broker's value of the broker key {@code name} comes from, in precedence order (empty if the broker
-     * has no such key): for the synonyms of the configs that broker keys give defaults to (group configs).
+     * Kafka's synonyms of a topic's or a group's config, whose value the broker keys {@code names} give (the primary
+     * key first): each of them that holds a value, by source (this broker's dynamic config, the cluster's dynamic
+     * default, server.properties, the key's default) and in {@code names}' order within a source, from the primary
+     * key's first entry on. Kafka drops the entries before it, so a topic's retention.ms whose default only
+     * log.retention.hours gives lists none.
      */
-    List<ConfigEntryView.Synonym> synonyms(String name) {
-        ConfigDef.ConfigKey key = brokerDef.configKeys().get(name);
-        return key == null ? List.of() : synonyms(name, key, false);
+    List<ConfigEntryView.Synonym> synonyms(List<String> names) {
+        List<ConfigEntryView.Synonym> all = new ArrayList<>();
+        addSet(all, names, dynamic.perBroker(), ConfigSource.DYNAMIC_BROKER_CONFIG);
+        addSet(all, names, dynamic.clusterDefaults(), ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG);
+        addSet(all, names, staticProps, ConfigSource.STATIC_BROKER_CONFIG);
+        for (String name : names) {
+            ConfigDef.ConfigKey key = brokerDef.configKeys().get(name);
+            String byDefault = key == null ? null : TopicConfigView.defaultOf(key);
+            if (byDefault != null) {
+                all.add(new ConfigEntryView.Synonym(name, byDefault, ConfigSource.DEFAULT_CONFIG));
+            }
+        }
+        for (int i = 0; i < all.size(); i++) {
+            if (all.get(i).name().equals(names.get(0))) {
+                return List.copyOf(all.subList(i, all.size()));
+            }
+        }
+        return List.of();
+    }
+
+    private static void addSet(List<ConfigEntryView.Synonym> synonyms, List<String> names, Map<String, ?> values, ConfigSource source) {
+        for (String name : names) {
+            Object value = values.get(name);
+            if (value != null) {
+                synonyms.add(new ConfigEntryView.Synonym(name, String.valueOf(value), source));
+            }
+        }
     }
 
     private List<ConfigEntryView.Synonym> synonyms(String name, ConfigDef.ConfigKey key, boolean clusterDefault) {

@@ -7,9 +7,9 @@ import org.apache.kafka.common.requests.DescribeConfigsResponse.ConfigSource;
 /**
  * One config key as DescribeConfigs and CreateTopics report it.
  *
- * @param synonyms every place the value could come from that holds one, in precedence order: the value itself
- *                 first (a topic's override, then the server.properties keys that set its default, then the
- *                 default), as DescribeConfigs' include_synonyms asks
+ * @param synonyms the places the value could come from that hold one, in precedence order, as Kafka lists them for
+ *                 DescribeConfigs' include_synonyms: a topic's or a group's own value first, then its broker keys'
+ *                 (dynamic, static, default)
  */
 record ConfigEntryView(String name, String value, ConfigSource source, ConfigDef.ConfigKey key, List<Synonym> synonyms) {
 

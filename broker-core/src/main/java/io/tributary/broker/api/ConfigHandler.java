@@ -50,7 +50,7 @@ final class ConfigHandler {
     ConfigHandler(TopicManager topics, ConfigDef brokerDef, Map<String, ?> brokerProps, BrokerConfigHandler brokerConfigs,
                   GroupConfigStore groupConfigStore, int brokerId) {
         this.topics = topics;
-        this.topicConfigs = new TopicConfigView(brokerDef, brokerProps);
+        this.topicConfigs = new TopicConfigView(brokerConfigs);
         this.brokerConfigs = brokerConfigs;
         this.groupConfigs = new GroupConfigHandler(groupConfigStore, brokerConfigs, brokerDef.parse(brokerProps));
         this.brokerLoggers = new BrokerLoggerHandler(brokerId);
@@ -263,6 +263,6 @@ final class ConfigHandler {
     }
 
     private TopicState existing(String name) {
-        return topics.topic(name).orElseThrow(() -> new UnknownTopicOrPartitionException("Topic '" + name + "' does not exist."));
+        return topics.topic(name).orElseThrow(() -> new UnknownTopicOrPartitionException("The topic '" + name + "' does not exist."));
     }
 }

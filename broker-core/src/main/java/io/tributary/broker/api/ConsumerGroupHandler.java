@@ -94,7 +94,8 @@ final class ConsumerGroupHandler {
         }
         if (found.isEmpty()) {
             return new DescribedGroup().setGroupId(groupId).setErrorCode(Errors.GROUP_ID_NOT_FOUND.code())
-                    .setErrorMessage("Group " + groupId + " is not a consumer group.");
+                    .setErrorMessage(coordinator.exists(groupId) ? "Group " + groupId + " is not a consumer group."
+                            : "Group " + groupId + " not found.");
         }
         ConsumerGroupCoordinator.Description group = found.get();
         DescribedGroup described = new DescribedGroup().setGroupId(groupId).setGroupState(group.state().wireName())

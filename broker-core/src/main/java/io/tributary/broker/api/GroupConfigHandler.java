@@ -17,17 +17,19 @@ import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfi
 import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData.AlterConfigsResource;
 import org.apache.kafka.common.requests.DescribeConfigsResponse.ConfigSource;
 import org.apache.kafka.coordinator.group.GroupConfig;
+import org.apache.kafka.coordinator.group.GroupCoordinatorConfig;
+import org.apache.kafka.coordinator.group.modern.share.ShareGroupConfig;
 
 /**
  * GROUP config resources (Kafka 4's group configs, {@code kafka-configs --entity-type groups}): DescribeConfigs,
  * IncrementalAlterConfigs and AlterConfigs of one group's own configs, kept in ZooKeeper ({@link GroupConfigStore}) and
  * applied by whichever broker coordinates the group. The keys, types and defaults are Kafka's own
  * ({@link GroupConfig#CONFIG_DEF}); each value comes from the group, else from its broker key ({@code group.} plus the
- * name) where this broker has one, else from Kafka's default. A set value is checked as Kafka checks it: against the
- * broker's {@code group.consumer.min/max.*} bounds, and the session timeout must exceed the heartbeat interval. Of the
- * keys, consumer groups apply {@code consumer.session.timeout.ms} and {@code consumer.heartbeat.interval.ms}; the
- * others (share and streams groups, assignment batching, dead-letter queues) are kept and described for groups this
- * broker does not run. Thread-safe.
+ * name) where this broker has one, else from that broker key's default in Kafka. A set value is checked as Kafka checks
+ * it: against the broker's {@code group.consumer.min/max.*} bounds, and the session timeout must exceed the heartbeat
+ * interval. Of the keys, consumer groups apply {@code consumer.session.timeout.ms} and
+ * {@code consumer.heartbeat.interval.ms}; the others (share and streams groups, assignment batching, dead-letter queues)
+ * are kept and described for groups this broker does not run. Thread-safe.
  */
 final class GroupConfigHandler {
     /** The broker bounds of the group configs consumer groups apply, as Kafka checks them. */
@@ -36,6 +38,9 @@ final class GroupConfigHandler {
             new Bounds("group.consumer.min.session.timeout.ms", "group.consumer.max.session.timeout.ms"),
             GroupConfig.CONSUMER_HEARTBEAT_INTERVAL_MS_CONFIG,
             new Bounds("group.consumer.min.heartbeat.interval.ms", "group.consumer.max.heartbeat.interval.ms"));
+
+    /** Kafka's broker keys of group configs, with Kafka's defaults (for those this broker has no key of its own). */
+    private static final Map<String, String> KAFKA_BROKER_DEFAULTS = kafkaBrokerDefaults();
 
     /** The broker keys of a group config's lowest and highest values. */
     private record Bounds(String min, String max) {
@@ -52,12 +57,13 @@ final class GroupConfigHandler {
         this.brokerValues = brokerValues;
     }
 
+    /** Kafka's group keys, without its internal ones (which Kafka does not describe either). */
     List<DescribeConfigsResourceResult> describe(DescribeConfigsResource resource, boolean withSynonyms, boolean withDocs) {
         Map<String, String> own = store.read(requireName(resource.resourceName()));
         Set<String> wanted = ConfigHandler.wanted(resource);
         List<DescribeConfigsResourceResult> configs = new ArrayList<>();
         GroupConfig.CONFIG_DEF.configKeys().forEach((name, key) -> {
-            if (wanted == null || wanted.contains(name)) {
+            if (!key.internalConfig && (wanted == null || wanted.contains(name))) {
                 List<ConfigEntryView.Synonym> synonyms = synonyms(name, key, own);
                 ConfigEntryView.Synonym first = synonyms.isEmpty() ? new ConfigEntryView.Synonym(name, null, ConfigSource.DEFAULT_CONFIG)
                         : synonyms.get(0);
@@ -68,19 +74,40 @@ final class GroupConfigHandler {
         return configs;
     }
 
-    /** Where a group config's value comes from, in precedence order: the group, then its broker key or Kafka's default. */
+    /**
+     * Where a group config's value comes from, in precedence order, as Kafka lists it: the group, then its broker
+     * key's values, ending with the broker key's default (Kafka's own where this broker has no such key: those of
+     * share and streams groups); a key without a broker key ends with its own default.
+     */
     private List<ConfigEntryView.Synonym> synonyms(String name, ConfigDef.ConfigKey key, Map<String, String> own) {
         List<ConfigEntryView.Synonym> synonyms = new ArrayList<>();
         if (own.containsKey(name)) {
             synonyms.add(new ConfigEntryView.Synonym(name, own.get(name), ConfigSource.GROUP_CONFIG));
         }
-        List<ConfigEntryView.Synonym> brokerSynonyms = brokerKey(name).map(broker::synonyms).orElse(List.of());
-        if (!brokerSynonyms.isEmpty()) {
-            synonyms.addAll(brokerSynonyms);
+        Optional<String> brokerKey = brokerKey(name);
+        if (brokerKey.isPresent()) {
+            synonyms.addAll(broker.synonyms(List.of(brokerKey.get())));
+            String kafkaDefault = KAFKA_BROKER_DEFAULTS.get(brokerKey.get());
+            if (synonyms.stream().noneMatch(synonym -> synonym.source() == ConfigSource.DEFAULT_CONFIG) && kafkaDefault != null) {
+                synonyms.add(new ConfigEntryView.Synonym(brokerKey.get(), kafkaDefault, ConfigSource.DEFAULT_CONFIG));
+            }
         } else if (key.defaultValue != null) {
-            synonyms.add(new ConfigEntryView.Synonym(name, ConfigDef.convertToString(key.defaultValue, key.type), ConfigSource.DEFAULT_CONFIG));
+            synonyms.add(new ConfigEntryView.Synonym(name, ConfigDef.convertToString(key.defaultValue, key.type),
+                    ConfigSource.DEFAULT_CONFIG));
         }
         return synonyms;
+    }
+
+    private static Map<String, String> kafkaBrokerDefaults() {
+        Map<String, String> defaults = new HashMap<>();
+        for (ConfigDef def : List.of(GroupCoordinatorConfig.CONFIG_DEF, ShareGroupConfig.CONFIG_DEF)) {
+            def.configKeys().forEach((name, key) -> {
+                if (key.hasDefault() && key.defaultValue != null) {
+                    defaults.put(name, ConfigDef.convertToString(key.defaultValue, key.type));
+                }
+            });
+        }
+        return Map.copyOf(defaults);
     }
 
     private static Optional<String> brokerKey(String name) {
@@ -129,11 +156,10 @@ final class GroupConfigHandler {
         BOUNDS.forEach((name, bounds) -> {
             if (configs.containsKey(name)) {
                 int value = Integer.parseInt(configs.get(name).trim());
-                if (value < brokerInt(bounds.min())) {
-                    throw new InvalidConfigurationException(name + " must be greater than or equal to " + bounds.min());
-                }
-                if (value > brokerInt(bounds.max())) {
-                    throw new InvalidConfigurationException(name + " must be less than or equal to " + bounds.max());
+                int min = brokerInt(bounds.min());
+                int max = brokerInt(bounds.max());
+                if (value < min || value > max) {
+                    throw new InvalidConfigurationException(name + " must be in the range " + min + " to " + max + " inclusive.");
                 }
             }
         });

@@ -10,9 +10,8 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.requests.DescribeConfigsResponse.ConfigSource;
 
 /**
- * A topic's effective config as strings: its override where it has one, else the value the broker
- * defaults give it. A value that comes from server.properties is reported as a static broker
- * config, one nobody set as a default.
+ * A topic's effective config as strings, with its source and synonyms as Kafka reports them: its override where it
+ * has one, else the value the broker gives it, from a dynamic broker config, server.properties or the default.
  */
 final class TopicConfigView {
     /** Each topic key's broker-level synonyms (server.properties keys), most specific first. */
@@ -35,16 +34,11 @@ final class TopicConfigView {
             Map.entry(LogConfig.MIN_IN_SYNC_REPLICAS, LogConfig::minInSyncReplicas));
 
     private final ConfigDef topicDef = LogConfig.topicConfigDef();
-    private final ConfigDef brokerDef;
-    private final Map<String, ?> brokerProps;
+    private final BrokerConfigHandler broker;
 
-    /**
-     * @param brokerDef   the schema of the broker's keys
-     * @param brokerProps the broker's server.properties (with overrides)
-     */
-    TopicConfigView(ConfigDef brokerDef, Map<String, ?> brokerProps) {
-        this.brokerDef = brokerDef;
-        this.brokerProps = brokerProps;
+    /** @param broker where the broker keys that give topics their defaults have their values */
+    TopicConfigView(BrokerConfigHandler broker) {
+        this.broker = broker;
     }
 
     ConfigDef topicDef() {
@@ -57,50 +51,32 @@ final class TopicConfigView {
         return entries;
     }
 
+    /**
+     * As Kafka: the synonyms are the topic's override, then those of its broker keys that hold a value; the source
+     * is the first synonym's, or the default when there is none.
+     */
     private ConfigEntryView entry(TopicState topic, String name, ConfigDef.ConfigKey key) {
         List<String> brokerKeys = BROKER_SYNONYMS.getOrDefault(name, List.of());
-        List<ConfigEntryView.Synonym> synonyms = synonyms(topic, name, key, brokerKeys);
-        String override = topic.overrides().get(name);
-        if (override != null) {
-            return new ConfigEntryView(name, override, ConfigSource.TOPIC_CONFIG, key, synonyms);
-        }
-        String brokerKey = brokerKeys.stream().filter(brokerProps::containsKey).findFirst().orElse(null);
-        ConfigSource source = brokerKey != null ? ConfigSource.STATIC_BROKER_CONFIG : ConfigSource.DEFAULT_CONFIG;
-        Function<LogConfig, Object> effective = EFFECTIVE.get(name);
-        String value;
-        if (effective != null) {
-            value = String.valueOf(effective.apply(topic.config()));
-        } else if (brokerKey != null) {
-            value = String.valueOf(brokerProps.get(brokerKey));
-        } else {
-            value = defaultOf(key);
-        }
-        return new ConfigEntryView(name, value, source, key, synonyms);
-    }
-
-    /**
-     * Where a topic key's value can come from, in precedence order, as Kafka lists it: the topic's override,
-     * each broker synonym set in server.properties, and the default, named by the last broker synonym that
-     * has one (or by the topic key itself when no broker key sets it).
-     */
-    private List<ConfigEntryView.Synonym> synonyms(TopicState topic, String name, ConfigDef.ConfigKey key,
-                                                   List<String> brokerKeys) {
         List<ConfigEntryView.Synonym> synonyms = new ArrayList<>();
         String override = topic.overrides().get(name);
         if (override != null) {
             synonyms.add(new ConfigEntryView.Synonym(name, override, ConfigSource.TOPIC_CONFIG));
         }
-        for (String brokerKey : brokerKeys) {
-            if (brokerProps.containsKey(brokerKey)) {
-                synonyms.add(new ConfigEntryView.Synonym(brokerKey, String.valueOf(brokerProps.get(brokerKey)),
-                        ConfigSource.STATIC_BROKER_CONFIG));
-            }
+        List<ConfigEntryView.Synonym> fromBroker = brokerKeys.isEmpty() ? List.of() : broker.synonyms(brokerKeys);
+        synonyms.addAll(fromBroker);
+        ConfigSource source = synonyms.isEmpty() ? ConfigSource.DEFAULT_CONFIG : synonyms.get(0).source();
+        Function<LogConfig, Object> effective = EFFECTIVE.get(name);
+        String value;
+        if (override != null) {
+            value = override;
+        } else if (effective != null) {
+            value = String.valueOf(effective.apply(topic.config()));
+        } else if (!fromBroker.isEmpty()) {
+            value = fromBroker.get(0).value(); // a single broker key, taken as it is
+        } else {
+            value = defaultOf(key);
         }
-        ConfigDef.ConfigKey defaulted = brokerKeys.stream().map(brokerDef.configKeys()::get)
-                .filter(brokerKey -> brokerKey != null && brokerKey.hasDefault() && brokerKey.defaultValue != null)
-                .reduce((first, second) -> second).orElse(key);
-        synonyms.add(new ConfigEntryView.Synonym(defaulted.name, defaultOf(defaulted), ConfigSource.DEFAULT_CONFIG));
-        return synonyms;
+        return new ConfigEntryView(name, value, source, key, synonyms);
     }
 
     static String defaultOf(ConfigDef.ConfigKey key) {

@@ -255,9 +255,12 @@ public final class TopicManager {
      */
     public synchronized void createPartitions(String name, int totalCount, List<List<Integer>> assignments, boolean validateOnly) {
         TopicState topic = existing(name);
-        if (totalCount <= topic.partitionCount()) {
-            throw new InvalidPartitionsException("Topic " + name + " has " + topic.partitionCount()
-                    + " partitions; the new count must be larger, got " + totalCount);
+        if (totalCount == topic.partitionCount()) {
+            throw new InvalidPartitionsException("Topic already has " + totalCount + " partition(s).");
+        }
+        if (totalCount < topic.partitionCount()) {
+            throw new InvalidPartitionsException("The topic " + name + " currently has " + topic.partitionCount() + " partition(s); "
+                    + totalCount + " would not be an increase.");
         }
         PartitionFolderNames.checkFit(name, totalCount);
         int replicationFactor = topic.assignment().replicas().get(0).size();

@@ -497,6 +497,16 @@ public final class ConsumerGroupCoordinator {
         }
     }
 
+    /** Whether a group {@code groupId} of either type lives here (ConsumerGroupDescribe tells a classic group from none). */
+    public boolean exists(String groupId) {
+        partitions.require(groupId);
+        return groups.get(groupId).filter(group -> {
+            synchronized (group) {
+                return !group.is(GroupState.DEAD);
+            }
+        }).isPresent();
+    }
+
     public SubscribableTopics topics() {
         return topics;
     }

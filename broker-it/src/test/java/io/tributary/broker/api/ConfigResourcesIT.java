@@ -112,7 +112,7 @@ class ConfigResourcesIT {
         ConfigResource resource = new ConfigResource(ConfigResource.Type.GROUP, group);
         assertThatThrownBy(() -> alter(resource, "consumer.session.timeout.ms", "1000", AlterConfigOp.OpType.SET))
                 .hasCauseInstanceOf(InvalidConfigurationException.class)
-                .hasMessageContaining("consumer.session.timeout.ms must be greater than or equal to group.consumer.min.session.timeout.ms");
+                .hasMessageContaining("consumer.session.timeout.ms must be in the range 45000 to 60000 inclusive.");
         assertThatThrownBy(() -> alter(resource, "consumer.nothing", "1", AlterConfigOp.OpType.SET))
                 .hasCauseInstanceOf(InvalidConfigurationException.class).hasMessageContaining("Unknown group config name: consumer.nothing");
 
