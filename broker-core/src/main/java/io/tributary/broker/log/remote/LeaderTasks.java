@@ -27,8 +27,9 @@ import org.slf4j.LoggerFactory;
  *       local segments not yet copied) or below the log start offset (DeleteRecords) are unlisted, then deleted.</li>
  * </ol>
  * A local segment is deleted only once the metadata listing its copy is committed ({@link PartitionLog#updateRemoteTier}
- * is told after each commit, and each round, for a log that took over from another in a move between log dirs). A lost compare-and-set means another leader wrote: the step stops and the metadata is
- * read again next time. Stateless; the caller runs one step of a partition at a time.
+ * is told after each commit, and each round, for a log that took over from another in a move between log dirs). A
+ * lost compare-and-set means another leader wrote: the step stops and the metadata is read again next time.
+ * Stateless; the caller runs one step of a partition at a time.
  */
 final class LeaderTasks {
     private static final Logger LOG = LoggerFactory.getLogger(LeaderTasks.class);
