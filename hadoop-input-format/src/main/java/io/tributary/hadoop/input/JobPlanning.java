@@ -13,6 +13,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,6 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The planning both input format APIs share: the job's {@link LoadPlan} (taken from
@@ -69,16 +71,21 @@ public final class JobPlanning {
 
     /**
      * Offsets a next load would find: per planned partition, its end offset now (the last stable offset under
-     * read_committed, the default) minus where {@code plan} ends, summed.
+     * read_committed, the default) minus where {@code plan} ends, summed; empty if the brokers do not answer (a load
+     * of what tiered storage holds, with the brokers down), which leaves the load done as it is.
      */
-    public static long lagAfter(LoadPlan plan, Configuration conf) {
+    public static OptionalLong lagAfter(LoadPlan plan, Configuration conf) {
         InputConfig config = new InputConfig(conf);
         List<TopicPartition> partitions = plan.partitions().stream()
             .map(p -> new TopicPartition(plan.topic(), p.range().partition())).toList();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config.consumerProps("tributary-lag"))) {
             Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
             Map<Integer, Long> loaded = plan.endOffsets();
-            return ends.entrySet().stream().mapToLong(e -> Math.max(0, e.getValue() - loaded.get(e.getKey().partition()))).sum();
+            return OptionalLong.of(ends.entrySet().stream()
+                .mapToLong(e -> Math.max(0, e.getValue() - loaded.get(e.getKey().partition()))).sum());
+        } catch (TimeoutException e) {
+            log.warn("the brokers are unreachable ({}): the lag after this load is unknown", e.getMessage());
+            return OptionalLong.empty();
         }
     }
 
