@@ -122,6 +122,13 @@ class PartitionMoveTest {
                 new SimpleRecord(value(sequence, 2))};
     }
 
+    /** Appends {@code batches} of {@link #produced}'s batches, from sequence 0 on, as the leader. */
+    private static void produce(Partition leader, int batches) {
+        for (int sequence = 0; sequence < 3 * batches; sequence += 3) {
+            leader.appendAsLeader(produced(sequence), (short) 1, AppendOrigin.CLIENT, null);
+        }
+    }
+
     private static byte[] value(int sequence, int i) {
         return ("record " + sequence + "." + i + " " + "x".repeat(50)).getBytes(StandardCharsets.UTF_8);
     }
@@ -272,9 +279,7 @@ class PartitionMoveTest {
     @Timeout(30)
     void aTieredReplicaCopiesOnlyItsLocalPartAndStillSendsReadsBelowItToRemoteStorage() {
         Partition replica = tieredReplica();
-        for (int sequence = 0; sequence < 33; sequence += 3) {
-            replica.appendAsLeader(produced(sequence), (short) 1, AppendOrigin.CLIENT, null); // [0, 33)
-        }
+        produce(replica, 11); // [0, 33)
         tierUpTo(replica, 0, 18);
         replica.log().updateRemoteTier(3, 18); // remote retention deleted the first copy
 
@@ -300,9 +305,7 @@ class PartitionMoveTest {
     @Timeout(30)
     void theMovedTieredLogKnowsWhatItsRemotePartHolds() {
         Partition replica = tieredReplica();
-        for (int sequence = 0; sequence < 15; sequence += 3) {
-            replica.appendAsLeader(produced(sequence), (short) 1, AppendOrigin.CLIENT, null); // [0, 15)
-        }
+        produce(replica, 5); // [0, 15)
         tierUpTo(replica, 0, 9);
 
         PartitionLog moved = moveToTheOtherDir(replica);
@@ -320,9 +323,7 @@ class PartitionMoveTest {
     void theProducersOfTheRemotePartSurviveTheMoveInTheNewFolder() {
         Partition replica = tieredReplica();
         replica.appendAsLeader(produced(7L, 0), (short) 1, AppendOrigin.CLIENT, null); // producer 7: only at [0, 3)
-        for (int sequence = 0; sequence < 12; sequence += 3) {
-            replica.appendAsLeader(produced(sequence), (short) 1, AppendOrigin.CLIENT, null); // producer 42: [3, 15)
-        }
+        produce(replica, 4); // producer 42: [3, 15)
         tierUpTo(replica, 0, 9);
 
         PartitionLog moved = moveToTheOtherDir(replica);
@@ -362,9 +363,7 @@ class PartitionMoveTest {
     @Timeout(30)
     void theThrottleHoldsTheCopyBack() {
         lead(0);
-        for (int i = 0; i < 10; i++) {
-            partition.appendAsLeader(produced(3 * i), (short) 1, AppendOrigin.CLIENT, null);
-        }
+        produce(partition, 10);
         ReplicationThrottle throttle = new ReplicationThrottle("alter-log-dirs", 1, Time.SYSTEM);
         try (LogDirMoves moves = new LogDirMoves(1_000, throttle, logs::replaceCurrentWithFuture)) {
             startMove();
