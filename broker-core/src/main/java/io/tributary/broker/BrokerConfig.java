@@ -14,6 +14,7 @@ import io.tributary.broker.group.consumer.ConsumerGroupSettings;
 import io.tributary.broker.txn.TransactionConfig;
 import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.log.LogConfig;
+import io.tributary.broker.log.remote.RemoteLogConfig;
 import io.tributary.http.HttpListeners;
 import io.tributary.broker.network.ChannelSecurity;
 import io.tributary.broker.network.ConnectionLimits;
@@ -118,7 +119,7 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String TRANSACTION_ABORT_TIMED_OUT_CLEANUP_INTERVAL_MS =
             "transaction.abort.timed.out.transaction.cleanup.interval.ms";
 
-    private static final ConfigDef DEFINITION = SecurityConfigs.define(LogConfig.brokerConfigDef())
+    private static final ConfigDef DEFINITION = RemoteLogConfig.define(SecurityConfigs.define(LogConfig.brokerConfigDef()))
             .define(BROKER_ID, Type.INT, 0, Range.atLeast(0), Importance.HIGH,
                     "Id of this broker, unique in the cluster; its ZooKeeper registration is /brokers/ids/<id>.")
             .define(LISTENERS, Type.STRING, "PLAINTEXT://127.0.0.1:9092", Importance.HIGH,
@@ -532,6 +533,11 @@ public final class BrokerConfig extends AbstractConfig {
 
     public List<Path> logDirs() {
         return getList(LogConfig.LOG_DIRS).stream().map(Path::of).toList();
+    }
+
+    /** The settings of tiered storage (remote.log.storage.system.enable is among the log defaults). */
+    public RemoteLogConfig remoteLogConfig() {
+        return RemoteLogConfig.from(values());
     }
 
     /** Broker-wide log defaults (topic overrides are applied on top per topic). */

@@ -57,6 +57,10 @@ import io.tributary.broker.log.PartitionLog;
 import io.tributary.broker.log.ProducerStateManager;
 import io.tributary.broker.log.cleaner.CleanerLogState;
 import io.tributary.broker.log.cleaner.LogCleaner;
+import io.tributary.broker.log.remote.RemoteLogManager;
+import io.tributary.broker.log.remote.RemoteLogReader;
+import io.tributary.broker.log.remote.RemoteStorage;
+import io.tributary.broker.log.remote.RemoteStorages;
 import io.tributary.broker.metrics.BrokerMetrics;
 import io.tributary.broker.status.BrokerStatus;
 import io.tributary.http.HttpEndpoint;
@@ -109,6 +113,9 @@ public final class Server implements AutoCloseable {
     private GroupConfigs groupConfigs;
     private LogManager logs;
     private LogCleaner cleaner;
+    private RemoteStorage remoteStorage;
+    private RemoteLogManager remoteLogs;
+    private RemoteLogReader remoteReader;
     private BrokerRegistry registry;
     private ClusterView cluster;
     private Controller controller;
@@ -228,9 +235,19 @@ public final class Server implements AutoCloseable {
                 txnConfig.writeTimeoutMs(), time);
         transactions = TransactionServices.start(txnConfig, txnStates, producerIds::nextId, new TransactionServices.MarkerRoutes(
                 config.brokerId(), markers, this::leaderOf, cluster::broker, interBrokerConnector), time);
+        if (config.logDefaults().remoteStorageSystemEnable()) {
+            remoteStorage = RemoteStorages.load(config.remoteLogConfig());
+            remoteLogs = new RemoteLogManager(remoteStorage, config.remoteLogConfig(), logs, replicas, time);
+            remoteReader = new RemoteLogReader(remoteStorage, remoteLogs, config.remoteLogConfig().readerThreads());
+            remoteLogs.start();
+            log.info("tiered storage on, remote storage at {}", config.remoteLogConfig().hdfsUri());
+        }
         replicas.addLeadershipListener(new ReplicaManager.LeadershipListener() {
             @Override
             public void becameLeader(TopicPartition partition, int leaderEpoch) {
+                if (remoteLogs != null) {
+                    remoteLogs.becameLeader(partition, leaderEpoch);
+                }
                 if (partition.topic().equals(OffsetStore.TOPIC)) {
                     groups.becameLeader(partition.partition(), leaderEpoch);
                 } else if (partition.topic().equals(TransactionStateStore.TOPIC)) {
@@ -240,6 +257,9 @@ public final class Server implements AutoCloseable {
 
             @Override
             public void resigned(TopicPartition partition) {
+                if (remoteLogs != null) {
+                    remoteLogs.resigned(partition);
+                }
                 if (partition.topic().equals(OffsetStore.TOPIC)) {
                     groups.resigned(partition.partition());
                 } else if (partition.topic().equals(TransactionStateStore.TOPIC)) {
@@ -261,7 +281,8 @@ public final class Server implements AutoCloseable {
                 new RegisteredBrokerFollowers(cluster, interBroker, brokerPrincipal, brokerAddresses),
                 new ScramUsers(zk),
                 ownCredentials.map(InterBrokerCredentials::principal), Optional.ofNullable(authorizer), controller, dynamicConfig,
-                new BrokerConfigStore(zk), new GroupConfigStore(zk), fetchSessions);
+                new BrokerConfigStore(zk), new GroupConfigStore(zk), fetchSessions, Optional.ofNullable(remoteReader),
+                config.remoteLogConfig().fetchMaxWaitMs());
         status = BrokerStatus.create(config.brokerId(), identity.clusterId(), cluster, groups, interBrokerConnector, time);
         metrics = new BrokerMetrics(new BrokerMetrics.Sources(replicas.topicStats(), replicas.isrChanges(),
                 new PartitionHealth(cluster, config.brokerId()), channel::queuedRequests, channel.networkIdle(), status::groupLags,
@@ -428,6 +449,9 @@ public final class Server implements AutoCloseable {
             appender.snapshotAll();
         }
         quietly("log cleaner", cleaner);
+        quietly("remote log reader", remoteReader);
+        quietly("remote log tasks", remoteLogs);
+        quietly("remote storage", remoteStorage);
         quietly("logs", logs);
         log.info("logs flushed and marked clean");
         quietly("TLS file watcher", tlsFiles);

@@ -5,8 +5,13 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.io.UncheckedIOException;
 import io.tributary.broker.api.TopicLookup.Found;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.fetch.FetchContext;
@@ -14,6 +19,7 @@ import io.tributary.broker.fetch.FetchSessions;
 import io.tributary.broker.log.AbortedTxn;
 import io.tributary.broker.log.FetchDataInfo;
 import io.tributary.broker.log.PartitionLog;
+import io.tributary.broker.log.remote.RemoteLogReader;
 import io.tributary.broker.network.Session;
 import io.tributary.broker.purgatory.DelayedFetch;
 import io.tributary.broker.purgatory.Purgatory;
@@ -27,6 +33,7 @@ import org.apache.kafka.common.message.FetchRequestData.FetchTopic;
 import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.message.FetchResponseData.FetchableTopicResponse;
 import org.apache.kafka.common.message.FetchResponseData.PartitionData;
+import org.apache.kafka.common.errors.OffsetMovedToTieredStorageException;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.requests.FetchRequest;
@@ -41,6 +48,13 @@ import org.slf4j.LoggerFactory;
  * min.bytes available the fetch waits in the purgatory, woken by appends, until max.wait.ms.
  * Incremental fetch sessions (KIP-227, {@link FetchSessions}) decide which partitions are read (a session's, or the
  * request's) and which of those are answered (only the changed ones, in a session).
+ *
+ * <p>A consumer fetching below the local start of a tiered log is answered from remote storage on the
+ * {@link RemoteLogReader}'s threads, never on the handler's: the response waits for that read up to
+ * {@code remote.fetch.max.wait.ms} (then goes without its records), and, as in Kafka, only the first such partition of
+ * a fetch is read remotely; the others come back empty and are fetched again. A session hears of such a partition
+ * as of any other: the records read remotely are its change, and the log start offset it is told is always the
+ * whole log's (remote part included), never the local one.
  */
 final class FetchHandler {
     private static final Logger log = LoggerFactory.getLogger(FetchHandler.class);
@@ -52,14 +66,20 @@ final class FetchHandler {
     private final Purgatory<TopicPartition> fetchWaiters;
     private final FollowerCheck followers;
     private final FetchSessions sessions;
+    private final Optional<RemoteReads> remoteReads;
+
+    /** The reader of tiered logs' remote parts, and how long a fetch waits for it. */
+    record RemoteReads(RemoteLogReader reader, long maxWaitMs) {
+    }
 
     FetchHandler(TopicManager topics, ReplicaManager replicas, Purgatory<TopicPartition> fetchWaiters, FollowerCheck followers,
-                 FetchSessions sessions) {
+                 FetchSessions sessions, Optional<RemoteReads> remoteReads) {
         this.lookup = new TopicLookup(topics);
         this.sessions = sessions;
         this.followers = followers;
         this.replicas = replicas;
         this.fetchWaiters = fetchWaiters;
+        this.remoteReads = remoteReads;
     }
 
     CompletableFuture<FetchResponseData> handle(FetchRequestData request, short version, Session session) {
@@ -74,17 +94,54 @@ final class FetchHandler {
         List<FetchTopic> topics = context.topics();
         Read first = read(request, topics, byId);
         if (first.complete(request, topics)) {
-            countBytesOut(replicaId, first);
-            return CompletableFuture.completedFuture(context.respond(first.response()));
+            return finish(first, replicaId).thenApply(context::respond);
         }
         CompletableFuture<FetchResponseData> result = new CompletableFuture<>();
         DelayedFetch<Read> delayed = new DelayedFetch<>(request.maxWaitMs(), () -> read(request, topics, byId),
-                read -> read.complete(request, topics), read -> {
-                    countBytesOut(replicaId, read);
-                    result.complete(context.respond(read.response()));
-                });
+                read -> read.complete(request, topics), read -> finish(read, replicaId).thenApply(context::respond)
+                        .whenComplete((response, failure) -> {
+                            if (failure != null) {
+                                result.completeExceptionally(failure);
+                            } else {
+                                result.complete(response);
+                            }
+                        }));
         fetchWaiters.tryCompleteElseWatch(delayed, partitions(topics, byId));
         return result;
+    }
+
+    /** The response once the first remote read of {@code read}, if any, is done (or has taken too long). */
+    private CompletableFuture<FetchResponseData> finish(Read read, int replicaId) {
+        if (read.remote().isEmpty() || remoteReads.isEmpty()) {
+            countBytesOut(replicaId, read.bytesByTopic());
+            return CompletableFuture.completedFuture(read.response());
+        }
+        RemoteFetch remote = read.remote().get(0);
+        RemoteReads reads = remoteReads.get();
+        return reads.reader().read(remote.log(), remote.fetchOffset(), remote.maxBytes(), remote.minOneBatch(), remote.limit(),
+                        remote.readCommitted())
+                .orTimeout(reads.maxWaitMs(), TimeUnit.MILLISECONDS)
+                .handle((answer, failure) -> {
+                    Map<String, Long> bytesOut = new HashMap<>(read.bytesByTopic());
+                    if (failure == null) {
+                        remote.data().setRecords(answer.records());
+                        if (remote.readCommitted()) {
+                            remote.data().setAbortedTransactions(answer.abortedTxns().stream().map(txn ->
+                                    new FetchResponseData.AbortedTransaction().setProducerId(txn.producerId())
+                                            .setFirstOffset(txn.firstOffset())).toList());
+                        }
+                        bytesOut.merge(remote.log().topicPartition().topic(), (long) answer.records().sizeInBytes(), Long::sum);
+                    } else if (!(unwrap(failure) instanceof TimeoutException)) {
+                        remote.data().setErrorCode(Errors.forException(unwrap(failure)).code());
+                    }
+                    countBytesOut(replicaId, bytesOut);
+                    return read.response();
+                });
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        return cause instanceof UncheckedIOException io ? io.getCause() : cause;
     }
 
     /** Kafka's answer to a follower fetch without the right to replicate: TOPIC_AUTHORIZATION_FAILED everywhere. */
@@ -102,17 +159,24 @@ final class FetchHandler {
     }
 
     /** Bytes sent to a consumer, once per answered fetch (a delayed fetch reads more than once); followers are not counted. */
-    private void countBytesOut(int replicaId, Read read) {
+    private void countBytesOut(int replicaId, Map<String, Long> bytesByTopic) {
         if (!FetchRequest.isValidBrokerId(replicaId)) {
-            read.bytesByTopic().forEach(replicas.topicStats()::recordFetched);
+            bytesByTopic.forEach(replicas.topicStats()::recordFetched);
         }
     }
 
-    /** One pass over the requested partitions. */
-    private record Read(FetchResponseData response, long bytes, boolean hasError, Map<String, Long> bytesByTopic) {
+    /** One pass over the requested partitions; those to read from remote storage wait in {@code remote}. */
+    private record Read(FetchResponseData response, long bytes, boolean hasError, Map<String, Long> bytesByTopic,
+                        List<RemoteFetch> remote) {
         boolean complete(FetchRequestData request, List<FetchTopic> topics) {
-            return request.maxWaitMs() <= 0 || bytes >= request.minBytes() || hasError || topics.isEmpty();
+            return request.maxWaitMs() <= 0 || bytes >= request.minBytes() || hasError || topics.isEmpty()
+                    || !remote.isEmpty();
         }
+    }
+
+    /** A partition whose records are in remote storage: its response {@code data} gets them once read. */
+    private record RemoteFetch(PartitionLog log, PartitionData data, long fetchOffset, int maxBytes, boolean minOneBatch,
+                               long limit, boolean readCommitted) {
     }
 
     private Read read(FetchRequestData request, List<FetchTopic> topics, boolean byId) {
@@ -120,6 +184,7 @@ final class FetchHandler {
         long bytes = 0;
         boolean hasError = false;
         Map<String, Long> bytesByTopic = new HashMap<>();
+        List<RemoteFetch> remote = new ArrayList<>();
         for (FetchTopic fetchTopic : topics) {
             Found found = lookup.find(fetchTopic.topic(), fetchTopic.topicId(), byId);
             List<PartitionData> partitions = new ArrayList<>();
@@ -130,7 +195,8 @@ final class FetchHandler {
                 } else {
                     int responseBytesLeft = (int) Math.max(0, request.maxBytes() - bytes);
                     data = readPartition(new TopicPartition(found.topic().get().name(), fetchPartition.partition()),
-                            fetchPartition, responseBytesLeft, bytes == 0, request.isolationLevel(), FetchRequest.replicaId(request));
+                            fetchPartition, responseBytesLeft, bytes == 0, request.isolationLevel(), FetchRequest.replicaId(request),
+                            remote);
                 }
                 hasError |= data.errorCode() != Errors.NONE.code();
                 int partitionBytes = data.records() == null ? 0 : data.records().sizeInBytes();
@@ -145,11 +211,11 @@ final class FetchHandler {
                     .setTopicId(fetchTopic.topicId())
                     .setPartitions(partitions));
         }
-        return new Read(response, bytes, hasError, bytesByTopic);
+        return new Read(response, bytes, hasError, bytesByTopic, remote);
     }
 
     private PartitionData readPartition(TopicPartition partition, FetchPartition request, int responseBytesLeft,
-                                        boolean minOneBatch, byte isolationLevel, int replicaId) {
+                                        boolean minOneBatch, byte isolationLevel, int replicaId, List<RemoteFetch> remote) {
         boolean follower = FetchRequest.isValidBrokerId(replicaId);
         LeaderRead leader;
         try {
@@ -185,6 +251,17 @@ final class FetchHandler {
                     .setLastStableOffset(lastStable)
                     .setLogStartOffset(info.logStartOffset())
                     .setRecords(info.records());
+        } catch (OffsetMovedToTieredStorageException e) {
+            data.setHighWatermark(highWatermark).setLastStableOffset(lastStable)
+                    .setLogStartOffset(partitionLog.logStartOffset()).setRecords(MemoryRecords.EMPTY);
+            if (follower || remoteReads.isEmpty()) {
+                return data.setErrorCode(Errors.OFFSET_MOVED_TO_TIERED_STORAGE.code());
+            }
+            // Read after this pass, and only the first such partition (as Kafka does): the others come back empty.
+            int maxBytes = Math.min(request.partitionMaxBytes(), responseBytesLeft);
+            remote.add(new RemoteFetch(partitionLog, data, request.fetchOffset(), maxBytes, minOneBatch,
+                    readCommitted ? lastStable : highWatermark, readCommitted));
+            return data;
         } catch (RuntimeException e) {
             return data.setErrorCode(Errors.forException(e).code())
                     .setHighWatermark(highWatermark)

@@ -21,9 +21,10 @@ import org.apache.kafka.common.record.internal.FileRecords.TimestampAndOffset;
 import org.apache.kafka.common.requests.ListOffsetsRequest;
 
 /**
- * ListOffsets, answered by the partition's leader: earliest, latest (the high watermark), the
- * first offset at or after a timestamp, and the offset of the largest timestamp. Without tiered storage, "earliest local" is the earliest and the tiered
- * specs find nothing (-1).
+ * ListOffsets, answered by the partition's leader: earliest (on a tiered log, in remote storage), earliest local,
+ * latest (the high watermark), latest tiered (the last offset in remote storage; -1 if none), the first offset at
+ * or after a timestamp, and the offset of the largest timestamp. Without tiered storage, "earliest local" is the
+ * earliest and the tiered spec finds nothing (-1).
  */
 final class ListOffsetsHandler {
     private static final long NOT_FOUND = -1;
@@ -65,8 +66,16 @@ final class ListOffsetsHandler {
             PartitionLog partitionLog = leader.log();
             int epoch = leader.leaderEpoch();
             long timestamp = partition.timestamp();
-            if (timestamp == ListOffsetsRequest.EARLIEST_TIMESTAMP || timestamp == ListOffsetsRequest.EARLIEST_LOCAL_TIMESTAMP) {
+            if (timestamp == ListOffsetsRequest.EARLIEST_TIMESTAMP) {
                 return result(partition, Errors.NONE, NOT_FOUND, partitionLog.logStartOffset(), epoch);
+            }
+            if (timestamp == ListOffsetsRequest.EARLIEST_LOCAL_TIMESTAMP) {
+                return result(partition, Errors.NONE, NOT_FOUND, partitionLog.localLogStartOffset(), epoch);
+            }
+            if (timestamp == ListOffsetsRequest.LATEST_TIERED_TIMESTAMP) {
+                long remoteEnd = partitionLog.remoteLogEndOffset();
+                return result(partition, Errors.NONE, NOT_FOUND, remoteEnd == PartitionLog.NOTHING_REMOTE ? NOT_FOUND : remoteEnd - 1,
+                        epoch);
             }
             if (timestamp == ListOffsetsRequest.LATEST_TIMESTAMP) {
                 return result(partition, Errors.NONE, NOT_FOUND, leader.lastStableOffset(), epoch);

@@ -12,6 +12,7 @@ import io.tributary.broker.controller.ClusterView;
 import io.tributary.broker.controller.Controller;
 import io.tributary.broker.fetch.FetchSessionCache;
 import io.tributary.broker.fetch.FetchSessions;
+import io.tributary.broker.log.remote.RemoteLogReader;
 import io.tributary.broker.group.GroupServices;
 import io.tributary.broker.group.OffsetStore;
 import io.tributary.broker.network.Request;
@@ -165,7 +166,8 @@ public final class RequestDispatcher {
                                            ClientQuotaEnforcer quotas, FollowerCheck followers, ScramUsers scramUsers,
                                            Optional<KafkaPrincipal> brokerPrincipal, Optional<AclAuthorizer> authorizer,
                                            Controller controller, DynamicBrokerConfig dynamicConfig, BrokerConfigStore brokerConfigStore,
-                                           GroupConfigStore groupConfigStore, FetchSessionCache fetchSessionCache) {
+                                           GroupConfigStore groupConfigStore, FetchSessionCache fetchSessionCache,
+                                           Optional<RemoteLogReader> remoteReader, long remoteFetchMaxWaitMs) {
         FetchSessions fetchSessions = new FetchSessions(fetchSessionCache);
         ConfigHandler configs = new ConfigHandler(topics, settings.brokerDef(), settings.brokerProps(),
                 new BrokerConfigHandler(settings.brokerDef(), settings.brokerProps(), broker.nodeId(), dynamicConfig, brokerConfigStore),
@@ -175,7 +177,8 @@ public final class RequestDispatcher {
         return new RequestDispatcher(
                 metadata,
                 new ProduceHandler(topics, replicas, transactionServices.verifier(), settings.transactionPartitionVerification()),
-                new FetchHandler(topics, replicas, fetchWaiters, followers, fetchSessions),
+                new FetchHandler(topics, replicas, fetchWaiters, followers, fetchSessions,
+                        remoteReader.map(reader -> new FetchHandler.RemoteReads(reader, remoteFetchMaxWaitMs))),
                 new ListOffsetsHandler(topics, replicas),
                 new DeleteRecordsHandler(topics, replicas),
                 new TopicAdminHandler(topics, configs.topicConfigs(), new TopicAdminHandler.Defaults(

@@ -297,6 +297,10 @@ public final class TopicManager {
     public synchronized void replaceOverrides(String name, Map<String, String> overrides, boolean validateOnly) {
         TopicState topic = existing(name);
         LogConfig config = validated(overrides);
+        if (topic.config().remoteStorageEnable() && !config.remoteStorageEnable()) {
+            throw new InvalidConfigurationException("Disabling remote storage on topic " + name + " is not supported: "
+                    + LogConfig.REMOTE_STORAGE_ENABLE + " stays true once set");
+        }
         if (validateOnly) {
             return;
         }

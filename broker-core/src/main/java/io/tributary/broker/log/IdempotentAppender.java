@@ -198,6 +198,27 @@ public final class IdempotentAppender {
     }
 
     /**
+     * {@code copy}, emptied to hold {@code from}'s records from {@code offset} on (a move between log dirs), starts with
+     * what {@code from}'s producer state holds of the batches below {@code offset}, the transactions open there included
+     * ({@link ProducerStateManager#writeSnapshotOfCopy}): a snapshot at {@code offset} in its folder, which its state
+     * loads when next needed. So the copy knows the producers that wrote only below it (on a tiered log, in the remote
+     * part), and indexes a transaction aborted above {@code offset} from where it began below. If that snapshot cannot
+     * be written, the copy's state starts empty.
+     */
+    public void startCopyAt(PartitionLog from, PartitionLog copy, long offset) {
+        states.remove(copy);
+        ProducerStateManager state = stateOf(from);
+        synchronized (state) {
+            try {
+                state.writeSnapshotOfCopy(copy, offset, from.abortedTxns(offset, offset));
+            } catch (IOException | RuntimeException e) {
+                log.warn("could not give {} the producer state of {} below offset {}: {}", copy.dir(), from.dir(), offset,
+                        e.getMessage());
+            }
+        }
+    }
+
+    /**
      * {@code to}, a copy of the same records in another folder (a move between log dirs), takes over from {@code from}:
      * it gets {@code from}'s producer state, verifications in flight included, which the copy's records make just as
      * true. Called while neither log is appended to.
@@ -219,7 +240,7 @@ public final class IdempotentAppender {
         loadedStates().forEach((partitionLog, state) -> {
             synchronized (state) {
                 try {
-                    state.writeSnapshot(partitionLog.dir(), partitionLog.logEndOffset());
+                    state.writeSnapshot(partitionLog, partitionLog.logEndOffset());
                 } catch (IOException | RuntimeException e) {
                     log.warn("could not snapshot producer state of {}: {}", partitionLog.topicPartition(), e.getMessage());
                 }

@@ -129,14 +129,7 @@ public final class LogConfig {
     static final String COMPRESSION_UNCOMPRESSED = "uncompressed";
     private static final String[] COMPRESSION_TYPES = {COMPRESSION_UNCOMPRESSED, CompressionType.ZSTD.name,
             CompressionType.LZ4.name, CompressionType.SNAPPY.name, CompressionType.GZIP.name, COMPRESSION_PRODUCER};
-    /** Refuses turning tiered storage on (issue #23 builds it). */
-    private static final ConfigDef.Validator NO_REMOTE_STORAGE = (name, value) -> {
-        if (Boolean.TRUE.equals(value)) {
-            throw new ConfigException(name, value, "tiered storage is not available on this broker");
-        }
-    };
-    private static final String NO_EFFECT_WITHOUT_REMOTE_STORAGE =
-            " Has no effect: this broker has no remote storage (remote.storage.enable cannot be turned on).";
+    private static final String NO_EFFECT = " Accepted for compatibility and has no effect.";
     private static final List<String> TIMESTAMP_TYPES =
             List.of(TimestampType.CREATE_TIME.name, TimestampType.LOG_APPEND_TIME.name);
 
@@ -242,20 +235,20 @@ public final class LogConfig {
                     "Level of zstd when the broker compresses (compression.type=zstd).")
             .define(LOG_PREALLOCATE, Type.BOOLEAN, false, Importance.MEDIUM,
                     "Accepted for compatibility and has no effect: segment files grow as records arrive.")
-            .define(REMOTE_LOG_STORAGE_SYSTEM_ENABLE, Type.BOOLEAN, false, NO_REMOTE_STORAGE, Importance.MEDIUM,
-                    "Tiered storage. Only false is accepted: this broker has no remote storage yet.")
+            .define(REMOTE_LOG_STORAGE_SYSTEM_ENABLE, Type.BOOLEAN, false, Importance.MEDIUM,
+                    "Tiered storage (KIP-405) on this broker: topics with remote.storage.enable=true copy their closed "
+                            + "segments to the remote storage at remote.log.storage.hdfs.uri and serve reads below the local "
+                            + "log start from there. Needs the remote-storage-hdfs module (see remote.log.storage.manager.class.path).")
             .define(LOG_LOCAL_RETENTION_MS, Type.LONG, DEFAULT_LOCAL_RETENTION, Range.atLeast(-2), Importance.MEDIUM,
-                    "Retention of the local part of a tiered log, in ms; -2 means retention.ms."
-                            + NO_EFFECT_WITHOUT_REMOTE_STORAGE)
+                    "Retention of the local part of a tiered log, in ms: a segment already copied to remote storage "
+                            + "is deleted locally once its newest record is this old; -2 means retention.ms.")
             .define(LOG_LOCAL_RETENTION_BYTES, Type.LONG, DEFAULT_LOCAL_RETENTION, Range.atLeast(-2), Importance.MEDIUM,
-                    "Retention size of the local part of a tiered log; -2 means retention.bytes."
-                            + NO_EFFECT_WITHOUT_REMOTE_STORAGE)
+                    "Retention size of the local part of a tiered log: segments already copied to remote storage are "
+                            + "deleted locally, oldest first, while the local log is larger; -2 means retention.bytes.")
             .define(LOG_REMOTE_COPY_LAG_MS, Type.LONG, 0L, Range.atLeast(-1), Importance.LOW,
-                    "How long a closed segment waits before it is copied to remote storage, in ms."
-                            + NO_EFFECT_WITHOUT_REMOTE_STORAGE)
+                    "How long a closed segment waits before it is copied to remote storage, in ms." + NO_EFFECT)
             .define(LOG_REMOTE_COPY_LAG_BYTES, Type.LONG, -1L, Range.atLeast(-1), Importance.LOW,
-                    "How many closed bytes wait before they are copied to remote storage."
-                            + NO_EFFECT_WITHOUT_REMOTE_STORAGE);
+                    "How many closed bytes wait before they are copied to remote storage." + NO_EFFECT);
 
     private static final ConfigDef TOPIC_DEF = new ConfigDef()
             .define(SEGMENT_BYTES, Type.INT, DEFAULT_SEGMENT_BYTES, Range.atLeast(MIN_SEGMENT_BYTES),
@@ -332,21 +325,25 @@ public final class LogConfig {
             .define(FOLLOWER_REPLICATION_THROTTLED_REPLICAS, Type.LIST, "", Importance.LOW,
                     "Replicas whose follower-side replication is throttled, as partition:broker pairs or '*': broker, "
                             + "following the partition outside the ISR, fetches at most follower.replication.throttled.rate.")
-            .define(REMOTE_STORAGE_ENABLE, Type.BOOLEAN, false, NO_REMOTE_STORAGE, Importance.MEDIUM,
-                    "Tiered storage for this topic. Only false is accepted: this broker has no remote storage yet.")
+            .define(REMOTE_STORAGE_ENABLE, Type.BOOLEAN, false, Importance.MEDIUM,
+                    "Tiered storage for this topic: the leader copies closed segments to remote storage, local "
+                            + "retention (local.retention.ms/bytes) deletes copied segments from the brokers' disks and "
+                            + "retention.ms/bytes apply to the whole log. Needs remote.log.storage.system.enable=true; "
+                            + "not for compacted topics; cannot be turned off again.")
             .define(LOCAL_RETENTION_MS, Type.LONG, DEFAULT_LOCAL_RETENTION, Range.atLeast(-2), Importance.MEDIUM,
-                    "Retention of the local part of this tiered log, in ms." + NO_EFFECT_WITHOUT_REMOTE_STORAGE)
+                    "Retention of the local part of this tiered log, in ms; -2 means retention.ms (overrides "
+                            + LOG_LOCAL_RETENTION_MS + ").")
             .define(LOCAL_RETENTION_BYTES, Type.LONG, DEFAULT_LOCAL_RETENTION, Range.atLeast(-2), Importance.MEDIUM,
-                    "Retention size of the local part of this tiered log." + NO_EFFECT_WITHOUT_REMOTE_STORAGE)
+                    "Retention size of the local part of each partition of this tiered topic; -2 means retention.bytes "
+                            + "(overrides " + LOG_LOCAL_RETENTION_BYTES + ").")
             .define(REMOTE_LOG_COPY_DISABLE, Type.BOOLEAN, false, Importance.LOW,
-                    "Stops copying this topic to remote storage." + NO_EFFECT_WITHOUT_REMOTE_STORAGE)
+                    "Stops copying this tiered topic's segments to remote storage; what is there stays readable.")
             .define(REMOTE_COPY_LAG_MS, Type.LONG, 0L, Range.atLeast(-1), Importance.LOW,
-                    "How long a closed segment of this topic waits before it is copied, in ms."
-                            + NO_EFFECT_WITHOUT_REMOTE_STORAGE)
+                    "How long a closed segment of this topic waits before it is copied, in ms." + NO_EFFECT)
             .define(REMOTE_COPY_LAG_BYTES, Type.LONG, -1L, Range.atLeast(-1), Importance.LOW,
-                    "How many closed bytes of this topic wait before they are copied." + NO_EFFECT_WITHOUT_REMOTE_STORAGE)
+                    "How many closed bytes of this topic wait before they are copied." + NO_EFFECT)
             .define(REMOTE_LOG_DELETE_ON_DISABLE, Type.BOOLEAN, false, Importance.LOW,
-                    "Deletes the remote copy when tiering is turned off." + NO_EFFECT_WITHOUT_REMOTE_STORAGE)
+                    "Deletes the remote copy when tiering is turned off; this broker refuses turning it off." + NO_EFFECT)
             .define(ERRORS_DEADLETTERQUEUE_GROUP_ENABLE, Type.BOOLEAN, false, Importance.LOW,
                     "Accepted for compatibility and has no effect: it concerns Kafka Streams groups (KIP-1034), "
                             + "which this broker does not run.");
@@ -399,7 +396,7 @@ public final class LogConfig {
     /** Settings that exist only per broker, not per topic (directories, scheduler intervals, threads). */
     record BrokerSettings(List<Path> logDirs, long flushSchedulerIntervalMs, int flushCheckpointIntervalMs,
                           long retentionCheckIntervalMs, int recoveryThreadsPerDataDir, int cleanerThreads,
-                          long cleanerBackoffMs, boolean readMmap) {
+                          long cleanerBackoffMs, boolean readMmap, boolean remoteStorageSystemEnable) {
     }
 
     private LogConfig(Map<String, Object> topicValues, BrokerSettings broker) {
@@ -463,7 +460,8 @@ public final class LogConfig {
                 (Integer) b.get(NUM_RECOVERY_THREADS_PER_DATA_DIR),
                 (Boolean) b.get(LOG_CLEANER_ENABLE) ? (Integer) b.get(LOG_CLEANER_THREADS) : 0,
                 (Long) b.get(LOG_CLEANER_BACKOFF_MS),
-                (Boolean) b.get(LOG_READ_MMAP_ENABLE));
+                (Boolean) b.get(LOG_READ_MMAP_ENABLE),
+                (Boolean) b.get(REMOTE_LOG_STORAGE_SYSTEM_ENABLE));
         return new LogConfig(topic, broker);
     }
 
@@ -508,7 +506,34 @@ public final class LogConfig {
             throw new ConfigException("conflict topic configs: " + MIN_COMPACTION_LAG_MS + " " + merged.get(MIN_COMPACTION_LAG_MS)
                     + " is larger than " + MAX_COMPACTION_LAG_MS + " " + merged.get(MAX_COMPACTION_LAG_MS));
         }
-        return new LogConfig(merged, broker);
+        LogConfig config = new LogConfig(merged, broker);
+        config.checkTieredStorage();
+        return config;
+    }
+
+    /** Kafka's rules for a tiered topic: the broker has remote storage, no compaction, local retention within the whole. */
+    private void checkTieredStorage() {
+        if (!remoteStorageEnable()) {
+            return;
+        }
+        if (!broker.remoteStorageSystemEnable()) {
+            throw new ConfigException(REMOTE_STORAGE_ENABLE, true, "tiered storage is disabled on this broker ("
+                    + REMOTE_LOG_STORAGE_SYSTEM_ENABLE + "=false): the topic cannot be configured with remote log storage");
+        }
+        if (compactionEnabled()) {
+            throw new ConfigException(REMOTE_STORAGE_ENABLE, true, "remote log storage is unsupported for compacted topics");
+        }
+        long local = (Long) topicValues.get(LOCAL_RETENTION_MS);
+        if (local >= 0 && retentionMs() >= 0 && local > retentionMs() || local == -1 && retentionMs() >= 0) {
+            throw new ConfigException(LOCAL_RETENTION_MS, local, "the local retention cannot be longer than "
+                    + RETENTION_MS + " (" + retentionMs() + ")");
+        }
+        long localBytes = (Long) topicValues.get(LOCAL_RETENTION_BYTES);
+        if (localBytes >= 0 && retentionBytes() >= 0 && localBytes > retentionBytes()
+                || localBytes == -1 && retentionBytes() >= 0) {
+            throw new ConfigException(LOCAL_RETENTION_BYTES, localBytes, "the local retention size cannot be larger than "
+                    + RETENTION_BYTES + " (" + retentionBytes() + ")");
+        }
     }
 
     public int segmentBytes() {
@@ -620,6 +645,28 @@ public final class LogConfig {
         return (Long) topicValues.get(RETENTION_BYTES);
     }
 
+    /** Whether this topic is tiered (remote.storage.enable): its closed segments are copied to remote storage. */
+    public boolean remoteStorageEnable() {
+        return (Boolean) topicValues.get(REMOTE_STORAGE_ENABLE);
+    }
+
+    /** Whether copying to remote storage is stopped (remote.log.copy.disable). */
+    public boolean remoteLogCopyDisable() {
+        return (Boolean) topicValues.get(REMOTE_LOG_COPY_DISABLE);
+    }
+
+    /** The retention of the local part of a tiered log, in ms (-1: no time limit); -2 resolves to retention.ms. */
+    public long localRetentionMs() {
+        long local = (Long) topicValues.get(LOCAL_RETENTION_MS);
+        return local == DEFAULT_LOCAL_RETENTION ? retentionMs() : local;
+    }
+
+    /** The retention size of the local part of a tiered log (negative: no limit); -2 resolves to retention.bytes. */
+    public long localRetentionBytes() {
+        long local = (Long) topicValues.get(LOCAL_RETENTION_BYTES);
+        return local == DEFAULT_LOCAL_RETENTION ? retentionBytes() : local;
+    }
+
     public int maxMessageBytes() {
         return (Integer) topicValues.get(MAX_MESSAGE_BYTES);
     }
@@ -693,6 +740,11 @@ public final class LogConfig {
 
     public long cleanerBackoffMs() {
         return broker.cleanerBackoffMs();
+    }
+
+    /** Whether this broker runs tiered storage (remote.log.storage.system.enable). */
+    public boolean remoteStorageSystemEnable() {
+        return broker.remoteStorageSystemEnable();
     }
 
     @Override

@@ -346,7 +346,8 @@ public final class LogManager implements AutoCloseable {
      * to it, and that nothing is appended meanwhile), becomes its log. The future log is synced; then the log's folder
      * is renamed for deletion, which commits the move (a crash from here on finds the future log alone and promotes
      * it); then the future log's folder takes the partition's name. The replaced log takes no more changes; reads in
-     * flight finish, and its files are closed and deleted after file.delete.delay.ms.
+     * flight finish, and its files are closed and deleted after file.delete.delay.ms. A tiered log hands what it knows
+     * of its remote part to the future log (whose start is the whole log's already, below its local segments).
      *
      * @throws KafkaStorageException if the move could not be committed; the partition keeps its log and future log
      */
@@ -366,6 +367,7 @@ public final class LogManager implements AutoCloseable {
             throw new KafkaStorageException("Cannot commit the move of " + tp + " from " + from.path() + " to " + to.path(), e);
         }
         current.retire();
+        current.handRemoteTierTo(future);
         futures.remove(tp);
         futureDirOf.remove(tp);
         logs.put(tp, future);

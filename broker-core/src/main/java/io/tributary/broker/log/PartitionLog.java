@@ -14,6 +14,7 @@ import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.errors.KafkaStorageException;
+import org.apache.kafka.common.errors.OffsetMovedToTieredStorageException;
 import org.apache.kafka.common.errors.OffsetOutOfRangeException;
 import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.common.record.internal.FileRecords;
@@ -32,6 +33,12 @@ import org.slf4j.LoggerFactory;
  * offset assignment, retention, DeleteRecords and the time lookups; {@link LocalLog} owns the segment files (roll,
  * read, truncation, deletion, the cleaner's swap, flushes) and {@link LogSegments} the segment set.
  *
+ * <p>A tiered log (remote.storage.enable) has a remote part below its local one: its log start offset (the first
+ * readable offset of the whole log) may lie below its local log start offset (the first offset in a local segment).
+ * Reads in between throw {@link OffsetMovedToTieredStorageException}: they are served from remote storage. What
+ * the remote part holds comes from whoever manages it ({@link #updateRemoteTier}); local retention deletes only
+ * segments it holds. Without remote storage both starts are the same.
+ *
  * <p>Threading: appends, rolls, truncation and retention hold one lock; reads are lock-free (see {@link LocalLog}).
  *
  * <p>I/O failures surface as {@link KafkaStorageException}; invalid input as the exceptions of
@@ -45,9 +52,17 @@ public final class PartitionLog {
     private final Time time;
     private final LocalLog local;
     private final ReentrantLock appendLock = new ReentrantLock();
+    /** The first readable offset of the whole log, remote part included. At most {@link #localLogStartOffset}. */
     private volatile long logStartOffset;
+    /** The first readable offset of the local segments. */
+    private volatile long localLogStartOffset;
+    /** The offset after the last one the remote part holds; {@link #NOTHING_REMOTE} before anything was copied. */
+    private volatile long remoteLogEndOffset = NOTHING_REMOTE;
     /** Another copy of the partition replaced this one (a move between log dirs): no more changes, reads go on. */
     private volatile boolean retired;
+
+    /** {@link #remoteLogEndOffset()} of a log with nothing in remote storage (or none at all). */
+    public static final long NOTHING_REMOTE = -1;
 
     private PartitionLog(TopicPartition topicPartition, Path dir, LogConfig config, Time time, Scheduler scheduler,
                          FlushTimes flushTimes, LogLoader.LoadedLog loaded, long checkpointedLogStartOffset) {
@@ -55,8 +70,10 @@ public final class PartitionLog {
         this.time = time;
         this.local = new LocalLog(topicPartition, dir, config, time, scheduler, flushTimes, loaded);
         // A DeleteRecords start inside the first segment survives restarts through its checkpoint.
-        this.logStartOffset = Math.max(local.segments().firstBaseOffset(),
-                Math.min(checkpointedLogStartOffset, local.logEndOffset()));
+        long checkpointed = Math.min(checkpointedLogStartOffset, local.logEndOffset());
+        this.localLogStartOffset = Math.max(local.segments().firstBaseOffset(), checkpointed);
+        // Below the local segments only if the remote part held the offsets in between when the start was checkpointed.
+        this.logStartOffset = config.remoteStorageEnable() ? Math.min(checkpointed, localLogStartOffset) : localLogStartOffset;
     }
 
     /**
@@ -85,9 +102,47 @@ public final class PartitionLog {
         return local.config();
     }
 
-    /** The first offset that can be read. */
+    /** The first offset that can be read, from the local segments or (on a tiered log) from remote storage. */
     public long logStartOffset() {
         return logStartOffset;
+    }
+
+    /** The first offset of the local segments: reads below it (and at or above {@link #logStartOffset}) are remote. */
+    public long localLogStartOffset() {
+        return localLogStartOffset;
+    }
+
+    /** The offset after the last one in remote storage, as last told by {@link #updateRemoteTier}; or NOTHING_REMOTE. */
+    public long remoteLogEndOffset() {
+        return remoteLogEndOffset;
+    }
+
+    /**
+     * What the remote part of a tiered log holds now, from its manager: offsets {@code [remoteStart, remoteEnd)}, or
+     * nothing ({@link #NOTHING_REMOTE} for both). Local retention may then delete the local segments below
+     * {@code remoteEnd}, and the log start follows the remote start up (remote retention, DeleteRecords); it never
+     * moves back.
+     */
+    public void updateRemoteTier(long remoteStart, long remoteEnd) {
+        appendLock.lock();
+        try {
+            remoteLogEndOffset = remoteEnd;
+            long first = remoteEnd == NOTHING_REMOTE ? localLogStartOffset : Math.min(remoteStart, localLogStartOffset);
+            logStartOffset = Math.min(Math.max(logStartOffset, first), localLogStartOffset);
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    /**
+     * Tells {@code copy}, a copy of this tiered log's records in another folder that takes over from it (a move between
+     * log dirs), what the remote part holds as this log last heard it; nothing if it has not heard yet (the remote
+     * part's manager tells the copy then, as it tells every log it finds).
+     */
+    void handRemoteTierTo(PartitionLog copy) {
+        if (remoteLogEndOffset != NOTHING_REMOTE) {
+            copy.updateRemoteTier(logStartOffset, remoteLogEndOffset);
+        }
     }
 
     /** The offset the next appended record gets. */
@@ -191,10 +246,17 @@ public final class PartitionLog {
         return buffer.flip();
     }
 
-    /** Appends batches with final offsets; a roll that replaced an empty first segment moves the start. */
+    /**
+     * Appends batches with final offsets; a roll that replaced an empty first segment moves the local start (and the
+     * log start, unless a remote part lies below).
+     */
     private void appendAssigned(MemoryRecords records, long firstOffset, long lastOffset, long maxTimestamp) {
         if (local.append(records, firstOffset, lastOffset, maxTimestamp)) {
-            logStartOffset = Math.max(logStartOffset, local.segments().firstBaseOffset());
+            long first = local.segments().firstBaseOffset();
+            localLogStartOffset = Math.max(localLogStartOffset, first);
+            if (!local.config().remoteStorageEnable()) {
+                logStartOffset = Math.max(logStartOffset, first);
+            }
         }
     }
 
@@ -216,27 +278,32 @@ public final class PartitionLog {
      * @param minOneBatch        return at least the first batch even if it is larger than maxBytes
      * @throws OffsetOutOfRangeException if startOffset is below the log start or above the log end offset; the
      *                                   message names the first available offset
+     * @throws OffsetMovedToTieredStorageException if startOffset lies in the remote part of a tiered log
      */
     public FetchDataInfo read(long startOffset, int maxBytes, long maxOffsetExclusive, boolean minOneBatch) {
         long start = logStartOffset;
         long end = local.logEndOffset();
-        checkInRange(startOffset, start, end);
+        checkInRange(startOffset, start, localLogStartOffset, end);
         long limit = Math.min(maxOffsetExclusive, end);
         if (startOffset < limit) {
             Optional<Records> slice = local.read(startOffset, maxBytes, limit, minOneBatch);
             if (slice.isPresent()) {
                 return new FetchDataInfo(startOffset, slice.get(), start, end);
             }
-            checkInRange(startOffset, logStartOffset, end);
+            checkInRange(startOffset, logStartOffset, localLogStartOffset, end);
         }
         return new FetchDataInfo(startOffset, MemoryRecords.EMPTY, start, end);
     }
 
-    private void checkInRange(long offset, long start, long end) {
+    private void checkInRange(long offset, long start, long localStart, long end) {
         if (offset < start || offset > end) {
             throw new OffsetOutOfRangeException("Offset " + offset + " is out of range for partition "
                     + topicPartition + ": the first available offset is " + start + ", the log end offset is "
                     + end);
+        }
+        if (offset < localStart) {
+            throw new OffsetMovedToTieredStorageException("Offset " + offset + " of partition " + topicPartition
+                    + " is in remote storage: the local log starts at " + localStart);
         }
     }
 
@@ -303,12 +370,13 @@ public final class PartitionLog {
             if (offset >= local.logEndOffset()) {
                 return;
             }
-            if (offset < logStartOffset) {
+            if (offset < localLogStartOffset) {
                 restartAt(offset);
                 return;
             }
             long end = local.truncateTo(offset);
             // A start inside the batch just cut (DeleteRecords) would lie beyond the end; the fetch from the end refills it.
+            localLogStartOffset = Math.min(localLogStartOffset, end);
             logStartOffset = Math.min(logStartOffset, end);
         } catch (IOException e) {
             throw new KafkaStorageException("Truncating " + topicPartition + " failed", e);
@@ -339,14 +407,54 @@ public final class PartitionLog {
         }
     }
 
+    /** The local log restarts at {@code offset}; on a tiered log, the remote part below stays readable. */
     private void restartAt(long offset) throws IOException {
         local.restartAt(offset);
-        logStartOffset = offset;
+        localLogStartOffset = offset;
+        logStartOffset = local.config().remoteStorageEnable() ? Math.min(logStartOffset, offset) : offset;
     }
 
     /** The segments no longer appended to, oldest first, for the cleaner. The active segment is never among them. */
     public List<ClosedSegment> closedSegments() {
         return local.closedSegments();
+    }
+
+    /**
+     * The closed segments that hold offsets at or after {@code fromOffset} and end at or below {@code upTo}, oldest
+     * first, with their files: what the remote tier copies. The files stay readable while a copy runs, unless the
+     * segment is deleted meanwhile (an I/O error then).
+     */
+    public List<ClosedSegmentFiles> closedSegmentFiles(long fromOffset, long upTo) {
+        List<ClosedSegmentFiles> found = new ArrayList<>();
+        List<LogSegment> all = List.copyOf(local.segments().all());
+        Path dir = local.dir();
+        for (int i = 0; i + 1 < all.size(); i++) {
+            LogSegment segment = all.get(i);
+            long end = all.get(i + 1).baseOffset();
+            if (end <= fromOffset) {
+                continue;
+            }
+            if (end > upTo) {
+                break;
+            }
+            Path txnIndex = SegmentFiles.txnIndex(dir, segment.baseOffset());
+            Path snapshot = ProducerStateManager.snapshotFile(dir, end);
+            found.add(new ClosedSegmentFiles(segment.baseOffset(), end, segment.size(),
+                    segment.maxTimestampSoFar().timestamp(), SegmentFiles.log(dir, segment.baseOffset()),
+                    SegmentFiles.offsetIndex(dir, segment.baseOffset()), SegmentFiles.timeIndex(dir, segment.baseOffset()),
+                    segment.abortedTxns().isEmpty() ? Optional.empty() : Optional.of(txnIndex),
+                    Files.exists(snapshot) ? Optional.of(snapshot) : Optional.empty()));
+        }
+        return found;
+    }
+
+    /**
+     * Whether the producer snapshot at {@code offset} must outlive the usual newest three: on a tiered log, the
+     * snapshots at the ends of segments not yet copied, which their copies take along.
+     */
+    boolean producerSnapshotNeeded(long offset) {
+        return local.config().remoteStorageEnable() && offset > remoteLogEndOffset
+                && local.segments().get(offset) != null;
     }
 
     /** Where the cleaner writes the segment that is to replace the closed segments of offsets [base, end). */
@@ -383,25 +491,35 @@ public final class PartitionLog {
 
     /**
      * Applies retention: deletes the oldest non-active segments that are past retention.ms or beyond
-     * retention.bytes, and advances the log start offset.
+     * retention.bytes, and advances the log start offset. On a tiered log, local.retention.ms/bytes apply instead,
+     * only to segments the remote part holds whole, and only the local log start moves (the remote part is its
+     * manager's to expire).
      *
      * @return the number of segments deleted
      */
     int deleteOldSegments() {
         appendLock.lock();
         try {
-            if (local.isClosed() || retired) {
+            LogConfig cfg = local.config();
+            if (local.isClosed() || retired || !cfg.deleteRetentionEnabled()) {
                 return 0;
             }
-            List<LogSegment> deletable = RetentionPolicy.deletable(new ArrayList<>(local.segments().all()),
-                    local.config(), time.milliseconds());
+            boolean tiered = cfg.remoteStorageEnable();
+            List<LogSegment> deletable = tiered
+                    ? RetentionPolicy.deletable(new ArrayList<>(local.segments().all()), cfg.localRetentionMs(),
+                            cfg.localRetentionBytes(), time.milliseconds(), remoteLogEndOffset)
+                    : RetentionPolicy.deletable(new ArrayList<>(local.segments().all()), cfg.retentionMs(),
+                            cfg.retentionBytes(), time.milliseconds(), Long.MAX_VALUE);
             if (!deletable.isEmpty()) {
                 // Advance the start first: a reader that then misses a removed segment sees the new start.
                 long newStart = local.segments().nextBaseOffset(deletable.get(deletable.size() - 1).baseOffset());
-                logStartOffset = Math.max(logStartOffset, newStart);
+                localLogStartOffset = Math.max(localLogStartOffset, newStart);
+                if (!tiered) {
+                    logStartOffset = Math.max(logStartOffset, newStart);
+                }
                 local.deleteSegments(deletable);
-                LOG.info("Partition {}: retention deleted {} segments; the log now starts at offset {}",
-                        topicPartition, deletable.size(), logStartOffset);
+                LOG.info("Partition {}: {}retention deleted {} segments; the {}log now starts at offset {}", topicPartition,
+                        tiered ? "local " : "", deletable.size(), tiered ? "local " : "", localLogStartOffset);
             }
             return deletable.size();
         } catch (IOException e) {
@@ -432,6 +550,7 @@ public final class PartitionLog {
             }
             // Advance the start first: a reader that then misses a removed segment sees the new start.
             logStartOffset = offset;
+            localLogStartOffset = Math.max(localLogStartOffset, offset);
             List<LogSegment> below = new ArrayList<>();
             for (LogSegment segment : local.segments().all()) {
                 Long next = local.segments().nextBaseOffset(segment.baseOffset());
@@ -469,6 +588,12 @@ public final class PartitionLog {
     /** Total bytes of all segments. */
     public long size() {
         return local.segments().sizeInBytes();
+    }
+
+    /** The bytes of the local segments that start at or after {@code offset}: on a tiered log, those not yet copied. */
+    public long sizeFrom(long offset) {
+        return local.segments().all().stream().filter(segment -> segment.baseOffset() >= offset)
+                .mapToLong(LogSegment::size).sum();
     }
 
     int numberOfSegments() {

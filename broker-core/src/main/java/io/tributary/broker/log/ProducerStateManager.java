@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongPredicate;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
@@ -46,7 +47,8 @@ import org.slf4j.LoggerFactory;
  * <p>Snapshots are taken when a segment rolls, named by the new segment's base offset as in Apache
  * Kafka, so a restart replays at most the active segment; the owner may take more (at the log end).
  * The newest {@value #SNAPSHOTS_KEPT} are kept (an unreadable newest one costs a longer replay, not
- * the state); snapshots beyond the log end, left by a truncation, are deleted at load.
+ * the state), and on a tiered log those at the ends of segments not yet copied to remote storage, whose copies take
+ * them along; snapshots beyond the log end, left by a truncation, are deleted at load.
  *
  * <p>Transactions: a transactional batch opens its producer's transaction ({@link OngoingTransactions}) and a
  * COMMIT or ABORT control batch closes it; {@link #update} reports each closed one, so the caller can index an
@@ -112,7 +114,7 @@ public final class ProducerStateManager {
         Path dir = partitionLog.dir();
         long logEnd = partitionLog.logEndOffset();
         deleteSnapshotsAbove(dir, logEnd);
-        long logStart = partitionLog.logStartOffset();
+        long logStart = partitionLog.localLogStartOffset();
         state.replayedFrom = Math.max(state.readNewestSnapshot(dir, logStart, logEnd, nowMs), logStart);
         state.replay(partitionLog, state.replayedFrom, logEnd, nowMs);
         state.snapshotOnRollOf(partitionLog);
@@ -125,7 +127,7 @@ public final class ProducerStateManager {
      * each roll, since the move renames it.
      */
     void snapshotOnRollOf(PartitionLog partitionLog) {
-        partitionLog.onRoll(newBaseOffset -> snapshotOnRoll(partitionLog.dir(), newBaseOffset));
+        partitionLog.onRoll(newBaseOffset -> snapshotOnRoll(partitionLog, newBaseOffset));
     }
 
     /** The offset the last {@link #load} replayed the log from: the offset of the snapshot it used, if any. */
@@ -133,9 +135,10 @@ public final class ProducerStateManager {
         return replayedFrom;
     }
 
-    private synchronized void snapshotOnRoll(Path dir, long newBaseOffset) {
+    private synchronized void snapshotOnRoll(PartitionLog partitionLog, long newBaseOffset) {
+        Path dir = partitionLog.dir();
         try {
-            writeSnapshot(dir, newBaseOffset);
+            writeSnapshot(dir, newBaseOffset, partitionLog::producerSnapshotNeeded);
         } catch (IOException | RuntimeException e) {
             log.warn("could not snapshot producer state in {} at offset {}: {}", dir, newBaseOffset, e.getMessage());
         }
@@ -401,16 +404,41 @@ public final class ProducerStateManager {
         return producers.size();
     }
 
+    /** {@link #writeSnapshot(Path, long, LongPredicate)} for {@code partitionLog}, with what its remote tier needs kept. */
+    public void writeSnapshot(PartitionLog partitionLog, long offset) throws IOException {
+        writeSnapshot(partitionLog.dir(), offset, partitionLog::producerSnapshotNeeded);
+    }
+
     /**
      * Writes the state of the batches below {@code offset} (atomically) and removes all but the newest
-     * {@value #SNAPSHOTS_KEPT} snapshots. Batches at or after {@code offset} are left out: loading
-     * replays them from the log.
+     * {@value #SNAPSHOTS_KEPT} snapshots and those at the offsets {@code keep} names. Batches at or after
+     * {@code offset} are left out: loading replays them from the log.
      */
-    public void writeSnapshot(Path dir, long offset) throws IOException {
+    void writeSnapshot(Path dir, long offset, LongPredicate keep) throws IOException {
+        writeSnapshot(dir, offset, keep, ongoing.beganBelow(offset));
+    }
+
+    /**
+     * Writes into the folder of {@code copy}, a copy of this state's log that starts empty at {@code offset} (a move
+     * between log dirs), the state of the batches below {@code offset}, as {@link #writeSnapshot(PartitionLog, long)}
+     * does, with the transactions open at {@code offset} that were aborted since ({@code abortedAcross}: the log's aborted
+     * transactions that began below it and ended at or after it). The copy then indexes each of them from its first
+     * offset when it appends its marker, as the log did (on a tiered log that index goes to remote storage, and the
+     * readers of the records below {@code offset} need it). Those committed since need no such care: their records are
+     * read either way.
+     */
+    void writeSnapshotOfCopy(PartitionLog copy, long offset, List<AbortedTxn> abortedAcross) throws IOException {
+        Map<Long, Long> open = new HashMap<>(ongoing.beganBelow(offset));
+        abortedAcross.stream().filter(txn -> txn.firstOffset() < offset && txn.lastOffset() >= offset)
+                .forEach(txn -> open.putIfAbsent(txn.producerId(), txn.firstOffset()));
+        writeSnapshot(copy.dir(), offset, copy::producerSnapshotNeeded, open);
+    }
+
+    /** {@link #writeSnapshot(Path, long, LongPredicate)} with {@code open}: the open transactions to write, by producer id. */
+    private void writeSnapshot(Path dir, long offset, LongPredicate keep, Map<Long, Long> open) throws IOException {
         List<Map.Entry<Long, BatchMetadata>> entries = new ArrayList<>();
         producers.forEach((id, batches) -> batches.stream().filter(batch -> batch.lastOffset() < offset)
                 .forEach(batch -> entries.add(Map.entry(id, batch))));
-        Map<Long, Long> open = ongoing.beganBelow(offset);
         ByteBuffer buffer = ByteBuffer.allocate(8 + entries.size() * ENTRY_BYTES + 4 + open.size() * 16 + 4);
         buffer.putInt(MAGIC).putInt(entries.size());
         for (Map.Entry<Long, BatchMetadata> entry : entries) {
@@ -423,14 +451,21 @@ public final class ProducerStateManager {
         CRC32C crc = new CRC32C();
         crc.update(buffer.array(), 0, buffer.position());
         buffer.putInt((int) crc.getValue());
-        Path target = dir.resolve(String.format("%020d", offset) + SNAPSHOT_SUFFIX);
+        Path target = snapshotFile(dir, offset);
         Path temp = dir.resolve(target.getFileName() + ".tmp");
         Files.write(temp, buffer.array());
         Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         List<Path> newestFirst = snapshots(dir);
         for (Path older : newestFirst.subList(Math.min(SNAPSHOTS_KEPT, newestFirst.size()), newestFirst.size())) {
-            Files.deleteIfExists(older);
+            if (!keep.test(snapshotOffset(older))) {
+                Files.deleteIfExists(older);
+            }
         }
+    }
+
+    /** The snapshot file of the state below {@code offset}: {@code <20-digit offset>.snapshot}, as Kafka names it. */
+    static Path snapshotFile(Path dir, long offset) {
+        return dir.resolve(String.format("%020d", offset) + SNAPSHOT_SUFFIX);
     }
 
     /** @return the offset the loaded snapshot covers, or 0 if there was none usable */

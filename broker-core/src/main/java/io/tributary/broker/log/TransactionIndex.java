@@ -27,12 +27,7 @@ final class TransactionIndex {
     }
 
     private static List<AbortedTxn> read(Path file) throws IOException {
-        ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(file));
-        List<AbortedTxn> read = new ArrayList<>();
-        while (bytes.remaining() >= AbortedTxn.SIZE) {
-            read.add(AbortedTxn.readFrom(bytes));
-        }
-        return List.copyOf(read); // a torn last entry after a crash is dropped; recovery writes it again
+        return AbortedTxn.readAll(ByteBuffer.wrap(Files.readAllBytes(file))); // a torn last entry: recovery writes it again
     }
 
     /** Writes a whole index of {@code entries} (in marker order) to {@code file} and fsyncs it. */
@@ -80,23 +75,9 @@ final class TransactionIndex {
         return channel;
     }
 
-    /**
-     * Adds to {@code out} the entries of transactions that end at or after {@code fetchOffset} and start before
-     * {@code upperBound}.
-     *
-     * @return true if no later segment can hold more of them: an entry was written once the LSO had reached
-     *         {@code upperBound}, so every transaction starting below it had completed by then
-     */
+    /** See {@link AbortedTxn#collect}. */
     boolean collect(long fetchOffset, long upperBound, List<AbortedTxn> out) {
-        for (AbortedTxn txn : entries) {
-            if (txn.lastOffset() >= fetchOffset && txn.firstOffset() < upperBound) {
-                out.add(txn);
-            }
-            if (txn.lastStableOffset() >= upperBound) {
-                return true;
-            }
-        }
-        return false;
+        return AbortedTxn.collect(entries, fetchOffset, upperBound, out);
     }
 
     /** Removes the entries whose marker lies at or after {@code offset}. */

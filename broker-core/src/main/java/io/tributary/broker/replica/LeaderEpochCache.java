@@ -6,12 +6,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import io.tributary.broker.log.FetchDataInfo;
 import io.tributary.broker.log.PartitionLog;
+import io.tributary.broker.log.remote.LeaderEpochCheckpoint;
 import org.apache.kafka.common.record.internal.RecordBatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -100,7 +100,7 @@ public final class LeaderEpochCache {
     }
 
     private void rebuild(PartitionLog partitionLog) {
-        long offset = partitionLog.logStartOffset();
+        long offset = partitionLog.localLogStartOffset();
         long end = partitionLog.logEndOffset();
         while (offset < end) {
             FetchDataInfo chunk = partitionLog.read(offset, READ_CHUNK_BYTES, end, true);
@@ -165,14 +165,10 @@ public final class LeaderEpochCache {
     }
 
     private void write() {
-        List<String> lines = new ArrayList<>();
-        lines.add("0");
-        lines.add(Integer.toString(startOffsets.size()));
-        startOffsets.forEach((epoch, start) -> lines.add(epoch + " " + start));
         Path file = file();
         Path temporary = file.resolveSibling(FILE_NAME + ".tmp");
         try {
-            Files.write(temporary, lines, StandardCharsets.UTF_8);
+            Files.writeString(temporary, LeaderEpochCheckpoint.encode(startOffsets), StandardCharsets.UTF_8);
             if (fileMayBeOnDisk) {
                 try (var channel = java.nio.channels.FileChannel.open(temporary, java.nio.file.StandardOpenOption.WRITE)) {
                     channel.force(true);

@@ -21,6 +21,7 @@ import io.tributary.broker.metrics.IsrChanges;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.FencedLeaderEpochException;
 import org.apache.kafka.common.errors.NotEnoughReplicasException;
+import org.apache.kafka.common.errors.OffsetMovedToTieredStorageException;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
 import org.apache.kafka.common.errors.OffsetOutOfRangeException;
@@ -368,7 +369,7 @@ public final class Partition {
      */
     private boolean restartAtFirstBatchIfItSpansTheStart(PartitionLog target, RecordBatch first) {
         long end = target.logEndOffset();
-        if (first == null || target.logStartOffset() != end || first.baseOffset() >= end || first.lastOffset() < end) {
+        if (first == null || target.localLogStartOffset() != end || first.baseOffset() >= end || first.lastOffset() < end) {
             return false;
         }
         log.info("{}: the log {} starts inside the batch at {}; restarting it empty there", topicPartition, target.dir(),
@@ -459,8 +460,9 @@ public final class Partition {
      * One round of the move to another log dir: copies up to {@code maxBytes} of whole batches of the log, from where
      * the future log ends, onto it (as a follower appends, producer state and aborted-transaction indexes included). The
      * log is read outside this replica's lock, unless the caller holds it; what was read is appended only if the log was
-     * not truncated meanwhile. The future log's start follows the log's; a future log that ends below it (retention,
-     * DeleteRecords) starts over there.
+     * not truncated meanwhile. The future log's start follows the log's; a future log that ends below the log's local
+     * start (retention, DeleteRecords; on a tiered log from the first round, since the part below stays in remote
+     * storage) starts over there, with the producer state below it.
      *
      * @return what the round did; {@link FutureCopy#NO_MOVE} if no move is in progress
      */
@@ -480,16 +482,18 @@ public final class Partition {
         MemoryRecords records;
         try {
             records = wholeBatches(current.read(future.logEndOffset(), maxBytes, end, true).records());
-        } catch (OffsetOutOfRangeException e) {
-            records = MemoryRecords.EMPTY; // the log starts beyond the future log's end now
+        } catch (OffsetOutOfRangeException | OffsetMovedToTieredStorageException e) {
+            records = MemoryRecords.EMPTY; // the log, or its local part, starts beyond the future log's end now
         }
         synchronized (this) {
             if (future != futureLog || current != partitionLog || truncationsBefore != truncations) {
                 return FutureCopy.STALE; // what was read may be gone from the log
             }
-            if (future.logEndOffset() < current.logStartOffset()) {
-                future.truncateFullyAndStartAt(current.logStartOffset());
-                appender.reset(future);
+            long localStart = current.localLogStartOffset();
+            if (future.logEndOffset() < localStart) {
+                // On a tiered log the part below the local start stays in remote storage, where the move leaves it.
+                future.truncateFullyAndStartAt(localStart);
+                appender.startCopyAt(current, future, localStart);
                 return FutureCopy.STALE;
             }
             if (records.sizeInBytes() > 0) {

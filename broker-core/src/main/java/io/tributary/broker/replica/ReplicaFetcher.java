@@ -14,6 +14,11 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.FetchResponseData;
+import org.apache.kafka.common.message.ListOffsetsRequestData;
+import org.apache.kafka.common.message.ListOffsetsRequestData.ListOffsetsPartition;
+import org.apache.kafka.common.message.ListOffsetsRequestData.ListOffsetsTopic;
+import org.apache.kafka.common.message.ListOffsetsResponseData;
+import org.apache.kafka.common.message.ListOffsetsResponseData.ListOffsetsPartitionResponse;
 import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData;
 import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData.OffsetForLeaderPartition;
 import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData.OffsetForLeaderTopic;
@@ -25,6 +30,7 @@ import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
 import org.apache.kafka.common.requests.FetchRequest;
 import org.apache.kafka.common.requests.FetchResponse;
+import org.apache.kafka.common.requests.ListOffsetsRequest;
 import org.apache.kafka.common.utils.internals.LogContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +48,8 @@ import org.slf4j.LoggerFactory;
 final class ReplicaFetcher extends Thread {
     private static final short FETCH_VERSION = 12;
     private static final short OFFSET_FOR_LEADER_EPOCH_VERSION = 4;
+    /** The first version that knows EARLIEST_LOCAL_TIMESTAMP. */
+    private static final short LIST_OFFSETS_VERSION = 8;
     private static final Logger log = LoggerFactory.getLogger(ReplicaFetcher.class);
 
     private final int leaderId;
@@ -182,10 +190,10 @@ final class ReplicaFetcher extends Thread {
     private static long truncationOffset(Partition partition, OffsetForLeaderEpochResponseData.EpochEndOffset leaderEnd) {
         long logEnd = partition.log().logEndOffset();
         if (partition.epochs().latestEpoch() < 0) {
-            return logEnd == 0 ? 0 : partition.log().logStartOffset();
+            return logEnd == 0 ? 0 : partition.log().localLogStartOffset();
         }
         if (leaderEnd.leaderEpoch() < 0 || leaderEnd.endOffset() < 0) {
-            return partition.log().logStartOffset();
+            return partition.log().localLogStartOffset();
         }
         long offset = Math.min(leaderEnd.endOffset(), logEnd);
         LeaderEpochCache.EpochEnd local = partition.epochs().endOffsetFor(leaderEnd.leaderEpoch(), logEnd);
@@ -249,12 +257,19 @@ final class ReplicaFetcher extends Thread {
     }
 
     /** @return false if the partition got an error */
-    private boolean handle(Fetching fetching, FetchResponseData.PartitionData data) {
+    private boolean handle(Fetching fetching, FetchResponseData.PartitionData data) throws IOException {
         Partition partition = fetching.partition();
         Errors error = Errors.forCode(data.errorCode());
         if (error == Errors.NONE) {
             partition.appendAsFollower(completeBatches((MemoryRecords) data.records()), data.highWatermark(),
                     data.logStartOffset(), fetching.leaderEpoch());
+            return true;
+        }
+        if (error == Errors.OFFSET_MOVED_TO_TIERED_STORAGE) {
+            // The leader's local log starts beyond what we would fetch next, the rest is in remote storage (KIP-405):
+            // restart at its local log start. Consumers read the remote part from the leader; no replica holds it.
+            partition.truncateFullyAndStartAt(leaderLocalLogStart(partition.topicPartition(), fetching.leaderEpoch()),
+                    fetching.leaderEpoch());
             return true;
         }
         if (error == Errors.OFFSET_OUT_OF_RANGE && data.logStartOffset() > partition.log().logEndOffset()) {
@@ -268,6 +283,21 @@ final class ReplicaFetcher extends Thread {
         }
         log.debug("fetching {} from broker {}: {}", partition.topicPartition(), leaderId, error);
         return false;
+    }
+
+    /** The leader's local log start offset (ListOffsets EARLIEST_LOCAL_TIMESTAMP, as Kafka's followers ask it). */
+    private long leaderLocalLogStart(TopicPartition tp, int leaderEpoch) throws IOException {
+        ListOffsetsRequestData request = new ListOffsetsRequestData().setReplicaId(config.brokerId())
+                .setTopics(List.of(new ListOffsetsTopic().setName(tp.topic()).setPartitions(List.of(new ListOffsetsPartition()
+                        .setPartitionIndex(tp.partition()).setCurrentLeaderEpoch(leaderEpoch)
+                        .setTimestamp(ListOffsetsRequest.EARLIEST_LOCAL_TIMESTAMP)))));
+        var response = (ListOffsetsResponseData) channel.send(ApiKeys.LIST_OFFSETS, LIST_OFFSETS_VERSION, request);
+        ListOffsetsPartitionResponse answer = response.topics().get(0).partitions().get(0);
+        if (answer.errorCode() != Errors.NONE.code()) {
+            throw new IOException("the local log start of " + tp + " at broker " + leaderId + ": "
+                    + Errors.forCode(answer.errorCode()));
+        }
+        return answer.offset();
     }
 
     /** The whole batches of a fetched slice: the leader may cut the last one short at the byte limit. */

@@ -7,9 +7,11 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -35,6 +37,7 @@ import io.tributary.broker.log.LogManager;
 import io.tributary.broker.log.PartitionLog;
 import io.tributary.broker.log.VerificationGuard;
 import io.tributary.broker.log.ProducerStateManager;
+import io.tributary.broker.log.remote.LeaderView;
 import io.tributary.broker.metrics.BrokerTopicStats;
 import io.tributary.broker.metrics.IsrChanges;
 import io.tributary.broker.purgatory.Purgatory;
@@ -62,7 +65,7 @@ import org.slf4j.LoggerFactory;
  * and describes their logs (DescribeLogDirs).
  * Thread-safe; state changes are serialised.
  */
-public final class ReplicaManager implements TopicListener, AutoCloseable {
+public final class ReplicaManager implements TopicListener, LeaderView, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ReplicaManager.class);
     private static final long NO_DEADLINE = Long.MAX_VALUE;
 
@@ -708,6 +711,19 @@ public final class ReplicaManager implements TopicListener, AutoCloseable {
             return log.logStartOffset();
         }
         return partition.lastStableOffset(partition.highWatermark());
+    }
+
+    /** The last stable offset of a partition this broker leads; -1 if it does not lead it. */
+    @Override
+    public long lastStableOffset(TopicPartition tp) {
+        Partition partition = partitions.get(tp);
+        return partition != null && partition.isLeader() ? partition.lastStableOffset(partition.highWatermark()) : -1;
+    }
+
+    @Override
+    public NavigableMap<Integer, Long> leaderEpochs(TopicPartition tp) {
+        Partition partition = partitions.get(tp);
+        return partition == null ? new TreeMap<>() : new TreeMap<>(partition.epochs().entries());
     }
 
     /** The first offset of a local replica's log. */

@@ -88,6 +88,29 @@ class LogConfigTest {
     }
 
     @Test
+    void aTieredTopicFollowsKafkasRules() {
+        LogConfig tieredBroker = LogConfig.fromBroker(Map.of(LogConfig.REMOTE_LOG_STORAGE_SYSTEM_ENABLE, "true",
+                LogConfig.LOG_RETENTION_MS, "600000"));
+        LogConfig tiered = tieredBroker.withTopicOverrides(Map.of(LogConfig.REMOTE_STORAGE_ENABLE, "true",
+                LogConfig.LOCAL_RETENTION_BYTES, "1000", LogConfig.RETENTION_BYTES, "5000"));
+        assertThat(tiered.remoteStorageEnable()).isTrue();
+        assertThat(tiered.localRetentionBytes()).isEqualTo(1000);
+        assertThat(tiered.localRetentionMs()).as("-2: the whole log's").isEqualTo(600_000);
+
+        assertThatThrownBy(() -> LogConfig.defaults().withTopicOverrides(Map.of(LogConfig.REMOTE_STORAGE_ENABLE, "true")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("remote.storage.enable")
+                .hasMessageContaining("remote.log.storage.system.enable=false");
+        assertThatThrownBy(() -> tieredBroker.withTopicOverrides(Map.of(LogConfig.REMOTE_STORAGE_ENABLE, "true",
+                LogConfig.CLEANUP_POLICY, "compact"))).isInstanceOf(ConfigException.class).hasMessageContaining("compacted");
+        assertThatThrownBy(() -> tieredBroker.withTopicOverrides(Map.of(LogConfig.REMOTE_STORAGE_ENABLE, "true",
+                LogConfig.LOCAL_RETENTION_MS, "600001"))).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("local.retention.ms");
+        assertThatThrownBy(() -> tieredBroker.withTopicOverrides(Map.of(LogConfig.REMOTE_STORAGE_ENABLE, "true",
+                LogConfig.RETENTION_BYTES, "10", LogConfig.LOCAL_RETENTION_BYTES, "-1"))).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("local.retention.bytes");
+    }
+
+    @Test
     void everyKeyIsDocumented() {
         for (ConfigDef def : List.of(LogConfig.brokerConfigDef(), LogConfig.topicConfigDef())) {
             assertThat(def.configKeys().values()).allSatisfy(key -> assertThat(key.documentation).isNotBlank());

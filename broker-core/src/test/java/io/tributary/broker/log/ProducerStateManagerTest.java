@@ -94,7 +94,7 @@ class ProducerStateManagerTest {
             ProducerStateManager live = new ProducerStateManager();
             appendToLog(log, live, batch(PRODUCER, 0, 0, 3));
             appendToLog(log, live, batch(PRODUCER + 1, 4, 10, 2));
-            live.writeSnapshot(log.dir(), log.logEndOffset());
+            live.writeSnapshot(log, log.logEndOffset());
             appendToLog(log, live, batch(PRODUCER, 0, 3, 4)); // only in the log, after the snapshot
 
             ProducerStateManager loaded = ProducerStateManager.load(log, 0L);
@@ -112,7 +112,7 @@ class ProducerStateManagerTest {
             PartitionLog log = logs.getOrCreate(new TopicPartition("corrupt-snapshot", 0), LogConfig.defaults());
             ProducerStateManager live = new ProducerStateManager();
             appendToLog(log, live, batch(PRODUCER, 0, 0, 3));
-            live.writeSnapshot(log.dir(), log.logEndOffset());
+            live.writeSnapshot(log, log.logEndOffset());
             try (Stream<Path> files = Files.list(log.dir())) {
                 Path snapshot = files.filter(f -> f.toString().endsWith(ProducerStateManager.SNAPSHOT_SUFFIX)).findFirst().orElseThrow();
                 byte[] bytes = Files.readAllBytes(snapshot);
@@ -180,7 +180,7 @@ class ProducerStateManagerTest {
         log.truncateTo(3);
         fixture.scheduler.runDue();
         assertThat(snapshotOffsets(log.dir())).as("the truncation cancelled the pending snapshots").isEmpty();
-        live.writeSnapshot(log.dir(), 6); // as if written before the truncation
+        live.writeSnapshot(log, 6); // as if written before the truncation
         ProducerStateManager loaded = ProducerStateManager.load(log, 0L);
         assertThat(snapshotOffsets(log.dir())).isEmpty();
         assertThat(loaded.replayedFrom()).isZero();
@@ -244,7 +244,7 @@ class ProducerStateManagerTest {
         state.update(batch(1, 0, 0, 1), 0, 0, 1_000);
         state.update(batch(2, 0, 0, 1), 1, 1, 1_000);
         state.update(batch(2, 0, 1, 1), 2, 2, 5_000);
-        state.writeSnapshot(dir, 3);
+        state.writeSnapshot(dir, 3, offset -> false);
         assertThat(state.removeExpired(10_999, 10_000)).isZero();
         assertThat(state.removeExpired(11_000, 10_000)).isEqualTo(1);
         assertThat(state.producerCount()).isEqualTo(1);

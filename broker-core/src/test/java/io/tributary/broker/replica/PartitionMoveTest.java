@@ -1,6 +1,7 @@
 package io.tributary.broker.replica;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,17 +16,22 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import io.tributary.broker.controller.PartitionState;
+import io.tributary.broker.log.AbortedTxn;
 import io.tributary.broker.log.AppendOrigin;
 import io.tributary.broker.log.IdempotentAppender;
 import io.tributary.broker.log.LogAppendInfo;
 import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.log.LogManager;
 import io.tributary.broker.log.PartitionLog;
+import io.tributary.broker.log.ProducerStateManager;
 import io.tributary.broker.log.VerificationGuard;
 import io.tributary.broker.metrics.IsrChanges;
 import io.tributary.broker.testing.FakeTime;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.errors.OffsetMovedToTieredStorageException;
+import org.apache.kafka.common.record.internal.ControlRecordType;
+import org.apache.kafka.common.record.internal.EndTransactionMarker;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.Record;
 import org.apache.kafka.common.record.internal.RecordBatch;
@@ -45,6 +51,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PartitionMoveTest {
     private static final TopicPartition TP = new TopicPartition("moving", 0);
+    private static final TopicPartition TIERED = new TopicPartition("tiered", 0);
     private static final int ROUND_BYTES = 64 * 1024;
 
     @TempDir
@@ -59,12 +66,16 @@ class PartitionMoveTest {
     void open() {
         dirs = List.of(root.resolve("d1").toAbsolutePath(), root.resolve("d2").toAbsolutePath());
         LogConfig config = LogConfig.fromBroker(Map.of(LogConfig.LOG_DIRS, dirs.get(0) + "," + dirs.get(1),
-                LogConfig.LOG_SEGMENT_BYTES, Integer.toString(256 * 1024)));
+                LogConfig.LOG_SEGMENT_BYTES, Integer.toString(256 * 1024), LogConfig.LOG_RETENTION_CHECK_INTERVAL_MS, "50"));
         logs = LogManager.open(dirs, config, time);
-        partition = new Partition(TP, logs.getOrCreate(TP, config), appender,
-                (tp, proposed) -> CompletableFuture.completedFuture(Partition.IsrWrite.lost(Optional.empty())), new IsrChanges(),
-                id -> true, () -> { }, 0, 0, time);
+        partition = replica(TP, config);
         assertThat(partition.log().dir().getParent()).isEqualTo(dirs.get(0));
+    }
+
+    private Partition replica(TopicPartition tp, LogConfig config) {
+        return new Partition(tp, logs.getOrCreate(tp, config), appender,
+                (partition, proposed) -> CompletableFuture.completedFuture(Partition.IsrWrite.lost(Optional.empty())),
+                new IsrChanges(), id -> true, () -> { }, 0, 0, time);
     }
 
     @AfterEach
@@ -73,6 +84,10 @@ class PartitionMoveTest {
     }
 
     private void lead(int epoch) {
+        lead(partition, epoch);
+    }
+
+    private static void lead(Partition partition, int epoch) {
         partition.makeLeader(new PartitionState(0, epoch, PartitionState.UNKNOWN_BROKER_EPOCH, List.of(0), 1, 0, 0), List.of(0));
     }
 
@@ -90,8 +105,28 @@ class PartitionMoveTest {
 
     /** One idempotent producer's batch of three records. */
     private static MemoryRecords produced(int sequence) {
-        return MemoryRecords.withIdempotentRecords(Compression.NONE, 42L, (short) 0, sequence,
-                new SimpleRecord(value(sequence, 0)), new SimpleRecord(value(sequence, 1)), new SimpleRecord(value(sequence, 2)));
+        return produced(42L, sequence);
+    }
+
+    private static MemoryRecords produced(long producerId, int sequence) {
+        return MemoryRecords.withIdempotentRecords(Compression.NONE, producerId, (short) 0, sequence, threeRecords(sequence));
+    }
+
+    /** A transactional producer's batch of three records, as large as {@link #produced}'s. */
+    private static MemoryRecords transactional(long producerId, int sequence) {
+        return MemoryRecords.withTransactionalRecords(Compression.NONE, producerId, (short) 0, sequence, threeRecords(sequence));
+    }
+
+    private static SimpleRecord[] threeRecords(int sequence) {
+        return new SimpleRecord[] {new SimpleRecord(value(sequence, 0)), new SimpleRecord(value(sequence, 1)),
+                new SimpleRecord(value(sequence, 2))};
+    }
+
+    /** Appends {@code batches} of {@link #produced}'s batches, from sequence 0 on, as the leader. */
+    private static void produce(Partition leader, int batches) {
+        for (int sequence = 0; sequence < 3 * batches; sequence += 3) {
+            leader.appendAsLeader(produced(sequence), (short) 1, AppendOrigin.CLIENT, null);
+        }
     }
 
     private static byte[] value(int sequence, int i) {
@@ -205,13 +240,130 @@ class PartitionMoveTest {
         assertThat(values(partition.log())).containsExactly("r7.0", "r8.0", "r9.0");
     }
 
+    /** A tiered topic (KIP-405) whose segments hold one batch of three records each and whose local retention is 0. */
+    private Partition tieredReplica() {
+        LogConfig tiered = LogConfig.fromBroker(Map.of(LogConfig.REMOTE_LOG_STORAGE_SYSTEM_ENABLE, "true")).withTopicOverrides(Map.of(
+                LogConfig.REMOTE_STORAGE_ENABLE, "true", LogConfig.LOCAL_RETENTION_BYTES, "0",
+                LogConfig.SEGMENT_BYTES, Integer.toString(produced(0).sizeInBytes())));
+        Partition replica = replica(TIERED, tiered);
+        lead(replica, 0);
+        return replica;
+    }
+
+    /** The remote part of {@code replica} holds [remoteStart, remoteEnd), and local retention deletes it from the disk. */
+    private static void tierUpTo(Partition replica, long remoteStart, long remoteEnd) {
+        PartitionLog log = replica.log();
+        log.updateRemoteTier(remoteStart, remoteEnd);
+        Awaitility.await("local retention").atMost(Duration.ofSeconds(10)).until(() -> log.localLogStartOffset() == remoteEnd);
+    }
+
+    /** Moves {@code replica} to the log dir its log is not in, in rounds of copying, and returns its new log. */
+    private PartitionLog moveToTheOtherDir(Partition replica) {
+        Path destination = dirs.get(replica.log().dir().getParent().equals(dirs.get(0)) ? 1 : 0);
+        replica.startMove(logs.createFuture(TIERED, destination));
+        for (int round = 0; round < 5 && !replica.copyToFuture(ROUND_BYTES).caughtUp(); round++) {
+            // the first round starts the future log over at the local start
+        }
+        assertThat(replica.completeMove(ROUND_BYTES, () -> logs.replaceCurrentWithFuture(TIERED))).isTrue();
+        assertThat(replica.log().dir()).isEqualTo(destination.resolve("tiered-0"));
+        return replica.log();
+    }
+
+    /**
+     * A tiered replica copies only its local part: the part below stays in remote storage, where reads below the local
+     * start still go (OFFSET_MOVED_TO_TIERED_STORAGE, which FetchHandler answers from remote storage), and the whole
+     * log still starts there. The copy keeps the producer snapshots at the ends of the segments not copied to remote
+     * storage yet, which their copies take along.
+     */
+    @Test
+    @Timeout(30)
+    void aTieredReplicaCopiesOnlyItsLocalPartAndStillSendsReadsBelowItToRemoteStorage() {
+        Partition replica = tieredReplica();
+        produce(replica, 11); // [0, 33)
+        tierUpTo(replica, 0, 18);
+        replica.log().updateRemoteTier(3, 18); // remote retention deleted the first copy
+
+        PartitionLog moved = moveToTheOtherDir(replica);
+
+        assertThat(moved.logStartOffset()).as("the whole log's start").isEqualTo(3);
+        assertThat(moved.localLogStartOffset()).isEqualTo(18);
+        assertThatThrownBy(() -> moved.read(6, 1000, Long.MAX_VALUE, false)).isInstanceOf(OffsetMovedToTieredStorageException.class);
+        assertThat(moved.read(18, 100_000, Long.MAX_VALUE, false).records().batches().iterator().next().baseOffset())
+                .isEqualTo(18);
+        assertThat(values(moved)).hasSize(33 - 18);
+        appender.snapshotAll(); // a snapshot at the log end, which prunes those not needed
+        for (long end = 21; end <= 30; end += 3) {
+            assertThat(moved.dir().resolve(String.format("%020d.snapshot", end))).as("the end of a segment not copied yet").exists();
+        }
+    }
+
+    /**
+     * What the moved log's remote part holds is known at once (ListOffsets' latest-tiered answers it, local retention
+     * goes by it), not only after the next copy: nothing may be left to copy for a long time.
+     */
+    @Test
+    @Timeout(30)
+    void theMovedTieredLogKnowsWhatItsRemotePartHolds() {
+        Partition replica = tieredReplica();
+        produce(replica, 5); // [0, 15)
+        tierUpTo(replica, 0, 9);
+
+        PartitionLog moved = moveToTheOtherDir(replica);
+
+        assertThat(moved.remoteLogEndOffset()).isEqualTo(9);
+        assertThat(moved.logStartOffset()).isZero();
+    }
+
+    /**
+     * The producers a tiered replica knows of only from below its local start (in the remote part) are in the moved
+     * log's own snapshots, so that a restart after the move still knows them.
+     */
+    @Test
+    @Timeout(30)
+    void theProducersOfTheRemotePartSurviveTheMoveInTheNewFolder() {
+        Partition replica = tieredReplica();
+        replica.appendAsLeader(produced(7L, 0), (short) 1, AppendOrigin.CLIENT, null); // producer 7: only at [0, 3)
+        produce(replica, 4); // producer 42: [3, 15)
+        tierUpTo(replica, 0, 9);
+
+        PartitionLog moved = moveToTheOtherDir(replica);
+
+        assertThat(ProducerStateManager.load(moved, time.milliseconds()).activeProducers())
+                .extracting(ProducerStateManager.ProducerView::producerId).as("from the new folder alone").contains(7L, 42L);
+    }
+
+    /**
+     * A transaction that began below the local start and was aborted above it: the moved log indexes it from where it
+     * began, as the log it replaces did. That {@code .txnindex} goes to remote storage with its segment, where a
+     * read_committed consumer reading from below the local start, and the loader reading tiered segments, learn from
+     * it which records to skip: indexed from the local start, the transaction's records below it would be read as
+     * committed.
+     */
+    @Test
+    @Timeout(30)
+    void anAbortedTransactionAcrossTheLocalStartIsIndexedFromWhereItBegan() {
+        Partition replica = tieredReplica();
+        replica.appendAsLeader(produced(0), (short) 1, AppendOrigin.CLIENT, null); // [0, 3)
+        replica.appendAsLeader(transactional(9L, 0), (short) 1, AppendOrigin.CLIENT, null); // [3, 6): begins at 3
+        replica.appendAsLeader(produced(3), (short) 1, AppendOrigin.CLIENT, null); // [6, 9)
+        replica.appendAsLeader(transactional(9L, 3), (short) 1, AppendOrigin.CLIENT, null); // [9, 12)
+        replica.appendAsLeader(MemoryRecords.withEndTransactionMarker(time.milliseconds(), 9L, (short) 0,
+                new EndTransactionMarker(ControlRecordType.ABORT, 0)), (short) 1, AppendOrigin.COORDINATOR, null); // 12
+        replica.appendAsLeader(produced(6), (short) 1, AppendOrigin.CLIENT, null); // [13, 16)
+        List<AbortedTxn> indexed = replica.log().abortedTxns(9, replica.log().logEndOffset());
+        assertThat(indexed).extracting(AbortedTxn::firstOffset).containsExactly(3L);
+        tierUpTo(replica, 0, 9);
+
+        PartitionLog moved = moveToTheOtherDir(replica);
+
+        assertThat(moved.abortedTxns(9, moved.logEndOffset())).isEqualTo(indexed);
+    }
+
     @Test
     @Timeout(30)
     void theThrottleHoldsTheCopyBack() {
         lead(0);
-        for (int i = 0; i < 10; i++) {
-            partition.appendAsLeader(produced(3 * i), (short) 1, AppendOrigin.CLIENT, null);
-        }
+        produce(partition, 10);
         ReplicationThrottle throttle = new ReplicationThrottle("alter-log-dirs", 1, Time.SYSTEM);
         try (LogDirMoves moves = new LogDirMoves(1_000, throttle, logs::replaceCurrentWithFuture)) {
             startMove();
@@ -237,9 +389,10 @@ class PartitionMoveTest {
         return records;
     }
 
+    /** The values of the local records (on a tiered log, those not only in remote storage). */
     private static List<String> values(PartitionLog log) {
         List<String> values = new ArrayList<>();
-        long offset = log.logStartOffset();
+        long offset = log.localLogStartOffset();
         while (offset < log.logEndOffset()) {
             for (RecordBatch batch : log.read(offset, 100_000, Long.MAX_VALUE, true).records().batches()) {
                 for (Record record : batch) {

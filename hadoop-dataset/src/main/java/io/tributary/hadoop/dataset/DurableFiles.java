@@ -1,15 +1,18 @@
 package io.tributary.hadoop.dataset;
 
+import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -112,6 +115,23 @@ public final class DurableFiles {
             return false;
         }
         throw new IOException("could not rename " + temp + " to " + target);
+    }
+
+    /**
+     * The whole of a file {@link #createOnce} made, or empty if there is no such file (any more): a file deleted
+     * after the open (HDFS can then fail the read) counts as gone, not as an error.
+     */
+    public static Optional<byte[]> readIfPresent(FileSystem fs, Path file) throws IOException {
+        try (FSDataInputStream in = fs.open(file)) {
+            return Optional.of(in.readAllBytes());
+        } catch (FileNotFoundException gone) {
+            return Optional.empty();
+        } catch (IOException e) {
+            if (!fs.exists(file)) {
+                return Optional.empty();
+            }
+            throw e;
+        }
     }
 
     /** Makes the entries of {@code dir} (files created in or renamed into it) durable; a no-op on HDFS. */

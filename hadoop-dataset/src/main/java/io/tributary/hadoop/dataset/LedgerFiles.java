@@ -1,6 +1,5 @@
 package io.tributary.hadoop.dataset;
 
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -85,19 +84,7 @@ final class LedgerFiles {
     }
 
     private Optional<String> readText(Path file) throws IOException {
-        byte[] bytes;
-        try (FSDataInputStream in = fs.open(file)) {
-            bytes = in.readAllBytes();
-        } catch (FileNotFoundException gone) {
-            return Optional.empty();
-        } catch (IOException e) {
-            // HDFS can fail a read whose file was deleted after the open: that is "gone", not an error.
-            if (!fs.exists(file)) {
-                return Optional.empty();
-            }
-            throw e;
-        }
-        return Optional.of(new String(bytes, StandardCharsets.UTF_8));
+        return DurableFiles.readIfPresent(fs, file).map(bytes -> new String(bytes, StandardCharsets.UTF_8));
     }
 
     boolean exists(Path file) throws IOException {

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The job configuration keys of {@link TopicInputFormat}, and the typed reading of them. Any
@@ -47,6 +48,8 @@ public final class InputConfig {
     public static final String STALL_TIMEOUT_MS = "tributary.read.stall.timeout.ms";
     /** Set by planning: the fixed ranges of this job (see {@link LoadPlan#encode()}). */
     public static final String PLAN = "tributary.plan";
+    /** The brokers' remote.log.storage.hdfs.uri: ranges in tiered segments are read from there, not through the brokers. */
+    public static final String TIERED_STORAGE = "tributary.tiered.storage";
     /** How many of the newest hour buckets the ledger start cross-checks. */
     public static final String RESUME_CHECK_BUCKETS = "tributary.resume.check.buckets";
     public static final String CONSUMER_PREFIX = "tributary.consumer.";
@@ -108,6 +111,10 @@ public final class InputConfig {
             "Newest hour buckets the ledger start cross-checks against the file names")
         .define(RECORD_PREPARER, Type.STRING, null, Importance.LOW,
             "A RecordPreparer.Factory class run on every record on the fetch thread (the loader's row builder)")
+        .define(TIERED_STORAGE, Type.STRING, null, Importance.MEDIUM,
+            "The brokers' tiered storage (their remote.log.storage.hdfs.uri): the offsets in tiered segments are read "
+                + "straight from there, near their blocks, and only the rest through the brokers; with the brokers "
+                + "unreachable, what is tiered is loaded all the same")
         .define(PLAN, Type.STRING, null, Importance.LOW, "Set by planning: the job's fixed ranges; do not set it yourself");
 
     private final Configuration conf;
@@ -158,6 +165,11 @@ public final class InputConfig {
             throw new IllegalArgumentException("bad " + RECORD_PREPARER + " '" + conf.get(RECORD_PREPARER) + "': " + e.getMessage(), e);
         }
         return factory == null ? RecordPreparer.NONE : ReflectionUtils.newInstance(factory, conf).create(conf);
+    }
+
+    /** The tiered storage to read from, if any ({@link #TIERED_STORAGE}). */
+    public Optional<String> tieredStorage() {
+        return Optional.ofNullable(conf.getTrimmed(TIERED_STORAGE)).filter(uri -> !uri.isEmpty());
     }
 
     public int resumeCheckBuckets() {

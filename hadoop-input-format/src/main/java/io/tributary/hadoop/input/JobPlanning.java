@@ -3,23 +3,33 @@ package io.tributary.hadoop.input;
 import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.dataset.NewestCommittedFiles;
 import io.tributary.hadoop.dataset.OffsetLedger;
+import io.tributary.hadoop.tiered.ManifestStore;
+import io.tributary.hadoop.tiered.TieredLayout;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The planning both input format APIs share: the job's {@link LoadPlan} (taken from
- * {@link InputConfig#PLAN} when already fixed, else planned now and stored there) cut into splits.
+ * {@link InputConfig#PLAN} when already fixed, else planned now and stored there) cut into splits:
+ * {@link TopicSplit}s through the brokers and, with {@link InputConfig#TIERED_STORAGE}, {@link TieredSplit}s
+ * for the offsets tiered storage holds. Brokers that do not answer then leave a plan of the tiered parts alone.
  */
 public final class JobPlanning {
     private static final Logger log = LoggerFactory.getLogger(JobPlanning.class);
@@ -36,12 +46,20 @@ public final class JobPlanning {
         }
         InputConfig config = new InputConfig(conf);
         Map<String, Object> clientProps = config.consumerProps("tributary-planner");
+        Optional<TieredTopic> tiered = config.tieredStorage().isEmpty() ? Optional.empty()
+            : Optional.of(TieredTopic.read(conf, config.tieredStorage().get(), config.topic()));
         LoadPlan plan;
         try (Admin admin = Admin.create(adminProps(clientProps))) {
-            plan = new RangePlanner(admin, () -> ledgerResume(conf, config), config.isolationLevel())
-                .plan(config.topic(), config.start(), config.onMissing());
+            plan = new RangePlanner(admin, () -> ledgerResume(conf, config), config.isolationLevel(),
+                tiered.map(TieredTopic::endOffsets).orElse(Map.of())).plan(config.topic(), config.start(), config.onMissing());
+        } catch (BrokersUnreachableException e) {
+            if (tiered.isEmpty()) {
+                throw e;
+            }
+            log.warn("the brokers are unreachable ({}): planning what tiered storage holds", e.getMessage());
+            plan = tiered.get().planWithoutBrokers(config.start(), () -> ledgerResume(conf, config), config.onMissing());
         }
-        if (config.splitLimits().maxBytes() > 0) {
+        if (config.splitLimits().maxBytes() > 0 && !plan.brokersUnreachable()) {
             try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(clientProps)) {
                 plan = new RecordSizeSampler(consumer, SIZE_SAMPLES_PER_PARTITION).withAverages(plan);
             }
@@ -53,22 +71,37 @@ public final class JobPlanning {
 
     /**
      * Offsets a next load would find: per planned partition, its end offset now (the last stable offset under
-     * read_committed, the default) minus where {@code plan} ends, summed.
+     * read_committed, the default) minus where {@code plan} ends, summed; empty if the brokers do not answer (a load
+     * of what tiered storage holds, with the brokers down), which leaves the load done as it is.
      */
-    public static long lagAfter(LoadPlan plan, Configuration conf) {
+    public static OptionalLong lagAfter(LoadPlan plan, Configuration conf) {
         InputConfig config = new InputConfig(conf);
         List<TopicPartition> partitions = plan.partitions().stream()
             .map(p -> new TopicPartition(plan.topic(), p.range().partition())).toList();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config.consumerProps("tributary-lag"))) {
             Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
             Map<Integer, Long> loaded = plan.endOffsets();
-            return ends.entrySet().stream().mapToLong(e -> Math.max(0, e.getValue() - loaded.get(e.getKey().partition()))).sum();
+            return OptionalLong.of(ends.entrySet().stream()
+                .mapToLong(e -> Math.max(0, e.getValue() - loaded.get(e.getKey().partition()))).sum());
+        } catch (TimeoutException e) {
+            log.warn("the brokers are unreachable ({}): the lag after this load is unknown", e.getMessage());
+            return OptionalLong.empty();
         }
     }
 
     /** The plan cut into splits by the job's {@link SplitLimits}. */
-    public static List<TopicSplit> splits(Configuration conf) throws IOException {
-        List<TopicSplit> splits = new SplitPlanner(new InputConfig(conf).splitLimits()).split(plan(conf));
+    public static List<LoadSplit> splits(Configuration conf) throws IOException {
+        InputConfig config = new InputConfig(conf);
+        LoadPlan plan = plan(conf);
+        List<LoadSplit> splits = new ArrayList<>(new SplitPlanner(config.splitLimits()).split(plan));
+        if (plan.readsTiered()) {
+            Path root = new Path(config.tieredStorage().orElseThrow(() -> new IllegalArgumentException(
+                "the plan reads tiered segments but " + InputConfig.TIERED_STORAGE + " is not set")));
+            FileSystem fs = root.getFileSystem(conf);
+            ManifestStore store = new ManifestStore(fs, new TieredLayout(fs.makeQualified(root)));
+            splits.addAll(new TieredSplitPlanner(store, fs, config.splitLimits(),
+                config.isolationLevel() == IsolationLevel.READ_COMMITTED).split(plan));
+        }
         log.info("{} splits", splits.size());
         return splits;
     }

@@ -21,7 +21,8 @@ public class MapredTopicInputFormat implements InputFormat<LongWritable, TopicRe
     }
 
     @Override
-    public RecordReader<LongWritable, TopicRecordWritable> getRecordReader(InputSplit split, JobConf job, Reporter reporter) {
+    public RecordReader<LongWritable, TopicRecordWritable> getRecordReader(InputSplit split, JobConf job, Reporter reporter)
+            throws IOException {
         CounterSink counters = new CounterSink() {
             @Override
             public void increment(Enum<?> counter, long amount) {
@@ -34,14 +35,14 @@ public class MapredTopicInputFormat implements InputFormat<LongWritable, TopicRe
             }
         };
         String attempt = job.get("mapreduce.task.attempt.id", "mapred-task");
-        return new Reader(new SplitReading(job, (TopicSplit) split, attempt, counters), (TopicSplit) split);
+        return new Reader(new SplitReading(job, (LoadSplit) split, attempt, counters), (LoadSplit) split);
     }
 
     private static final class Reader implements RecordReader<LongWritable, TopicRecordWritable> {
         private final SplitReading reading;
-        private final TopicSplit split;
+        private final LoadSplit split;
 
-        Reader(SplitReading reading, TopicSplit split) {
+        Reader(SplitReading reading, LoadSplit split) {
             this.reading = reading;
             this.split = split;
         }
@@ -61,7 +62,7 @@ public class MapredTopicInputFormat implements InputFormat<LongWritable, TopicRe
             return new TopicRecordWritable();
         }
 
-        /** Offsets read so far, the unit of {@link TopicSplit#getLength()}. */
+        /** Offsets read so far. */
         @Override
         public long getPos() {
             return (long) (reading.progress() * split.span());

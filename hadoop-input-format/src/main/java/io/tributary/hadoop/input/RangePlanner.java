@@ -33,7 +33,9 @@ import java.util.function.Function;
  * the log start offset means retention already deleted records: with {@link MissingPolicy#FAIL}
  * planning stops there, naming the lost range; with {@link MissingPolicy#SKIP} the range is kept
  * and the reader reports what it could not read. Offsets need not be dense (transaction markers,
- * aborted records, compaction): a range is bounded by offsets, never counted in records.
+ * aborted records, compaction): a range is bounded by offsets, never counted in records. With
+ * tiered storage, the part of each range below what tiered storage holds ({@code tieredEnds}) is
+ * marked to be read from there. Brokers that do not answer are a {@link BrokersUnreachableException}.
  */
 public final class RangePlanner {
     /** Where the dataset says each partition resumes. */
@@ -44,11 +46,18 @@ public final class RangePlanner {
     private final Admin admin;
     private final LedgerLookup ledger;
     private final IsolationLevel isolation;
+    private final Map<Integer, Long> tieredEnds;
 
     public RangePlanner(Admin admin, LedgerLookup ledger, IsolationLevel isolation) {
+        this(admin, ledger, isolation, Map.of());
+    }
+
+    /** @param tieredEnds per partition, the offset after the last one tiered storage holds */
+    public RangePlanner(Admin admin, LedgerLookup ledger, IsolationLevel isolation, Map<Integer, Long> tieredEnds) {
         this.admin = admin;
         this.ledger = ledger;
         this.isolation = isolation;
+        this.tieredEnds = tieredEnds;
     }
 
     public LoadPlan plan(String topic, StartPosition startPosition, MissingPolicy onMissing) throws IOException {
@@ -87,7 +96,8 @@ public final class RangePlanner {
             }
             // The log end is read after the stable end: an append in between can only put it further ahead.
             long logEnd = Math.max(end, logEnds.get(partition));
-            partitions.add(new LoadPlan.Partition(new OffsetRange(partition, start, end), leaders.get(partition), 0, logEnd));
+            long tieredEnd = Math.max(start, Math.min(end, tieredEnds.getOrDefault(partition, start)));
+            partitions.add(new LoadPlan.Partition(new OffsetRange(partition, start, end), leaders.get(partition), 0, logEnd, tieredEnd));
         }
         return new LoadPlan(topic, partitions);
     }
@@ -187,6 +197,9 @@ public final class RangePlanner {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while planning");
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException) {
+                throw new BrokersUnreachableException(describe(e.getCause(), topic), e.getCause());
+            }
             throw new IOException(describe(e.getCause(), topic), e.getCause());
         }
     }

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.PriorityQueue;
 
 /**
- * Cuts a {@link LoadPlan} into splits, in four steps:
+ * Cuts the parts of a {@link LoadPlan} read through the brokers into splits, in four steps:
  * <ol>
  *   <li>each busy partition's range into pieces of at most {@link SplitLimits#maxOffsets} offsets,
  *       so it gets a map or more of its own and a hot one feeds many;</li>
@@ -54,7 +54,7 @@ public final class SplitPlanner {
         List<OffsetRange> pack = new ArrayList<>();
         long packed = 0;
         for (LoadPlan.Partition p : plan.partitions()) {
-            OffsetRange range = p.range();
+            OffsetRange range = p.brokerRange(); // the tiered part is TieredSplitPlanner's
             long step = limits.maxOffsets(p.avgRecordBytes());
             if (range.isEmpty()) {
                 continue;

@@ -1,7 +1,10 @@
 package io.tributary.hadoop.input;
 
 import io.tributary.hadoop.dataset.LostRange;
+import io.tributary.hadoop.tiered.TieredLayout;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -16,10 +19,10 @@ import java.util.TreeMap;
 import java.util.concurrent.ThreadFactory;
 
 /**
- * One split being read, for either API's record reader: the {@link OffsetRangeReader} over a
+ * One split being read, for either API's record reader: for a {@link TopicSplit} the {@link OffsetRangeReader} over a
  * fresh consumer with the job's {@link RecordPreparer} (behind a {@link PrefetchingRangeReader}
- * unless {@link InputConfig#READER_PREFETCH} is off), plus the counting every record and every
- * lost range goes through.
+ * unless {@link InputConfig#READER_PREFETCH} is off), for a {@link TieredSplit} the {@link TieredRangeReader} of its
+ * segment copy; plus the counting every record and every lost range goes through.
  */
 final class SplitReading implements Closeable {
     private static final Logger log = LoggerFactory.getLogger(SplitReading.class);
@@ -29,7 +32,7 @@ final class SplitReading implements Closeable {
 
     private final RangeReader reader;
     private final CounterSink counters;
-    private final TopicSplit split;
+    private final LoadSplit split;
     private final boolean partitionCounters;
     private final Map<Integer, Long> partitionRecords = new TreeMap<>();
     private long records;
@@ -38,13 +41,21 @@ final class SplitReading implements Closeable {
     private int runPartition = -1;
     private long runRecords;
 
-    SplitReading(Configuration conf, TopicSplit split, String taskAttempt, CounterSink counters) {
+    SplitReading(Configuration conf, LoadSplit split, String taskAttempt, CounterSink counters) throws IOException {
         InputConfig config = new InputConfig(conf);
         this.split = split;
         this.counters = counters;
         this.partitionCounters = config.partitionCounters();
+        if (split instanceof TieredSplit tiered) {
+            Path root = new Path(config.tieredStorage().orElseThrow(() ->
+                new IllegalArgumentException("a tiered split needs " + InputConfig.TIERED_STORAGE)));
+            FileSystem fs = root.getFileSystem(conf);
+            this.reader = new TieredRangeReader(fs, new TieredLayout(fs.makeQualified(root)), tiered, config.isolationLevel(),
+                config.recordPreparer(), config.onMissing());
+            return;
+        }
         OffsetRangeReader ranges = new OffsetRangeReader(new KafkaConsumer<>(config.consumerProps("tributary-" + taskAttempt)),
-            split, config.onMissing(), config.stallTimeout(), Time.SYSTEM, config.recordPreparer());
+            (TopicSplit) split, config.onMissing(), config.stallTimeout(), Time.SYSTEM, config.recordPreparer());
         this.reader = config.readerPrefetch() ? new PrefetchingRangeReader(ranges, fetchThreads(taskAttempt)) : ranges;
     }
 

@@ -15,7 +15,8 @@ import java.util.List;
 /**
  * Reads a Kafka topic as offset-range splits ({@code org.apache.hadoop.mapreduce} API): keys are
  * offsets, values {@link TopicRecordWritable}. Configure it with the {@link InputConfig} keys, or
- * {@link #configure}. {@link MapredTopicInputFormat} is the same over the old API.
+ * {@link #configure}; with {@link InputConfig#TIERED_STORAGE} the ranges in tiered segments are read
+ * straight from the FileSystem ({@link TieredSplit}). {@link MapredTopicInputFormat} is the same over the old API.
  */
 public class TopicInputFormat extends InputFormat<LongWritable, TopicRecordWritable> {
 
@@ -44,7 +45,7 @@ public class TopicInputFormat extends InputFormat<LongWritable, TopicRecordWrita
         private SplitReading reading;
 
         @Override
-        public void initialize(InputSplit split, TaskAttemptContext context) {
+        public void initialize(InputSplit split, TaskAttemptContext context) throws IOException {
             CounterSink counters = new CounterSink() {
                 @Override
                 public void increment(Enum<?> counter, long amount) {
@@ -56,7 +57,7 @@ public class TopicInputFormat extends InputFormat<LongWritable, TopicRecordWrita
                     context.getCounter(group, name).increment(amount);
                 }
             };
-            reading = new SplitReading(context.getConfiguration(), (TopicSplit) split,
+            reading = new SplitReading(context.getConfiguration(), (LoadSplit) split,
                 context.getTaskAttemptID().toString(), counters);
         }
 

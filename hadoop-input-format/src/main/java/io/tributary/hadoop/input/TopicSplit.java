@@ -1,9 +1,7 @@
 package io.tributary.hadoop.input;
 
 import org.apache.hadoop.io.Text;
-import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.io.WritableUtils;
-import org.apache.hadoop.mapreduce.InputSplit;
 
 import java.io.DataInput;
 import java.io.DataOutput;
@@ -14,14 +12,14 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One map task's work: offset ranges of one topic (usually one range; several when small ranges
+ * One map task's work through the brokers: offset ranges of one topic (usually one range; several when small ranges
  * are packed together) and the preferred host, the leader of the first range's partition.
  * Serves both the new ({@code mapreduce}) and the old ({@code mapred}) API.
  *
  * <p>A value: nothing changes it after construction, except Hadoop's {@link #readFields} on an
  * instance it has just made with the no-argument constructor.
  */
-public final class TopicSplit extends InputSplit implements Writable, org.apache.hadoop.mapred.InputSplit {
+public final class TopicSplit extends LoadSplit {
     private String topic;
     private List<OffsetRange> ranges;
     private String host; // "" when unknown
@@ -49,15 +47,14 @@ public final class TopicSplit extends InputSplit implements Writable, org.apache
         return host;
     }
 
-    /** The offsets this split covers, an upper bound on its records. */
+    @Override
     public long span() {
         return ranges.stream().mapToLong(OffsetRange::span).sum();
     }
 
-    /** Hadoop sorts splits by this to start the largest first; the offset span stands in for bytes. */
     @Override
-    public long getLength() {
-        return span();
+    public String describe() {
+        return span() + " offsets, " + ranges + (host.isEmpty() ? "" : ", near " + host);
     }
 
     @Override

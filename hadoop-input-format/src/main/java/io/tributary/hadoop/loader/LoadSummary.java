@@ -11,20 +11,26 @@ import org.apache.hadoop.mapreduce.JobCounter;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * What a finished load did, from its plan and its job counters: the same counts the sink serves on GET /metrics.
  *
- * @param bytes        bytes of the records read
- * @param bytesWritten bytes of the Parquet files written
- * @param lag          offsets a next load would find, counted after this one
- * @param durationMs   from submission to the end of the job's commit
+ * @param bytes         bytes of the records read
+ * @param bytesWritten  bytes of the Parquet files written
+ * @param lag           offsets a next load would find, counted after this one; empty if the brokers did not answer
+ * @param durationMs    from submission to the end of the job's commit
+ * @param dataLocalMaps the maps that ran where their split's data lies
  */
 record LoadSummary(String topic, List<OffsetRange> ranges, long records, long bytes, long files, long bytesWritten,
-                   List<LostRange> lostRanges, long lag, long durationMs, int mapTasks, long mapAttempts, Path dataset) {
+                   List<LostRange> lostRanges, OptionalLong lag, long durationMs, int mapTasks, long mapAttempts, long dataLocalMaps,
+                   Path dataset) {
 
-    /** {@code mapTasks}: the job's splits; the attempts (retries included) come from the counters where the runner keeps them (YARN). */
-    static LoadSummary of(LoadPlan plan, int mapTasks, Counters counters, long lag, long durationMs, Path dataset) {
+    /**
+     * {@code mapTasks}: the job's splits; the attempts (retries included) and the maps that ran where their split's data
+     * lies come from the counters where the runner keeps them (YARN).
+     */
+    static LoadSummary of(LoadPlan plan, int mapTasks, Counters counters, OptionalLong lag, long durationMs, Path dataset) {
         List<LostRange> lost = new ArrayList<>();
         for (Counter c : counters.getGroup(TopicInputCounter.LOST_RANGES_GROUP)) {
             lost.add(TopicInputCounter.parseLostRangeCounter(plan.topic(), c.getName()));
@@ -34,7 +40,8 @@ record LoadSummary(String topic, List<OffsetRange> ranges, long records, long by
             counters.findCounter(TopicInputCounter.RECORDS).getValue(),
             counters.findCounter(TopicInputCounter.BYTES).getValue(),
             counters.findCounter(LoaderCounter.FILES_WRITTEN).getValue(), counters.findCounter(LoaderCounter.BYTES_WRITTEN).getValue(),
-            List.copyOf(lost), lag, durationMs, mapTasks, counters.findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue(), dataset);
+            List.copyOf(lost), lag, durationMs, mapTasks, counters.findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue(),
+            counters.findCounter(JobCounter.DATA_LOCAL_MAPS).getValue(), dataset);
     }
 
     String describe() {
@@ -43,9 +50,11 @@ record LoadSummary(String topic, List<OffsetRange> ranges, long records, long by
             .append(" into ").append(files).append(" files (").append(bytesWritten).append(" bytes of Parquet)\n")
             .append("ranges loaded: ").append(ranges.isEmpty() ? "none (nothing new)" : ranges.toString()).append('\n')
             .append("lost ranges: ").append(lostRanges.isEmpty() ? "none" : lostRanges.toString()).append('\n')
-            .append("lag: ").append(lag).append(" offsets left for the next load\n")
+            .append("lag: ").append(lag.isPresent() ? lag.getAsLong() + " offsets left for the next load"
+                : "unknown (the brokers are unreachable)").append('\n')
             .append(String.format("took: %.1f s, commit included%n", durationMs / 1000.0))
             .append("map tasks: ").append(mapTasks).append(mapAttempts > 0 ? ", attempts: " + mapAttempts : "").append('\n')
+            .append(dataLocalMaps > 0 ? "data-local map tasks: " + dataLocalMaps + "\n" : "")
             .append("dataset: ").append(dataset);
         return text.toString();
     }

@@ -36,6 +36,8 @@ record LoaderOptions(Map<String, String> settings, String valueSchemaFile, boole
         "  --split-max-records N       at most N offsets per split (default " + InputConfig.DEFAULT_SPLIT_MAX_RECORDS + ")",
         "  --split-max-bytes N         at most about N bytes per split (sampled record sizes; default off)",
         "  --min-maps N / --max-maps N at least / at most N map tasks (default: no bound)",
+        "  --tiered-storage URI        the brokers' remote.log.storage.hdfs.uri: read what is tiered straight from there",
+        "                              (only the rest through the brokers; with the brokers down, what is tiered)",
         "  --command-config FILE       kafka-clients settings for the loader's consumers (security.protocol, ssl.*,",
         "                              sasl.*), as in Kafka's tools; each becomes a tributary.consumer.<key> setting",
         "  --dry-run                   print the plan, split by split, and exit without loading",
@@ -53,7 +55,8 @@ record LoaderOptions(Map<String, String> settings, String valueSchemaFile, boole
         Map.entry("--split-max-records", InputConfig.SPLIT_MAX_RECORDS),
         Map.entry("--split-max-bytes", InputConfig.SPLIT_MAX_BYTES),
         Map.entry("--min-maps", InputConfig.SPLIT_MIN_MAPS),
-        Map.entry("--max-maps", InputConfig.SPLIT_MAX_MAPS));
+        Map.entry("--max-maps", InputConfig.SPLIT_MAX_MAPS),
+        Map.entry("--tiered-storage", InputConfig.TIERED_STORAGE));
     private static final String DRY_RUN = "--dry-run";
     private static final String COMMAND_CONFIG = "--command-config";
 

@@ -112,6 +112,21 @@ class SplitPlannerTest {
         assertThat(LoadPlan.decode(new LoadPlan("t", List.of()).encode()).partitions()).isEmpty();
     }
 
+    @Test
+    void theTieredPartOfARangeIsLeftToTheTieredSplitsAndThePlanKeepsIt() {
+        LoadPlan plan = plan(new LoadPlan.Partition(new OffsetRange(0, 0, 100), "", 0, 100, 70));
+
+        List<TopicSplit> splits = new SplitPlanner(new SplitLimits(1000, 0, 0)).split(plan);
+
+        assertThat(splits).extracting(TopicSplit::ranges).containsExactly(List.of(new OffsetRange(0, 70, 100)));
+        assertThat(plan.readsTiered()).isTrue();
+        LoadPlan unreachable = new LoadPlan("t", List.of(new LoadPlan.Partition(new OffsetRange(1, 5, 50), "", 0, 50, 50)), true);
+        assertThat(LoadPlan.decode(plan.encode())).isEqualTo(plan);
+        assertThat(LoadPlan.decode(unreachable.encode())).isEqualTo(unreachable);
+        assertThat(LoadPlan.decode(unreachable.encode()).brokersUnreachable()).isTrue();
+        assertThatThrownBy(() -> new LoadPlan.Partition(new OffsetRange(0, 10, 100), "", 0, 100, 5)).hasMessageContaining("tiered end 5");
+    }
+
     private static LoadPlan plan(LoadPlan.Partition... partitions) {
         return new LoadPlan("t", List.of(partitions));
     }

@@ -1,0 +1,53 @@
+package io.tributary.broker.log.remote;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+
+/**
+ * Kafka's {@code leader-epoch-checkpoint} text: a version line ({@code 0}), an entry count line, then one
+ * {@code <epoch> <start offset>} line per epoch, oldest first. The replica's leader epoch cache keeps its file in it;
+ * a segment copy takes the entries up to its end.
+ */
+public final class LeaderEpochCheckpoint {
+    private static final String VERSION = "0";
+
+    private LeaderEpochCheckpoint() {
+    }
+
+    /** The lines of a checkpoint of {@code entries} (epoch → start offset). */
+    public static String encode(Map<Integer, Long> entries) {
+        StringBuilder text = new StringBuilder(VERSION).append('\n').append(entries.size()).append('\n');
+        new TreeMap<>(entries).forEach((epoch, start) -> text.append(epoch).append(' ').append(start).append('\n'));
+        return text.toString();
+    }
+
+    /** The checkpoint a copy of a segment ending at {@code endOffset} takes: the epochs that start below its end. */
+    static byte[] upTo(NavigableMap<Integer, Long> entries, long endOffset) {
+        Map<Integer, Long> kept = new TreeMap<>();
+        entries.forEach((epoch, start) -> {
+            if (start < endOffset) {
+                kept.put(epoch, start);
+            }
+        });
+        return encode(kept).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The epochs of the offsets {@code [start, end)}: the epoch in force at {@code start} (mapped to it) and those
+     * starting inside, as KIP-405's segment leader epochs; epochs the cache no longer knows are left out.
+     */
+    static NavigableMap<Integer, Long> within(NavigableMap<Integer, Long> entries, long start, long end) {
+        NavigableMap<Integer, Long> found = new TreeMap<>();
+        entries.forEach((epoch, epochStart) -> {
+            if (epochStart <= start) {
+                found.clear();
+                found.put(epoch, start);
+            } else if (epochStart < end) {
+                found.put(epoch, epochStart);
+            }
+        });
+        return found;
+    }
+}

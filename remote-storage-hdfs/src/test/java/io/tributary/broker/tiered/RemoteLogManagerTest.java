@@ -1,0 +1,268 @@
+package io.tributary.broker.tiered;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import io.tributary.broker.log.ClosedSegmentFiles;
+import io.tributary.broker.log.LogConfig;
+import io.tributary.broker.log.PartitionLog;
+import io.tributary.broker.log.remote.RemoteFile;
+import io.tributary.broker.log.remote.RemoteLogMetadata;
+import io.tributary.broker.log.remote.RemoteSegment;
+import io.tributary.broker.log.remote.RemoteStorage;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.Records;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The remote log tasks over real partition logs and this module's storage on the local filesystem ({@code file://}):
+ * two "brokers" (log managers) with the same records in differently cut segments take turns leading one partition.
+ * Batches of one 100-byte record; every copy is synced to disk, so each test copies only a few segments.
+ */
+@Timeout(60)
+class RemoteLogManagerTest {
+    private static final TopicPartition TP = TieredBroker.TP;
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @TempDir
+    Path dir;
+
+    private HdfsRemoteStorage storage;
+    private final Map<String, TieredBroker> brokers = new ConcurrentHashMap<>();
+
+    @BeforeEach
+    void openStorage() throws Exception {
+        storage = HdfsRemoteStorage.open(dir.resolve("remote").toUri().toString());
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        for (TieredBroker broker : brokers.values()) {
+            broker.close();
+        }
+        storage.close();
+    }
+
+    private TieredBroker broker(String name, int segmentBatches, Map<String, String> overrides) throws Exception {
+        return broker(name, storage, segmentBatches, overrides);
+    }
+
+    private TieredBroker broker(String name, RemoteStorage storage, int segmentBatches, Map<String, String> overrides) {
+        TieredBroker broker = new TieredBroker(dir.resolve(name), storage, segmentBatches * TieredBroker.BATCH_BYTES, overrides);
+        brokers.put(name, broker);
+        return broker;
+    }
+
+    private RemoteLogMetadata awaitRemoteEnd(long atLeast) {
+        return Awaitility.await("remote end " + atLeast).atMost(WAIT).until(() -> storage.metadata(TP),
+                metadata -> metadata.endOffset() >= atLeast);
+    }
+
+    private static void assertContiguousFrom(long start, RemoteLogMetadata metadata) {
+        long next = start;
+        for (RemoteSegment segment : metadata.segments()) {
+            assertThat(segment.startOffset()).isEqualTo(next);
+            next = segment.endOffset();
+        }
+        assertThat(next).isEqualTo(metadata.endOffset());
+    }
+
+    /** The end of the last closed segment: where the remote part ends once everything is copied. */
+    private static long closedEnd(TieredBroker broker) {
+        List<ClosedSegmentFiles> closed = broker.log.closedSegmentFiles(0, Long.MAX_VALUE);
+        return closed.get(closed.size() - 1).endOffset();
+    }
+
+    @Test
+    void theLeaderCopiesClosedSegmentsAndLocalRetentionDeletesWhatIsListed() throws Exception {
+        TieredBroker a = broker("a", 10, Map.of(LogConfig.LOCAL_RETENTION_BYTES, String.valueOf(10 * TieredBroker.BATCH_BYTES)));
+        a.append(35);
+        a.remote.becameLeader(TP, 0);
+
+        RemoteLogMetadata metadata = awaitRemoteEnd(closedEnd(a));
+        assertContiguousFrom(0, metadata);
+        assertThat(metadata.leaderEpoch()).isZero();
+        Awaitility.await("local retention").atMost(WAIT).until(() -> a.log.size() <= 10 * TieredBroker.BATCH_BYTES + a.log.sizeFrom(closedEnd(a)));
+        assertThat(a.log.localLogStartOffset()).isPositive();
+        assertThat(a.log.logStartOffset()).isZero();
+    }
+
+    @Test
+    void remoteRetentionDeletesTheOldestCopiesByTheWholeLogsSize() throws Exception {
+        TieredBroker a = broker("a", 10, Map.of(LogConfig.LOCAL_RETENTION_BYTES, String.valueOf(10 * TieredBroker.BATCH_BYTES),
+                LogConfig.RETENTION_BYTES, String.valueOf(40 * TieredBroker.BATCH_BYTES)));
+        a.append(95);
+        a.remote.becameLeader(TP, 0);
+
+        awaitRemoteEnd(closedEnd(a));
+        Awaitility.await("remote retention").atMost(WAIT).until(() -> a.log.logStartOffset() > 0);
+        RemoteLogMetadata metadata = storage.metadata(TP);
+        assertThat(metadata.segments()).hasSizeBetween(3, 4);
+        assertContiguousFrom(metadata.startOffset(), metadata);
+        Awaitility.await("the expired copies deleted").atMost(WAIT).until(() -> new java.util.HashSet<>(storage.locations(TP))
+                .equals(new java.util.HashSet<>(storage.metadata(TP).segments().stream().map(RemoteSegment::location).toList())));
+    }
+
+    @Test
+    void aNewLeaderWhoseSegmentsEndElsewhereGoesOnFromTheRemoteEndWithNoGapAndNoOverlap() throws Exception {
+        TieredBroker a = broker("a", 10, Map.of());
+        TieredBroker b = broker("b", 8, Map.of());
+        a.append(25);
+        b.append(25);
+        a.remote.becameLeader(TP, 0);
+        long copiedByA = awaitRemoteEnd(closedEnd(a)).endOffset();
+        a.remote.resigned(TP);
+
+        a.append(15);
+        b.append(15);
+        assertThat(b.log.closedSegmentFiles(0, Long.MAX_VALUE)).extracting(ClosedSegmentFiles::baseOffset)
+                .as("b's segments start elsewhere than a's copies end").doesNotContain(copiedByA);
+        b.remote.becameLeader(TP, 1);
+
+        RemoteLogMetadata metadata = awaitRemoteEnd(closedEnd(b));
+        assertContiguousFrom(0, metadata);
+        assertThat(metadata.leaderEpoch()).isEqualTo(1);
+        RemoteSegment overlapping = metadata.segments().stream().filter(segment -> segment.startOffset() == copiedByA)
+                .findFirst().orElseThrow();
+        assertThat(overlapping.baseOffset()).as("b's segment holding a's end, copied whole, served from a's end")
+                .isLessThan(copiedByA);
+        Awaitility.await("the former leader's local retention follows the remote part").atMost(WAIT)
+                .until(() -> a.log.remoteLogEndOffset() == metadata.endOffset());
+    }
+
+    @Test
+    void aLeaderOfAnOlderEpochIsFencedAndNothingItCopiesIsListed() throws Exception {
+        TieredBroker a = broker("a", 10, Map.of());
+        TieredBroker b = broker("b", 10, Map.of(LogConfig.REMOTE_LOG_COPY_DISABLE, "true"));
+        a.append(25);
+        b.append(25);
+        b.remote.becameLeader(TP, 1);
+        Awaitility.await("b's claim").atMost(WAIT).until(() -> storage.metadata(TP).leaderEpoch() == 1);
+
+        a.remote.becameLeader(TP, 0); // a zombie: it has not heard of epoch 1 yet
+
+        Awaitility.await("nothing of the zombie listed").during(Duration.ofMillis(800)).atMost(WAIT).until(() ->
+                storage.metadata(TP).segments().isEmpty() && storage.locations(TP).isEmpty());
+    }
+
+    @Test
+    void theNextLeadersClaimDeletesTheCopiesNothingLists() throws Exception {
+        TieredBroker a = broker("a", 10, Map.of(LogConfig.REMOTE_LOG_COPY_DISABLE, "true"));
+        a.append(25);
+        String halfMade = storage.copy(TP, a.log.closedSegmentFiles(0, Long.MAX_VALUE).get(0), new byte[0]);
+        assertThat(storage.locations(TP)).containsExactly(halfMade);
+
+        a.remote.becameLeader(TP, 3);
+
+        Awaitility.await("the unlisted copy deleted").atMost(WAIT).until(() -> storage.locations(TP).isEmpty()
+                && storage.metadata(TP).leaderEpoch() == 3);
+    }
+
+    /**
+     * A move between log dirs swaps the partition's log while a task of its leader copies: the log that took over
+     * hears of that task's last commit by the next round, though nothing is left to copy (its local retention goes by
+     * what it hears).
+     */
+    @Test
+    void aLogThatTookOverInAMoveBetweenLogDirsHearsOfTheCommitOfATaskInFlight() throws Exception {
+        HeldCommit held = new HeldCommit(storage, 2);
+        TieredBroker a = broker("a", held, 10, Map.of());
+        a.append(25);
+        List<ClosedSegmentFiles> closed = a.log.closedSegmentFiles(0, Long.MAX_VALUE);
+        try {
+            a.remote.becameLeader(TP, 0);
+            assertThat(held.reached.await(30, TimeUnit.SECONDS)).as("the commit of the second copy").isTrue();
+            PartitionLog future = a.logs.createFuture(TP, dir.resolve("a").resolve("1"));
+            copyRecords(a.log, future);
+            a.logs.replaceCurrentWithFuture(TP);
+            assertThat(future.remoteLogEndOffset()).as("handed over by the log it replaced").isEqualTo(closed.get(0).endOffset());
+        } finally {
+            held.release.countDown();
+        }
+        Awaitility.await("the log that took over told of the second copy").atMost(WAIT)
+                .until(() -> a.logs.log(TP).orElseThrow().remoteLogEndOffset() == closed.get(1).endOffset());
+    }
+
+    /** Copies {@code from}'s records onto {@code to}, as a move between log dirs does before it swaps them. */
+    private static void copyRecords(PartitionLog from, PartitionLog to) {
+        while (to.logEndOffset() < from.logEndOffset()) {
+            Records slice = from.read(to.logEndOffset(), 1 << 20, from.logEndOffset(), true).records();
+            ByteBuffer whole = ByteBuffer.allocate(slice.sizeInBytes());
+            slice.batches().forEach(batch -> batch.writeTo(whole));
+            to.appendAsFollower(MemoryRecords.readableRecords(whole.flip()));
+        }
+    }
+
+    /** This module's storage, but the first commit that lists {@code heldCopies} copies waits for {@link #release}. */
+    private static final class HeldCommit implements RemoteStorage {
+        final CountDownLatch reached = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        private final RemoteStorage storage;
+        private final int heldCopies;
+
+        HeldCommit(RemoteStorage storage, int heldCopies) {
+            this.storage = storage;
+            this.heldCopies = heldCopies;
+        }
+
+        @Override
+        public RemoteLogMetadata commit(TopicPartition tp, RemoteLogMetadata expected, RemoteLogMetadata next) throws IOException {
+            if (next.segments().size() == heldCopies && reached.getCount() > 0) {
+                reached.countDown();
+                try {
+                    release.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedIOException("interrupted while held");
+                }
+            }
+            return storage.commit(tp, expected, next);
+        }
+
+        @Override
+        public RemoteLogMetadata metadata(TopicPartition tp) throws IOException {
+            return storage.metadata(tp);
+        }
+
+        @Override
+        public String copy(TopicPartition tp, ClosedSegmentFiles segment, byte[] leaderEpochCheckpoint) throws IOException {
+            return storage.copy(tp, segment, leaderEpochCheckpoint);
+        }
+
+        @Override
+        public List<String> locations(TopicPartition tp) throws IOException {
+            return storage.locations(tp);
+        }
+
+        @Override
+        public void delete(TopicPartition tp, String location) throws IOException {
+            storage.delete(tp, location);
+        }
+
+        @Override
+        public ByteBuffer read(TopicPartition tp, RemoteSegment segment, RemoteFile file, long position, int length)
+                throws IOException {
+            return storage.read(tp, segment, file, position, length);
+        }
+
+        @Override
+        public void close() {
+            // the test closes the storage it wraps
+        }
+    }
+}
