@@ -35,7 +35,7 @@ final class AttackRun {
     private final PrintStream progress;
 
     AttackRun(Path workDir, ChildProcesses children, PrintStream progress) {
-        this.workDir = workDir;
+        this.workDir = workDir.toAbsolutePath(); // the brokers run in their own directories
         this.children = children;
         this.progress = progress;
     }
