@@ -23,6 +23,29 @@ public final class LeaderEpochCheckpoint {
         return text.toString();
     }
 
+    /**
+     * The entries (epoch → start offset) of a checkpoint's text.
+     *
+     * @throws java.io.IOException if it is not a checkpoint of version 0 with as many entries as it says
+     */
+    static NavigableMap<Integer, Long> decode(String text) throws java.io.IOException {
+        String[] lines = text.split("\n");
+        try {
+            int count = Integer.parseInt(lines[1].trim());
+            if (!lines[0].trim().equals(VERSION) || lines.length != count + 2) {
+                throw new java.io.IOException("not a leader-epoch checkpoint of version " + VERSION + " with " + count + " entries");
+            }
+            NavigableMap<Integer, Long> entries = new TreeMap<>();
+            for (int i = 2; i < lines.length; i++) {
+                String[] entry = lines[i].trim().split("\\s+");
+                entries.put(Integer.parseInt(entry[0]), Long.parseLong(entry[1]));
+            }
+            return entries;
+        } catch (RuntimeException e) {
+            throw new java.io.IOException("unreadable leader-epoch checkpoint: " + e.getMessage(), e);
+        }
+    }
+
     /** The checkpoint a copy of a segment ending at {@code endOffset} takes: the epochs that start below its end. */
     static byte[] upTo(NavigableMap<Integer, Long> entries, long endOffset) {
         Map<Integer, Long> kept = new TreeMap<>();
