@@ -12,8 +12,8 @@ import java.util.zip.CRC32C;
  * last sequence, int64 last offset, int32 offset delta, int64 timestamp, int32 coordinator epoch, int64 first offset
  * of its open transaction). No main-scope dependency of ours has Kafka's class for it.
  */
-public final class KafkaProducerSnapshot {
-    static final short VERSION = 1;
+final class KafkaProducerSnapshot {
+    private static final short VERSION = 1;
     private static final int CRC_OFFSET = 2;
     private static final int ENTRIES_OFFSET = 6;
     private static final int ENTRY_BYTES = 8 + 2 + 4 + 8 + 4 + 8 + 4 + 8;
@@ -26,7 +26,7 @@ public final class KafkaProducerSnapshot {
      * {@code lastOffset - offsetDelta} to {@code lastOffset}; -1 and 0 if it wrote only markers), when it last wrote,
      * the coordinator epoch of its last marker (-1: none) and its open transaction's first offset (-1: none).
      */
-    public record Entry(long producerId, short epoch, int lastSequence, long lastOffset, int offsetDelta, long timestamp,
+    record Entry(long producerId, short epoch, int lastSequence, long lastOffset, int offsetDelta, long timestamp,
                         int coordinatorEpoch, long currentTxnFirstOffset) {
     }
 
@@ -35,7 +35,7 @@ public final class KafkaProducerSnapshot {
         return bytes.length >= ENTRIES_OFFSET && ByteBuffer.wrap(bytes).getShort() == VERSION;
     }
 
-    public static byte[] encode(List<Entry> entries) {
+    static byte[] encode(List<Entry> entries) {
         ByteBuffer buffer = ByteBuffer.allocate(ENTRIES_OFFSET + 4 + entries.size() * ENTRY_BYTES);
         buffer.putShort(VERSION).putInt(0).putInt(entries.size());
         for (Entry e : entries) {
@@ -52,7 +52,7 @@ public final class KafkaProducerSnapshot {
     /**
      * @throws IllegalStateException if {@code bytes} are not a whole snapshot of version 1 with a matching checksum
      */
-    public static List<Entry> decode(byte[] bytes) {
+    static List<Entry> decode(byte[] bytes) {
         if (!isKafkaFormat(bytes) || bytes.length < ENTRIES_OFFSET + 4) {
             throw new IllegalStateException("not a producer snapshot of version " + VERSION);
         }

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import io.tributary.broker.log.ClosedSegmentFiles;
 import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.log.PartitionLog;
+import io.tributary.broker.log.remote.RemoteAuxState;
 import io.tributary.broker.log.remote.RemoteFile;
 import io.tributary.broker.log.remote.RemoteLogMetadata;
 import io.tributary.broker.log.remote.RemoteSegment;
@@ -128,6 +129,31 @@ class RemoteLogManagerTest {
                 "producerId: 42 producerEpoch: 3 coordinatorEpoch: -1 currentTxnFirstOffset: OptionalLong.empty ",
                 " firstSequence: 2 lastSequence: 3 lastOffset: " + lastOffsetOf42 + " offsetDelta: 1 ",
                 "producerId: 7 producerEpoch: 1 coordinatorEpoch: -1 currentTxnFirstOffset: OptionalLong[" + txnFirstOffset + "]");
+    }
+
+    @Test
+    void aReplicaRestartingAboveTheRemotePartTakesTheProducersAndLeaderEpochsOfTheCopyBelow() throws Exception {
+        TieredBroker a = broker("a", 10, Map.of());
+        a.appendOfProducer(42, (short) 3, 0, false);
+        a.append(25);
+        a.remote.becameLeader(TP, 0);
+        RemoteSegment second = awaitRemoteEnd(closedEnd(a)).segments().get(1);
+
+        assertThat(RemoteAuxState.below(storage, TP, 0)).as("nothing below the log start").isEmpty();
+        assertThat(RemoteAuxState.below(storage, TP, second.startOffset() + 1)).as("within a copy: from its end on")
+                .hasValueSatisfying(state -> assertThat(state.startOffset()).isEqualTo(second.endOffset()));
+        RemoteAuxState below = RemoteAuxState.below(storage, TP, second.endOffset()).orElseThrow();
+        assertThat(below.startOffset()).isEqualTo(second.endOffset());
+        assertThat(below.leaderEpochs()).containsExactly(Map.entry(0, 0L));
+
+        TieredBroker b = broker("b", 10, Map.of());
+        b.log.truncateFullyAndStartAt(below.startOffset());
+        b.appender.restartAt(b.log, below.startOffset(), below.producerSnapshot());
+        assertThat(b.appender.activeProducers(b.log)).singleElement().satisfies(producer -> {
+            assertThat(producer.producerId()).isEqualTo(42);
+            assertThat(producer.epoch()).isEqualTo((short) 3);
+            assertThat(producer.lastSequence()).isEqualTo(1);
+        });
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.tributary.broker.log.remote;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -8,7 +9,7 @@ import java.util.TreeMap;
 /**
  * Kafka's {@code leader-epoch-checkpoint} text: a version line ({@code 0}), an entry count line, then one
  * {@code <epoch> <start offset>} line per epoch, oldest first. The replica's leader epoch cache keeps its file in it;
- * a segment copy takes the entries up to its end.
+ * a segment copy takes the entries up to its end, and a follower restarting above the remote part reads them back.
  */
 public final class LeaderEpochCheckpoint {
     private static final String VERSION = "0";
@@ -26,14 +27,14 @@ public final class LeaderEpochCheckpoint {
     /**
      * The entries (epoch → start offset) of a checkpoint's text.
      *
-     * @throws java.io.IOException if it is not a checkpoint of version 0 with as many entries as it says
+     * @throws IOException if it is not a checkpoint of version 0 with as many entries as it says
      */
-    static NavigableMap<Integer, Long> decode(String text) throws java.io.IOException {
+    public static NavigableMap<Integer, Long> decode(String text) throws IOException {
         String[] lines = text.split("\n");
         try {
             int count = Integer.parseInt(lines[1].trim());
             if (!lines[0].trim().equals(VERSION) || lines.length != count + 2) {
-                throw new java.io.IOException("not a leader-epoch checkpoint of version " + VERSION + " with " + count + " entries");
+                throw new IOException("not a leader-epoch checkpoint of version " + VERSION + " with " + count + " entries");
             }
             NavigableMap<Integer, Long> entries = new TreeMap<>();
             for (int i = 2; i < lines.length; i++) {
@@ -42,7 +43,7 @@ public final class LeaderEpochCheckpoint {
             }
             return entries;
         } catch (RuntimeException e) {
-            throw new java.io.IOException("unreadable leader-epoch checkpoint: " + e.getMessage(), e);
+            throw new IOException("unreadable leader-epoch checkpoint: " + e.getMessage(), e);
         }
     }
 
