@@ -146,6 +146,12 @@ class RemoteLogManagerTest {
         assertThat(below.startOffset()).isEqualTo(second.endOffset());
         assertThat(below.leaderEpochs()).containsExactly(Map.entry(0, 0L));
 
+        Path copy = dir.resolve("remote").resolve(TP.toString()).resolve(second.location());
+        java.nio.file.Files.delete(copy.resolve(".leader-epoch-checkpoint.crc")); // the local file system's checksum
+        java.nio.file.Files.writeString(copy.resolve("leader-epoch-checkpoint"), "0\n2\n0 0\n"); // two entries announced, one there
+        assertThat(RemoteAuxState.below(storage, TP, second.endOffset())).as("restarts without the epochs")
+                .hasValueSatisfying(state -> assertThat(state.leaderEpochs()).isEmpty());
+
         TieredBroker b = broker("b", 10, Map.of());
         b.log.truncateFullyAndStartAt(below.startOffset());
         b.appender.restartAt(b.log, below.startOffset(), below.producerSnapshot());

@@ -8,6 +8,8 @@ import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.TreeMap;
 import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Where a replica restarts whose log ends below the leader's local log start (everything below that start is in remote
@@ -22,6 +24,7 @@ import org.apache.kafka.common.TopicPartition;
  * @param leaderEpochs     epoch → start offset of every leader epoch that starts below {@code startOffset}
  */
 public record RemoteAuxState(long startOffset, Optional<byte[]> producerSnapshot, NavigableMap<Integer, Long> leaderEpochs) {
+    private static final Logger LOG = LoggerFactory.getLogger(RemoteAuxState.class);
     private static final int READ_BYTES = 1 << 20;
 
     /**
@@ -39,7 +42,18 @@ public record RemoteAuxState(long startOffset, Optional<byte[]> producerSnapshot
         Optional<byte[]> snapshot = copy.producerSnapshot()
                 ? Optional.of(readWhole(storage, tp, copy, RemoteFile.PRODUCER_SNAPSHOT)) : Optional.empty();
         String checkpoint = new String(readWhole(storage, tp, copy, RemoteFile.LEADER_EPOCH_CHECKPOINT), StandardCharsets.UTF_8);
-        return Optional.of(new RemoteAuxState(copy.endOffset(), snapshot, LeaderEpochCheckpoint.decode(checkpoint)));
+        return Optional.of(new RemoteAuxState(copy.endOffset(), snapshot, leaderEpochs(tp, copy, checkpoint)));
+    }
+
+    /** An unreadable checkpoint costs the epochs below, not the restart (retrying would never read it either). */
+    private static NavigableMap<Integer, Long> leaderEpochs(TopicPartition tp, RemoteSegment copy, String checkpoint) {
+        try {
+            return LeaderEpochCheckpoint.decode(checkpoint);
+        } catch (IOException unreadable) {
+            LOG.warn("{}: the leader-epoch checkpoint of the remote copy {} is unreadable ({}); restarting at {} without "
+                    + "the leader epochs below", tp, copy.location(), unreadable.getMessage(), copy.endOffset());
+            return new TreeMap<>();
+        }
     }
 
     /** A restart at {@code startOffset} with nothing from remote storage: the producer state and leader epochs start empty. */
