@@ -181,8 +181,11 @@ public final class Server implements AutoCloseable {
                 () -> liveBrokersWith(config.brokerId()));
         fetchWaiters = new Purgatory<>("fetch");
         appender = new IdempotentAppender(time, config.producerIdExpirationMs());
+        if (config.logDefaults().remoteStorageSystemEnable()) {
+            remoteStorage = RemoteStorages.load(config.remoteLogConfig());
+        }
         replicas = new ReplicaManager(replication, topics, logs, appender, fetchWaiters, cluster, new PartitionStateStore(zk),
-                HighWatermarkCheckpoints.load(config.logDirs()), time);
+                HighWatermarkCheckpoints.load(config.logDirs()), time, Optional.ofNullable(remoteStorage));
         topics.addListener(replicas);
         cleaner = LogCleaner.start(logs, new CleanerLogState() {
             @Override
@@ -235,8 +238,7 @@ public final class Server implements AutoCloseable {
                 txnConfig.writeTimeoutMs(), time);
         transactions = TransactionServices.start(txnConfig, txnStates, producerIds::nextId, new TransactionServices.MarkerRoutes(
                 config.brokerId(), markers, this::leaderOf, cluster::broker, interBrokerConnector), time);
-        if (config.logDefaults().remoteStorageSystemEnable()) {
-            remoteStorage = RemoteStorages.load(config.remoteLogConfig());
+        if (remoteStorage != null) {
             remoteLogs = new RemoteLogManager(remoteStorage, config.remoteLogConfig(), logs, replicas, time);
             remoteReader = new RemoteLogReader(remoteStorage, remoteLogs, config.remoteLogConfig().readerThreads());
             remoteLogs.start();

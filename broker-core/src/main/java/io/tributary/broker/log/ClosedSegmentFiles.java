@@ -9,7 +9,7 @@ import java.util.Optional;
  *
  * @param maxTimestamp     the largest record timestamp it holds (-1 if none has one)
  * @param txnIndex         its {@code .txnindex}, if it indexes any aborted transaction
- * @param producerSnapshot the producer-state snapshot taken at {@code endOffset}, if the log still has it
+ * @param producerSnapshot the producer-state snapshot taken at {@code endOffset} (in our local format), if the log still has it
  */
 public record ClosedSegmentFiles(long baseOffset, long endOffset, long sizeInBytes, long maxTimestamp, Path log,
                                  Path offsetIndex, Path timeIndex, Optional<Path> txnIndex, Optional<Path> producerSnapshot) {

@@ -198,6 +198,24 @@ public final class IdempotentAppender {
     }
 
     /**
+     * {@code partitionLog}, just emptied to restart at {@code offset} above its old end (a follower restarting at its
+     * leader's local log start), starts with the producer state {@code snapshot} (Kafka's format, from the remote segment
+     * copy below {@code offset}): a snapshot at {@code offset} in its folder, which its state loads when next needed.
+     * Without one, or if it cannot be written, the state starts empty.
+     */
+    public void restartAt(PartitionLog partitionLog, long offset, Optional<byte[]> snapshot) {
+        states.remove(partitionLog);
+        if (snapshot.isPresent()) {
+            try {
+                ProducerStateManager.writeSnapshotFile(partitionLog.dir(), offset, snapshot.get());
+            } catch (IOException e) {
+                log.warn("could not give {} the producer state of the remote segment below offset {}: {}", partitionLog.dir(),
+                        offset, e.getMessage());
+            }
+        }
+    }
+
+    /**
      * {@code copy}, emptied to hold {@code from}'s records from {@code offset} on (a move between log dirs), starts with
      * what {@code from}'s producer state holds of the batches below {@code offset}, the transactions open there included
      * ({@link ProducerStateManager#writeSnapshotOfCopy}): a snapshot at {@code offset} in its folder, which its state

@@ -39,8 +39,12 @@ import org.slf4j.LoggerFactory;
  * offset. Layout: int magic ("TPS2"), int entry count, entries of (long producer id, short epoch, int
  * first sequence, int last sequence, long first offset, long last offset, long the producer's last
  * write time), then (since "TPS3") an int count of open transactions and for each (long producer id, long first
- * offset), then a CRC-32C of all prior bytes. "TPS1" snapshots, without the write time, and "TPS2" ones, without
- * open transactions, are still read (TPS1's producers count as written at load). A producer with several cached batches has one entry per batch, oldest first. Loading takes
+ * offset), then (since "TPS4") an int count of coordinator epochs and for each (long producer id, int the coordinator
+ * epoch of its last marker), then a CRC-32C of all prior bytes. "TPS1" snapshots, without the write time, "TPS2"
+ * ones, without open transactions, and "TPS3" ones, without coordinator epochs, are still read (TPS1's producers count
+ * as written at load); so is Apache Kafka's format ({@link KafkaProducerSnapshot}), which a follower restarting at the
+ * leader's local log start takes from the remote segment below it ({@link #kafkaFormatOf} writes it for the copies).
+ * A producer with several cached batches has one entry per batch, oldest first. Loading takes
  * the newest valid snapshot not beyond the log end and replays the log from there, so state
  * survives restarts, clean or not.
  *
@@ -70,7 +74,8 @@ public final class ProducerStateManager {
     static final int SNAPSHOTS_KEPT = 3;
     private static final int MAGIC_WITHOUT_WRITE_TIMES = 0x54505331; // "TPS1", written before producer ids expired
     private static final int MAGIC_WITHOUT_TRANSACTIONS = 0x54505332; // "TPS2": entries end with the last write time
-    private static final int MAGIC = 0x54505333; // "TPS3": TPS2 plus the open transactions
+    private static final int MAGIC_WITHOUT_COORDINATOR_EPOCHS = 0x54505333; // "TPS3": TPS2 plus the open transactions
+    private static final int MAGIC = 0x54505334; // "TPS4": TPS3 plus the coordinator epochs
     private static final int ENTRY_BYTES = 8 + 2 + 4 + 4 + 8 + 8 + 8;
     private static final int READ_CHUNK_BYTES = 1024 * 1024;
 
@@ -439,7 +444,8 @@ public final class ProducerStateManager {
         List<Map.Entry<Long, BatchMetadata>> entries = new ArrayList<>();
         producers.forEach((id, batches) -> batches.stream().filter(batch -> batch.lastOffset() < offset)
                 .forEach(batch -> entries.add(Map.entry(id, batch))));
-        ByteBuffer buffer = ByteBuffer.allocate(8 + entries.size() * ENTRY_BYTES + 4 + open.size() * 16 + 4);
+        ByteBuffer buffer = ByteBuffer.allocate(8 + entries.size() * ENTRY_BYTES + 4 + open.size() * 16
+                + 4 + coordinatorEpochs.size() * 12 + 4);
         buffer.putInt(MAGIC).putInt(entries.size());
         for (Map.Entry<Long, BatchMetadata> entry : entries) {
             BatchMetadata b = entry.getValue();
@@ -448,19 +454,29 @@ public final class ProducerStateManager {
         }
         buffer.putInt(open.size());
         open.forEach((producerId, first) -> buffer.putLong(producerId).putLong(first));
+        buffer.putInt(coordinatorEpochs.size());
+        coordinatorEpochs.forEach((producerId, epoch) -> buffer.putLong(producerId).putInt(epoch));
         CRC32C crc = new CRC32C();
         crc.update(buffer.array(), 0, buffer.position());
         buffer.putInt((int) crc.getValue());
-        Path target = snapshotFile(dir, offset);
-        Path temp = dir.resolve(target.getFileName() + ".tmp");
-        Files.write(temp, buffer.array());
-        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        writeSnapshotFile(dir, offset, buffer.array());
         List<Path> newestFirst = snapshots(dir);
         for (Path older : newestFirst.subList(Math.min(SNAPSHOTS_KEPT, newestFirst.size()), newestFirst.size())) {
             if (!keep.test(snapshotOffset(older))) {
                 Files.deleteIfExists(older);
             }
         }
+    }
+
+    /**
+     * Writes {@code bytes}, a snapshot in any format {@link #load} reads, as the snapshot at {@code offset} (atomically):
+     * for a log that restarts there with the state of the remote segment below, in Kafka's format.
+     */
+    static void writeSnapshotFile(Path dir, long offset, byte[] bytes) throws IOException {
+        Path target = snapshotFile(dir, offset);
+        Path temp = dir.resolve(target.getFileName() + ".tmp");
+        Files.write(temp, bytes);
+        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 
     /** The snapshot file of the state below {@code offset}: {@code <20-digit offset>.snapshot}, as Kafka names it. */
@@ -497,11 +513,16 @@ public final class ProducerStateManager {
 
     /** Reads a snapshot; one written before write times were kept counts its producers as written at {@code nowMs}. */
     private void parse(byte[] bytes, long nowMs) {
+        if (KafkaProducerSnapshot.isKafkaFormat(bytes)) {
+            KafkaProducerSnapshot.decode(bytes).forEach(this::restore);
+            return;
+        }
         ByteBuffer buffer = ByteBuffer.wrap(bytes);
         CRC32C crc = new CRC32C();
         crc.update(bytes, 0, bytes.length - 4);
         int magic = buffer.getInt();
-        boolean known = magic == MAGIC || magic == MAGIC_WITHOUT_TRANSACTIONS || magic == MAGIC_WITHOUT_WRITE_TIMES;
+        boolean known = magic == MAGIC || magic == MAGIC_WITHOUT_COORDINATOR_EPOCHS || magic == MAGIC_WITHOUT_TRANSACTIONS
+                || magic == MAGIC_WITHOUT_WRITE_TIMES;
         if (!known || buffer.getInt(bytes.length - 4) != (int) crc.getValue()) {
             throw new IllegalStateException("bad magic or checksum");
         }
@@ -512,11 +533,68 @@ public final class ProducerStateManager {
             record(producerId, batch, magic != MAGIC_WITHOUT_WRITE_TIMES ? buffer.getLong() : nowMs);
             epochs.merge(producerId, batch.epoch(), (a, b) -> a >= b ? a : b);
         }
-        if (magic == MAGIC) {
+        if (magic == MAGIC || magic == MAGIC_WITHOUT_COORDINATOR_EPOCHS) {
             int open = buffer.getInt();
             for (int i = 0; i < open; i++) {
                 ongoing.begin(buffer.getLong(), buffer.getLong());
             }
+        }
+        if (magic == MAGIC) {
+            int coordinators = buffer.getInt();
+            for (int i = 0; i < coordinators; i++) {
+                coordinatorEpochs.put(buffer.getLong(), buffer.getInt());
+            }
+        }
+    }
+
+    /**
+     * The snapshot file {@code localSnapshot} (any format this manager reads) in Apache Kafka's format, for a remote
+     * segment copy. A TPS1 snapshot's producers count as written at {@code nowMs}.
+     */
+    public static byte[] kafkaFormatOf(Path localSnapshot, long nowMs) throws IOException {
+        ProducerStateManager state = new ProducerStateManager();
+        state.parse(Files.readAllBytes(localSnapshot), nowMs);
+        return KafkaProducerSnapshot.encode(state.kafkaEntries());
+    }
+
+    /**
+     * Every producer as Kafka's snapshot keeps it: only its last batch, and none if that is of an epoch older than its
+     * newest (a marker bumped it, so its next batch starts at sequence 0). The timestamp is its last write here (broker
+     * time, what producer.id.expiration.ms counts from; Kafka keeps its last batch's largest record timestamp).
+     */
+    private List<KafkaProducerSnapshot.Entry> kafkaEntries() {
+        Map<Long, Long> open = ongoing.all();
+        List<KafkaProducerSnapshot.Entry> entries = new ArrayList<>();
+        lastWriteMs.forEach((producerId, writeMs) -> {
+            short epoch = epochs.getOrDefault(producerId, (short) -1);
+            Deque<BatchMetadata> recent = producers.get(producerId);
+            BatchMetadata last = recent == null || recent.isEmpty() || recent.peekLast().epoch() != epoch ? null : recent.peekLast();
+            entries.add(new KafkaProducerSnapshot.Entry(producerId, epoch,
+                    last == null ? RecordBatch.NO_SEQUENCE : last.lastSequence(), last == null ? -1 : last.lastOffset(),
+                    last == null ? 0 : (int) (last.lastOffset() - last.firstOffset()), writeMs,
+                    coordinatorEpochs.getOrDefault(producerId, -1), open.getOrDefault(producerId, -1L)));
+        });
+        return entries;
+    }
+
+    /** Takes a producer from Kafka's snapshot: its last batch is the only one a retry is recognised as a duplicate of. */
+    private void restore(KafkaProducerSnapshot.Entry entry) {
+        long producerId = entry.producerId();
+        epochs.merge(producerId, entry.epoch(), (a, b) -> a >= b ? a : b);
+        lastWriteMs.merge(producerId, entry.timestamp(), Math::max);
+        if (entry.lastSequence() != RecordBatch.NO_SEQUENCE) {
+            int firstSequence = entry.lastSequence() - entry.offsetDelta();
+            if (firstSequence < 0) {
+                firstSequence = firstSequence + Integer.MAX_VALUE + 1; // the batch wrapped around past Integer.MAX_VALUE
+            }
+            record(producerId, new BatchMetadata(entry.epoch(), firstSequence, entry.lastSequence(),
+                    entry.lastOffset() - entry.offsetDelta(), entry.lastOffset()), entry.timestamp());
+        }
+        if (entry.coordinatorEpoch() >= 0) {
+            coordinatorEpochs.put(producerId, entry.coordinatorEpoch());
+        }
+        if (entry.currentTxnFirstOffset() >= 0) {
+            ongoing.begin(producerId, entry.currentTxnFirstOffset());
         }
     }
 

@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import io.tributary.broker.log.FetchDataInfo;
@@ -85,12 +84,7 @@ public final class LeaderEpochCache {
             return false;
         }
         try {
-            List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-            int count = Integer.parseInt(lines.get(1).trim());
-            for (int i = 0; i < count; i++) {
-                String[] fields = lines.get(2 + i).trim().split("\\s+");
-                startOffsets.put(Integer.parseInt(fields[0]), Long.parseLong(fields[1]));
-            }
+            startOffsets.putAll(LeaderEpochCheckpoint.decode(Files.readString(file, StandardCharsets.UTF_8)));
             return true;
         } catch (IOException | RuntimeException e) {
             log.warn("unreadable {}, rebuilding it from the log: {}", file(), e.toString());

@@ -17,6 +17,7 @@ import io.tributary.broker.log.VerificationGuard;
 import io.tributary.broker.controller.PartitionState;
 import io.tributary.broker.log.LogAppendInfo;
 import io.tributary.broker.log.PartitionLog;
+import io.tributary.broker.log.remote.RemoteAuxState;
 import io.tributary.broker.metrics.IsrChanges;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.FencedLeaderEpochException;
@@ -405,6 +406,15 @@ public final class Partition {
      * replica still follows at {@code fetchEpoch}.
      */
     synchronized void truncateFullyAndStartAt(long offset, int fetchEpoch) {
+        truncateFullyAndStartAt(RemoteAuxState.nothingAt(offset), fetchEpoch);
+    }
+
+    /**
+     * {@link #truncateFullyAndStartAt(long, int)} at {@code start}'s offset, beyond the leader's local log start, taking
+     * the producer state and leader epochs of the remote segment copy below it.
+     */
+    synchronized void truncateFullyAndStartAt(RemoteAuxState start, int fetchEpoch) {
+        long offset = start.startOffset();
         if (!followsAt(fetchEpoch) || offset <= partitionLog.logEndOffset()) {
             return;
         }
@@ -412,7 +422,8 @@ public final class Partition {
                 partitionLog.logEndOffset(), offset);
         partitionLog.truncateFullyAndStartAt(offset);
         epochs.clear();
-        appender.reset(partitionLog);
+        start.leaderEpochs().forEach(epochs::assign);
+        appender.restartAt(partitionLog, offset, start.producerSnapshot());
         logCut();
         highWatermark = offset;
     }

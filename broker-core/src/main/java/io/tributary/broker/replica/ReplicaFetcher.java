@@ -9,6 +9,8 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntFunction;
 import io.tributary.broker.controller.ClusterView.Endpoint;
+import io.tributary.broker.log.remote.RemoteAuxState;
+import io.tributary.broker.log.remote.RemoteStorage;
 import org.apache.kafka.clients.FetchSessionHandler;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
@@ -56,6 +58,8 @@ final class ReplicaFetcher extends Thread {
     private final ReplicationConfig config;
     private final IntFunction<Optional<Endpoint>> endpoints;
     private final ReplicationThrottle throttle;
+    /** Where the remote parts of tiered logs are, if tiered storage is on. */
+    private final Optional<RemoteStorage> remoteStorage;
     private final Map<TopicPartition, Fetching> partitions = new ConcurrentHashMap<>();
     private final Object changed = new Object();
     private volatile boolean running = true;
@@ -68,9 +72,10 @@ final class ReplicaFetcher extends Thread {
     }
 
     ReplicaFetcher(String name, int leaderId, ReplicationConfig config, IntFunction<Optional<Endpoint>> endpoints,
-                   ReplicationThrottle throttle) {
+                   ReplicationThrottle throttle, Optional<RemoteStorage> remoteStorage) {
         super(name);
         setDaemon(true);
+        this.remoteStorage = remoteStorage;
         this.leaderId = leaderId;
         this.config = config;
         this.endpoints = endpoints;
@@ -267,8 +272,13 @@ final class ReplicaFetcher extends Thread {
         }
         if (error == Errors.OFFSET_MOVED_TO_TIERED_STORAGE) {
             // The leader's local log starts beyond what we would fetch next, the rest is in remote storage (KIP-405):
-            // restart at its local log start. Consumers read the remote part from the leader; no replica holds it.
-            partition.truncateFullyAndStartAt(leaderLocalLogStart(partition.topicPartition(), fetching.leaderEpoch()),
+            // restart at the end of the remote copy below its local log start, with that copy's producer state and
+            // leader epochs. Consumers read the remote part from the leader; no replica holds it.
+            TopicPartition tp = partition.topicPartition();
+            long leaderStart = leaderLocalLogStart(tp, fetching.leaderEpoch());
+            Optional<RemoteAuxState> below = remoteStorage.isPresent()
+                    ? RemoteAuxState.below(remoteStorage.get(), tp, leaderStart) : Optional.empty();
+            partition.truncateFullyAndStartAt(below.orElse(RemoteAuxState.nothingAt(leaderStart)),
                     fetching.leaderEpoch());
             return true;
         }

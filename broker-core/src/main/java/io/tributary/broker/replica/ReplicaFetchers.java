@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.IntFunction;
 import io.tributary.broker.controller.ClusterView.Endpoint;
+import io.tributary.broker.log.remote.RemoteStorage;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Utils;
 
@@ -16,14 +17,17 @@ final class ReplicaFetchers implements AutoCloseable {
     private final ReplicationConfig config;
     private final IntFunction<Optional<Endpoint>> endpoints;
     private final ReplicationThrottle throttle;
+    private final Optional<RemoteStorage> remoteStorage;
     private final Map<FetcherKey, ReplicaFetcher> fetchers = new HashMap<>();
     private final Map<TopicPartition, FetcherKey> assigned = new HashMap<>();
 
     private record FetcherKey(int leaderId, int index) {
     }
 
-    ReplicaFetchers(ReplicationConfig config, IntFunction<Optional<Endpoint>> endpoints, ReplicationThrottle throttle) {
+    ReplicaFetchers(ReplicationConfig config, IntFunction<Optional<Endpoint>> endpoints, ReplicationThrottle throttle,
+                    Optional<RemoteStorage> remoteStorage) {
         this.config = config;
+        this.remoteStorage = remoteStorage;
         this.endpoints = endpoints;
         this.throttle = throttle;
     }
@@ -34,7 +38,7 @@ final class ReplicaFetchers implements AutoCloseable {
         FetcherKey key = new FetcherKey(leaderId, Utils.abs(partition.topicPartition().hashCode()) % config.fetchers());
         ReplicaFetcher fetcher = fetchers.computeIfAbsent(key, k -> {
             ReplicaFetcher created = new ReplicaFetcher("tributary-replica-fetcher-" + k.leaderId() + "-" + k.index(), k.leaderId(),
-                    config, endpoints, throttle);
+                    config, endpoints, throttle, remoteStorage);
             created.start();
             return created;
         });

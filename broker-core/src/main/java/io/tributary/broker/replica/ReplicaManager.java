@@ -38,6 +38,7 @@ import io.tributary.broker.log.PartitionLog;
 import io.tributary.broker.log.VerificationGuard;
 import io.tributary.broker.log.ProducerStateManager;
 import io.tributary.broker.log.remote.LeaderView;
+import io.tributary.broker.log.remote.RemoteStorage;
 import io.tributary.broker.metrics.BrokerTopicStats;
 import io.tributary.broker.metrics.IsrChanges;
 import io.tributary.broker.purgatory.Purgatory;
@@ -124,7 +125,8 @@ public final class ReplicaManager implements TopicListener, LeaderView, AutoClos
 
     public ReplicaManager(ReplicationConfig config, TopicManager topics, LogManager logs, IdempotentAppender appender,
                           Purgatory<TopicPartition> fetchWaiters, ClusterView view, PartitionStateStore states,
-                          HighWatermarkCheckpoints highWatermarks, Time time) {
+                          HighWatermarkCheckpoints highWatermarks, Time time,
+                          Optional<RemoteStorage> remoteStorage) {
         this.config = config;
         this.topics = topics;
         this.logs = logs;
@@ -139,7 +141,7 @@ public final class ReplicaManager implements TopicListener, LeaderView, AutoClos
         this.followerThrottle = new ReplicationThrottle("follower", ReplicationThrottle.UNTHROTTLED, time);
         this.alterLogDirsThrottle = new ReplicationThrottle("alter-log-dirs", ReplicationThrottle.UNTHROTTLED, time);
         this.logDirMoves = new LogDirMoves(config.fetchMaxBytes(), alterLogDirsThrottle, logs::replaceCurrentWithFuture);
-        this.fetchers = new ReplicaFetchers(config, view::broker, followerThrottle);
+        this.fetchers = new ReplicaFetchers(config, view::broker, followerThrottle, remoteStorage);
         this.isrWriter = new ZooKeeperIsrWriter(states);
         this.background = Executors.newSingleThreadScheduledExecutor(daemon("tributary-replica-background"));
         this.resignations = Executors.newSingleThreadScheduledExecutor(daemon("tributary-replica-resignations"));

@@ -12,10 +12,14 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
+import org.apache.kafka.common.errors.TransactionCoordinatorFencedException;
+import org.apache.kafka.common.record.internal.ControlRecordType;
+import org.apache.kafka.common.record.internal.EndTransactionMarker;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.storage.internals.log.ProducerStateEntry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -263,5 +267,55 @@ class ProducerStateManagerTest {
         } finally {
             log.close();
         }
+    }
+
+    @Test
+    void kafkasFormatKeepsEachProducersLastBatchEpochsAndOpenTransactionForKafkasReaderAndOurLoad(@TempDir Path dir)
+            throws Exception {
+        state.update(batch(1, 2, 0, 3), 0, 2, 1_000);
+        state.update(batch(1, 2, 3, 2), 3, 4, 2_000);
+        state.update(transactional(7, 0), 5, 5, 3_000); // still open
+        state.update(transactional(8, 0), 6, 6, 3_000);
+        state.update(MemoryRecords.withEndTransactionMarker(8, (short) 0, new EndTransactionMarker(ControlRecordType.COMMIT, 9))
+                .batches().iterator().next(), 7, 7, 4_000);
+        state.writeSnapshot(dir, 8, offset -> false);
+        Path kafka = Files.createDirectories(dir.resolve("kafka")).resolve(String.format("%020d", 8) + ProducerStateManager.SNAPSHOT_SUFFIX);
+        Files.write(kafka, ProducerStateManager.kafkaFormatOf(ProducerStateManager.snapshotFile(dir, 8), 0));
+
+        Map<Long, ProducerStateEntry> read = new java.util.HashMap<>();
+        org.apache.kafka.storage.internals.log.ProducerStateManager.readSnapshot(kafka.toFile())
+                .forEach(entry -> read.put(entry.producerId(), entry));
+        assertThat(read).containsOnlyKeys(1L, 7L, 8L);
+        ProducerStateEntry idempotent = read.get(1L);
+        assertThat(idempotent.producerEpoch()).isEqualTo((short) 2);
+        assertThat(idempotent.batchMetadata()).singleElement().satisfies(last -> assertThat(List.of(last.firstSeq(),
+                last.lastSeq(), last.firstOffset(), last.lastOffset())).containsExactly(3, 4, 3L, 4L));
+        assertThat(idempotent.lastTimestamp()).isEqualTo(2_000L);
+        assertThat(idempotent.currentTxnFirstOffset()).isEmpty();
+        assertThat(read.get(7L).currentTxnFirstOffset()).hasValue(5);
+        assertThat(read.get(8L).coordinatorEpoch()).isEqualTo(9);
+        assertThat(read.get(8L).currentTxnFirstOffset()).isEmpty();
+
+        LogFixture fixture = new LogFixture(dir.resolve("log"), Map.of());
+        Files.createDirectories(fixture.partitionDir());
+        Files.copy(kafka, fixture.partitionDir().resolve(String.format("%020d", 0) + ProducerStateManager.SNAPSHOT_SUFFIX));
+        PartitionLog log = fixture.open();
+        try {
+            ProducerStateManager loaded = ProducerStateManager.load(log, 0);
+            assertThat(loaded.duplicateOf(batch(1, 2, 3, 2))).hasValueSatisfying(b -> assertThat(b.firstOffset()).isEqualTo(3));
+            loaded.checkSequence(batch(1, 2, 5, 1));
+            assertThatThrownBy(() -> loaded.checkSequence(batch(1, 2, 7, 1))).isInstanceOf(OutOfOrderSequenceException.class);
+            assertThat(loaded.openTransactions()).containsExactly(Map.entry(7L, 5L));
+            assertThatThrownBy(() -> loaded.checkEpoch(MemoryRecords.withEndTransactionMarker(8, (short) 0,
+                    new EndTransactionMarker(ControlRecordType.ABORT, 8)).batches().iterator().next()))
+                    .isInstanceOf(TransactionCoordinatorFencedException.class);
+        } finally {
+            log.close();
+        }
+    }
+
+    private static RecordBatch transactional(long producerId, int sequence) {
+        return MemoryRecords.withTransactionalRecords(Compression.NONE, producerId, (short) 0, sequence,
+                new SimpleRecord(new byte[] {1})).batches().iterator().next();
     }
 }

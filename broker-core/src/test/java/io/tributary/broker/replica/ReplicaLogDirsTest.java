@@ -80,7 +80,7 @@ class ReplicaLogDirsTest {
         logs = LogManager.open(dirs, config.logDefaults(), Time.SYSTEM);
         topics = new TopicManager(new TopicStore(zk), logs, config.logDefaults(), BROKER, () -> Set.of(BROKER, 1));
         replicas = new ReplicaManager(config.replicationConfig(null), topics, logs, new IdempotentAppender(), new Purgatory<>("fetch"),
-                view, new PartitionStateStore(zk), HighWatermarkCheckpoints.load(dirs), Time.SYSTEM);
+                view, new PartitionStateStore(zk), HighWatermarkCheckpoints.load(dirs), Time.SYSTEM, java.util.Optional.empty());
         topics.addListener(replicas);
         topics.load();
     }

@@ -78,7 +78,8 @@ class SessionLossResignationTest {
         TopicManager topics = new TopicManager(new TopicStore(zk), logs, logConfig, BROKER, () -> Set.of(BROKER, 1));
         PartitionStateStore states = new PartitionStateStore(zk);
         replicas = new ReplicaManager(config.replicationConfig(null), topics, logs, new IdempotentAppender(), new Purgatory<>("fetch"),
-                view, states, HighWatermarkCheckpoints.load(List.of(logDir)), Time.SYSTEM);
+                view, states, HighWatermarkCheckpoints.load(List.of(logDir)), Time.SYSTEM,
+                java.util.Optional.empty());
         topics.addListener(replicas);
         replicas.addLeadershipListener(new ReplicaManager.LeadershipListener() {
             @Override

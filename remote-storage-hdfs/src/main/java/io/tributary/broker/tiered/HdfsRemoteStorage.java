@@ -71,7 +71,8 @@ public final class HdfsRemoteStorage implements RemoteStorage {
     }
 
     @Override
-    public String copy(TopicPartition tp, ClosedSegmentFiles segment, byte[] leaderEpochCheckpoint) throws IOException {
+    public String copy(TopicPartition tp, ClosedSegmentFiles segment, byte[] leaderEpochCheckpoint,
+                       Optional<byte[]> producerSnapshot) throws IOException {
         String location = TieredLayout.newLocation(segment.baseOffset());
         Path dir = layout.copyDir(tp.topic(), tp.partition(), location);
         if (!fs.mkdirs(dir)) {
@@ -85,8 +86,9 @@ public final class HdfsRemoteStorage implements RemoteStorage {
         if (segment.txnIndex().isPresent()) {
             copyFile(segment.txnIndex().get(), new Path(dir, SegmentFile.TXN_INDEX.fileName(base, end)));
         }
-        if (segment.producerSnapshot().isPresent()) {
-            copyFile(segment.producerSnapshot().get(), new Path(dir, SegmentFile.PRODUCER_SNAPSHOT.fileName(base, end)));
+        if (producerSnapshot.isPresent()) {
+            DurableFiles.write(fs, new Path(dir, SegmentFile.PRODUCER_SNAPSHOT.fileName(base, end)), producerSnapshot.get(),
+                    false);
         }
         DurableFiles.write(fs, new Path(dir, SegmentFile.LEADER_EPOCH_CHECKPOINT.fileName(base, end)), leaderEpochCheckpoint,
                 false);

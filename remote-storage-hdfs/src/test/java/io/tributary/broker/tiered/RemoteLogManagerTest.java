@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import io.tributary.broker.log.ClosedSegmentFiles;
 import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.log.PartitionLog;
+import io.tributary.broker.log.remote.RemoteAuxState;
 import io.tributary.broker.log.remote.RemoteFile;
 import io.tributary.broker.log.remote.RemoteLogMetadata;
 import io.tributary.broker.log.remote.RemoteSegment;
@@ -103,6 +104,65 @@ class RemoteLogManagerTest {
     }
 
     @Test
+    void aCopysProducerSnapshotIsInKafkasFormatWhichDumpLogSegmentsReads(@TempDir Path local) throws Exception {
+        TieredBroker a = broker("a", 10, Map.of());
+        a.append(3);
+        a.appendOfProducer(42, (short) 3, 0, false);
+        a.appendOfProducer(42, (short) 3, 2, false);
+        long lastOffsetOf42 = a.log.logEndOffset() - 1;
+        long txnFirstOffset = a.log.logEndOffset();
+        a.appendOfProducer(7, (short) 1, 0, true); // its transaction is still open at the first copy's end
+        a.append(20);
+        a.remote.becameLeader(TP, 0);
+
+        RemoteSegment first = awaitRemoteEnd(closedEnd(a)).segments().get(0);
+        assertThat(first.producerSnapshot()).isTrue();
+        assertThat(first.endOffset()).isGreaterThan(txnFirstOffset + 1);
+        Path snapshot = local.resolve(String.format("%020d.snapshot", first.endOffset()));
+        ByteBuffer bytes = storage.read(TP, first, RemoteFile.PRODUCER_SNAPSHOT, 0, 1 << 16);
+        byte[] copied = new byte[bytes.remaining()];
+        bytes.get(copied);
+        java.nio.file.Files.write(snapshot, copied);
+
+        String dump = KafkaTools.dumpLogSegments(snapshot);
+        assertThat(dump).doesNotContain("invalid", "Exception").contains(
+                "producerId: 42 producerEpoch: 3 coordinatorEpoch: -1 currentTxnFirstOffset: OptionalLong.empty ",
+                " firstSequence: 2 lastSequence: 3 lastOffset: " + lastOffsetOf42 + " offsetDelta: 1 ",
+                "producerId: 7 producerEpoch: 1 coordinatorEpoch: -1 currentTxnFirstOffset: OptionalLong[" + txnFirstOffset + "]");
+    }
+
+    @Test
+    void aReplicaRestartingAboveTheRemotePartTakesTheProducersAndLeaderEpochsOfTheCopyBelow() throws Exception {
+        TieredBroker a = broker("a", 10, Map.of());
+        a.appendOfProducer(42, (short) 3, 0, false);
+        a.append(25);
+        a.remote.becameLeader(TP, 0);
+        RemoteSegment second = awaitRemoteEnd(closedEnd(a)).segments().get(1);
+
+        assertThat(RemoteAuxState.below(storage, TP, 0)).as("nothing below the log start").isEmpty();
+        assertThat(RemoteAuxState.below(storage, TP, second.startOffset() + 1)).as("within a copy: from its end on")
+                .hasValueSatisfying(state -> assertThat(state.startOffset()).isEqualTo(second.endOffset()));
+        RemoteAuxState below = RemoteAuxState.below(storage, TP, second.endOffset()).orElseThrow();
+        assertThat(below.startOffset()).isEqualTo(second.endOffset());
+        assertThat(below.leaderEpochs()).containsExactly(Map.entry(0, 0L));
+
+        Path copy = dir.resolve("remote").resolve(TP.toString()).resolve(second.location());
+        java.nio.file.Files.delete(copy.resolve(".leader-epoch-checkpoint.crc")); // the local file system's checksum
+        java.nio.file.Files.writeString(copy.resolve("leader-epoch-checkpoint"), "0\n2\n0 0\n"); // two entries announced, one there
+        assertThat(RemoteAuxState.below(storage, TP, second.endOffset())).as("restarts without the epochs")
+                .hasValueSatisfying(state -> assertThat(state.leaderEpochs()).isEmpty());
+
+        TieredBroker b = broker("b", 10, Map.of());
+        b.log.truncateFullyAndStartAt(below.startOffset());
+        b.appender.restartAt(b.log, below.startOffset(), below.producerSnapshot());
+        assertThat(b.appender.activeProducers(b.log)).singleElement().satisfies(producer -> {
+            assertThat(producer.producerId()).isEqualTo(42);
+            assertThat(producer.epoch()).isEqualTo((short) 3);
+            assertThat(producer.lastSequence()).isEqualTo(1);
+        });
+    }
+
+    @Test
     void remoteRetentionDeletesTheOldestCopiesByTheWholeLogsSize() throws Exception {
         TieredBroker a = broker("a", 10, Map.of(LogConfig.LOCAL_RETENTION_BYTES, String.valueOf(10 * TieredBroker.BATCH_BYTES),
                 LogConfig.RETENTION_BYTES, String.valueOf(40 * TieredBroker.BATCH_BYTES)));
@@ -164,7 +224,8 @@ class RemoteLogManagerTest {
     void theNextLeadersClaimDeletesTheCopiesNothingLists() throws Exception {
         TieredBroker a = broker("a", 10, Map.of(LogConfig.REMOTE_LOG_COPY_DISABLE, "true"));
         a.append(25);
-        String halfMade = storage.copy(TP, a.log.closedSegmentFiles(0, Long.MAX_VALUE).get(0), new byte[0]);
+        String halfMade = storage.copy(TP, a.log.closedSegmentFiles(0, Long.MAX_VALUE).get(0), new byte[0],
+                java.util.Optional.empty());
         assertThat(storage.locations(TP)).containsExactly(halfMade);
 
         a.remote.becameLeader(TP, 3);
@@ -240,8 +301,9 @@ class RemoteLogManagerTest {
         }
 
         @Override
-        public String copy(TopicPartition tp, ClosedSegmentFiles segment, byte[] leaderEpochCheckpoint) throws IOException {
-            return storage.copy(tp, segment, leaderEpochCheckpoint);
+        public String copy(TopicPartition tp, ClosedSegmentFiles segment, byte[] leaderEpochCheckpoint,
+                           java.util.Optional<byte[]> producerSnapshot) throws IOException {
+            return storage.copy(tp, segment, leaderEpochCheckpoint, producerSnapshot);
         }
 
         @Override

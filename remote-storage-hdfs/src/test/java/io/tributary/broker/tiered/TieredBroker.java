@@ -73,6 +73,16 @@ final class TieredBroker implements LeaderView, AutoCloseable {
         }
     }
 
+    /** Appends a batch of two records of producer {@code producerId} at {@code epoch}, from {@code sequence} on. */
+    void appendOfProducer(long producerId, short epoch, int sequence, boolean transactional) {
+        SimpleRecord[] records = {new SimpleRecord(("p" + sequence).getBytes(StandardCharsets.UTF_8)),
+            new SimpleRecord(("p" + (sequence + 1)).getBytes(StandardCharsets.UTF_8))};
+        long offset = log.logEndOffset();
+        appender.appendAsFollower(log, transactional
+                ? MemoryRecords.withTransactionalRecords(offset, Compression.NONE, producerId, epoch, sequence, 0, records)
+                : MemoryRecords.withIdempotentRecords(offset, Compression.NONE, producerId, epoch, sequence, 0, records));
+    }
+
     /** One batch of one record with value "x" * 100, at {@code offset}. */
     static MemoryRecords batchAt(long offset) {
         MemoryRecordsBuilder builder = MemoryRecords.builder(ByteBuffer.allocate(512), RecordBatch.MAGIC_VALUE_V2,

@@ -17,6 +17,18 @@ import java.util.concurrent.TimeUnit;
 import io.tributary.broker.BrokerConfig;
 import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.log.remote.RemoteLogConfig;
+import io.tributary.broker.testing.BrokerProcess;
+import io.tributary.testkit.wire.RawConnection;
+import io.tributary.testkit.wire.Requests;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.message.InitProducerIdRequestData;
+import org.apache.kafka.common.message.InitProducerIdResponseData;
+import org.apache.kafka.common.message.ProduceResponseData.PartitionProduceResponse;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.SimpleRecord;
+import org.apache.kafka.common.requests.InitProducerIdResponse;
+import org.apache.kafka.common.requests.ProduceResponse;
 import io.tributary.broker.testing.Clients;
 import io.tributary.broker.testing.Records;
 import io.tributary.broker.testing.TestCluster;
@@ -44,8 +56,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
-import org.apache.kafka.common.utils.internals.Exit;
-import org.apache.kafka.tools.DumpLogSegments;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -60,7 +70,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Tiered storage on HDFS under two brokers in JVMs of their own (so one can be killed), with YARN beside HDFS
  * (MiniHadoop), all the scenarios on one cluster start, each on a topic of its own: copy, local retention, Kafka's
  * tools on the copies and consumers reading from offset 0; remote retention and DeleteRecords; a leader killed
- * mid-copy; a corrupt copy; the loader reading tiered segments straight from HDFS, with the brokers down (on YARN,
+ * mid-copy; a corrupt copy; a follower restarting at the leader's local log start with the producer state of the
+ * remote segment below it; the loader reading tiered segments straight from HDFS, with the brokers down (on YARN,
  * next to the blocks), mixed with broker reads, and through the brokers alone.
  * Segments of 16 KiB, local retention of 32 KiB, the remote log tasks every 300 ms. The copy, handover and fencing
  * rules are tested fast, over the local filesystem, in {@link RemoteLogManagerTest}.
@@ -134,7 +145,7 @@ class TieredStorageIT {
                 SegmentFile.LOG.fileName(first), SegmentFile.OFFSET_INDEX.fileName(first),
                 SegmentFile.TIME_INDEX.fileName(first), "leader-epoch-checkpoint");
         assertThat(Files.readString(files.resolve("leader-epoch-checkpoint"))).startsWith("0\n1\n0 0\n");
-        String dump = dumpLogSegments(files.resolve(SegmentFile.LOG.fileName(first)),
+        String dump = KafkaTools.dumpLogSegments(files.resolve(SegmentFile.LOG.fileName(first)),
                 files.resolve(SegmentFile.OFFSET_INDEX.fileName(first)), files.resolve(SegmentFile.TIME_INDEX.fileName(first)));
         assertThat(dump).contains("isvalid: true", "baseOffset: 0 ").doesNotContain("Mismatches in", "Exception",
                 "isvalid: false", "Non-consecutive offsets");
@@ -312,6 +323,60 @@ class TieredStorageIT {
     }
 
     /** The dataset holds offsets {@code [0, end)} of partition 0, each once. */
+    @Test
+    @Order(6)
+    void aFollowerRestartingAtTheLeadersLocalStartKnowsTheProducersWhoseLastWritesAreRemote() throws Exception {
+        String topic = "producers";
+        createTopic(topic, List.of(0, 1), Map.of());
+        cluster.awaitFullIsr(admin, topic, 0, WAIT);
+        cluster.broker(1).terminate(); // out of the ISR, its log ends at 0
+        PartitionProduceResponse last;
+        long producerId;
+        short epoch;
+        try (RawConnection raw = new RawConnection("127.0.0.1", port(cluster.broker(0)))) {
+            InitProducerIdResponseData producer = ((InitProducerIdResponse) raw.request(ApiKeys.INIT_PRODUCER_ID, (short) 4,
+                    new InitProducerIdRequestData().setTransactionalId(null).setTransactionTimeoutMs(60_000))).data();
+            producerId = producer.producerId();
+            epoch = producer.producerEpoch();
+            produceBatch(raw, topic, producerId, epoch, 0);
+            last = produceBatch(raw, topic, producerId, epoch, 2);
+        }
+        assertThat(last.errorCode()).isZero();
+        produce(topic, 96 * 1024);
+        Awaitility.await("the producer's writes only in remote storage").atMost(WAIT)
+                .until(() -> offset(topic, OffsetSpec.earliestLocal()) > last.baseOffset() + 1);
+
+        cluster.broker(1).restart(); // restarts its log at broker 0's local log start
+        cluster.awaitFullIsr(admin, topic, 0, WAIT);
+        cluster.broker(0).terminate();
+        Awaitility.await("broker 1 leads").atMost(WAIT).until(() -> TestCluster.leaderOf(admin, topic, 0) == 1);
+        long end = offset(topic, OffsetSpec.latest());
+        try (RawConnection raw = new RawConnection("127.0.0.1", port(cluster.broker(1)))) {
+            PartitionProduceResponse retry = produceBatch(raw, topic, producerId, epoch, 2);
+            assertThat(retry.errorCode()).isZero();
+            assertThat(retry.baseOffset()).as("the retry answered as a duplicate of the batch").isEqualTo(last.baseOffset());
+        } finally {
+            cluster.broker(0).restart();
+        }
+        assertThat(offset(topic, OffsetSpec.latest())).as("nothing appended again").isEqualTo(end);
+        cluster.awaitFullIsr(admin, topic, 0, WAIT);
+    }
+
+    /** A batch of two records of an idempotent producer, from {@code sequence} on, to partition 0 (acks=all). */
+    private static PartitionProduceResponse produceBatch(RawConnection raw, String topic, long producerId, short epoch,
+            int sequence) throws Exception {
+        MemoryRecords batch = MemoryRecords.withIdempotentRecords(Compression.NONE, producerId, epoch, sequence,
+                new SimpleRecord(value(sequence)), new SimpleRecord(value(sequence + 1)));
+        ProduceResponse response = (ProduceResponse) raw.request(ApiKeys.PRODUCE, (short) 9,
+                Requests.produce(topic, (short) -1, batch));
+        return response.data().responses().iterator().next().partitionResponses().get(0);
+    }
+
+    private static int port(BrokerProcess broker) {
+        String address = broker.bootstrapServers();
+        return Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
+    }
+
     private static void assertOffsetsOnce(String output, String topic, long end) throws Exception {
         java.util.BitSet offsets = Datasets.offsetsByPartition(new org.apache.hadoop.fs.Path(output), topic, hadoop.clientConf()).get(0);
         assertThat(offsets.cardinality()).isEqualTo(end);
@@ -400,22 +465,5 @@ class TieredStorageIT {
             }
         }
         return folders;
-    }
-
-    private static String dumpLogSegments(Path... files) throws Exception {
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        PrintStream original = System.out;
-        Exit.setExitProcedure((code, message) -> {
-            throw new AssertionError("DumpLogSegments exited with " + code + ": " + message);
-        });
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            DumpLogSegments.main(new String[] {"--files", String.join(",", java.util.Arrays.stream(files).map(Path::toString).toList()),
-                "--deep-iteration"});
-        } finally {
-            System.setOut(original);
-            Exit.resetExitProcedure();
-        }
-        return captured.toString(StandardCharsets.UTF_8);
     }
 }

@@ -1,5 +1,6 @@
 package io.tributary.broker.log.remote;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -8,7 +9,7 @@ import java.util.TreeMap;
 /**
  * Kafka's {@code leader-epoch-checkpoint} text: a version line ({@code 0}), an entry count line, then one
  * {@code <epoch> <start offset>} line per epoch, oldest first. The replica's leader epoch cache keeps its file in it;
- * a segment copy takes the entries up to its end.
+ * a segment copy takes the entries up to its end, and a follower restarting above the remote part reads them back.
  */
 public final class LeaderEpochCheckpoint {
     private static final String VERSION = "0";
@@ -21,6 +22,29 @@ public final class LeaderEpochCheckpoint {
         StringBuilder text = new StringBuilder(VERSION).append('\n').append(entries.size()).append('\n');
         new TreeMap<>(entries).forEach((epoch, start) -> text.append(epoch).append(' ').append(start).append('\n'));
         return text.toString();
+    }
+
+    /**
+     * The entries (epoch → start offset) of a checkpoint's text.
+     *
+     * @throws IOException if it is not a checkpoint of version 0 with as many entries as it says
+     */
+    public static NavigableMap<Integer, Long> decode(String text) throws IOException {
+        String[] lines = text.split("\n");
+        try {
+            int count = Integer.parseInt(lines[1].trim());
+            if (!lines[0].trim().equals(VERSION) || lines.length != count + 2) {
+                throw new IOException("not a leader-epoch checkpoint of version " + VERSION + " with " + count + " entries");
+            }
+            NavigableMap<Integer, Long> entries = new TreeMap<>();
+            for (int i = 2; i < lines.length; i++) {
+                String[] entry = lines[i].trim().split("\\s+");
+                entries.put(Integer.parseInt(entry[0]), Long.parseLong(entry[1]));
+            }
+            return entries;
+        } catch (RuntimeException e) {
+            throw new IOException("unreadable leader-epoch checkpoint: " + e.getMessage(), e);
+        }
     }
 
     /** The checkpoint a copy of a segment ending at {@code endOffset} takes: the epochs that start below its end. */

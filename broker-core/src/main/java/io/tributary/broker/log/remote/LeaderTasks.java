@@ -1,13 +1,16 @@
 package io.tributary.broker.log.remote;
 
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.util.HashSet;
 import java.util.List;
 import java.util.NavigableMap;
+import java.util.Optional;
 import java.util.Set;
 import io.tributary.broker.log.ClosedSegmentFiles;
 import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.log.PartitionLog;
+import io.tributary.broker.log.ProducerStateManager;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
@@ -108,10 +111,12 @@ final class LeaderTasks {
             }
             long start = Math.max(segment.baseOffset(), current.endOffset());
             NavigableMap<Integer, Long> epochs = leaders.leaderEpochs(tp);
-            String location = storage.copy(tp, segment, LeaderEpochCheckpoint.upTo(epochs, segment.endOffset()));
+            Optional<byte[]> producerSnapshot = kafkaProducerSnapshot(segment);
+            String location = storage.copy(tp, segment, LeaderEpochCheckpoint.upTo(epochs, segment.endOffset()),
+                    producerSnapshot);
             RemoteSegment copied = new RemoteSegment(segment.baseOffset(), start, segment.endOffset(), segment.sizeInBytes(),
                     segment.maxTimestamp(), LeaderEpochCheckpoint.within(epochs, start, segment.endOffset()), location,
-                    segment.txnIndex().isPresent(), segment.producerSnapshot().isPresent());
+                    segment.txnIndex().isPresent(), producerSnapshot.isPresent());
             RemoteLogMetadata next = current.withSegment(copied, epoch, Math.max(current.logStartOffset(), log.logStartOffset()),
                     log.abortedTxns(segment.endOffset(), segment.endOffset()));
             RemoteLogMetadata committed = storage.commit(tp, current, next);
@@ -126,6 +131,18 @@ final class LeaderTasks {
                     start, segment.endOffset());
         }
         return current;
+    }
+
+    /** The producer snapshot at the segment's end, in Kafka's format (ours locally), if the log still has it. */
+    private Optional<byte[]> kafkaProducerSnapshot(ClosedSegmentFiles segment) throws IOException {
+        if (segment.producerSnapshot().isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(ProducerStateManager.kafkaFormatOf(segment.producerSnapshot().get(), time.milliseconds()));
+        } catch (NoSuchFileException deletedMeanwhile) {
+            return Optional.empty();
+        }
     }
 
     /**

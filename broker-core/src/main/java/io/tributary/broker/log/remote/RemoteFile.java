@@ -10,7 +10,7 @@ public enum RemoteFile {
     TIME_INDEX,
     /** {@code <base>.txnindex}: the aborted transactions whose markers the segment holds; only if it has any. */
     TXN_INDEX,
-    /** {@code <end>.snapshot}: the producer state at the segment's end; only if the broker still had it. */
+    /** {@code <end>.snapshot}: the producer state at the segment's end, in Kafka's format; only if the broker still had it. */
     PRODUCER_SNAPSHOT,
     /** {@code leader-epoch-checkpoint}: the leader epochs from the log's start up to the segment's end. */
     LEADER_EPOCH_CHECKPOINT

@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Optional;
 import io.tributary.broker.log.ClosedSegmentFiles;
 import org.apache.kafka.common.TopicPartition;
 
@@ -29,11 +30,13 @@ public interface RemoteStorage extends Closeable {
     RemoteLogMetadata metadata(TopicPartition tp) throws IOException;
 
     /**
-     * Copies a closed segment's files (and the leader-epoch checkpoint up to its end) to a new location, durably.
+     * Copies a closed segment's log and index files, the leader-epoch checkpoint up to its end and, if given, the
+     * producer snapshot at its end (both in Kafka's format, made by the caller) to a new location, durably.
      *
      * @return the location, for the {@link RemoteSegment} that will list the copy
      */
-    String copy(TopicPartition tp, ClosedSegmentFiles segment, byte[] leaderEpochCheckpoint) throws IOException;
+    String copy(TopicPartition tp, ClosedSegmentFiles segment, byte[] leaderEpochCheckpoint, Optional<byte[]> producerSnapshot)
+            throws IOException;
 
     /**
      * Publishes {@code next} as the newest metadata of {@code tp} if the newest is still {@code expected}.
