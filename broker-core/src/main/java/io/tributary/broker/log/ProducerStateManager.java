@@ -140,11 +140,19 @@ public final class ProducerStateManager {
         return replayedFrom;
     }
 
+    /**
+     * Runs on the log scheduler after the roll. A move between log dirs may rename the folder while the snapshot is
+     * being written into it; the snapshot is then written again where the folder is now.
+     */
     private synchronized void snapshotOnRoll(PartitionLog partitionLog, long newBaseOffset) {
         Path dir = partitionLog.dir();
         try {
             writeSnapshot(dir, newBaseOffset, partitionLog::producerSnapshotNeeded);
         } catch (IOException | RuntimeException e) {
+            if (!partitionLog.dir().equals(dir)) {
+                snapshotOnRoll(partitionLog, newBaseOffset);
+                return;
+            }
             log.warn("could not snapshot producer state in {} at offset {}: {}", dir, newBaseOffset, e.getMessage());
         }
     }

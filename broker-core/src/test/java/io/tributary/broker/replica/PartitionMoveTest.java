@@ -293,7 +293,10 @@ class PartitionMoveTest {
         assertThat(values(moved)).hasSize(33 - 18);
         appender.snapshotAll(); // a snapshot at the log end, which prunes those not needed
         for (long end = 21; end <= 30; end += 3) {
-            assertThat(moved.dir().resolve(String.format("%020d.snapshot", end))).as("the end of a segment not copied yet").exists();
+            Path snapshot = moved.dir().resolve(String.format("%020d.snapshot", end));
+            // written on the log scheduler after each roll, maybe while the move renamed the folder
+            Awaitility.await("the snapshot at the end of a segment not copied yet, " + end).atMost(Duration.ofSeconds(10))
+                    .until(() -> Files.exists(snapshot));
         }
     }
 
