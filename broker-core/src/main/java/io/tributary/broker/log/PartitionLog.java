@@ -296,9 +296,12 @@ public final class PartitionLog {
     }
 
     private void checkInRange(long offset, long start, long localStart, long end) {
-        if (offset < start || offset > end) {
+        // Retention moves the local start before the log start, so a read between the two sees a log start behind
+        // the local one; below the local start of a log that is not tiered, nothing is left anywhere.
+        long firstAvailable = local.config().remoteStorageEnable() ? start : Math.max(start, localStart);
+        if (offset < firstAvailable || offset > end) {
             throw new OffsetOutOfRangeException("Offset " + offset + " is out of range for partition "
-                    + topicPartition + ": the first available offset is " + start + ", the log end offset is "
+                    + topicPartition + ": the first available offset is " + firstAvailable + ", the log end offset is "
                     + end);
         }
         if (offset < localStart) {
