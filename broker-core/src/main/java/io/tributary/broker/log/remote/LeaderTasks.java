@@ -167,9 +167,10 @@ final class LeaderTasks {
             bytes -= segment.sizeInBytes();
             expired++;
         }
-        if (expired == 0) {
+        if (expired == 0 && logStart <= metadata.logStartOffset()) {
             return metadata;
         }
+        // Also with nothing expired: a DeleteRecords start inside the first copy is recorded, for the tiered readers.
         List<RemoteSegment> gone = metadata.segments().subList(0, expired);
         long newStart = expired < metadata.segments().size()
                 ? metadata.segments().get(expired).startOffset() : metadata.endOffset();
@@ -184,8 +185,10 @@ final class LeaderTasks {
         for (RemoteSegment segment : gone) {
             storage.delete(tp, segment.location());
         }
-        LOG.info("{}: remote retention deleted {} segments; the log now starts at offset {}", tp, expired,
-                log.logStartOffset());
+        if (expired > 0) {
+            LOG.info("{}: remote retention deleted {} segments; the log now starts at offset {}", tp, expired,
+                    log.logStartOffset());
+        }
         return committed;
     }
 
