@@ -22,6 +22,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
@@ -29,24 +30,31 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.DoubleSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A backfill of one topic by the loader, through the broker against from tiered segments on HDFS (MiniDFSCluster):
- * the loader's records/s, the broker's CPU seconds and bytes out during each, and the p99 produce-to-consume latency
- * of a live consumer of another topic on the same broker meanwhile. The broker runs in a JVM of its own (its CPU is
- * read from the OS); the loader runs in this one on Hadoop's local job runner, as many maps as cores. The two
- * backfills alternate over the rounds (broker first), each into a dataset of its own. After them, 10 s of the live
- * traffic alone give the broker's idle CPU rate, which the "above idle" column subtracts.
+ * A backfill of one topic by the loader, through the broker against from tiered segments on HDFS (MiniDFSCluster). The
+ * broker runs in a JVM of its own (its CPU is read from the OS, its JIT compiler's part from /proc); the loader runs in
+ * this one on Hadoop's local job runner, as many maps as cores. Two parts:
+ * <ul>
+ *   <li>with nothing else on the broker: each backfill and a plan alone ({@code --dry-run}) between two idle readings,
+ *       what each costs the broker above its idle rate, its bytes out, and the requests it handled by API;</li>
+ *   <li>with live traffic (a producer at a steady rate and a consumer of another topic): the loader's records/s and the
+ *       live consumer's p99 produce-to-consume latency during each backfill; the two alternate over the rounds.</li>
+ * </ul>
  *
  * <pre>
  * benchmarks/tiered [records, default 1000000] [value bytes, default 100] [rounds, default 1] [live records/s, default 2000]
@@ -55,8 +63,11 @@ import java.util.regex.Pattern;
 public final class TieredBackfillBenchmark {
     private static final String BACKFILL = "backfill";
     private static final String LIVE = "live";
+    private static final long LIVE_WARM_UP_MS = 20_000;
     private static final Pattern BYTES_OUT = Pattern.compile(
         "tributary_broker_bytes_out_total\\{topic=\"" + BACKFILL + "\",?\\} ([0-9.E+]+)");
+    private static final Pattern REQUESTS = Pattern.compile(
+        "tributary_request_latency_seconds_count\\{api=\"([^\"]+)\",?\\} ([0-9.E+]+)");
 
     private TieredBackfillBenchmark() {
     }
@@ -84,34 +95,71 @@ public final class TieredBackfillBenchmark {
             // All but the active segment and the one before it: copying is over before the backfills start.
             long tieredEnd = awaitTiered(dfs.getFileSystem(), root, records - 2L * 1024 * 1024 / (valueBytes + 20));
             System.out.printf("%d records of %d-byte values produced; %d of them tiered%n", records, valueBytes, tieredEnd);
+            quietBroker(broker, http, root, dir, records - tieredEnd);
             try (LiveTraffic live = LiveTraffic.start(broker.bootstrapServers(), liveRate)) {
-                live.measure(); // warm-up: the live consumer's first seconds do not count
-                Thread.sleep(3_000);
+                // Warm-up: the broker compiles the live traffic's paths for a while, and the live consumer's first
+                // seconds do not count. The idle rate is read before and after the backfills.
+                Thread.sleep(LIVE_WARM_UP_MS);
+                double idleBefore = idleWorkPerSecond(broker);
+                live.measure();
                 List<String> sides = new ArrayList<>();
                 List<Phase> phases = new ArrayList<>();
                 for (int round = 1; round <= rounds; round++) {
                     for (boolean tiered : List.of(false, true)) {
                         sides.add(tiered ? "tiered" : "broker");
                         phases.add(backfill(broker, http, root, dir.resolve("lake-" + round + (tiered ? "-tiered" : "-broker")),
-                            tiered, live));
+                            tiered, false, live::measure));
                     }
                 }
-                // After the backfills, when nothing else is left to copy: what the live traffic alone costs.
-                double idle = idleCpuPerSecond(broker, live);
-                System.out.printf("the broker with the live traffic alone: %.3f CPU s per s, live p99 %.1f ms%n", idle, live.measure());
-                System.out.println(String.format("%-8s %12s %10s %14s %16s %12s %14s", "side", "records/s", "seconds",
-                    "broker cpu s", "above idle cpu s", "bytes out", "live p99 ms"));
-                for (int i = 0; i < phases.size(); i++) {
-                    Phase phase = phases.get(i);
-                    System.out.println(String.format("%-8s %12.0f %10.1f %14.2f %16.2f %12d %14.1f", sides.get(i),
-                        phase.records / phase.seconds, phase.seconds, phase.brokerCpuSeconds,
-                        phase.brokerCpuSeconds - idle * phase.seconds, phase.bytesOut, phase.liveP99Ms));
-                }
+                double liveAloneP99 = live.measure();
+                double idleAfter = idleWorkPerSecond(broker);
+                System.out.printf("%nwith live traffic (%d records/s): the broker with it alone %.3f CPU s per s before, %.3f after"
+                    + " (JIT left out), live p99 alone %.1f ms%n", liveRate, idleBefore, idleAfter, liveAloneP99);
+                // No "above idle" here: the live traffic's own cost per second falls while a backfill loads the cores
+                // (its consumer's fetches wait longer and carry more records), so the difference means nothing.
+                printTable(sides, phases, Double.NaN);
             }
             System.out.println("load average: " + ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         } finally {
             broker.close();
             dfs.shutdown();
+        }
+    }
+
+    /**
+     * The backfills again with nothing else on the broker, between two idle readings: what each costs the broker above
+     * its idle rate, and which requests the tiered one sent it. A plan alone ({@code --dry-run}) separates the
+     * planning's requests from the untiered tail's reads.
+     */
+    private static void quietBroker(BrokerProcess broker, int http, String root, Path dir, long tailRecords) throws Exception {
+        double idleBefore = idleWorkPerSecond(broker);
+        List<String> sides = List.of("broker", "tiered", "plan");
+        List<Phase> phases = List.of(
+            backfill(broker, http, root, dir.resolve("quiet-broker"), false, false, () -> Double.NaN),
+            backfill(broker, http, root, dir.resolve("quiet-tiered"), true, false, () -> Double.NaN),
+            backfill(broker, http, root, dir.resolve("quiet-plan"), true, true, () -> Double.NaN));
+        double idleAfter = idleWorkPerSecond(broker);
+        double idle = (idleBefore + idleAfter) / 2;
+        System.out.printf("%nno other traffic: the broker idle %.4f CPU s per s before, %.4f after (JIT left out)%n",
+            idleBefore, idleAfter);
+        printTable(sides, phases, idle);
+        for (int i = 0; i < phases.size(); i++) {
+            System.out.printf("requests to the broker during %s: %s%n", sides.get(i), phases.get(i).requests);
+        }
+        Phase throughBroker = phases.get(0);
+        System.out.printf("the untiered tail (%d records) through the broker costs about %.3f CPU s at the through-broker rate%n",
+            tailRecords, throughBroker.aboveIdle(idle) * tailRecords / throughBroker.records);
+    }
+
+    /** "above idle" is the broker's CPU seconds besides its JIT compiler's, less its idle rate over the phase. */
+    private static void printTable(List<String> sides, List<Phase> phases, double idleWorkPerSecond) {
+        System.out.println(String.format("%-8s %12s %10s %14s %12s %16s %12s %14s", "side", "records/s", "seconds",
+            "broker cpu s", "of it JIT s", "above idle cpu s", "bytes out", "live p99 ms"));
+        for (int i = 0; i < phases.size(); i++) {
+            Phase phase = phases.get(i);
+            System.out.println(String.format("%-8s %12.0f %10.1f %14.3f %12.3f %16.3f %12d %14.1f", sides.get(i),
+                phase.records / phase.seconds, phase.seconds, phase.brokerCpu.total(), phase.brokerCpu.jit(),
+                phase.aboveIdle(idleWorkPerSecond), phase.bytesOut, phase.liveP99Ms));
         }
     }
 
@@ -139,57 +187,116 @@ public final class TieredBackfillBenchmark {
         throw new IllegalStateException("not tiered up to " + offset + " within 10 minutes");
     }
 
-    /** What one backfill took. */
-    private record Phase(long records, double seconds, double brokerCpuSeconds, long bytesOut, double liveP99Ms) {
+    /** What one backfill took; {@code requests} counts the broker's requests by API meanwhile. */
+    private record Phase(long records, double seconds, BrokerCpu brokerCpu, long bytesOut, double liveP99Ms,
+                         Map<String, Long> requests) {
+        double aboveIdle(double idleWorkPerSecond) {
+            return brokerCpu.work() - idleWorkPerSecond * seconds;
+        }
     }
 
-    private static Phase backfill(BrokerProcess broker, int http, String root, Path output, boolean tiered, LiveTraffic live)
-            throws Exception {
+    private static Phase backfill(BrokerProcess broker, int http, String root, Path output, boolean tiered, boolean planOnly,
+                                  DoubleSupplier liveP99) throws Exception {
         List<String> args = new ArrayList<>(List.of("--bootstrap-server", broker.bootstrapServers(), "--topic", BACKFILL,
             "--output", output.toString(), "--start", "earliest"));
         if (tiered) {
             args.addAll(List.of("--tiered-storage", root));
         }
-        ProcessHandle process = ProcessHandle.of(broker.pid()).orElseThrow();
-        double cpuBefore = cpuSeconds(process);
-        long bytesBefore = bytesOut(http);
-        live.measure();
+        if (planOnly) {
+            args.add("--dry-run");
+        }
+        BrokerCpu cpuBefore = BrokerCpu.read(broker.pid());
+        String metricsBefore = metrics(http);
+        liveP99.getAsDouble();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         long started = System.nanoTime();
         int exit = ToolRunner.run(new Configuration(), new TopicLoader(new PrintStream(out, true, StandardCharsets.UTF_8), System.err),
             args.toArray(String[]::new));
         double seconds = (System.nanoTime() - started) / 1e9;
-        double liveP99 = live.measure();
+        double p99 = liveP99.getAsDouble();
+        BrokerCpu cpu = BrokerCpu.read(broker.pid()).minus(cpuBefore);
+        String metricsAfter = metrics(http);
         if (exit != 0) {
             throw new IllegalStateException("the loader failed: " + out.toString(StandardCharsets.UTF_8));
         }
         Matcher loaded = Pattern.compile("loaded (\\d+) records").matcher(out.toString(StandardCharsets.UTF_8));
-        if (!loaded.find()) {
+        if (!planOnly && !loaded.find()) {
             throw new IllegalStateException("no record count in: " + out.toString(StandardCharsets.UTF_8));
         }
-        return new Phase(Long.parseLong(loaded.group(1)), seconds, cpuSeconds(process) - cpuBefore, bytesOut(http) - bytesBefore,
-            liveP99);
+        return new Phase(planOnly ? 0 : Long.parseLong(loaded.group(1)), seconds, cpu,
+            bytesOut(metricsAfter) - bytesOut(metricsBefore), p99, requestsBetween(metricsBefore, metricsAfter));
     }
 
-    /** The broker's CPU seconds per second over 10 s with only the live traffic. */
-    private static double idleCpuPerSecond(BrokerProcess broker, LiveTraffic live) throws InterruptedException {
-        ProcessHandle process = ProcessHandle.of(broker.pid()).orElseThrow();
-        live.measure();
-        double before = cpuSeconds(process);
+    /** The broker's CPU seconds per second besides its JIT compiler's, over 10 s with no backfill (and any live traffic). */
+    private static double idleWorkPerSecond(BrokerProcess broker) throws Exception {
+        BrokerCpu before = BrokerCpu.read(broker.pid());
         long started = System.nanoTime();
         Thread.sleep(10_000);
-        return (cpuSeconds(process) - before) / ((System.nanoTime() - started) / 1e9);
+        return BrokerCpu.read(broker.pid()).minus(before).work() / ((System.nanoTime() - started) / 1e9);
     }
 
-    private static double cpuSeconds(ProcessHandle process) {
-        return process.info().totalCpuDuration().orElseThrow().toNanos() / 1e9;
+    /**
+     * A JVM's CPU seconds from the OS, and the part its JIT compiler threads took (from /proc: Linux, where USER_HZ is
+     * 100). Compiling the paths the backfill or the live traffic first runs is not what a backfill costs a warm broker.
+     * A compiler thread that ends between two readings takes its time with it: JIT is then counted as work, never the
+     * other way round.
+     */
+    private record BrokerCpu(double total, double jit) {
+        static BrokerCpu read(long pid) throws IOException {
+            double total = ProcessHandle.of(pid).orElseThrow().info().totalCpuDuration().orElseThrow().toNanos() / 1e9;
+            double jit = 0;
+            try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
+                for (Path task : tasks) {
+                    String stat;
+                    try {
+                        stat = Files.readString(task.resolve("stat"));
+                    } catch (NoSuchFileException ended) {
+                        continue;
+                    }
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    if (name.contains("CompilerThre")) {
+                        jit += (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0; // utime, stime
+                    }
+                }
+            }
+            return new BrokerCpu(total, jit);
+        }
+
+        BrokerCpu minus(BrokerCpu before) {
+            return new BrokerCpu(total - before.total, Math.max(0, jit - before.jit));
+        }
+
+        double work() {
+            return total - jit;
+        }
     }
 
-    private static long bytesOut(int http) throws Exception {
-        String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http + "/metrics"))
+    private static String metrics(int http) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http + "/metrics"))
             .build(), HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    private static long bytesOut(String metrics) {
         Matcher m = BYTES_OUT.matcher(metrics);
         return m.find() ? (long) Double.parseDouble(m.group(1)) : 0;
+    }
+
+    /** The requests the broker handled between two readings of its metrics, by API, those with none left out. */
+    private static Map<String, Long> requestsBetween(String before, String after) {
+        Map<String, Long> counts = new TreeMap<>(requestCounts(after));
+        requestCounts(before).forEach((api, count) -> counts.merge(api, -count, Long::sum));
+        counts.values().removeIf(count -> count == 0);
+        return counts;
+    }
+
+    private static Map<String, Long> requestCounts(String metrics) {
+        Map<String, Long> counts = new TreeMap<>();
+        Matcher m = REQUESTS.matcher(metrics);
+        while (m.find()) {
+            counts.put(m.group(1), (long) Double.parseDouble(m.group(2)));
+        }
+        return counts;
     }
 
     /** A producer at a steady rate and a consumer measuring each record's produce-to-consume latency. */
