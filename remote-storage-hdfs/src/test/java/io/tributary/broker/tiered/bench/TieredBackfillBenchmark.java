@@ -52,6 +52,8 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>with nothing else on the broker: each backfill and a plan alone ({@code --dry-run}) between two idle readings,
  *       what each costs the broker above its idle rate, its bytes out, and the requests it handled by API;</li>
+ *   <li>a consumer from offset 0 of the tiered topic (its records served from remote storage) against one of the same
+ *       records kept locally;</li>
  *   <li>with live traffic (a producer at a steady rate and a consumer of another topic): the loader's records/s and the
  *       live consumer's p99 produce-to-consume latency during each backfill; the two alternate over the rounds.</li>
  * </ul>
@@ -63,6 +65,8 @@ import java.util.regex.Pattern;
 public final class TieredBackfillBenchmark {
     private static final String BACKFILL = "backfill";
     private static final String LIVE = "live";
+    /** The same records as {@link #BACKFILL}, never tiered: what a consumer reads from local segments. */
+    private static final String LOCAL = "backfill-local";
     private static final long LIVE_WARM_UP_MS = 20_000;
     private static final Pattern BYTES_OUT = Pattern.compile(
         "tributary_broker_bytes_out_total\\{topic=\"" + BACKFILL + "\",?\\} ([0-9.E+]+)");
@@ -90,12 +94,15 @@ public final class TieredBackfillBenchmark {
         try (Admin admin = Clients.admin(broker.bootstrapServers())) {
             admin.createTopics(List.of(new NewTopic(BACKFILL, 1, (short) 1).configs(Map.of(
                 LogConfig.REMOTE_STORAGE_ENABLE, "true", LogConfig.SEGMENT_BYTES, String.valueOf(1024 * 1024),
-                LogConfig.LOCAL_RETENTION_BYTES, String.valueOf(4 * 1024 * 1024))), new NewTopic(LIVE, 1, (short) 1))).all().get();
-            produce(broker.bootstrapServers(), records, valueBytes);
+                LogConfig.LOCAL_RETENTION_BYTES, String.valueOf(4 * 1024 * 1024))), new NewTopic(LIVE, 1, (short) 1),
+                new NewTopic(LOCAL, 1, (short) 1).configs(Map.of(LogConfig.SEGMENT_BYTES, String.valueOf(1024 * 1024))))).all().get();
+            produce(broker.bootstrapServers(), BACKFILL, records, valueBytes);
+            produce(broker.bootstrapServers(), LOCAL, records, valueBytes);
             // All but the active segment and the one before it: copying is over before the backfills start.
             long tieredEnd = awaitTiered(dfs.getFileSystem(), root, records - 2L * 1024 * 1024 / (valueBytes + 20));
             System.out.printf("%d records of %d-byte values produced; %d of them tiered%n", records, valueBytes, tieredEnd);
             quietBroker(broker, http, root, dir, records - tieredEnd);
+            consumersFromZero(broker, records);
             try (LiveTraffic live = LiveTraffic.start(broker.bootstrapServers(), liveRate)) {
                 // Warm-up: the broker compiles the live traffic's paths for a while, and the live consumer's first
                 // seconds do not count. The idle rate is read before and after the backfills.
@@ -163,12 +170,54 @@ public final class TieredBackfillBenchmark {
         }
     }
 
-    private static void produce(String bootstrap, int records, int valueBytes) throws Exception {
+    /**
+     * A consumer reading each topic from offset 0 to its end, twice, alternating: the tiered topic's records come from
+     * remote storage through the broker's remote-read pool, the local topic's from its segments.
+     */
+    private static void consumersFromZero(BrokerProcess broker, int records) throws Exception {
+        System.out.printf("%na consumer from offset 0 to the end (%d records)%n", records);
+        System.out.println(String.format("%-28s %12s %10s %14s %12s", "topic", "records/s", "seconds", "broker cpu s",
+            "of it JIT s"));
+        for (int round = 0; round < 2; round++) {
+            for (String topic : List.of(LOCAL, BACKFILL)) {
+                BrokerCpu before = BrokerCpu.read(broker.pid());
+                long started = System.nanoTime();
+                long read = consumeFromZero(broker.bootstrapServers(), topic);
+                double seconds = (System.nanoTime() - started) / 1e9;
+                BrokerCpu cpu = BrokerCpu.read(broker.pid()).minus(before);
+                if (read != records) {
+                    throw new IllegalStateException(topic + ": read " + read + " records of " + records);
+                }
+                System.out.println(String.format("%-28s %12.0f %10.1f %14.3f %12.3f",
+                    topic.equals(BACKFILL) ? BACKFILL + " (tiered)" : topic + " (local)", read / seconds, seconds, cpu.total(), cpu.jit()));
+            }
+        }
+    }
+
+    private static long consumeFromZero(String bootstrap, String topic) {
+        TopicPartition tp = new TopicPartition(topic, 0);
+        try (KafkaConsumer<byte[], byte[]> consumer = Clients.consumer(bootstrap)) {
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            long end = consumer.endOffsets(List.of(tp)).get(tp);
+            long read = 0;
+            long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+            while (consumer.position(tp) < end) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(topic + ": not read to " + end + " within 5 minutes");
+                }
+                read += consumer.poll(Duration.ofMillis(500)).count();
+            }
+            return read;
+        }
+    }
+
+    private static void produce(String bootstrap, String topic, int records, int valueBytes) throws Exception {
         byte[] value = new byte[valueBytes];
         java.util.Arrays.fill(value, (byte) 'v');
         try (KafkaProducer<byte[], byte[]> producer = Clients.producer(bootstrap, Map.of("linger.ms", 10, "batch.size", 131072))) {
             for (int i = 0; i < records; i++) {
-                producer.send(new ProducerRecord<>(BACKFILL, 0, null, value));
+                producer.send(new ProducerRecord<>(topic, 0, null, value));
             }
             producer.flush();
         }
