@@ -111,9 +111,7 @@ final class ClassicMembersOfConsumerGroups {
      */
     private static boolean update(ConsumerMember member, JoinRequest request, EmbeddedConsumerProtocol.Subscription subscription,
                                   boolean joining, ConsumerGroupRecords changes) {
-        // as sets, as Kafka compares subscriptions: the order a client lists its topics in is no change
-        boolean resubscribed = !Set.copyOf(subscription.topics()).equals(Set.copyOf(member.subscribedTopicNames()))
-                || member.subscribedTopicRegex() != null;
+        boolean resubscribed = !member.subscribesTo(subscription.topics()) || member.subscribedTopicRegex() != null;
         var classic = GroupConversion.classicMetadata(request.sessionTimeoutMs(), request.protocols());
         boolean changed = joining || resubscribed || !classic.equals(member.classicMetadata())
                 || member.rebalanceTimeoutMs() != request.rebalanceTimeoutMs();

@@ -276,7 +276,7 @@ public final class ConsumerGroupCoordinator {
     /** Applies the full fields of a heartbeat; true if the subscription changed (a new group epoch). */
     private static boolean updateSubscription(ConsumerMember member, ConsumerHeartbeat request) {
         boolean changed = false;
-        if (request.subscribedTopicNames() != null && !request.subscribedTopicNames().equals(member.subscribedTopicNames())) {
+        if (request.subscribedTopicNames() != null && !member.subscribesTo(request.subscribedTopicNames())) {
             member.subscribedTopicNames(request.subscribedTopicNames());
             changed = true;
         }

@@ -253,6 +253,20 @@ class ConsumerGroupCoordinatorTest {
     }
 
     @Test
+    void theSameTopicsInAnotherOrderAreNoNewSubscription() {
+        fixture.topics.create("u", 2);
+        HeartbeatResult a = settle(Map.of("a", join("a", null, List.of("t", "u"), null, null))).get("a");
+        int groupEpoch = describe().groupEpoch();
+
+        HeartbeatResult reordered = fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, "a", a.memberEpoch(), null,
+                null, -1, List.of("u", "t"), null, null, a.assignment(), "client-a", "/127.0.0.1")).join();
+
+        assertThat(reordered.error()).isEqualTo(Errors.NONE);
+        assertThat(reordered.memberEpoch()).isEqualTo(a.memberEpoch());
+        assertThat(describe().groupEpoch()).as("compared as sets, as Kafka does: no rebalance").isEqualTo(groupEpoch);
+    }
+
+    @Test
     void aRegexSubscriptionFollowsTopicsAsTheyAppear() {
         Topic first = fixture.topics.create("orders-1", 2);
         fixture.topics.create("other", 2);

@@ -112,6 +112,11 @@ public final class ConsumerMember {
         this.subscribedTopicNames = List.copyOf(names);
     }
 
+    /** True if it subscribes to exactly {@code names}, in any order: Kafka compares subscriptions as sets. */
+    public boolean subscribesTo(List<String> names) {
+        return Set.copyOf(names).equals(Set.copyOf(subscribedTopicNames));
+    }
+
     /** Null if the member subscribes by names only. */
     public String subscribedTopicRegex() {
         return subscribedTopicRegex;
