@@ -13,6 +13,7 @@ import io.tributary.broker.group.consumer.ConsumerMembership;
 import io.tributary.broker.group.consumer.MemberState;
 import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.GroupMaxSizeReachedException;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
@@ -49,12 +50,18 @@ final class ClassicMembersOfConsumerGroups {
         if (!consumerGroups.admitsClassicMembers(group)) {
             return done(JoinResult.error(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
         }
+        boolean unknown = request.memberId().isEmpty();
+        String memberId = unknown ? Uuid.randomUuid().toString() : request.memberId();
+        try {
+            consumerGroups.throwIfFull(membership, memberId, request.groupInstanceId());
+        } catch (GroupMaxSizeReachedException e) {
+            log.info("group {}: member {} is refused: {}", group.groupId(), memberId, e.getMessage());
+            return done(JoinResult.error(Errors.GROUP_MAX_SIZE_REACHED, request.memberId()));
+        }
         List<String> protocolNames = request.protocols().stream().map(Protocol::name).toList();
         if (!membership.supportsClassicProtocols(request.protocolType(), protocolNames)) {
             return done(JoinResult.error(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
         }
-        boolean unknown = request.memberId().isEmpty();
-        String memberId = unknown ? Uuid.randomUuid().toString() : request.memberId();
         if (unknown && request.groupInstanceId() == null && request.requireKnownMemberId()) {
             return done(JoinResult.error(Errors.MEMBER_ID_REQUIRED, memberId));
         }

@@ -29,6 +29,26 @@ final class ClassicRebalance {
         this.deadlineSet = deadlineSet;
     }
 
+    /**
+     * Kafka's rule of {@code group.max.size} for a JoinGroup of {@code memberId} ("" if unknown): an empty group takes
+     * anyone; during a rebalance, a member that already rejoined, or anyone while fewer than the limit have rejoined (so
+     * the members over it that rejoin last are the ones left out); otherwise a member, or anyone while the group is
+     * below the limit.
+     */
+    boolean acceptsJoiningMember(Group group, String memberId) {
+        return switch (group.state()) {
+            case EMPTY, DEAD -> true;
+            case PREPARING_REBALANCE -> group.member(memberId).map(Member::isAwaitingJoin).orElse(false)
+                    || group.awaitingJoinCount() < config.maxSize();
+            case COMPLETING_REBALANCE, STABLE -> group.member(memberId).isPresent() || group.members().size() < config.maxSize();
+        };
+    }
+
+    /** True if a classic group of {@code members} stays within {@code group.max.size}. */
+    boolean fits(int members) {
+        return members <= config.maxSize();
+    }
+
     /** The member's session starts again now. */
     void touch(Member member) {
         touch(member, time.milliseconds());

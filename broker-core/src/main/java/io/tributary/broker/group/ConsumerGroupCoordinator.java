@@ -27,6 +27,7 @@ import com.google.re2j.PatternSyntaxException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
+import org.apache.kafka.common.errors.GroupMaxSizeReachedException;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
@@ -91,7 +92,7 @@ public final class ConsumerGroupCoordinator {
         this.store = store;
         this.time = time;
         this.wakeBy = wakeBy;
-        this.conversion = new GroupConversion(settings.migrationPolicy(), topics, rebalance, time);
+        this.conversion = new GroupConversion(settings, topics, rebalance, time);
     }
 
     /** Completes once the heartbeat's changes (and the group's earlier ones) are replicated, or failed. */
@@ -113,17 +114,20 @@ public final class ConsumerGroupCoordinator {
             }
             ConsumerGroupRecords changes = new ConsumerGroupRecords(group.groupId(), time.milliseconds());
             ConsumerMembership membership = group.consumer();
-            if (membership == null) {
-                if (request.memberEpoch() != 0) {
-                    return CompletableFuture.completedFuture(group.hasMembers()
-                            ? HeartbeatResult.error(Errors.GROUP_ID_NOT_FOUND, "Group " + group.groupId() + " is not a consumer group.")
-                            : HeartbeatResult.error(Errors.UNKNOWN_MEMBER_ID, null));
+            if (membership == null && request.memberEpoch() != 0) {
+                return CompletableFuture.completedFuture(group.hasMembers()
+                        ? HeartbeatResult.error(Errors.GROUP_ID_NOT_FOUND, "Group " + group.groupId() + " is not a consumer group.")
+                        : HeartbeatResult.error(Errors.UNKNOWN_MEMBER_ID, null));
+            }
+            try {
+                if (membership == null) {
+                    membership = toConsumerGroup(group, request, changes);
                 }
-                try {
-                    membership = toConsumerGroup(group, changes);
-                } catch (GroupIdNotFoundException e) {
-                    return CompletableFuture.completedFuture(HeartbeatResult.error(Errors.GROUP_ID_NOT_FOUND, e.getMessage()));
+                if (request.memberEpoch() >= 0) {
+                    throwIfFull(membership, request.memberId(), request.instanceId());
                 }
+            } catch (GroupIdNotFoundException | GroupMaxSizeReachedException e) {
+                return CompletableFuture.completedFuture(HeartbeatResult.error(Errors.forException(e), e.getMessage()));
             }
             HeartbeatResult result = request.memberEpoch() < 0 ? leave(group, membership, request, changes)
                     : heartbeat(group, membership, request, changes);
@@ -134,11 +138,12 @@ public final class ConsumerGroupCoordinator {
 
     /**
      * The classic {@code group} becomes a consumer group: an empty one at once, a non-empty one if it may be upgraded
-     * (its members then get their sessions).
+     * and the member joining fits in (its members then get their sessions).
      *
-     * @throws GroupIdNotFoundException if it may not be upgraded
+     * @throws GroupIdNotFoundException     if it may not be upgraded
+     * @throws GroupMaxSizeReachedException if its members are as many as {@code group.consumer.max.size}; it stays classic
      */
-    private ConsumerMembership toConsumerGroup(Group group, ConsumerGroupRecords changes) {
+    private ConsumerMembership toConsumerGroup(Group group, ConsumerHeartbeat joining, ConsumerGroupRecords changes) {
         if (!group.hasMembers()) {
             log.info("group {} becomes a consumer group", group.groupId());
             group.dropClassicMembers(time.milliseconds());
@@ -146,10 +151,20 @@ public final class ConsumerGroupCoordinator {
             group.consumer(membership);
             return membership;
         }
-        ConsumerMembership membership = conversion.upgrade(group, changes);
+        ConsumerMembership membership = conversion.upgrade(group, upgraded -> throwIfFull(upgraded, joining.memberId(),
+                joining.instanceId()), changes);
         long now = time.milliseconds();
         membership.members().forEach(member -> startSession(group, member, now));
         return membership;
+    }
+
+    /**
+     * Kafka's check of {@code group.consumer.max.size} for a member that heartbeats or joins (classic members too).
+     *
+     * @throws GroupMaxSizeReachedException if the group is full and {@code memberId} is not a member of it
+     */
+    void throwIfFull(ConsumerMembership membership, String memberId, String instanceId) {
+        membership.throwIfFull(memberId, instanceId, settings.maxSize());
     }
 
     /** Kafka's checks of a heartbeat's fields: INVALID_REQUEST, UNSUPPORTED_ASSIGNOR, INVALID_REGULAR_EXPRESSION. */

@@ -170,6 +170,17 @@ final class Group {
         }
     }
 
+    /** Removes the member or pending member id {@code memberId}, if there is one. */
+    void remove(String memberId) {
+        member(memberId).ifPresent(this::remove);
+        pendingMembers.remove(memberId);
+    }
+
+    /** How many members wait for their JoinGroup answer. */
+    int awaitingJoinCount() {
+        return (int) members.values().stream().filter(Member::isAwaitingJoin).count();
+    }
+
     /** The member id a static instance currently joins under. */
     Optional<String> staticMemberId(String groupInstanceId) {
         return Optional.ofNullable(staticMembers.get(groupInstanceId));

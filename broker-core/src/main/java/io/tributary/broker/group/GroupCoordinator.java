@@ -82,11 +82,26 @@ public final class GroupCoordinator {
             if (group.consumer() != null) {
                 classicMembers.convertEmpty(group);
             }
+            if (!rebalance.acceptsJoiningMember(group, request.memberId())) {
+                return refuseOverMaxSize(group, request.memberId());
+            }
             if (!group.accepts(request.protocolType(), request.protocols())) {
                 return done(JoinResult.error(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
             }
             return newMember ? joinNew(group, request) : joinKnown(group, request);
         }
+    }
+
+    /**
+     * The group is at {@code group.max.size}: the member is refused (GROUP_MAX_SIZE_REACHED, no member id) and, if it
+     * was a member or had a member id handed out, removed, as Kafka does (a rebalance in progress goes on without it).
+     */
+    private CompletableFuture<JoinResult> refuseOverMaxSize(Group group, String memberId) {
+        log.info("group {}: member {} is refused: the group has {} member(s), as many as group.max.size allows", group.groupId(),
+                memberId.isEmpty() ? "(new)" : memberId, group.members().size());
+        group.remove(memberId); // never one that waits for an answer: those are accepted
+        rebalance.maybeCompleteJoin(group);
+        return done(JoinResult.error(Errors.GROUP_MAX_SIZE_REACHED, ""));
     }
 
     private CompletableFuture<JoinResult> joinNew(Group group, JoinRequest request) {

@@ -30,12 +30,13 @@ final class GroupFixture implements AutoCloseable {
     static final int REBALANCE_TIMEOUT_MS = 30_000;
     static final int INITIAL_DELAY_MS = 3_000;
     static final long RETENTION_MS = 60 * 60_000L;
-    static final GroupConfig CONFIG = new GroupConfig(1_000, 60_000, INITIAL_DELAY_MS, RETENTION_MS, 600_000, 100);
+    static final GroupConfig CONFIG = classicConfig(Integer.MAX_VALUE);
     static final int CONSUMER_SESSION_TIMEOUT_MS = 45_000;
     static final int CONSUMER_HEARTBEAT_INTERVAL_MS = 5_000;
-    static final ConsumerGroupSettings CONSUMER_SETTINGS = consumerSettings(ConsumerGroupMigrationPolicy.BIDIRECTIONAL);
+    static final ConsumerGroupSettings CONSUMER_SETTINGS = consumerSettings(ConsumerGroupMigrationPolicy.BIDIRECTIONAL, Integer.MAX_VALUE);
 
     final FakeTime time = new FakeTime();
+    private final GroupConfig config;
     private final ConsumerGroupSettings consumerSettings;
     /** Every deadline the coordinator announced, in order. */
     final List<Long> deadlinesSet = new CopyOnWriteArrayList<>();
@@ -62,14 +63,27 @@ final class GroupFixture implements AutoCloseable {
 
     /** @param migrationPolicy which non-empty groups change type ({@code group.consumer.migration.policy}) */
     GroupFixture(Path dir, ConsumerGroupMigrationPolicy migrationPolicy) {
+        this(dir, migrationPolicy, Integer.MAX_VALUE, Integer.MAX_VALUE);
+    }
+
+    /**
+     * @param classicMaxSize  {@code group.max.size}
+     * @param consumerMaxSize {@code group.consumer.max.size}
+     */
+    GroupFixture(Path dir, ConsumerGroupMigrationPolicy migrationPolicy, int classicMaxSize, int consumerMaxSize) {
         this.dir = dir;
-        this.consumerSettings = consumerSettings(migrationPolicy);
+        this.config = classicConfig(classicMaxSize);
+        this.consumerSettings = consumerSettings(migrationPolicy, consumerMaxSize);
         open();
     }
 
-    static ConsumerGroupSettings consumerSettings(ConsumerGroupMigrationPolicy migrationPolicy) {
+    private static ConsumerGroupSettings consumerSettings(ConsumerGroupMigrationPolicy migrationPolicy, int maxSize) {
         return new ConsumerGroupSettings(CONSUMER_SESSION_TIMEOUT_MS, CONSUMER_HEARTBEAT_INTERVAL_MS,
-                ConsumerGroupSettings.assignors(List.of("uniform", "range")), migrationPolicy);
+                ConsumerGroupSettings.assignors(List.of("uniform", "range")), migrationPolicy, maxSize);
+    }
+
+    private static GroupConfig classicConfig(int maxSize) {
+        return new GroupConfig(1_000, 60_000, INITIAL_DELAY_MS, RETENTION_MS, 600_000, 100, maxSize);
     }
 
     private void open() {
@@ -82,11 +96,11 @@ final class GroupFixture implements AutoCloseable {
         GroupRegistry groups = new GroupRegistry();
         OffsetStore store = new OffsetStore(partitions, (partition, records) -> replication.append(partition, records), time);
         CoordinatedPartitions coordinated = new CoordinatedPartitions(store::partitionFor);
-        ClassicRebalance rebalance = new ClassicRebalance(CONFIG, time, deadlinesSet::add);
+        ClassicRebalance rebalance = new ClassicRebalance(config, time, deadlinesSet::add);
         consumerGroups = new ConsumerGroupCoordinator(consumerSettings, group -> groupConfigs.getOrDefault(group, Map.of()), groups,
                 coordinated, topics, store, time, deadlinesSet::add, rebalance);
-        coordinator = new GroupCoordinator(CONFIG, groups, coordinated, time, deadlinesSet::add, rebalance, consumerGroups);
-        offsets = new OffsetManager(CONFIG, groups, coordinator, store, coordinated, time);
+        coordinator = new GroupCoordinator(config, groups, coordinated, time, deadlinesSet::add, rebalance, consumerGroups);
+        offsets = new OffsetManager(config, groups, coordinator, store, coordinated, time);
         for (int partition = 0; partition < partitions.size(); partition++) {
             coordinated.startLoading(partition, 0);
             offsets.load(partition);

@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.GroupMaxSizeReachedException;
 import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.coordinator.group.api.assignor.ConsumerGroupPartitionAssignor;
 
@@ -73,6 +74,21 @@ public final class ConsumerMembership {
 
     public Optional<ConsumerMember> staticMember(String instanceId) {
         return Optional.ofNullable(staticMembers.get(instanceId)).map(members::get);
+    }
+
+    /**
+     * Kafka's rule of {@code group.consumer.max.size} for a member's heartbeat or JoinGroup: a group with {@code maxSize}
+     * members or more takes only its members, and a static member coming back for its instance id.
+     *
+     * @throws GroupMaxSizeReachedException if {@code memberId} (with {@code instanceId}, or null) may not be one
+     */
+    public void throwIfFull(String memberId, String instanceId, int maxSize) {
+        if (instanceId != null && staticMembers.containsKey(instanceId)) {
+            return;
+        }
+        if (members.size() >= maxSize && !members.containsKey(memberId)) {
+            throw new GroupMaxSizeReachedException("The consumer group has reached its maximum capacity of " + maxSize + " members.");
+        }
     }
 
     public void add(ConsumerMember member) {
