@@ -95,19 +95,18 @@ final class ClassicMembersOfConsumerGroups {
                     : consumerGroups.takeOver(membership, existing.get(), memberId, changes);
         }
         boolean resubscribed = update(member, request, subscription, joining, changes);
-        JoinResult joined;
         if (replacesLastConsumerProtocolMember) {
             consumerGroups.downgradeOnReplacement(group, membership, member, resubscribed, subscription.owned(), changes);
-            joined = new JoinResult(Errors.NONE, memberId, member.memberEpoch(), ConsumerProtocol.PROTOCOL_TYPE,
-                    group.protocolName(), "", List.of());
         } else {
             long now = time.milliseconds();
             consumerGroups.startSession(group, member, now);
             consumerGroups.moveTowardsTarget(membership, member, joining || resubscribed, subscription.owned(), changes);
             consumerGroups.awaitSync(member, now);
-            joined = new JoinResult(Errors.NONE, memberId, member.memberEpoch(), ConsumerProtocol.PROTOCOL_TYPE,
-                    member.classicProtocolName(), "", List.of());
         }
+        // as Kafka answers, also when the group became classic: a replacing member left unreconciled (the classic group
+        // rebalances) is at epoch 0, so its SyncGroup is ILLEGAL_GENERATION and it rejoins
+        JoinResult joined = new JoinResult(Errors.NONE, memberId, member.memberEpoch(), ConsumerProtocol.PROTOCOL_TYPE,
+                member.classicProtocolName(), "", List.of());
         return consumerGroups.write(group, changes).thenApply(error -> error == Errors.NONE ? joined
                 : JoinResult.error(OffsetStore.clientError(error), memberId));
     }

@@ -277,13 +277,17 @@ public final class ConsumerGroupCoordinator {
                 && request.owned() != null && Partitions.difference(request.owned(), member.assigned()).isEmpty();
     }
 
-    /** A restarted static member takes over its old incarnation's partitions, epoch and target without a rebalance. */
+    /**
+     * A restarted static member takes over its old incarnation's partitions and target without a rebalance, at member
+     * epoch 0 as in Kafka (the caller reconciles it to the target epoch, unless the group turns classic first), with
+     * Kafka's records: the old member's tombstones, then the new one's subscription, target and assignment.
+     */
     ConsumerMember takeOver(ConsumerMembership membership, ConsumerMember old, String memberId, ConsumerGroupRecords changes) {
         ConsumerMember successor = old.copyAs(memberId);
-        int epoch = old.hasLeftTemporarily() ? old.previousMemberEpoch() : old.memberEpoch();
-        successor.update(epoch, epoch, old.state(), old.assigned(), old.pendingRevocation());
+        successor.update(0, 0, old.state(), old.assigned(), old.pendingRevocation());
         membership.replace(old, successor);
-        changes.memberRemoved(old.memberId()).memberSubscription(successor).currentAssignment(successor).targetAssignment(membership);
+        changes.memberRemoved(old.memberId()).memberSubscription(successor).memberTarget(successor.memberId(),
+                membership.targetOf(successor.memberId())).currentAssignment(successor);
         log.info("static member {}: member {} replaces {}", successor.instanceId(), memberId, old.memberId());
         return successor;
     }
@@ -383,7 +387,7 @@ public final class ConsumerGroupCoordinator {
         if (request.memberEpoch() == ConsumerMember.LEFT_STATIC_EPOCH) {
             log.info("group {}: static member {} ({}) leaves for now and keeps its partitions", group.groupId(),
                     member.instanceId(), member.memberId());
-            member.leaveTemporarily();
+            membership.leaveTemporarily(member);
             changes.currentAssignment(member);
         } else {
             removeMembers(group, membership, List.of(member), "leaves", changes);
@@ -419,15 +423,19 @@ public final class ConsumerGroupCoordinator {
     /**
      * A classic member took over the static member that was the group's last to use the consumer protocol: the group
      * becomes a classic group of its members. As in Kafka, it rebalances only if the target assignment is stale (the
-     * newcomer subscribes to other topics, or the subscribed topics changed); otherwise the newcomer first moves
-     * towards the target of the member it replaced, and every member keeps its target as its classic assignment.
+     * newcomer subscribes to other topics, or the subscribed topics changed: then the group epoch is bumped, and written,
+     * first, and the classic generations go on from it); otherwise the newcomer first moves towards the target of the
+     * member it replaced, and every member keeps its target as its classic assignment.
      *
      * @param owned what the newcomer says it owns
      */
     void downgradeOnReplacement(Group group, ConsumerMembership membership, ConsumerMember newcomer, boolean resubscribed,
                                 Map<Uuid, Set<Integer>> owned, ConsumerGroupRecords changes) {
-        boolean stale = membership.refreshSubscriptionHash(topics) || resubscribed
-                || membership.groupEpoch() > membership.targetAssignmentEpoch();
+        if (membership.refreshSubscriptionHash(topics) || resubscribed) {
+            membership.bumpGroupEpoch();
+            changes.groupEpoch(membership);
+        }
+        boolean stale = membership.groupEpoch() > membership.targetAssignmentEpoch();
         if (!stale) {
             reconcile(membership, newcomer, owned, changes);
         }

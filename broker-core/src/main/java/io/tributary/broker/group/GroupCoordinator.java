@@ -288,11 +288,11 @@ public final class GroupCoordinator {
             if (error != Errors.NONE) {
                 return error;
             }
-            rebalance.touch(group.member(memberId).orElseThrow());
-            if (group.is(GroupState.PREPARING_REBALANCE)) {
-                return Errors.REBALANCE_IN_PROGRESS;
+            if (generationId != group.generationId()) {
+                return Errors.ILLEGAL_GENERATION; // checked first, as Kafka does, and no new session
             }
-            return generationId == group.generationId() ? Errors.NONE : Errors.ILLEGAL_GENERATION;
+            rebalance.touch(group.member(memberId).orElseThrow());
+            return group.is(GroupState.PREPARING_REBALANCE) ? Errors.REBALANCE_IN_PROGRESS : Errors.NONE;
         }
     }
 

@@ -267,6 +267,35 @@ class ConsumerGroupCoordinatorTest {
     }
 
     @Test
+    void aStaticMembersNewIncarnationStartsAtEpochZeroAsInKafkaSoItsPredecessorsEpochIsNotItsPrevious() {
+        HeartbeatResult a = join("a", "instance-a", List.of("t"), null, null);
+        assertThat(leave("a", "instance-a", -2).memberEpoch()).isEqualTo(-2);
+        join("b");
+
+        HeartbeatResult again = join("a2", "instance-a", List.of("t"), null, null);
+
+        assertThat(again.memberEpoch()).as("reconciled from 0 to the target epoch at once").isEqualTo(describe().assignmentEpoch());
+        assertThat(Partitions.count(again.assignment())).isEqualTo(3);
+        assertThat(beat("a2", a.memberEpoch(), again.assignment()).error()).as("its previous epoch is 0, not a's")
+                .isEqualTo(Errors.FENCED_MEMBER_EPOCH);
+    }
+
+    @Test
+    void aStaticMemberThatLeavesForAWhileGivesUpThePartitionsItWasRevoking() {
+        HeartbeatResult a = join("a", "instance-a", List.of("t"), null, null);
+        HeartbeatResult b = join("b");
+        HeartbeatResult revoking = beat("a", a.memberEpoch(), a.assignment());
+        assertThat(Partitions.count(revoking.assignment())).as("a is to give up three").isEqualTo(3);
+        assertThat(beat("b", b.memberEpoch(), Map.of()).assignment()).as("a still owns them").isEmpty();
+
+        assertThat(leave("a", "instance-a", -2).memberEpoch()).isEqualTo(-2);
+
+        HeartbeatResult bAssigned = beat("b", b.memberEpoch(), Map.of());
+        assertThat(Partitions.count(bAssigned.assignment())).as("as in Kafka, a kept only what it still was to own").isEqualTo(3);
+        assertThat(Partitions.intersection(bAssigned.assignment(), revoking.assignment())).isEmpty();
+    }
+
+    @Test
     void aRegexSubscriptionFollowsTopicsAsTheyAppear() {
         Topic first = fixture.topics.create("orders-1", 2);
         fixture.topics.create("other", 2);

@@ -132,6 +132,16 @@ public final class ConsumerMembership {
         return (topic, partition) -> owners.getOrDefault(topic, Map.of()).get(partition);
     }
 
+    /**
+     * A static member leaves for a while (epoch -2), as Kafka records it: it keeps the partitions it was to keep, and
+     * those it was still to revoke are free for their new owners.
+     */
+    public void leaveTemporarily(ConsumerMember member) {
+        disown(member.memberId());
+        member.leaveTemporarily();
+        own(member);
+    }
+
     /** Applies a member's next state; what it owns changes accordingly. */
     public void apply(ConsumerMember member, Reconciliation.Next next) {
         disown(member.memberId());
