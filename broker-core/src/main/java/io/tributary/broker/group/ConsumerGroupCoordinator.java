@@ -30,6 +30,7 @@ import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupMaxSizeReachedException;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.coordinator.group.generated.GroupMetadataValue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,6 +73,7 @@ public final class ConsumerGroupCoordinator {
     private final Time time;
     private final LongConsumer wakeBy;
     private final GroupConversion conversion;
+    private final ClassicRebalance classicRebalance;
     /** Each group's latest write not yet replicated: answers that wrote nothing wait for it. */
     private final Map<String, CompletableFuture<Errors>> pendingWrites = new ConcurrentHashMap<>();
 
@@ -93,6 +95,7 @@ public final class ConsumerGroupCoordinator {
         this.time = time;
         this.wakeBy = wakeBy;
         this.conversion = new GroupConversion(settings, topics, rebalance, time);
+        this.classicRebalance = rebalance;
     }
 
     /** Completes once the heartbeat's changes (and the group's earlier ones) are replicated, or failed. */
@@ -146,6 +149,9 @@ public final class ConsumerGroupCoordinator {
     private ConsumerMembership toConsumerGroup(Group group, ConsumerHeartbeat joining, ConsumerGroupRecords changes) {
         if (!group.hasMembers()) {
             log.info("group {} becomes a consumer group", group.groupId());
+            if (group.generationId() > 0) {
+                changes.append(ClassicGroupRecords.tombstone(group.groupId(), time.milliseconds())); // its classic record, as Kafka
+            }
             group.dropClassicMembers(time.milliseconds());
             ConsumerMembership membership = new ConsumerMembership();
             group.consumer(membership);
@@ -567,23 +573,25 @@ public final class ConsumerGroupCoordinator {
 
     /**
      * Nothing of a change was appended: the group in memory is ahead of its log, so it becomes what the log holds
-     * again (as Kafka reverts to its last committed state); its members get new sessions at the next check. Classic
-     * membership is not in the log: members of an upgrade that was not stored rejoin the classic group from scratch,
-     * and those of a downgrade that was not stored are members of the consumer group again (told to rejoin it).
+     * again (as Kafka reverts to its last committed state), a consumer group or a classic one: members of a downgrade
+     * that was not stored are members of the consumer group again (told to rejoin it), those of an upgrade that was not
+     * stored members of their classic group in its generation. Its members get new sessions at the next check.
      */
     private void revert(Group group) {
         if (partitions.errorFor(group.groupId()) != Errors.NONE) {
             return; // leadership moved: the group is dropped here and rebuilt from the log by the next coordinator
         }
-        Optional<ConsumerMembership> stored = store.storedConsumerGroup(group.groupId());
-        if (stored.isPresent() && group.hasMembers()) {
-            for (Member member : group.members()) {
-                member.completeJoin(JoinResult.error(Errors.REBALANCE_IN_PROGRESS, member.memberId()));
-                member.completeSync(SyncResult.error(Errors.REBALANCE_IN_PROGRESS));
-            }
-            group.dropClassicMembers(time.milliseconds());
+        OffsetStore.Loaded stored = store.load(store.partitionFor(group.groupId()));
+        for (Member member : group.members()) {
+            member.completeJoin(JoinResult.error(Errors.REBALANCE_IN_PROGRESS, member.memberId()));
+            member.completeSync(SyncResult.error(Errors.REBALANCE_IN_PROGRESS));
         }
-        group.consumer(stored.orElse(null));
+        group.dropClassicMembers(time.milliseconds());
+        group.consumer(stored.consumerGroups().get(group.groupId()));
+        GroupMetadataValue classic = stored.classicGroups().get(group.groupId());
+        if (group.consumer() == null && classic != null) {
+            classicRebalance.load(group, classic);
+        }
         loaded();
     }
 

@@ -73,6 +73,13 @@ final class Group {
         protocolName = protocol;
     }
 
+    /** Takes the generation, protocol and leader of a stored group (its members added first). */
+    void restore(int generation, String protocol, String leader) {
+        generationId = generation;
+        protocolName = protocol;
+        leaderId = leader;
+    }
+
     /** Takes over the generation and protocol of a consumer group that becomes this classic group. */
     void generation(int generation, String protocol) {
         generationId = generation;

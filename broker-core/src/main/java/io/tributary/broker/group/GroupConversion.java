@@ -39,8 +39,8 @@ import org.slf4j.LoggerFactory;
  *     epoch, each holding its target assignment, which rebalances at once (after a replacement only if the target
  *     assignment is stale: the newcomer subscribes to other topics, or the subscribed topics changed).</li>
  * </ul>
- * The consumer group's records are written for an upgrade and deleted for a downgrade (classic membership is not
- * stored). Callers hold the group's monitor.
+ * An upgrade deletes the classic group's record and writes the consumer group's records, a downgrade the reverse, in
+ * one batch each as Kafka does. Callers hold the group's monitor.
  */
 final class GroupConversion {
     private static final Logger log = LoggerFactory.getLogger(GroupConversion.class);
@@ -101,7 +101,7 @@ final class GroupConversion {
         }
         group.dropClassicMembers(time.milliseconds());
         group.consumer(membership);
-        changes.wholeGroup(membership);
+        changes.append(ClassicGroupRecords.tombstone(groupId, time.milliseconds())).wholeGroup(membership);
         log.info("classic group {} of generation {} becomes a consumer group of its {} member(s)", groupId,
                 membership.groupEpoch(), membership.members().size());
         return membership;
@@ -212,6 +212,7 @@ final class GroupConversion {
             classicRebalance.touch(member, now);
         }
         group.transitionTo(GroupState.STABLE, now);
+        changes.append(ClassicGroupRecords.of(group, now));
         log.info("consumer group {} of epoch {} becomes a classic group of its {} classic member(s){}", group.groupId(),
                 membership.groupEpoch(), remaining.size(), rebalance ? ", which rebalance" : "");
         if (rebalance) {

@@ -56,6 +56,8 @@ final class GroupFixture implements AutoCloseable {
     GroupCoordinator coordinator;
     ConsumerGroupCoordinator consumerGroups;
     OffsetManager offsets;
+    /** What the coordinator writes to and loads from. */
+    OffsetStore store;
 
     GroupFixture(Path dir) {
         this(dir, ConsumerGroupMigrationPolicy.BIDIRECTIONAL);
@@ -94,9 +96,9 @@ final class GroupFixture implements AutoCloseable {
                     LogConfig.defaults().withTopicOverrides(Map.of(LogConfig.SEGMENT_INDEX_BYTES, "4096"))));
         }
         GroupRegistry groups = new GroupRegistry();
-        OffsetStore store = new OffsetStore(partitions, (partition, records) -> replication.append(partition, records), time);
+        store = new OffsetStore(partitions, (partition, records) -> replication.append(partition, records), time);
         CoordinatedPartitions coordinated = new CoordinatedPartitions(store::partitionFor);
-        ClassicRebalance rebalance = new ClassicRebalance(config, time, deadlinesSet::add);
+        ClassicRebalance rebalance = new ClassicRebalance(config, time, deadlinesSet::add, store);
         consumerGroups = new ConsumerGroupCoordinator(consumerSettings, group -> groupConfigs.getOrDefault(group, Map.of()), groups,
                 coordinated, topics, store, time, deadlinesSet::add, rebalance);
         coordinator = new GroupCoordinator(config, groups, coordinated, time, deadlinesSet::add, rebalance, consumerGroups);

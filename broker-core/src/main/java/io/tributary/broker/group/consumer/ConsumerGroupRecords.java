@@ -59,6 +59,12 @@ public final class ConsumerGroupRecords {
         return records.isEmpty();
     }
 
+    /** Adds a record of another kind, in order: the classic group's, when the group changes type. */
+    public ConsumerGroupRecords append(SimpleRecord record) {
+        records.add(record);
+        return this;
+    }
+
     /** True if the key (not consumed) is one of a consumer group record. */
     public static boolean isConsumerGroupKey(ByteBuffer key) {
         return key.remaining() >= 2 && TYPES.contains(key.getShort(key.position()));
