@@ -5,6 +5,9 @@ import static io.tributary.broker.group.GroupFixture.REBALANCE_TIMEOUT_MS;
 import static io.tributary.broker.group.GroupFixture.SESSION_TIMEOUT_MS;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,7 +23,9 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.utils.Utils;
+import org.apache.kafka.common.utils.internals.Exit;
 import org.apache.kafka.coordinator.group.ConsumerGroupMigrationPolicy;
+import org.apache.kafka.tools.DumpLogSegments;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -131,6 +136,28 @@ class ClassicGroupFailoverTest {
         JoinResult next = fixture.coordinator.join(join(leader.memberId(), null)).join();
         assertThat(next.generationId()).isEqualTo(leader.generationId() + 1);
         assertThat(next.members()).extracting(JoinResult.JoinedMember::memberId).containsExactly(leader.memberId());
+    }
+
+    @Test
+    void kafkasOffsetsDecoderReadsTheGroupsRecord() throws Exception {
+        JoinResult only = stableGroup(List.of(joinNew())).get(0);
+
+        Exit.setExitProcedure((code, message) -> {
+            throw new AssertionError("DumpLogSegments exited with " + code + ": " + message);
+        });
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream original = System.out;
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            DumpLogSegments.main(new String[] {"--files", fixture.offsetsSegment(GROUP).toString(), "--offsets-decoder"});
+        } finally {
+            System.setOut(original);
+            Exit.resetExitProcedure();
+        }
+        assertThat(captured.toString(StandardCharsets.UTF_8)).contains("key: {\"type\":\"2\",\"data\":{\"group\":\"g\"}}",
+                "payload: {\"version\":\"3\",\"data\":{\"protocolType\":\"consumer\",\"generation\":1,\"protocol\":\"range\","
+                        + "\"leader\":\"" + only.memberId() + "\"", "\"memberId\":\"" + only.memberId() + "\"")
+                .doesNotContain("Exception");
     }
 
     @Test

@@ -115,6 +115,13 @@ final class GroupFixture implements AutoCloseable {
         logs.log(partition).orElseThrow().appendAsLeader(records, 0, AppendOrigin.COORDINATOR);
     }
 
+    /** The first segment of the offsets partition of {@code groupId}, flushed, as DumpLogSegments reads it. */
+    Path offsetsSegment(String groupId) {
+        PartitionLog log = logs.log(new TopicPartition(OffsetStore.TOPIC, store.partitionFor(groupId))).orElseThrow();
+        log.flush();
+        return log.dir().resolve("00000000000000000000.log");
+    }
+
     void reopen() {
         logs.close();
         open();
