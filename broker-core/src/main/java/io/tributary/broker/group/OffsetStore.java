@@ -1,11 +1,13 @@
 package io.tributary.broker.group;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.coordinator.InternalTopic;
 import io.tributary.broker.group.consumer.ConsumerGroupRecords;
@@ -206,9 +208,9 @@ public final class OffsetStore {
                     ? pending.computeIfAbsent(batch.producerId(), id -> new HashMap<>()) : groups;
             for (Record record : batch) {
                 if (record.hasKey() && ConsumerGroupRecords.isConsumerGroupKey(record.key())) {
-                    replayConsumerGroup(consumerGroups, record, offsetsPartition);
+                    replayGroupRecord(consumerGroups::apply, record, offsetsPartition);
                 } else if (record.hasKey() && ClassicGroupRecords.isClassicGroupKey(record.key())) {
-                    replayClassicGroup(classicGroups, record, offsetsPartition);
+                    replayGroupRecord(classicGroups::apply, record, offsetsPartition);
                 } else {
                     apply(target, record, offsetsPartition);
                 }
@@ -218,20 +220,12 @@ public final class OffsetStore {
         return new Loaded(groups, pending, consumerGroups.groups(), classicGroups.groups());
     }
 
-    private static void replayConsumerGroup(ConsumerGroupRecords.Replay replay, Record record, int offsetsPartition) {
+    /** Gives a group record's key and value (null for a tombstone) to {@code replay}; an unreadable one is logged and skipped. */
+    private static void replayGroupRecord(BiConsumer<ByteBuffer, ByteBuffer> replay, Record record, int offsetsPartition) {
         try {
-            replay.apply(record.key(), record.hasValue() ? record.value() : null);
+            replay.accept(record.key(), record.hasValue() ? record.value() : null);
         } catch (RuntimeException e) {
-            log.warn("skipping unreadable consumer group record at offset {} of {}: {}", record.offset(),
-                    new TopicPartition(TOPIC, offsetsPartition), e.toString());
-        }
-    }
-
-    private static void replayClassicGroup(ClassicGroupRecords.Replay replay, Record record, int offsetsPartition) {
-        try {
-            replay.apply(record.key(), record.hasValue() ? record.value() : null);
-        } catch (RuntimeException e) {
-            log.warn("skipping unreadable classic group record at offset {} of {}: {}", record.offset(),
+            log.warn("skipping unreadable group record at offset {} of {}: {}", record.offset(),
                     new TopicPartition(TOPIC, offsetsPartition), e.toString());
         }
     }

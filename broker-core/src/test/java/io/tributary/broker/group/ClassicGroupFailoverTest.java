@@ -5,9 +5,6 @@ import static io.tributary.broker.group.GroupFixture.REBALANCE_TIMEOUT_MS;
 import static io.tributary.broker.group.GroupFixture.SESSION_TIMEOUT_MS;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import io.tributary.broker.group.consumer.ConsumerHeartbeat;
 import io.tributary.broker.group.consumer.HeartbeatResult;
+import io.tributary.broker.testing.DumpLogSegmentsOutput;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Assignment;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Subscription;
 import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
@@ -23,9 +21,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.utils.Utils;
-import org.apache.kafka.common.utils.internals.Exit;
 import org.apache.kafka.coordinator.group.ConsumerGroupMigrationPolicy;
-import org.apache.kafka.tools.DumpLogSegments;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -62,14 +58,11 @@ class ClassicGroupFailoverTest {
     }
 
     private static JoinRequest join(String memberId, String instanceId) {
-        return new JoinRequest(GROUP, memberId, instanceId, "classic", "/127.0.0.1", SESSION_TIMEOUT_MS, REBALANCE_TIMEOUT_MS,
-                "consumer", List.of(new Protocol("range", SUBSCRIPTION)), true);
+        return GroupFixture.consumerJoin(GROUP, memberId, instanceId, TOPIC);
     }
 
     private CompletableFuture<JoinResult> joinNew() {
-        JoinResult first = fixture.coordinator.join(join("", null)).join();
-        assertThat(first.error()).isEqualTo(Errors.MEMBER_ID_REQUIRED);
-        return fixture.coordinator.join(join(first.memberId(), null));
+        return fixture.joinNew(memberId -> join(memberId, null));
     }
 
     private CompletableFuture<SyncResult> sync(JoinResult joined, Map<String, byte[]> assignments) {
@@ -99,6 +92,12 @@ class ClassicGroupFailoverTest {
         assertThat(sync(joined.get(0), assignments).join().assignment()).isEqualTo(assignment(0));
         followers.forEach(sync -> assertThat(sync.join().error()).isEqualTo(Errors.NONE));
         return joined;
+    }
+
+    /** Member "c" joins with the consumer protocol. */
+    private HeartbeatResult consumerJoin(String instanceId) {
+        return fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, "c", 0, instanceId, null, REBALANCE_TIMEOUT_MS,
+                List.of(TOPIC), null, null, Map.of(), "client-c", "/127.0.0.1")).join();
     }
 
     private GroupDescription describe() {
@@ -142,19 +141,7 @@ class ClassicGroupFailoverTest {
     void kafkasOffsetsDecoderReadsTheGroupsRecord() throws Exception {
         JoinResult only = stableGroup(List.of(joinNew())).get(0);
 
-        Exit.setExitProcedure((code, message) -> {
-            throw new AssertionError("DumpLogSegments exited with " + code + ": " + message);
-        });
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        PrintStream original = System.out;
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            DumpLogSegments.main(new String[] {"--files", fixture.offsetsSegment(GROUP).toString(), "--offsets-decoder"});
-        } finally {
-            System.setOut(original);
-            Exit.resetExitProcedure();
-        }
-        assertThat(captured.toString(StandardCharsets.UTF_8)).contains("key: {\"type\":\"2\",\"data\":{\"group\":\"g\"}}",
+        assertThat(DumpLogSegmentsOutput.of(fixture.offsetsSegment(GROUP), "--offsets-decoder")).contains("key: {\"type\":\"2\",\"data\":{\"group\":\"g\"}}",
                 "payload: {\"version\":\"3\",\"data\":{\"protocolType\":\"consumer\",\"generation\":1,\"protocol\":\"range\","
                         + "\"leader\":\"" + only.memberId() + "\"", "\"memberId\":\"" + only.memberId() + "\"")
                 .doesNotContain("Exception");
@@ -162,13 +149,7 @@ class ClassicGroupFailoverTest {
 
     @Test
     void aSyncGroupIsAnsweredOnceTheAssignmentIsReplicatedAndAFailedWriteStartsAnotherRebalance() {
-        List<CompletableFuture<Errors>> unreplicated = new ArrayList<>();
-        fixture.replication = (partition, records) -> {
-            fixture.appendLocally(partition, records);
-            CompletableFuture<Errors> replicated = new CompletableFuture<>();
-            unreplicated.add(replicated);
-            return replicated;
-        };
+        List<CompletableFuture<Errors>> unreplicated = fixture.holdReplication();
         CompletableFuture<JoinResult> joining = joinNew();
         fixture.advance(INITIAL_DELAY_MS);
         JoinResult only = joining.join();
@@ -220,8 +201,7 @@ class ClassicGroupFailoverTest {
 
     @Test
     void aConsumerGroupThatTurnedClassicComesBackClassic() {
-        HeartbeatResult c = fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, "c", 0, "i-c", null, REBALANCE_TIMEOUT_MS,
-                List.of(TOPIC), null, null, Map.of(), "client-c", "/127.0.0.1")).join();
+        HeartbeatResult c = consumerJoin("i-c");
         JoinResult m = joinNew().join();
         assertThat(c.error()).isEqualTo(Errors.NONE);
         assertThat(m.error()).isEqualTo(Errors.NONE);
@@ -242,8 +222,7 @@ class ClassicGroupFailoverTest {
         stableGroup(List.of(joinNew()));
         assertThat(storedClassicGroups()).containsKey(GROUP);
 
-        HeartbeatResult c = fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, "c", 0, null, null, REBALANCE_TIMEOUT_MS,
-                List.of(TOPIC), null, null, Map.of(), "client-c", "/127.0.0.1")).join();
+        HeartbeatResult c = consumerJoin(null);
 
         assertThat(c.error()).isEqualTo(Errors.NONE);
         assertThat(storedClassicGroups()).as("a tombstone, as Kafka writes before the consumer group's records").doesNotContainKey(GROUP);
@@ -258,8 +237,7 @@ class ClassicGroupFailoverTest {
             throw new NotEnoughReplicasException("1 of 2 replicas in sync");
         };
 
-        HeartbeatResult c = fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, "c", 0, null, null, REBALANCE_TIMEOUT_MS,
-                List.of(TOPIC), null, null, Map.of(), "client-c", "/127.0.0.1")).join();
+        HeartbeatResult c = consumerJoin(null);
 
         assertThat(c.error()).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
         assertThat(describe().state()).isEqualTo(GroupState.STABLE);

@@ -5,7 +5,6 @@ import static io.tributary.broker.group.GroupFixture.CONSUMER_SESSION_TIMEOUT_MS
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -171,13 +170,7 @@ class ConsumerGroupCoordinatorTest {
     @Test
     void aHeartbeatIsAnsweredOnceWhatItWroteIsReplicatedAndOneThatWroteNothingOnceTheGroupsEarlierWritesAre() {
         HeartbeatResult a = settle(Map.of("a", join("a"))).get("a");
-        List<CompletableFuture<Errors>> unreplicated = new ArrayList<>();
-        fixture.replication = (partition, records) -> {
-            fixture.appendLocally(partition, records);
-            CompletableFuture<Errors> replicated = new CompletableFuture<>();
-            unreplicated.add(replicated);
-            return replicated;
-        };
+        List<CompletableFuture<Errors>> unreplicated = fixture.holdReplication();
 
         CompletableFuture<HeartbeatResult> resubscribed = fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, "a",
                 a.memberEpoch(), null, null, -1, List.of("t", "u"), null, null, null, "client-a", "/127.0.0.1"));

@@ -10,14 +10,18 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 import io.tributary.broker.log.AppendOrigin;
 import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.log.LogManager;
 import io.tributary.broker.log.PartitionLog;
 import io.tributary.broker.testing.FakeTime;
+import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Subscription;
+import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.coordinator.group.ConsumerGroupMigrationPolicy;
 
 /**
@@ -110,6 +114,21 @@ final class GroupFixture implements AutoCloseable {
         }
     }
 
+    /**
+     * From now on writes are appended here but not replicated until the test completes their futures (in the order of
+     * the list returned, which grows with each write).
+     */
+    List<CompletableFuture<Errors>> holdReplication() {
+        List<CompletableFuture<Errors>> unreplicated = new CopyOnWriteArrayList<>();
+        replication = (partition, records) -> {
+            appendLocally(partition, records);
+            CompletableFuture<Errors> replicated = new CompletableFuture<>();
+            unreplicated.add(replicated);
+            return replicated;
+        };
+        return unreplicated;
+    }
+
     /** Appends to this broker's own replica of the partition, as a leader does before its followers have it. */
     void appendLocally(TopicPartition partition, MemoryRecords records) {
         logs.log(partition).orElseThrow().appendAsLeader(records, 0, AppendOrigin.COORDINATOR);
@@ -141,6 +160,22 @@ final class GroupFixture implements AutoCloseable {
         time.sleep(target - time.milliseconds());
         coordinator.checkDeadlines();
         consumerGroups.checkDeadlines();
+    }
+
+    /** A classic Java consumer's JoinGroup (v4+): the consumer protocol type, the range assignor, subscribed to {@code topic}. */
+    static JoinRequest consumerJoin(String groupId, String memberId, String instanceId, String topic) {
+        byte[] subscription = Utils.toArray(ConsumerProtocol.serializeSubscription(new Subscription(List.of(topic))));
+        return new JoinRequest(groupId, memberId, instanceId, "classic", "/127.0.0.1", SESSION_TIMEOUT_MS, REBALANCE_TIMEOUT_MS,
+                "consumer", List.of(new Protocol("range", subscription)), true);
+    }
+
+    /** The JoinGroups of a new member: the first is told MEMBER_ID_REQUIRED, the second {@code join}s with the id handed out. */
+    CompletableFuture<JoinResult> joinNew(Function<String, JoinRequest> join) {
+        JoinResult first = coordinator.join(join.apply("")).join();
+        if (first.error() != Errors.MEMBER_ID_REQUIRED) {
+            throw new AssertionError("a new member's first JoinGroup got " + first.error());
+        }
+        return coordinator.join(join.apply(first.memberId()));
     }
 
     static JoinRequest join(String groupId, String memberId, String instanceId, String... protocols) {

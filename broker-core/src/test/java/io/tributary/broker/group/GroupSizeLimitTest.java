@@ -2,7 +2,6 @@ package io.tributary.broker.group;
 
 import static io.tributary.broker.group.GroupFixture.INITIAL_DELAY_MS;
 import static io.tributary.broker.group.GroupFixture.REBALANCE_TIMEOUT_MS;
-import static io.tributary.broker.group.GroupFixture.SESSION_TIMEOUT_MS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -11,10 +10,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import io.tributary.broker.group.consumer.ConsumerHeartbeat;
 import io.tributary.broker.group.consumer.HeartbeatResult;
-import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Subscription;
-import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.coordinator.group.ConsumerGroupMigrationPolicy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -48,16 +44,11 @@ class GroupSizeLimitTest {
     }
 
     private static JoinRequest classicJoin(String memberId, String instanceId) {
-        byte[] subscription = Utils.toArray(ConsumerProtocol.serializeSubscription(new Subscription(List.of(TOPIC))));
-        return new JoinRequest(GROUP, memberId, instanceId, "classic", "/127.0.0.1", SESSION_TIMEOUT_MS, REBALANCE_TIMEOUT_MS,
-                "consumer", List.of(new Protocol("range", subscription)), true);
+        return GroupFixture.consumerJoin(GROUP, memberId, instanceId, TOPIC);
     }
 
-    /** A new classic member's JoinGroup v4+: MEMBER_ID_REQUIRED, then the join with the id handed out. */
     private CompletableFuture<JoinResult> joinNew() {
-        JoinResult first = fixture.coordinator.join(classicJoin("", null)).join();
-        assertThat(first.error()).isEqualTo(Errors.MEMBER_ID_REQUIRED);
-        return fixture.coordinator.join(classicJoin(first.memberId(), null));
+        return fixture.joinNew(memberId -> classicJoin(memberId, null));
     }
 
     /** A stable classic group of the members joining (each syncs; the leader assigns nothing: sizes are what matter). */
