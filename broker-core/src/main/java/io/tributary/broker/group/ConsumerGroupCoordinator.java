@@ -81,7 +81,8 @@ public final class ConsumerGroupCoordinator {
      * @param groupConfigs each group's own configs (GROUP config resources), which may set its timeouts
      * @param store        where each group's records are written, and read back after a refused write
      * @param wakeBy       asks for {@link #checkDeadlines()} to run by the given time (ms on {@code time})
-     * @param rebalance    the classic join phase, which a downgraded group's members go through
+     * @param rebalance    the classic rebalances, which a downgraded group's members go through; it also loads a classic group a
+     *                     refused write reverts to
      */
     ConsumerGroupCoordinator(ConsumerGroupSettings settings, Function<String, Map<String, String>> groupConfigs, GroupRegistry groups,
                              CoordinatedPartitions partitions, SubscribableTopics topics, OffsetStore store, Time time,

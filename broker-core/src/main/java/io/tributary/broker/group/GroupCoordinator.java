@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * The classic group membership protocol: JoinGroup, SyncGroup, Heartbeat, LeaveGroup, plus the
  * session and rebalance deadlines: every deadline it sets is announced to {@code deadlineSet}, which
  * runs {@link #checkDeadlines()} (against the injected clock) when the earliest comes due. Assignment is the leader's job; the coordinator only collects memberships,
- * picks the protocol and hands out what the leader assigned ({@link ClassicRebalance} runs the join phase).
+ * picks the protocol and hands out what the leader assigned ({@link ClassicRebalance} runs the rebalances).
  * Classic members of a consumer group (KIP-848's online migration) are served by {@link ClassicMembersOfConsumerGroups}.
  * The group's record in {@code __consumer_offsets} holds each generation's members and assignment (written by
  * {@link ClassicRebalance}), so a new coordinator {@link #load loads} the group and its members go on.
