@@ -77,6 +77,8 @@ public final class BrokerConfig extends AbstractConfig {
     public static final String GROUP_MIN_SESSION_TIMEOUT_MS = "group.min.session.timeout.ms";
     public static final String GROUP_MAX_SESSION_TIMEOUT_MS = "group.max.session.timeout.ms";
     public static final String GROUP_INITIAL_REBALANCE_DELAY_MS = "group.initial.rebalance.delay.ms";
+    public static final String GROUP_MAX_SIZE = "group.max.size";
+    public static final String GROUP_CONSUMER_MAX_SIZE = "group.consumer.max.size";
     public static final String GROUP_CONSUMER_SESSION_TIMEOUT_MS = "group.consumer.session.timeout.ms";
     public static final String GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS = "group.consumer.heartbeat.interval.ms";
     public static final String GROUP_CONSUMER_ASSIGNORS = "group.consumer.assignors";
@@ -222,6 +224,16 @@ public final class BrokerConfig extends AbstractConfig {
             .define(GROUP_INITIAL_REBALANCE_DELAY_MS, Type.INT, 3000, Range.atLeast(0), Importance.MEDIUM,
                     "How long the first rebalance of an empty group waits for more members to join, extended "
                             + "while members keep arriving, up to the rebalance timeout.")
+            .define(GROUP_MAX_SIZE, Type.INT, Integer.MAX_VALUE, Range.atLeast(1), Importance.MEDIUM,
+                    "The most members a classic group may have: a member that would be one more is refused with "
+                            + "GROUP_MAX_SIZE_REACHED (during a rebalance, the members that rejoin last), and a consumer "
+                            + "group with more classic members is not turned into a classic group. Consumer groups have "
+                            + GROUP_CONSUMER_MAX_SIZE + ".")
+            .define(GROUP_CONSUMER_MAX_SIZE, Type.INT, Integer.MAX_VALUE, Range.atLeast(1), Importance.MEDIUM,
+                    "The most members a consumer group (group.protocol=consumer, classic members of it included) may "
+                            + "have: a member that would be one more is refused with GROUP_MAX_SIZE_REACHED (a static member "
+                            + "replacing its instance is not), and a larger classic group is not upgraded. Classic groups have "
+                            + GROUP_MAX_SIZE + ".")
             .define(GROUP_CONSUMER_SESSION_TIMEOUT_MS, Type.INT, 45_000, Range.atLeast(1), Importance.MEDIUM,
                     "A member of a consumer group (group.protocol=consumer) that sends no heartbeat for this long is "
                             + "removed and its partitions go to the others.")
@@ -521,14 +533,14 @@ public final class BrokerConfig extends AbstractConfig {
     public GroupConfig groupConfig() {
         return new GroupConfig(getInt(GROUP_MIN_SESSION_TIMEOUT_MS), getInt(GROUP_MAX_SESSION_TIMEOUT_MS),
                 getInt(GROUP_INITIAL_REBALANCE_DELAY_MS), 60_000L * getInt(OFFSETS_RETENTION_MINUTES),
-                getLong(OFFSETS_RETENTION_CHECK_INTERVAL_MS), getInt(OFFSET_METADATA_MAX_BYTES));
+                getLong(OFFSETS_RETENTION_CHECK_INTERVAL_MS), getInt(OFFSET_METADATA_MAX_BYTES), getInt(GROUP_MAX_SIZE));
     }
 
     /** @throws org.apache.kafka.common.config.ConfigException if an assignor is unknown or the heartbeat is not shorter than the session */
     public ConsumerGroupSettings consumerGroupSettings() {
         return new ConsumerGroupSettings(getInt(GROUP_CONSUMER_SESSION_TIMEOUT_MS), getInt(GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS),
                 ConsumerGroupSettings.assignors(getList(GROUP_CONSUMER_ASSIGNORS)),
-                ConsumerGroupMigrationPolicy.parse(getString(GROUP_CONSUMER_MIGRATION_POLICY)));
+                ConsumerGroupMigrationPolicy.parse(getString(GROUP_CONSUMER_MIGRATION_POLICY)), getInt(GROUP_CONSUMER_MAX_SIZE));
     }
 
     public List<Path> logDirs() {

@@ -124,6 +124,19 @@ class BrokerConfigTest {
     }
 
     @Test
+    void groupSizeLimitsHaveKafkasDefaultsAndAreAtLeastOne() {
+        assertThat(new BrokerConfig(Map.of()).groupConfig().maxSize()).isEqualTo(Integer.MAX_VALUE);
+        assertThat(new BrokerConfig(Map.of()).consumerGroupSettings().maxSize()).isEqualTo(Integer.MAX_VALUE);
+        BrokerConfig limited = new BrokerConfig(Map.of("group.max.size", "10", "group.consumer.max.size", "20"));
+        assertThat(limited.groupConfig().maxSize()).isEqualTo(10);
+        assertThat(limited.consumerGroupSettings().maxSize()).isEqualTo(20);
+        assertThatThrownBy(() -> new BrokerConfig(Map.of("group.max.size", "0"))).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("group.max.size");
+        assertThatThrownBy(() -> new BrokerConfig(Map.of("group.consumer.max.size", "0"))).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("group.consumer.max.size");
+    }
+
+    @Test
     void logKeysAreDeclaredOnceInTheSameSchema() {
         assertThat(BrokerConfig.configDef().names()).contains("log.dirs", "log.retention.hours", "message.max.bytes",
                 "listeners", "zookeeper.connect", "socket.request.max.bytes");

@@ -13,6 +13,7 @@ import io.tributary.broker.group.consumer.ConsumerMembership;
 import io.tributary.broker.group.consumer.MemberState;
 import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.GroupMaxSizeReachedException;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
@@ -49,12 +50,18 @@ final class ClassicMembersOfConsumerGroups {
         if (!consumerGroups.admitsClassicMembers(group)) {
             return done(JoinResult.error(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
         }
+        boolean unknown = request.memberId().isEmpty();
+        String memberId = unknown ? Uuid.randomUuid().toString() : request.memberId();
+        try {
+            consumerGroups.throwIfFull(membership, memberId, request.groupInstanceId());
+        } catch (GroupMaxSizeReachedException e) {
+            log.info("group {}: member {} is refused: {}", group.groupId(), memberId, e.getMessage());
+            return done(JoinResult.error(Errors.GROUP_MAX_SIZE_REACHED, request.memberId()));
+        }
         List<String> protocolNames = request.protocols().stream().map(Protocol::name).toList();
         if (!membership.supportsClassicProtocols(request.protocolType(), protocolNames)) {
             return done(JoinResult.error(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
         }
-        boolean unknown = request.memberId().isEmpty();
-        String memberId = unknown ? Uuid.randomUuid().toString() : request.memberId();
         if (unknown && request.groupInstanceId() == null && request.requireKnownMemberId()) {
             return done(JoinResult.error(Errors.MEMBER_ID_REQUIRED, memberId));
         }
@@ -88,19 +95,18 @@ final class ClassicMembersOfConsumerGroups {
                     : consumerGroups.takeOver(membership, existing.get(), memberId, changes);
         }
         boolean resubscribed = update(member, request, subscription, joining, changes);
-        JoinResult joined;
         if (replacesLastConsumerProtocolMember) {
             consumerGroups.downgradeOnReplacement(group, membership, member, resubscribed, subscription.owned(), changes);
-            joined = new JoinResult(Errors.NONE, memberId, member.memberEpoch(), ConsumerProtocol.PROTOCOL_TYPE,
-                    group.protocolName(), "", List.of());
         } else {
             long now = time.milliseconds();
             consumerGroups.startSession(group, member, now);
             consumerGroups.moveTowardsTarget(membership, member, joining || resubscribed, subscription.owned(), changes);
             consumerGroups.awaitSync(member, now);
-            joined = new JoinResult(Errors.NONE, memberId, member.memberEpoch(), ConsumerProtocol.PROTOCOL_TYPE,
-                    member.classicProtocolName(), "", List.of());
         }
+        // as Kafka answers, also when the group became classic: a replacing member left unreconciled (the classic group
+        // rebalances) is at epoch 0, so its SyncGroup is ILLEGAL_GENERATION and it rejoins
+        JoinResult joined = new JoinResult(Errors.NONE, memberId, member.memberEpoch(), ConsumerProtocol.PROTOCOL_TYPE,
+                member.classicProtocolName(), "", List.of());
         return consumerGroups.write(group, changes).thenApply(error -> error == Errors.NONE ? joined
                 : JoinResult.error(OffsetStore.clientError(error), memberId));
     }
@@ -111,9 +117,7 @@ final class ClassicMembersOfConsumerGroups {
      */
     private static boolean update(ConsumerMember member, JoinRequest request, EmbeddedConsumerProtocol.Subscription subscription,
                                   boolean joining, ConsumerGroupRecords changes) {
-        // as sets, as Kafka compares subscriptions: the order a client lists its topics in is no change
-        boolean resubscribed = !Set.copyOf(subscription.topics()).equals(Set.copyOf(member.subscribedTopicNames()))
-                || member.subscribedTopicRegex() != null;
+        boolean resubscribed = !member.subscribesTo(subscription.topics()) || member.subscribedTopicRegex() != null;
         var classic = GroupConversion.classicMetadata(request.sessionTimeoutMs(), request.protocols());
         boolean changed = joining || resubscribed || !classic.equals(member.classicMetadata())
                 || member.rebalanceTimeoutMs() != request.rebalanceTimeoutMs();

@@ -27,8 +27,10 @@ import com.google.re2j.PatternSyntaxException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
+import org.apache.kafka.common.errors.GroupMaxSizeReachedException;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.coordinator.group.generated.GroupMetadataValue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,6 +73,7 @@ public final class ConsumerGroupCoordinator {
     private final Time time;
     private final LongConsumer wakeBy;
     private final GroupConversion conversion;
+    private final ClassicRebalance classicRebalance;
     /** Each group's latest write not yet replicated: answers that wrote nothing wait for it. */
     private final Map<String, CompletableFuture<Errors>> pendingWrites = new ConcurrentHashMap<>();
 
@@ -78,7 +81,8 @@ public final class ConsumerGroupCoordinator {
      * @param groupConfigs each group's own configs (GROUP config resources), which may set its timeouts
      * @param store        where each group's records are written, and read back after a refused write
      * @param wakeBy       asks for {@link #checkDeadlines()} to run by the given time (ms on {@code time})
-     * @param rebalance    the classic join phase, which a downgraded group's members go through
+     * @param rebalance    the classic rebalances, which a downgraded group's members go through; it also loads a classic group a
+     *                     refused write reverts to
      */
     ConsumerGroupCoordinator(ConsumerGroupSettings settings, Function<String, Map<String, String>> groupConfigs, GroupRegistry groups,
                              CoordinatedPartitions partitions, SubscribableTopics topics, OffsetStore store, Time time,
@@ -91,7 +95,8 @@ public final class ConsumerGroupCoordinator {
         this.store = store;
         this.time = time;
         this.wakeBy = wakeBy;
-        this.conversion = new GroupConversion(settings.migrationPolicy(), topics, rebalance, time);
+        this.conversion = new GroupConversion(settings, topics, rebalance, time);
+        this.classicRebalance = rebalance;
     }
 
     /** Completes once the heartbeat's changes (and the group's earlier ones) are replicated, or failed. */
@@ -113,17 +118,20 @@ public final class ConsumerGroupCoordinator {
             }
             ConsumerGroupRecords changes = new ConsumerGroupRecords(group.groupId(), time.milliseconds());
             ConsumerMembership membership = group.consumer();
-            if (membership == null) {
-                if (request.memberEpoch() != 0) {
-                    return CompletableFuture.completedFuture(group.hasMembers()
-                            ? HeartbeatResult.error(Errors.GROUP_ID_NOT_FOUND, "Group " + group.groupId() + " is not a consumer group.")
-                            : HeartbeatResult.error(Errors.UNKNOWN_MEMBER_ID, null));
+            if (membership == null && request.memberEpoch() != 0) {
+                return CompletableFuture.completedFuture(group.hasMembers()
+                        ? HeartbeatResult.error(Errors.GROUP_ID_NOT_FOUND, "Group " + group.groupId() + " is not a consumer group.")
+                        : HeartbeatResult.error(Errors.UNKNOWN_MEMBER_ID, null));
+            }
+            try {
+                if (membership == null) {
+                    membership = toConsumerGroup(group, request, changes);
                 }
-                try {
-                    membership = toConsumerGroup(group, changes);
-                } catch (GroupIdNotFoundException e) {
-                    return CompletableFuture.completedFuture(HeartbeatResult.error(Errors.GROUP_ID_NOT_FOUND, e.getMessage()));
+                if (request.memberEpoch() >= 0) {
+                    throwIfFull(membership, request.memberId(), request.instanceId());
                 }
+            } catch (GroupIdNotFoundException | GroupMaxSizeReachedException e) {
+                return CompletableFuture.completedFuture(HeartbeatResult.error(Errors.forException(e), e.getMessage()));
             }
             HeartbeatResult result = request.memberEpoch() < 0 ? leave(group, membership, request, changes)
                     : heartbeat(group, membership, request, changes);
@@ -134,22 +142,36 @@ public final class ConsumerGroupCoordinator {
 
     /**
      * The classic {@code group} becomes a consumer group: an empty one at once, a non-empty one if it may be upgraded
-     * (its members then get their sessions).
+     * and the member joining fits in (its members then get their sessions).
      *
-     * @throws GroupIdNotFoundException if it may not be upgraded
+     * @throws GroupIdNotFoundException     if it may not be upgraded
+     * @throws GroupMaxSizeReachedException if its members are as many as {@code group.consumer.max.size}; it stays classic
      */
-    private ConsumerMembership toConsumerGroup(Group group, ConsumerGroupRecords changes) {
+    private ConsumerMembership toConsumerGroup(Group group, ConsumerHeartbeat joining, ConsumerGroupRecords changes) {
         if (!group.hasMembers()) {
             log.info("group {} becomes a consumer group", group.groupId());
+            if (group.generationId() > 0) {
+                changes.append(ClassicGroupRecords.tombstone(group.groupId(), time.milliseconds())); // its classic record, as Kafka
+            }
             group.dropClassicMembers(time.milliseconds());
             ConsumerMembership membership = new ConsumerMembership();
             group.consumer(membership);
             return membership;
         }
-        ConsumerMembership membership = conversion.upgrade(group, changes);
+        ConsumerMembership membership = conversion.upgrade(group, upgraded -> throwIfFull(upgraded, joining.memberId(),
+                joining.instanceId()), changes);
         long now = time.milliseconds();
         membership.members().forEach(member -> startSession(group, member, now));
         return membership;
+    }
+
+    /**
+     * Kafka's check of {@code group.consumer.max.size} for a member that heartbeats or joins (classic members too).
+     *
+     * @throws GroupMaxSizeReachedException if the group is full and {@code memberId} is not a member of it
+     */
+    void throwIfFull(ConsumerMembership membership, String memberId, String instanceId) {
+        membership.throwIfFull(memberId, instanceId, settings.maxSize());
     }
 
     /** Kafka's checks of a heartbeat's fields: INVALID_REQUEST, UNSUPPORTED_ASSIGNOR, INVALID_REGULAR_EXPRESSION. */
@@ -262,13 +284,17 @@ public final class ConsumerGroupCoordinator {
                 && request.owned() != null && Partitions.difference(request.owned(), member.assigned()).isEmpty();
     }
 
-    /** A restarted static member takes over its old incarnation's partitions, epoch and target without a rebalance. */
+    /**
+     * A restarted static member takes over its old incarnation's partitions and target without a rebalance, at member
+     * epoch 0 as in Kafka (the caller reconciles it to the target epoch, unless the group turns classic first), with
+     * Kafka's records: the old member's tombstones, then the new one's subscription, target and assignment.
+     */
     ConsumerMember takeOver(ConsumerMembership membership, ConsumerMember old, String memberId, ConsumerGroupRecords changes) {
         ConsumerMember successor = old.copyAs(memberId);
-        int epoch = old.hasLeftTemporarily() ? old.previousMemberEpoch() : old.memberEpoch();
-        successor.update(epoch, epoch, old.state(), old.assigned(), old.pendingRevocation());
+        successor.update(0, 0, old.state(), old.assigned(), old.pendingRevocation());
         membership.replace(old, successor);
-        changes.memberRemoved(old.memberId()).memberSubscription(successor).currentAssignment(successor).targetAssignment(membership);
+        changes.memberRemoved(old.memberId()).memberSubscription(successor).memberTarget(successor.memberId(),
+                membership.targetOf(successor.memberId())).currentAssignment(successor);
         log.info("static member {}: member {} replaces {}", successor.instanceId(), memberId, old.memberId());
         return successor;
     }
@@ -276,7 +302,7 @@ public final class ConsumerGroupCoordinator {
     /** Applies the full fields of a heartbeat; true if the subscription changed (a new group epoch). */
     private static boolean updateSubscription(ConsumerMember member, ConsumerHeartbeat request) {
         boolean changed = false;
-        if (request.subscribedTopicNames() != null && !request.subscribedTopicNames().equals(member.subscribedTopicNames())) {
+        if (request.subscribedTopicNames() != null && !member.subscribesTo(request.subscribedTopicNames())) {
             member.subscribedTopicNames(request.subscribedTopicNames());
             changed = true;
         }
@@ -368,7 +394,7 @@ public final class ConsumerGroupCoordinator {
         if (request.memberEpoch() == ConsumerMember.LEFT_STATIC_EPOCH) {
             log.info("group {}: static member {} ({}) leaves for now and keeps its partitions", group.groupId(),
                     member.instanceId(), member.memberId());
-            member.leaveTemporarily();
+            membership.leaveTemporarily(member);
             changes.currentAssignment(member);
         } else {
             removeMembers(group, membership, List.of(member), "leaves", changes);
@@ -404,15 +430,19 @@ public final class ConsumerGroupCoordinator {
     /**
      * A classic member took over the static member that was the group's last to use the consumer protocol: the group
      * becomes a classic group of its members. As in Kafka, it rebalances only if the target assignment is stale (the
-     * newcomer subscribes to other topics, or the subscribed topics changed); otherwise the newcomer first moves
-     * towards the target of the member it replaced, and every member keeps its target as its classic assignment.
+     * newcomer subscribes to other topics, or the subscribed topics changed: then the group epoch is bumped, and written,
+     * first, and the classic generations go on from it); otherwise the newcomer first moves towards the target of the
+     * member it replaced, and every member keeps its target as its classic assignment.
      *
      * @param owned what the newcomer says it owns
      */
     void downgradeOnReplacement(Group group, ConsumerMembership membership, ConsumerMember newcomer, boolean resubscribed,
                                 Map<Uuid, Set<Integer>> owned, ConsumerGroupRecords changes) {
-        boolean stale = membership.refreshSubscriptionHash(topics) || resubscribed
-                || membership.groupEpoch() > membership.targetAssignmentEpoch();
+        if (membership.refreshSubscriptionHash(topics) || resubscribed) {
+            membership.bumpGroupEpoch();
+            changes.groupEpoch(membership);
+        }
+        boolean stale = membership.groupEpoch() > membership.targetAssignmentEpoch();
         if (!stale) {
             reconcile(membership, newcomer, owned, changes);
         }
@@ -544,23 +574,25 @@ public final class ConsumerGroupCoordinator {
 
     /**
      * Nothing of a change was appended: the group in memory is ahead of its log, so it becomes what the log holds
-     * again (as Kafka reverts to its last committed state); its members get new sessions at the next check. Classic
-     * membership is not in the log: members of an upgrade that was not stored rejoin the classic group from scratch,
-     * and those of a downgrade that was not stored are members of the consumer group again (told to rejoin it).
+     * again (as Kafka reverts to its last committed state), a consumer group or a classic one: members of a downgrade
+     * that was not stored are members of the consumer group again (told to rejoin it), those of an upgrade that was not
+     * stored members of their classic group in its generation. Its members get new sessions at the next check.
      */
     private void revert(Group group) {
         if (partitions.errorFor(group.groupId()) != Errors.NONE) {
             return; // leadership moved: the group is dropped here and rebuilt from the log by the next coordinator
         }
-        Optional<ConsumerMembership> stored = store.storedConsumerGroup(group.groupId());
-        if (stored.isPresent() && group.hasMembers()) {
-            for (Member member : group.members()) {
-                member.completeJoin(JoinResult.error(Errors.REBALANCE_IN_PROGRESS, member.memberId()));
-                member.completeSync(SyncResult.error(Errors.REBALANCE_IN_PROGRESS));
-            }
-            group.dropClassicMembers(time.milliseconds());
+        OffsetStore.Loaded stored = store.load(store.partitionFor(group.groupId()));
+        for (Member member : group.members()) {
+            member.completeJoin(JoinResult.error(Errors.REBALANCE_IN_PROGRESS, member.memberId()));
+            member.completeSync(SyncResult.error(Errors.REBALANCE_IN_PROGRESS));
         }
-        group.consumer(stored.orElse(null));
+        group.dropClassicMembers(time.milliseconds());
+        group.consumer(stored.consumerGroups().get(group.groupId()));
+        GroupMetadataValue classic = stored.classicGroups().get(group.groupId());
+        if (group.consumer() == null && classic != null) {
+            classicRebalance.load(group, classic);
+        }
         loaded();
     }
 

@@ -73,6 +73,13 @@ final class Group {
         protocolName = protocol;
     }
 
+    /** Takes the generation, protocol and leader of a stored group (its members added first). */
+    void restore(int generation, String protocol, String leader) {
+        generationId = generation;
+        protocolName = protocol;
+        leaderId = leader;
+    }
+
     /** Takes over the generation and protocol of a consumer group that becomes this classic group. */
     void generation(int generation, String protocol) {
         generationId = generation;
@@ -168,6 +175,17 @@ final class Group {
         if (member.memberId().equals(leaderId)) {
             leaderId = members.isEmpty() ? null : members.keySet().iterator().next();
         }
+    }
+
+    /** Removes the member or pending member id {@code memberId}, if there is one. */
+    void remove(String memberId) {
+        member(memberId).ifPresent(this::remove);
+        pendingMembers.remove(memberId);
+    }
+
+    /** How many members wait for their JoinGroup answer. */
+    int awaitingJoinCount() {
+        return (int) members.values().stream().filter(Member::isAwaitingJoin).count();
     }
 
     /** The member id a static instance currently joins under. */

@@ -9,7 +9,8 @@ package io.tributary.broker.group;
  * @param offsetsRetentionMs        committed offsets of an empty group are dropped this long after it became empty
  * @param offsetsRetentionCheckIntervalMs how often expired offsets are looked for
  * @param offsetMetadataMaxBytes    largest metadata string accepted with a commit
+ * @param maxSize                   most members a classic group may have ({@code group.max.size})
  */
 public record GroupConfig(int minSessionTimeoutMs, int maxSessionTimeoutMs, int initialRebalanceDelayMs,
-                          long offsetsRetentionMs, long offsetsRetentionCheckIntervalMs, int offsetMetadataMaxBytes) {
+                          long offsetsRetentionMs, long offsetsRetentionCheckIntervalMs, int offsetMetadataMaxBytes, int maxSize) {
 }

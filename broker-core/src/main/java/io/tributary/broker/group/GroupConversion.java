@@ -6,7 +6,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import io.tributary.broker.group.consumer.ConsumerGroupRecords;
+import io.tributary.broker.group.consumer.ConsumerGroupSettings;
 import io.tributary.broker.group.consumer.ConsumerMember;
 import io.tributary.broker.group.consumer.ConsumerMembership;
 import io.tributary.broker.group.consumer.MemberState;
@@ -37,19 +39,21 @@ import org.slf4j.LoggerFactory;
  *     epoch, each holding its target assignment, which rebalances at once (after a replacement only if the target
  *     assignment is stale: the newcomer subscribes to other topics, or the subscribed topics changed).</li>
  * </ul>
- * The consumer group's records are written for an upgrade and deleted for a downgrade (classic membership is not
- * stored). Callers hold the group's monitor.
+ * An upgrade deletes the classic group's record and writes the consumer group's records, a downgrade the reverse, in
+ * one batch each as Kafka does. Callers hold the group's monitor.
  */
 final class GroupConversion {
     private static final Logger log = LoggerFactory.getLogger(GroupConversion.class);
 
     private final ConsumerGroupMigrationPolicy policy;
+    private final int consumerMaxSize;
     private final SubscribableTopics topics;
     private final ClassicRebalance classicRebalance;
     private final Time time;
 
-    GroupConversion(ConsumerGroupMigrationPolicy policy, SubscribableTopics topics, ClassicRebalance rebalance, Time time) {
-        this.policy = policy;
+    GroupConversion(ConsumerGroupSettings settings, SubscribableTopics topics, ClassicRebalance rebalance, Time time) {
+        this.policy = settings.migrationPolicy();
+        this.consumerMaxSize = settings.maxSize();
         this.topics = topics;
         this.classicRebalance = rebalance;
         this.time = time;
@@ -59,10 +63,12 @@ final class GroupConversion {
      * Turns the non-empty classic {@code group} into a consumer group of its members; {@code changes} gets the whole
      * group's records.
      *
-     * @throws GroupIdNotFoundException if it may not be upgraded (the policy, a group that is not of consumers, an
-     *         unreadable subscription or assignment), with Kafka's message; the group is unchanged then
+     * @param admission checks the consumer group it would be before anything changes (the member joining must fit in)
+     * @throws GroupIdNotFoundException if it may not be upgraded (the policy, a group that is not of consumers, more
+     *         members than {@code group.consumer.max.size}, an unreadable subscription or assignment), with Kafka's
+     *         message; the group is unchanged then, as it is when {@code admission} throws
      */
-    ConsumerMembership upgrade(Group group, ConsumerGroupRecords changes) {
+    ConsumerMembership upgrade(Group group, Consumer<ConsumerMembership> admission, ConsumerGroupRecords changes) {
         String groupId = group.groupId();
         if (!policy.isUpgradeEnabled()) {
             throw refusal("Cannot upgrade classic group " + groupId + " to consumer group because online upgrade is disabled.");
@@ -70,6 +76,10 @@ final class GroupConversion {
         if (!ConsumerProtocol.PROTOCOL_TYPE.equals(group.protocolType())) {
             throw refusal("Cannot upgrade classic group " + groupId
                     + " to consumer group because the group does not use the consumer embedded protocol.");
+        }
+        if (group.members().size() > consumerMaxSize) {
+            throw refusal("Cannot upgrade classic group " + groupId
+                    + " to consumer group because the group size exceeds the consumer group maximum size.");
         }
         ConsumerMembership membership = new ConsumerMembership();
         Map<Uuid, Set<Integer>> owned = Map.of();
@@ -84,13 +94,14 @@ final class GroupConversion {
         }
         membership.restore(group.generationId(), group.generationId(), 0);
         membership.refreshSubscriptionHash(topics);
+        admission.accept(membership);
         for (Member classic : group.members()) {
             classic.completeJoin(JoinResult.error(Errors.REBALANCE_IN_PROGRESS, classic.memberId()));
             classic.completeSync(SyncResult.error(Errors.REBALANCE_IN_PROGRESS));
         }
         group.dropClassicMembers(time.milliseconds());
         group.consumer(membership);
-        changes.wholeGroup(membership);
+        changes.append(ClassicGroupRecords.tombstone(groupId, time.milliseconds())).wholeGroup(membership);
         log.info("classic group {} of generation {} becomes a consumer group of its {} member(s)", groupId,
                 membership.groupEpoch(), membership.members().size());
         return membership;
@@ -148,7 +159,7 @@ final class GroupConversion {
      */
     boolean mayDowngrade(ConsumerMembership membership, Collection<ConsumerMember> leaving) {
         List<ConsumerMember> remaining = remaining(membership, leaving);
-        return !remaining.isEmpty() && allClassic(remaining) && downgradeEnabled();
+        return !remaining.isEmpty() && allClassic(remaining) && downgradeEnabled() && fitsClassicGroup(remaining.size());
     }
 
     /**
@@ -157,11 +168,20 @@ final class GroupConversion {
      * allows it.
      */
     boolean mayDowngradeReplacing(ConsumerMembership membership, ConsumerMember replaced) {
-        return !replaced.usesClassicProtocol() && allClassic(remaining(membership, List.of(replaced))) && downgradeEnabled();
+        return !replaced.usesClassicProtocol() && allClassic(remaining(membership, List.of(replaced))) && downgradeEnabled()
+                && fitsClassicGroup(membership.members().size());
     }
 
     private static boolean allClassic(List<ConsumerMember> members) {
         return members.stream().allMatch(ConsumerMember::usesClassicProtocol);
+    }
+
+    /** Kafka refuses to downgrade a group that would have more members than {@code group.max.size}. */
+    private boolean fitsClassicGroup(int members) {
+        if (!classicRebalance.fits(members)) {
+            log.info("consumer group of {} classic members is not downgraded to a classic group: group.max.size is smaller", members);
+        }
+        return classicRebalance.fits(members);
     }
 
     private boolean downgradeEnabled() {
@@ -192,6 +212,7 @@ final class GroupConversion {
             classicRebalance.touch(member, now);
         }
         group.transitionTo(GroupState.STABLE, now);
+        changes.append(ClassicGroupRecords.of(group, now));
         log.info("consumer group {} of epoch {} becomes a classic group of its {} classic member(s){}", group.groupId(),
                 membership.groupEpoch(), remaining.size(), rebalance ? ", which rebalance" : "");
         if (rebalance) {

@@ -12,6 +12,7 @@ import io.tributary.broker.group.LeaveResult.MemberLeft;
 import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.coordinator.group.generated.GroupMetadataValue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,8 +20,10 @@ import org.slf4j.LoggerFactory;
  * The classic group membership protocol: JoinGroup, SyncGroup, Heartbeat, LeaveGroup, plus the
  * session and rebalance deadlines: every deadline it sets is announced to {@code deadlineSet}, which
  * runs {@link #checkDeadlines()} (against the injected clock) when the earliest comes due. Assignment is the leader's job; the coordinator only collects memberships,
- * picks the protocol and hands out what the leader assigned ({@link ClassicRebalance} runs the join phase).
+ * picks the protocol and hands out what the leader assigned ({@link ClassicRebalance} runs the rebalances).
  * Classic members of a consumer group (KIP-848's online migration) are served by {@link ClassicMembersOfConsumerGroups}.
+ * The group's record in {@code __consumer_offsets} holds each generation's members and assignment (written by
+ * {@link ClassicRebalance}), so a new coordinator {@link #load loads} the group and its members go on.
  *
  * <p>Only groups of the offsets partitions this broker coordinates are served; the others get
  * NOT_COORDINATOR (or COORDINATOR_LOAD_IN_PROGRESS), thrown as the kafka-clients exception.
@@ -82,11 +85,26 @@ public final class GroupCoordinator {
             if (group.consumer() != null) {
                 classicMembers.convertEmpty(group);
             }
+            if (!rebalance.acceptsJoiningMember(group, request.memberId())) {
+                return refuseOverMaxSize(group, request.memberId());
+            }
             if (!group.accepts(request.protocolType(), request.protocols())) {
                 return done(JoinResult.error(Errors.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
             }
             return newMember ? joinNew(group, request) : joinKnown(group, request);
         }
+    }
+
+    /**
+     * The group is at {@code group.max.size}: the member is refused (GROUP_MAX_SIZE_REACHED, no member id) and, if it
+     * was a member or had a member id handed out, removed, as Kafka does (a rebalance in progress goes on without it).
+     */
+    private CompletableFuture<JoinResult> refuseOverMaxSize(Group group, String memberId) {
+        log.info("group {}: member {} is refused: the group has {} member(s), as many as group.max.size allows", group.groupId(),
+                memberId.isEmpty() ? "(new)" : memberId, group.members().size());
+        group.remove(memberId); // never one that waits for an answer: those are accepted
+        rebalance.maybeCompleteJoin(group);
+        return done(JoinResult.error(Errors.GROUP_MAX_SIZE_REACHED, ""));
     }
 
     private CompletableFuture<JoinResult> joinNew(Group group, JoinRequest request) {
@@ -108,19 +126,35 @@ public final class GroupCoordinator {
     /**
      * A static member restarted: it takes over its old membership under a new member id (fencing
      * the old one). In a Stable group a follower with unchanged protocols keeps its assignment
-     * without a rebalance; otherwise the group rebalances.
+     * without a rebalance, answered once the group's record names its new member id (if that write
+     * fails, the replacement is undone and it gets the error, as in Kafka); otherwise the group rebalances.
      */
     private CompletableFuture<JoinResult> rejoinStatic(Group group, Member member, JoinRequest request, String newMemberId) {
         member.completeJoin(JoinResult.error(Errors.FENCED_INSTANCE_ID, member.memberId()));
         member.completeSync(SyncResult.error(Errors.FENCED_INSTANCE_ID));
         boolean sameProtocols = member.sameProtocols(request.protocols());
+        String oldMemberId = member.memberId();
+        int oldSessionTimeoutMs = member.sessionTimeoutMs();
+        int oldRebalanceTimeoutMs = member.rebalanceTimeoutMs();
         group.replaceStaticMember(member, newMemberId);
         member.update(request);
         rebalance.touch(member);
-        if (group.is(GroupState.STABLE) && sameProtocols && !group.isLeader(newMemberId)) {
-            return done(ClassicRebalance.currentGeneration(group, member));
+        if (!group.is(GroupState.STABLE) || !sameProtocols || group.isLeader(newMemberId)) {
+            return updateAndAwait(group, member, request);
         }
-        return updateAndAwait(group, member, request);
+        int generation = group.generationId();
+        return rebalance.store(group).thenApply(error -> {
+            synchronized (group) {
+                if (error == Errors.NONE) {
+                    return ClassicRebalance.currentGeneration(group, member);
+                }
+                if (group.generationId() == generation && group.member(newMemberId).isPresent()) {
+                    group.replaceStaticMember(member, oldMemberId);
+                    member.update(oldSessionTimeoutMs, oldRebalanceTimeoutMs, member.protocols());
+                }
+                return JoinResult.error(error, "");
+            }
+        });
     }
 
     private CompletableFuture<JoinResult> addAndRebalance(Group group, JoinRequest request, String memberId) {
@@ -215,7 +249,7 @@ public final class GroupCoordinator {
             rebalance.touch(member);
             return switch (group.state()) {
                 case PREPARING_REBALANCE -> done(SyncResult.error(Errors.REBALANCE_IN_PROGRESS));
-                case STABLE -> done(assignmentOf(group, member));
+                case STABLE -> done(ClassicRebalance.assignmentOf(group, member));
                 case COMPLETING_REBALANCE -> awaitAssignment(group, member, request);
                 case EMPTY, DEAD -> done(SyncResult.error(Errors.UNKNOWN_MEMBER_ID));
             };
@@ -226,21 +260,9 @@ public final class GroupCoordinator {
         CompletableFuture<SyncResult> synced = new CompletableFuture<>();
         member.awaitSync(synced);
         if (group.isLeader(member.memberId())) {
-            for (Member each : group.members()) {
-                each.assign(request.assignments().get(each.memberId()));
-            }
-            long now = time.milliseconds();
-            group.transitionTo(GroupState.STABLE, now);
-            for (Member each : group.members()) {
-                rebalance.touch(each, now); // as Kafka: a member's session starts again with its SyncGroup answer
-                each.completeSync(assignmentOf(group, each));
-            }
+            rebalance.completeRebalance(group, request.assignments());
         }
         return synced;
-    }
-
-    private static SyncResult assignmentOf(Group group, Member member) {
-        return new SyncResult(Errors.NONE, group.protocolType(), group.protocolName(), member.assignment());
     }
 
     /** NONE if the member belongs to the group (and is not a fenced static instance). */
@@ -273,11 +295,11 @@ public final class GroupCoordinator {
             if (error != Errors.NONE) {
                 return error;
             }
-            rebalance.touch(group.member(memberId).orElseThrow());
-            if (group.is(GroupState.PREPARING_REBALANCE)) {
-                return Errors.REBALANCE_IN_PROGRESS;
+            if (generationId != group.generationId()) {
+                return Errors.ILLEGAL_GENERATION; // checked first, as Kafka does, and no new session
             }
-            return generationId == group.generationId() ? Errors.NONE : Errors.ILLEGAL_GENERATION;
+            rebalance.touch(group.member(memberId).orElseThrow());
+            return group.is(GroupState.PREPARING_REBALANCE) ? Errors.REBALANCE_IN_PROGRESS : Errors.NONE;
         }
     }
 
@@ -410,6 +432,14 @@ public final class GroupCoordinator {
         }
         if (count > 0) {
             log.info("unloaded {} group(s) of {}-{}", count, OffsetStore.TOPIC, offsetsPartition);
+        }
+    }
+
+    /** A classic group {@code stored} in an offsets partition this coordinator has started to lead. */
+    void load(String groupId, GroupMetadataValue stored) {
+        Group group = groups.getOrCreate(groupId, time.milliseconds());
+        synchronized (group) {
+            rebalance.load(group, stored);
         }
     }
 

@@ -68,7 +68,7 @@ public final class GroupServices implements AutoCloseable {
                 CoordinatorLoader.daemon("tributary-group-deadlines"));
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(CoordinatorLoader.daemon("tributary-group-timer"));
         DeadlineWakeups deadlines = new DeadlineWakeups(deadlineTimer, time, "group deadline check");
-        ClassicRebalance rebalance = new ClassicRebalance(config, time, deadlines::wakeBy);
+        ClassicRebalance rebalance = new ClassicRebalance(config, time, deadlines::wakeBy, store);
         ConsumerGroupCoordinator consumerGroups = new ConsumerGroupCoordinator(consumerSettings, groupConfigs, groups, partitions, topics,
                 store, time, deadlines::wakeBy, rebalance);
         GroupCoordinator coordinator = new GroupCoordinator(config, groups, partitions, time, deadlines::wakeBy, rebalance, consumerGroups);

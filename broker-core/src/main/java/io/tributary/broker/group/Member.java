@@ -32,9 +32,13 @@ final class Member {
 
     /** Takes the timeouts and protocols of a (re)join. */
     void update(JoinRequest join) {
-        this.sessionTimeoutMs = join.sessionTimeoutMs();
-        this.rebalanceTimeoutMs = join.rebalanceTimeoutMs();
-        this.protocols = List.copyOf(join.protocols());
+        update(join.sessionTimeoutMs(), join.rebalanceTimeoutMs(), join.protocols());
+    }
+
+    void update(int sessionTimeoutMs, int rebalanceTimeoutMs, List<Protocol> protocols) {
+        this.sessionTimeoutMs = sessionTimeoutMs;
+        this.rebalanceTimeoutMs = rebalanceTimeoutMs;
+        this.protocols = List.copyOf(protocols);
     }
 
     String memberId() {

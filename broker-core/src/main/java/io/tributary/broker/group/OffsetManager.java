@@ -68,12 +68,20 @@ public final class OffsetManager {
             }
             count += entry.getValue().size();
         }
+        loaded.classicGroups().forEach((groupId, classic) -> {
+            if (!loaded.consumerGroups().containsKey(groupId)) {
+                coordinator.load(groupId, classic);
+            }
+        });
         loaded.consumerGroups().forEach((groupId, membership) -> {
             Group group = groups.getOrCreate(groupId, now);
             synchronized (group) {
                 group.consumer(membership);
             }
         });
+        if (!loaded.classicGroups().isEmpty()) {
+            log.info("loaded {} classic group(s) from {}-{}", loaded.classicGroups().size(), OffsetStore.TOPIC, offsetsPartition);
+        }
         if (!loaded.consumerGroups().isEmpty()) {
             log.info("loaded {} consumer group(s) from {}-{}", loaded.consumerGroups().size(), OffsetStore.TOPIC, offsetsPartition);
         }
@@ -415,6 +423,7 @@ public final class OffsetManager {
                 store.appendGroupRecords(groupId, new ConsumerGroupRecords(groupId, time.milliseconds()).groupRemoved(group.consumer()).records());
             }
             if (error == Errors.NONE) {
+                deleteClassicRecord(group);
                 markDead(group);
                 log.info("deleted group {}", groupId);
             }
@@ -448,11 +457,23 @@ public final class OffsetManager {
                     removed += expired.size();
                 }
                 if (!group.hasOffsets() && !group.hasMembers() && !group.hasPendingMembers()) {
+                    deleteClassicRecord(group);
                     markDead(group);
                 }
             }
         }
         return removed;
+    }
+
+    /** The classic group's record goes, unawaited, if it may have one (it had a generation and is no consumer group). */
+    private void deleteClassicRecord(Group group) {
+        if (group.consumer() == null && group.generationId() > 0) {
+            try {
+                store.appendGroupRecords(group.groupId(), List.of(ClassicGroupRecords.tombstone(group.groupId(), time.milliseconds())));
+            } catch (RuntimeException e) {
+                log.warn("could not delete the record of group {}: {}", group.groupId(), e.toString());
+            }
+        }
     }
 
     private void markDead(Group group) {

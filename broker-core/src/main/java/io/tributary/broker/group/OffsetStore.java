@@ -1,12 +1,13 @@
 package io.tributary.broker.group;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 import io.tributary.broker.cluster.TopicManager;
 import io.tributary.broker.coordinator.InternalTopic;
 import io.tributary.broker.group.consumer.ConsumerGroupRecords;
@@ -25,6 +26,7 @@ import org.apache.kafka.common.record.internal.Record;
 import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.coordinator.group.generated.GroupMetadataValue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -125,9 +127,18 @@ public final class OffsetStore {
         return append(groupId, records);
     }
 
-    /** The consumer group {@code groupId} as its offsets partition holds it (its records replayed), if it has records. */
-    Optional<ConsumerMembership> storedConsumerGroup(String groupId) {
-        return Optional.ofNullable(load(partitionFor(groupId)).consumerGroups().get(groupId));
+    /**
+     * Appends the classic group's record, its members with {@code assignments} (by member id; a missing one is empty).
+     *
+     * @return completes once the ISR has it, with the error to tell the members ({@link #clientError}), never exceptionally
+     */
+    CompletableFuture<Errors> storeClassicGroup(Group group, Map<String, byte[]> assignments) {
+        try {
+            return append(group.groupId(), List.of(ClassicGroupRecords.of(group, assignments, time.milliseconds())))
+                    .handle((error, failure) -> clientError(failure == null ? error : Errors.forException(failure)));
+        } catch (RuntimeException e) {
+            return CompletableFuture.completedFuture(clientError(Errors.forException(e)));
+        }
     }
 
     /**
@@ -168,7 +179,7 @@ public final class OffsetStore {
      */
     record Loaded(Map<String, Map<TopicPartition, CommittedOffset>> committed,
                   Map<Long, Map<String, Map<TopicPartition, CommittedOffset>>> pending,
-                  Map<String, ConsumerMembership> consumerGroups) {
+                  Map<String, ConsumerMembership> consumerGroups, Map<String, GroupMetadataValue> classicGroups) {
     }
 
     /**
@@ -182,6 +193,7 @@ public final class OffsetStore {
         Map<String, Map<TopicPartition, CommittedOffset>> groups = new HashMap<>();
         Map<Long, Map<String, Map<TopicPartition, CommittedOffset>>> pending = new HashMap<>();
         ConsumerGroupRecords.Replay consumerGroups = new ConsumerGroupRecords.Replay();
+        ClassicGroupRecords.Replay classicGroups = new ClassicGroupRecords.Replay();
         topic.replay(offsetsPartition, batch -> {
             if (batch.isControlBatch()) {
                 Map<String, Map<TopicPartition, CommittedOffset>> completed = pending.remove(batch.producerId());
@@ -196,21 +208,24 @@ public final class OffsetStore {
                     ? pending.computeIfAbsent(batch.producerId(), id -> new HashMap<>()) : groups;
             for (Record record : batch) {
                 if (record.hasKey() && ConsumerGroupRecords.isConsumerGroupKey(record.key())) {
-                    replayConsumerGroup(consumerGroups, record, offsetsPartition);
+                    replayGroupRecord(consumerGroups::apply, record, offsetsPartition);
+                } else if (record.hasKey() && ClassicGroupRecords.isClassicGroupKey(record.key())) {
+                    replayGroupRecord(classicGroups::apply, record, offsetsPartition);
                 } else {
                     apply(target, record, offsetsPartition);
                 }
             }
         });
         groups.values().removeIf(Map::isEmpty);
-        return new Loaded(groups, pending, consumerGroups.groups());
+        return new Loaded(groups, pending, consumerGroups.groups(), classicGroups.groups());
     }
 
-    private static void replayConsumerGroup(ConsumerGroupRecords.Replay replay, Record record, int offsetsPartition) {
+    /** Gives a group record's key and value (null for a tombstone) to {@code replay}; an unreadable one is logged and skipped. */
+    private static void replayGroupRecord(BiConsumer<ByteBuffer, ByteBuffer> replay, Record record, int offsetsPartition) {
         try {
-            replay.apply(record.key(), record.hasValue() ? record.value() : null);
+            replay.accept(record.key(), record.hasValue() ? record.value() : null);
         } catch (RuntimeException e) {
-            log.warn("skipping unreadable consumer group record at offset {} of {}: {}", record.offset(),
+            log.warn("skipping unreadable group record at offset {} of {}: {}", record.offset(),
                     new TopicPartition(TOPIC, offsetsPartition), e.toString());
         }
     }

@@ -10,8 +10,9 @@
  * compacted internal topic {@code __consumer_offsets}. A broker coordinates the groups of the offsets
  * partitions it leads ({@link io.tributary.broker.group.GroupServices} loads them when it becomes
  * leader and drops them when it stops). Groups live in memory, one monitor each; committed offsets
- * and consumer groups are durable, so after a restart or a coordinator move a classic group starts
- * Empty with its offsets (its members rejoin) and a consumer group keeps its members and epochs.
+ * and groups are durable as Kafka keeps them ({@link io.tributary.broker.group.ClassicGroupRecords} a
+ * classic group's generation and members, the consumer group records a consumer group's), so after a
+ * restart or a coordinator move a group keeps its members, generation or epochs, and offsets.
  * Deadlines are checked against an injected {@link org.apache.kafka.common.utils.Time}.
  */
 package io.tributary.broker.group;

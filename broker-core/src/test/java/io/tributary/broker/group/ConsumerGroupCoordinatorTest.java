@@ -5,7 +5,6 @@ import static io.tributary.broker.group.GroupFixture.CONSUMER_SESSION_TIMEOUT_MS
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -171,13 +170,7 @@ class ConsumerGroupCoordinatorTest {
     @Test
     void aHeartbeatIsAnsweredOnceWhatItWroteIsReplicatedAndOneThatWroteNothingOnceTheGroupsEarlierWritesAre() {
         HeartbeatResult a = settle(Map.of("a", join("a"))).get("a");
-        List<CompletableFuture<Errors>> unreplicated = new ArrayList<>();
-        fixture.replication = (partition, records) -> {
-            fixture.appendLocally(partition, records);
-            CompletableFuture<Errors> replicated = new CompletableFuture<>();
-            unreplicated.add(replicated);
-            return replicated;
-        };
+        List<CompletableFuture<Errors>> unreplicated = fixture.holdReplication();
 
         CompletableFuture<HeartbeatResult> resubscribed = fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, "a",
                 a.memberEpoch(), null, null, -1, List.of("t", "u"), null, null, null, "client-a", "/127.0.0.1"));
@@ -250,6 +243,49 @@ class ConsumerGroupCoordinatorTest {
         assertThat(again.assignment()).isEqualTo(members.get("a").assignment());
         assertThat(describe().groupEpoch()).as("no rebalance").isEqualTo(groupEpoch);
         assertThat(beat("a", members.get("a").memberEpoch(), null).error()).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+    }
+
+    @Test
+    void theSameTopicsInAnotherOrderAreNoNewSubscription() {
+        fixture.topics.create("u", 2);
+        HeartbeatResult a = settle(Map.of("a", join("a", null, List.of("t", "u"), null, null))).get("a");
+        int groupEpoch = describe().groupEpoch();
+
+        HeartbeatResult reordered = fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, "a", a.memberEpoch(), null,
+                null, -1, List.of("u", "t"), null, null, a.assignment(), "client-a", "/127.0.0.1")).join();
+
+        assertThat(reordered.error()).isEqualTo(Errors.NONE);
+        assertThat(reordered.memberEpoch()).isEqualTo(a.memberEpoch());
+        assertThat(describe().groupEpoch()).as("compared as sets, as Kafka does: no rebalance").isEqualTo(groupEpoch);
+    }
+
+    @Test
+    void aStaticMembersNewIncarnationStartsAtEpochZeroAsInKafkaSoItsPredecessorsEpochIsNotItsPrevious() {
+        HeartbeatResult a = join("a", "instance-a", List.of("t"), null, null);
+        assertThat(leave("a", "instance-a", -2).memberEpoch()).isEqualTo(-2);
+        join("b");
+
+        HeartbeatResult again = join("a2", "instance-a", List.of("t"), null, null);
+
+        assertThat(again.memberEpoch()).as("reconciled from 0 to the target epoch at once").isEqualTo(describe().assignmentEpoch());
+        assertThat(Partitions.count(again.assignment())).isEqualTo(3);
+        assertThat(beat("a2", a.memberEpoch(), again.assignment()).error()).as("its previous epoch is 0, not a's")
+                .isEqualTo(Errors.FENCED_MEMBER_EPOCH);
+    }
+
+    @Test
+    void aStaticMemberThatLeavesForAWhileGivesUpThePartitionsItWasRevoking() {
+        HeartbeatResult a = join("a", "instance-a", List.of("t"), null, null);
+        HeartbeatResult b = join("b");
+        HeartbeatResult revoking = beat("a", a.memberEpoch(), a.assignment());
+        assertThat(Partitions.count(revoking.assignment())).as("a is to give up three").isEqualTo(3);
+        assertThat(beat("b", b.memberEpoch(), Map.of()).assignment()).as("a still owns them").isEmpty();
+
+        assertThat(leave("a", "instance-a", -2).memberEpoch()).isEqualTo(-2);
+
+        HeartbeatResult bAssigned = beat("b", b.memberEpoch(), Map.of());
+        assertThat(Partitions.count(bAssigned.assignment())).as("as in Kafka, a kept only what it still was to own").isEqualTo(3);
+        assertThat(Partitions.intersection(bAssigned.assignment(), revoking.assignment())).isEmpty();
     }
 
     @Test

@@ -161,7 +161,7 @@ class CoordinatorFailoverTest {
             coordinated.startLoading(partition, 0);
             coordinated.finishLoading(partition, 0);
         }
-        ClassicRebalance rebalance = new ClassicRebalance(CONFIG, time, deadline -> { });
+        ClassicRebalance rebalance = new ClassicRebalance(CONFIG, time, deadline -> { }, store);
         ConsumerGroupCoordinator consumerGroups = new ConsumerGroupCoordinator(GroupFixture.CONSUMER_SETTINGS, id -> Map.of(), groups,
                 coordinated, new KnownTopics(), store, time, deadline -> { }, rebalance);
         return new OffsetManager(CONFIG, groups, new GroupCoordinator(CONFIG, groups, coordinated, time, deadline -> { }, rebalance,

@@ -124,6 +124,18 @@ class GroupCoordinatorTest {
     }
 
     @Test
+    void aHeartbeatOfAnotherGenerationIsIllegalEvenWhileTheGroupRebalances() {
+        JoinResult first = stableGroupOfOne();
+        CompletableFuture<JoinResult> second = joinNew("range");
+        assertThat(second).as("the group rebalances").isNotDone();
+
+        assertThat(fixture.coordinator.heartbeat(GROUP, first.memberId(), null, first.generationId()))
+                .isEqualTo(Errors.REBALANCE_IN_PROGRESS);
+        assertThat(fixture.coordinator.heartbeat(GROUP, first.memberId(), null, first.generationId() - 1))
+                .as("Kafka checks the generation first").isEqualTo(Errors.ILLEGAL_GENERATION);
+    }
+
+    @Test
     void aSessionEndsAtItsDeadlineWhichTheCoordinatorAnnouncesWhenItIsSet() {
         JoinResult member = stableGroupOfOne();
         fixture.time.sleep(1_234);

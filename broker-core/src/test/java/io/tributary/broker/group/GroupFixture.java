@@ -10,14 +10,18 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 import io.tributary.broker.log.AppendOrigin;
 import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.log.LogManager;
 import io.tributary.broker.log.PartitionLog;
 import io.tributary.broker.testing.FakeTime;
+import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Subscription;
+import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.coordinator.group.ConsumerGroupMigrationPolicy;
 
 /**
@@ -30,12 +34,13 @@ final class GroupFixture implements AutoCloseable {
     static final int REBALANCE_TIMEOUT_MS = 30_000;
     static final int INITIAL_DELAY_MS = 3_000;
     static final long RETENTION_MS = 60 * 60_000L;
-    static final GroupConfig CONFIG = new GroupConfig(1_000, 60_000, INITIAL_DELAY_MS, RETENTION_MS, 600_000, 100);
+    static final GroupConfig CONFIG = classicConfig(Integer.MAX_VALUE);
     static final int CONSUMER_SESSION_TIMEOUT_MS = 45_000;
     static final int CONSUMER_HEARTBEAT_INTERVAL_MS = 5_000;
-    static final ConsumerGroupSettings CONSUMER_SETTINGS = consumerSettings(ConsumerGroupMigrationPolicy.BIDIRECTIONAL);
+    static final ConsumerGroupSettings CONSUMER_SETTINGS = consumerSettings(ConsumerGroupMigrationPolicy.BIDIRECTIONAL, Integer.MAX_VALUE);
 
     final FakeTime time = new FakeTime();
+    private final GroupConfig config;
     private final ConsumerGroupSettings consumerSettings;
     /** Every deadline the coordinator announced, in order. */
     final List<Long> deadlinesSet = new CopyOnWriteArrayList<>();
@@ -55,6 +60,8 @@ final class GroupFixture implements AutoCloseable {
     GroupCoordinator coordinator;
     ConsumerGroupCoordinator consumerGroups;
     OffsetManager offsets;
+    /** What the coordinator writes to and loads from. */
+    OffsetStore store;
 
     GroupFixture(Path dir) {
         this(dir, ConsumerGroupMigrationPolicy.BIDIRECTIONAL);
@@ -62,14 +69,27 @@ final class GroupFixture implements AutoCloseable {
 
     /** @param migrationPolicy which non-empty groups change type ({@code group.consumer.migration.policy}) */
     GroupFixture(Path dir, ConsumerGroupMigrationPolicy migrationPolicy) {
+        this(dir, migrationPolicy, Integer.MAX_VALUE, Integer.MAX_VALUE);
+    }
+
+    /**
+     * @param classicMaxSize  {@code group.max.size}
+     * @param consumerMaxSize {@code group.consumer.max.size}
+     */
+    GroupFixture(Path dir, ConsumerGroupMigrationPolicy migrationPolicy, int classicMaxSize, int consumerMaxSize) {
         this.dir = dir;
-        this.consumerSettings = consumerSettings(migrationPolicy);
+        this.config = classicConfig(classicMaxSize);
+        this.consumerSettings = consumerSettings(migrationPolicy, consumerMaxSize);
         open();
     }
 
-    static ConsumerGroupSettings consumerSettings(ConsumerGroupMigrationPolicy migrationPolicy) {
+    private static ConsumerGroupSettings consumerSettings(ConsumerGroupMigrationPolicy migrationPolicy, int maxSize) {
         return new ConsumerGroupSettings(CONSUMER_SESSION_TIMEOUT_MS, CONSUMER_HEARTBEAT_INTERVAL_MS,
-                ConsumerGroupSettings.assignors(List.of("uniform", "range")), migrationPolicy);
+                ConsumerGroupSettings.assignors(List.of("uniform", "range")), migrationPolicy, maxSize);
+    }
+
+    private static GroupConfig classicConfig(int maxSize) {
+        return new GroupConfig(1_000, 60_000, INITIAL_DELAY_MS, RETENTION_MS, 600_000, 100, maxSize);
     }
 
     private void open() {
@@ -80,13 +100,13 @@ final class GroupFixture implements AutoCloseable {
                     LogConfig.defaults().withTopicOverrides(Map.of(LogConfig.SEGMENT_INDEX_BYTES, "4096"))));
         }
         GroupRegistry groups = new GroupRegistry();
-        OffsetStore store = new OffsetStore(partitions, (partition, records) -> replication.append(partition, records), time);
+        store = new OffsetStore(partitions, (partition, records) -> replication.append(partition, records), time);
         CoordinatedPartitions coordinated = new CoordinatedPartitions(store::partitionFor);
-        ClassicRebalance rebalance = new ClassicRebalance(CONFIG, time, deadlinesSet::add);
+        ClassicRebalance rebalance = new ClassicRebalance(config, time, deadlinesSet::add, store);
         consumerGroups = new ConsumerGroupCoordinator(consumerSettings, group -> groupConfigs.getOrDefault(group, Map.of()), groups,
                 coordinated, topics, store, time, deadlinesSet::add, rebalance);
-        coordinator = new GroupCoordinator(CONFIG, groups, coordinated, time, deadlinesSet::add, rebalance, consumerGroups);
-        offsets = new OffsetManager(CONFIG, groups, coordinator, store, coordinated, time);
+        coordinator = new GroupCoordinator(config, groups, coordinated, time, deadlinesSet::add, rebalance, consumerGroups);
+        offsets = new OffsetManager(config, groups, coordinator, store, coordinated, time);
         for (int partition = 0; partition < partitions.size(); partition++) {
             coordinated.startLoading(partition, 0);
             offsets.load(partition);
@@ -94,9 +114,31 @@ final class GroupFixture implements AutoCloseable {
         }
     }
 
+    /**
+     * From now on writes are appended here but not replicated until the test completes their futures (in the order of
+     * the list returned, which grows with each write).
+     */
+    List<CompletableFuture<Errors>> holdReplication() {
+        List<CompletableFuture<Errors>> unreplicated = new CopyOnWriteArrayList<>();
+        replication = (partition, records) -> {
+            appendLocally(partition, records);
+            CompletableFuture<Errors> replicated = new CompletableFuture<>();
+            unreplicated.add(replicated);
+            return replicated;
+        };
+        return unreplicated;
+    }
+
     /** Appends to this broker's own replica of the partition, as a leader does before its followers have it. */
     void appendLocally(TopicPartition partition, MemoryRecords records) {
         logs.log(partition).orElseThrow().appendAsLeader(records, 0, AppendOrigin.COORDINATOR);
+    }
+
+    /** The first segment of the offsets partition of {@code groupId}, flushed, as DumpLogSegments reads it. */
+    Path offsetsSegment(String groupId) {
+        PartitionLog log = logs.log(new TopicPartition(OffsetStore.TOPIC, store.partitionFor(groupId))).orElseThrow();
+        log.flush();
+        return log.dir().resolve("00000000000000000000.log");
     }
 
     void reopen() {
@@ -118,6 +160,22 @@ final class GroupFixture implements AutoCloseable {
         time.sleep(target - time.milliseconds());
         coordinator.checkDeadlines();
         consumerGroups.checkDeadlines();
+    }
+
+    /** A classic Java consumer's JoinGroup (v4+): the consumer protocol type, the range assignor, subscribed to {@code topic}. */
+    static JoinRequest consumerJoin(String groupId, String memberId, String instanceId, String topic) {
+        byte[] subscription = Utils.toArray(ConsumerProtocol.serializeSubscription(new Subscription(List.of(topic))));
+        return new JoinRequest(groupId, memberId, instanceId, "classic", "/127.0.0.1", SESSION_TIMEOUT_MS, REBALANCE_TIMEOUT_MS,
+                "consumer", List.of(new Protocol("range", subscription)), true);
+    }
+
+    /** The JoinGroups of a new member: the first is told MEMBER_ID_REQUIRED, the second {@code join}s with the id handed out. */
+    CompletableFuture<JoinResult> joinNew(Function<String, JoinRequest> join) {
+        JoinResult first = coordinator.join(join.apply("")).join();
+        if (first.error() != Errors.MEMBER_ID_REQUIRED) {
+            throw new AssertionError("a new member's first JoinGroup got " + first.error());
+        }
+        return coordinator.join(join.apply(first.memberId()));
     }
 
     static JoinRequest join(String groupId, String memberId, String instanceId, String... protocols) {

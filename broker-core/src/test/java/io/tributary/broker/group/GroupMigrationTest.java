@@ -520,15 +520,18 @@ class GroupMigrationTest {
         JoinResult restarted = staticJoin("", "i-c", List.of(TOPIC, "u"));
 
         assertThat(restarted.error()).isEqualTo(Errors.NONE);
+        assertThat(restarted.generationId()).as("its member epoch: 0, as Kafka's replacing member has until it is reconciled")
+                .isZero();
         assertThat(fixture.consumerGroups.describe(GROUP)).as("no longer a consumer group").isEmpty();
         assertThat(fixture.coordinator.describe(GROUP).orElseThrow().state()).isEqualTo(GroupState.PREPARING_REBALANCE);
-        assertThat(sync(restarted, Map.of()).error()).isEqualTo(Errors.REBALANCE_IN_PROGRESS);
-        assertThat(classicHeartbeat(m, epochs.get(m))).isEqualTo(Errors.REBALANCE_IN_PROGRESS);
+        assertThat(sync(restarted, Map.of()).error()).as("generation 0 is not the classic group's").isEqualTo(Errors.ILLEGAL_GENERATION);
+        assertThat(classicHeartbeat(m, epochs.get(m))).isEqualTo(Errors.ILLEGAL_GENERATION);
 
         CompletableFuture<JoinResult> mRejoins = fixture.coordinator.join(classicJoin(m, Set.of()));
         JoinResult again = staticJoin(restarted.memberId(), "i-c", List.of(TOPIC, "u"));
         JoinResult leader = again.leaderId().equals(again.memberId()) ? again : mRejoins.join();
-        assertThat(leader.generationId()).as("classic generations go on from the group epoch").isEqualTo(groupEpoch + 1);
+        assertThat(leader.generationId()).as("the new subscription bumped the group epoch before the group became classic, "
+                + "and the rebalance starts the next generation").isEqualTo(groupEpoch + 2);
         assertThat(leader.members()).extracting(JoinResult.JoinedMember::metadata)
                 .extracting(metadata -> ConsumerProtocol.deserializeSubscription(ByteBuffer.wrap(metadata)).topics())
                 .containsExactlyInAnyOrder(List.of(TOPIC), List.of(TOPIC, "u"));

@@ -2,10 +2,7 @@ package io.tributary.broker.txn;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -16,13 +13,12 @@ import io.tributary.broker.log.AppendOrigin;
 import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.log.LogManager;
 import io.tributary.broker.log.PartitionLog;
+import io.tributary.broker.testing.DumpLogSegmentsOutput;
 import io.tributary.broker.testing.FakeTime;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.protocol.MessageUtil;
-import org.apache.kafka.common.utils.internals.Exit;
 import org.apache.kafka.coordinator.transaction.generated.TransactionLogValue;
-import org.apache.kafka.tools.DumpLogSegments;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -77,19 +73,7 @@ class TransactionRecordTest {
         Path segment = log.dir().resolve("00000000000000000000.log");
         logs.close();
 
-        Exit.setExitProcedure((code, message) -> {
-            throw new AssertionError("DumpLogSegments exited with " + code + ": " + message);
-        });
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        PrintStream original = System.out;
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            DumpLogSegments.main(new String[] {"--files", segment.toString(), "--transaction-log-decoder"});
-        } finally {
-            System.setOut(original);
-            Exit.resetExitProcedure();
-        }
-        String output = captured.toString(StandardCharsets.UTF_8);
+        String output = DumpLogSegmentsOutput.of(segment, "--transaction-log-decoder");
         assertThat(output).contains("key: {\"type\":\"0\",\"data\":{\"transactionalId\":\"payments-1\"}}",
                 "payload: {\"version\":\"1\",\"data\":{\"producerId\":42,\"previousProducerId\":41,\"producerEpoch\":3,\"transactionTimeoutMs\":60000,"
                         + "\"transactionStatus\":\"Ongoing\",\"transactionPartitions\":[{\"topic\":\"__consumer_offsets\","

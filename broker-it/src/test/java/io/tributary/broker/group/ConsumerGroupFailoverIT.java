@@ -21,6 +21,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.GroupState;
+import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Utils;
 import org.awaitility.Awaitility;
@@ -33,7 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
  * was upgraded by a consumer-protocol member, and one classic member is still in it. When the coordinator is
  * SIGKILLed, the new leader of the group's offsets partition rebuilds the mixed group from its records in
  * {@code __consumer_offsets} — same group epoch, same members (the classic one still classic) and assignment — and
- * both members go on consuming from their committed offsets, each through its own protocol.
+ * both members go on consuming from their committed offsets, each through its own protocol. Then the
+ * consumer-protocol member leaves, the group turns classic, and its coordinator is SIGKILLed too: the next one loads the
+ * classic group from its record, and its member heartbeats and consumes on in its generation, without rejoining.
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class ConsumerGroupFailoverIT {
@@ -106,6 +109,33 @@ class ConsumerGroupFailoverIT {
                 }
                 consumed.assertExactlyOnceInOrder(ends);
                 assertThat(a.failure()).isNull();
+                assertThat(b.failure()).isNull();
+
+                members.remove(a);
+                a.close();
+                ConsumerGroupDescription classic = Awaitility.await("b alone, in a classic group").atMost(TIMEOUT)
+                        .pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+                        .until(() -> admin.describeConsumerGroups(List.of(GROUP)).all().get().get(GROUP),
+                                group -> group.type() == GroupType.CLASSIC && group.groupState() == GroupState.STABLE
+                                        && group.members().size() == 1 && b.assignment().size() == PARTITIONS);
+                int rebalances = b.rebalances();
+                cluster.broker(coordinator).restart();
+                cluster.awaitFullIsr(admin, "__consumer_offsets", offsetsPartition, TIMEOUT);
+                int second = classic.coordinator().id();
+
+                cluster.broker(second).kill();
+                Awaitility.await("a third coordinator").atMost(TIMEOUT).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+                        .until(() -> admin.describeConsumerGroups(List.of(GROUP)).all().get().get(GROUP).coordinator().id() != second);
+
+                ConsumerGroupDescription loaded = admin.describeConsumerGroups(List.of(GROUP)).all().get().get(GROUP);
+                assertThat(loaded.groupState()).as("loaded from its record, not Empty").isEqualTo(GroupState.STABLE);
+                assertThat(loaded.members()).extracting(MemberDescription::consumerId)
+                        .containsExactlyElementsOf(classic.members().stream().map(MemberDescription::consumerId).toList());
+                produce(cluster, 20, 40);
+                Awaitility.await().atMost(TIMEOUT).until(() -> consumed.count() >= PARTITIONS * 60);
+                ends.replaceAll((partition, end) -> 60L);
+                consumed.assertExactlyOnceInOrder(ends);
+                assertThat(b.rebalances()).as("b went on in its generation, without rejoining").isEqualTo(rebalances);
                 assertThat(b.failure()).isNull();
             } finally {
                 for (GroupMember member : members) {

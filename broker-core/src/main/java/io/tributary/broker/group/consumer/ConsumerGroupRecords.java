@@ -59,6 +59,12 @@ public final class ConsumerGroupRecords {
         return records.isEmpty();
     }
 
+    /** Adds a record of another kind, in order: the classic group's, when the group changes type. */
+    public ConsumerGroupRecords append(SimpleRecord record) {
+        records.add(record);
+        return this;
+    }
+
     /** True if the key (not consumed) is one of a consumer group record. */
     public static boolean isConsumerGroupKey(ByteBuffer key) {
         return key.remaining() >= 2 && TYPES.contains(key.getShort(key.position()));
@@ -87,17 +93,20 @@ public final class ConsumerGroupRecords {
 
     /** The whole target assignment of the group's current target epoch. */
     public ConsumerGroupRecords targetAssignment(ConsumerMembership group) {
-        for (ConsumerMember member : group.members()) {
-            List<ConsumerGroupTargetAssignmentMemberValue.TopicPartition> topics = new ArrayList<>();
-            group.targetOf(member.memberId()).forEach((topic, partitions) -> topics.add(
-                    new ConsumerGroupTargetAssignmentMemberValue.TopicPartition().setTopicId(topic)
-                            .setPartitions(new ArrayList<>(new TreeSet<>(partitions)))));
-            add(new ConsumerGroupTargetAssignmentMemberKey().setGroupId(groupId).setMemberId(member.memberId()),
-                    new ConsumerGroupTargetAssignmentMemberValue().setTopicPartitions(topics));
-        }
+        group.members().forEach(member -> memberTarget(member.memberId(), group.targetOf(member.memberId())));
         add(new ConsumerGroupTargetAssignmentMetadataKey().setGroupId(groupId),
                 new ConsumerGroupTargetAssignmentMetadataValue().setAssignmentEpoch(group.targetAssignmentEpoch())
                         .setAssignmentTimestamp(timestampMs));
+        return this;
+    }
+
+    /** One member's target. */
+    public ConsumerGroupRecords memberTarget(String memberId, Map<Uuid, Set<Integer>> target) {
+        List<ConsumerGroupTargetAssignmentMemberValue.TopicPartition> topics = new ArrayList<>();
+        target.forEach((topic, partitions) -> topics.add(new ConsumerGroupTargetAssignmentMemberValue.TopicPartition()
+                .setTopicId(topic).setPartitions(new ArrayList<>(new TreeSet<>(partitions)))));
+        add(new ConsumerGroupTargetAssignmentMemberKey().setGroupId(groupId).setMemberId(memberId),
+                new ConsumerGroupTargetAssignmentMemberValue().setTopicPartitions(topics));
         return this;
     }
 

@@ -21,9 +21,11 @@ import org.apache.kafka.coordinator.group.assignor.UniformAssignor;
  * @param migrationPolicy     which non-empty groups change protocol ({@code group.consumer.migration.policy}): a classic
  *                            group when a consumer-protocol member joins (upgrade), a consumer group whose last
  *                            consumer-protocol member leaves (downgrade)
+ * @param maxSize             most members a consumer group may have ({@code group.consumer.max.size}), classic ones
+ *                            included
  */
 public record ConsumerGroupSettings(int sessionTimeoutMs, int heartbeatIntervalMs, List<ConsumerGroupPartitionAssignor> assignors,
-                                    ConsumerGroupMigrationPolicy migrationPolicy) {
+                                    ConsumerGroupMigrationPolicy migrationPolicy, int maxSize) {
     public ConsumerGroupSettings {
         if (assignors.isEmpty()) {
             throw new ConfigException("group.consumer.assignors must name at least one assignor");

@@ -112,6 +112,11 @@ public final class ConsumerMember {
         this.subscribedTopicNames = List.copyOf(names);
     }
 
+    /** True if it subscribes to exactly {@code names}, in any order: Kafka compares subscriptions as sets. */
+    public boolean subscribesTo(List<String> names) {
+        return Set.copyOf(names).equals(Set.copyOf(subscribedTopicNames));
+    }
+
     /** Null if the member subscribes by names only. */
     public String subscribedTopicRegex() {
         return subscribedTopicRegex;
@@ -190,10 +195,19 @@ public final class ConsumerMember {
         }));
     }
 
-    /** A static member left for now: it keeps its partitions under the epoch -2 until its session ends. */
-    public void leaveTemporarily() {
-        this.previousMemberEpoch = memberEpoch;
-        this.memberEpoch = LEFT_STATIC_EPOCH;
+    /**
+     * A static member left for now: it keeps its assigned partitions under the epoch -2 until its session ends, gives up
+     * those it was to revoke, and the epochs at which it got its partitions become 0, as Kafka records such a member
+     * (its next incarnation starts at epoch 0 with them). Its previous epoch is left as it was.
+     */
+    void leaveTemporarily() {
+        memberEpoch = LEFT_STATIC_EPOCH;
+        pendingRevocation = Map.of();
+        revocationDeadlineMs = Long.MAX_VALUE;
+        Map<Uuid, Map<Integer, Integer>> epochs = new HashMap<>();
+        assigned.forEach((topic, partitions) -> partitions.forEach(partition ->
+                epochs.computeIfAbsent(topic, t -> new HashMap<>()).put(partition, 0)));
+        assignmentEpochs = epochs;
     }
 
     public boolean hasLeftTemporarily() {

@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.GroupMaxSizeReachedException;
 import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.coordinator.group.api.assignor.ConsumerGroupPartitionAssignor;
 
@@ -75,6 +76,21 @@ public final class ConsumerMembership {
         return Optional.ofNullable(staticMembers.get(instanceId)).map(members::get);
     }
 
+    /**
+     * Kafka's rule of {@code group.consumer.max.size} for a member's heartbeat or JoinGroup: a group with {@code maxSize}
+     * members or more takes only its members, and a static member coming back for its instance id.
+     *
+     * @throws GroupMaxSizeReachedException if {@code memberId} (with {@code instanceId}, or null) may not be one
+     */
+    public void throwIfFull(String memberId, String instanceId, int maxSize) {
+        if (instanceId != null && staticMembers.containsKey(instanceId)) {
+            return;
+        }
+        if (members.size() >= maxSize && !members.containsKey(memberId)) {
+            throw new GroupMaxSizeReachedException("The consumer group has reached its maximum capacity of " + maxSize + " members.");
+        }
+    }
+
     public void add(ConsumerMember member) {
         members.put(member.memberId(), member);
         if (member.isStatic()) {
@@ -114,6 +130,16 @@ public final class ConsumerMembership {
 
     public Reconciliation.Owners owners() {
         return (topic, partition) -> owners.getOrDefault(topic, Map.of()).get(partition);
+    }
+
+    /**
+     * A static member leaves for a while (epoch -2), as Kafka records it: it keeps the partitions it was to keep, and
+     * those it was still to revoke are free for their new owners.
+     */
+    public void leaveTemporarily(ConsumerMember member) {
+        disown(member.memberId());
+        member.leaveTemporarily();
+        own(member);
     }
 
     /** Applies a member's next state; what it owns changes accordingly. */
