@@ -153,7 +153,7 @@ public final class ConsumerGroupCoordinator {
             if (group.generationId() > 0) {
                 changes.append(ClassicGroupRecords.tombstone(group.groupId(), time.milliseconds())); // its classic record, as Kafka
             }
-            group.dropClassicMembers(time.milliseconds());
+            group.forgetClassicGroup(time.milliseconds());
             ConsumerMembership membership = new ConsumerMembership();
             group.consumer(membership);
             return membership;
@@ -587,7 +587,7 @@ public final class ConsumerGroupCoordinator {
             member.completeJoin(JoinResult.error(Errors.REBALANCE_IN_PROGRESS, member.memberId()));
             member.completeSync(SyncResult.error(Errors.REBALANCE_IN_PROGRESS));
         }
-        group.dropClassicMembers(time.milliseconds());
+        group.forgetClassicGroup(time.milliseconds());
         group.consumer(stored.consumerGroups().get(group.groupId()));
         GroupMetadataValue classic = stored.classicGroups().get(group.groupId());
         if (group.consumer() == null && classic != null) {
