@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The consumer group protocol of KIP-848 (ConsumerGroupHeartbeat), beside the classic one in the
  * same groups and the same {@code __consumer_offsets}: members join with epoch 0, heartbeat with
- * their epoch, and leave with -1 (static members for a while with -2). Every change of membership,
+ * their epoch, and leave with -1 (static members for a while with -2); any but a joining member's request to a group
+ * that does not exist or is classic is GROUP_ID_NOT_FOUND, as Kafka answers it. Every change of membership,
  * subscription or subscribed partitions bumps the group epoch; the server-side assignor then
  * computes the target assignment of that epoch at once, and each member moves to it one heartbeat
  * at a time ({@link Reconciliation}). Sessions end after {@code group.consumer.session.timeout.ms}
@@ -108,9 +109,9 @@ public final class ConsumerGroupCoordinator {
         partitions.require(request.groupId());
         Group group = request.memberEpoch() == 0 ? groups.getOrCreate(request.groupId(), time.milliseconds())
                 : groups.get(request.groupId()).orElse(null);
-        if (group == null) {
-            return CompletableFuture.completedFuture(HeartbeatResult.error(Errors.UNKNOWN_MEMBER_ID,
-                    "Member " + request.memberId() + " is not a member of the group"));
+        if (group == null) { // Kafka's messages: a leave looks the group up, a heartbeat would create it at epoch 0
+            return CompletableFuture.completedFuture(HeartbeatResult.error(Errors.GROUP_ID_NOT_FOUND,
+                    (request.memberEpoch() < 0 ? "Group " : "Consumer group ") + request.groupId() + " not found."));
         }
         synchronized (group) {
             if (group.is(GroupState.DEAD)) {
@@ -119,9 +120,8 @@ public final class ConsumerGroupCoordinator {
             ConsumerGroupRecords changes = new ConsumerGroupRecords(group.groupId(), time.milliseconds());
             ConsumerMembership membership = group.consumer();
             if (membership == null && request.memberEpoch() != 0) {
-                return CompletableFuture.completedFuture(group.hasMembers()
-                        ? HeartbeatResult.error(Errors.GROUP_ID_NOT_FOUND, "Group " + group.groupId() + " is not a consumer group.")
-                        : HeartbeatResult.error(Errors.UNKNOWN_MEMBER_ID, null));
+                return CompletableFuture.completedFuture(HeartbeatResult.error(Errors.GROUP_ID_NOT_FOUND,
+                        "Group " + group.groupId() + " is not a consumer group."));
             }
             try {
                 if (membership == null) {
@@ -153,7 +153,7 @@ public final class ConsumerGroupCoordinator {
             if (group.generationId() > 0) {
                 changes.append(ClassicGroupRecords.tombstone(group.groupId(), time.milliseconds())); // its classic record, as Kafka
             }
-            group.dropClassicMembers(time.milliseconds());
+            group.forgetClassicGroup(time.milliseconds());
             ConsumerMembership membership = new ConsumerMembership();
             group.consumer(membership);
             return membership;
@@ -587,7 +587,7 @@ public final class ConsumerGroupCoordinator {
             member.completeJoin(JoinResult.error(Errors.REBALANCE_IN_PROGRESS, member.memberId()));
             member.completeSync(SyncResult.error(Errors.REBALANCE_IN_PROGRESS));
         }
-        group.dropClassicMembers(time.milliseconds());
+        group.forgetClassicGroup(time.milliseconds());
         group.consumer(stored.consumerGroups().get(group.groupId()));
         GroupMetadataValue classic = stored.classicGroups().get(group.groupId());
         if (group.consumer() == null && classic != null) {

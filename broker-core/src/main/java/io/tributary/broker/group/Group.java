@@ -128,16 +128,19 @@ final class Group {
     }
 
     /**
-     * Forgets the classic membership (members, pending member ids, leader, a join phase in progress), as when the group
-     * becomes a consumer group; it is Empty as a classic group. Whoever waits for a JoinGroup or SyncGroup answer must
-     * have been answered.
+     * Forgets the classic group (members, pending member ids, leader, protocol type and protocol, generation, a join
+     * phase in progress), as when the group becomes a consumer group: should it turn classic again, it starts as Kafka's
+     * new classic group does, Empty at generation 0. Whoever waits for a JoinGroup or SyncGroup answer must have been
+     * answered.
      */
-    void dropClassicMembers(long nowMs) {
+    void forgetClassicGroup(long nowMs) {
         members.clear();
         staticMembers.clear();
         pendingMembers.clear();
         leaderId = null;
+        protocolType = null;
         protocolName = null;
+        generationId = 0;
         joinDeadline.clear();
         transitionTo(GroupState.EMPTY, nowMs);
     }

@@ -99,7 +99,7 @@ final class GroupConversion {
             classic.completeJoin(JoinResult.error(Errors.REBALANCE_IN_PROGRESS, classic.memberId()));
             classic.completeSync(SyncResult.error(Errors.REBALANCE_IN_PROGRESS));
         }
-        group.dropClassicMembers(time.milliseconds());
+        group.forgetClassicGroup(time.milliseconds());
         group.consumer(membership);
         changes.append(ClassicGroupRecords.tombstone(groupId, time.milliseconds())).wholeGroup(membership);
         log.info("classic group {} of generation {} becomes a consumer group of its {} member(s)", groupId,

@@ -18,6 +18,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.CorruptRecordException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -419,12 +420,10 @@ public final class OffsetManager {
                 return Errors.NON_EMPTY_GROUP;
             }
             Errors error = tombstone(group, group.offsets().keySet());
-            if (error == Errors.NONE && group.consumer() != null) {
-                store.appendGroupRecords(groupId, new ConsumerGroupRecords(groupId, time.milliseconds()).groupRemoved(group.consumer()).records());
+            if (error == Errors.NONE) {
+                error = remove(group);
             }
             if (error == Errors.NONE) {
-                deleteClassicRecord(group);
-                markDead(group);
                 log.info("deleted group {}", groupId);
             }
             return error;
@@ -456,24 +455,34 @@ public final class OffsetManager {
                 if (tombstone(group, expired) == Errors.NONE) {
                     removed += expired.size();
                 }
-                if (!group.hasOffsets() && !group.hasMembers() && !group.hasPendingMembers()) {
-                    deleteClassicRecord(group);
-                    markDead(group);
+                if (!group.hasOffsets() && !group.hasMembers() && !group.hasPendingMembers() && remove(group) == Errors.NONE) {
+                    log.info("removed group {}: empty, its offsets expired", group.groupId());
                 }
             }
         }
         return removed;
     }
 
-    /** The classic group's record goes, unawaited, if it may have one (it had a generation and is no consumer group). */
-    private void deleteClassicRecord(Group group) {
-        if (group.consumer() == null && group.generationId() > 0) {
+    /**
+     * The empty group is gone: as Kafka deletes a group, the tombstones of its records — a consumer group's (group epoch,
+     * target assignment), or a classic group's record if it may have one (it had a generation) — are appended, unawaited,
+     * and the group is Dead. If they cannot be appended, it stays, so that memory does not lose what the log would bring back.
+     */
+    private Errors remove(Group group) {
+        long now = time.milliseconds();
+        List<SimpleRecord> tombstones = group.consumer() != null
+                ? new ConsumerGroupRecords(group.groupId(), now).groupRemoved(group.consumer()).records()
+                : group.generationId() > 0 ? List.of(ClassicGroupRecords.tombstone(group.groupId(), now)) : List.of();
+        if (!tombstones.isEmpty()) {
             try {
-                store.appendGroupRecords(group.groupId(), List.of(ClassicGroupRecords.tombstone(group.groupId(), time.milliseconds())));
+                store.appendGroupRecords(group.groupId(), tombstones);
             } catch (RuntimeException e) {
-                log.warn("could not delete the record of group {}: {}", group.groupId(), e.toString());
+                log.warn("could not delete the records of group {}: {}", group.groupId(), e.toString());
+                return OffsetStore.clientError(Errors.forException(e));
             }
         }
+        markDead(group);
+        return Errors.NONE;
     }
 
     private void markDead(Group group) {

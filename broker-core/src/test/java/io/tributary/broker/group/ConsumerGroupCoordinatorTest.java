@@ -364,6 +364,21 @@ class ConsumerGroupCoordinatorTest {
     }
 
     @Test
+    void aHeartbeatOrLeaveToAGroupThatIsNoConsumerGroupIsGroupIdNotFoundAsInKafka() {
+        assertThat(beat("a", 1, null)).extracting(HeartbeatResult::error, HeartbeatResult::errorMessage)
+                .containsExactly(Errors.GROUP_ID_NOT_FOUND, "Consumer group g not found.");
+        assertThat(leave("a", null, -1)).extracting(HeartbeatResult::error, HeartbeatResult::errorMessage)
+                .containsExactly(Errors.GROUP_ID_NOT_FOUND, "Group g not found.");
+        TopicPartition partition = new TopicPartition("t", 0);
+        fixture.offsets.commit(new OffsetCommit(GROUP, "", null, -1, Map.of(partition, new OffsetCommit.Position(1, -1, null)))).join();
+
+        assertThat(List.of(beat("a", 1, null), leave("a", "i-a", -2))).as("an empty classic group (of committed offsets)")
+                .allSatisfy(answer -> assertThat(answer).extracting(HeartbeatResult::error, HeartbeatResult::errorMessage)
+                        .containsExactly(Errors.GROUP_ID_NOT_FOUND, "Group g is not a consumer group."));
+        assertThat(fixture.consumerGroups.describe(GROUP)).isEmpty();
+    }
+
+    @Test
     void aRestartedCoordinatorRebuildsTheGroupFromItsRecords() {
         Map<String, HeartbeatResult> members = settle(Map.of("a", join("a", "instance-a", List.of("t"), null, null), "b", join("b")));
         ConsumerGroupCoordinator.Description before = describe();

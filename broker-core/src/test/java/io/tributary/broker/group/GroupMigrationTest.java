@@ -621,6 +621,21 @@ class GroupMigrationTest {
         assertThat(fixture.consumerGroups.describe(GROUP)).as("the consumer group's records were deleted").isEmpty();
     }
 
+    @Test
+    void anEmptyConsumerGroupBecomesANewClassicGroupWhoseGenerationsStartAgainAsInKafka() {
+        open(ConsumerGroupMigrationPolicy.BIDIRECTIONAL);
+        List<JoinResult> classic = stableClassicGroupOfTwo();
+        fixture.coordinator.leave(GROUP, classic.stream().map(m -> new MemberIdentity(m.memberId(), null)).toList()).join();
+        assertThat(consumerJoin("c").error()).as("the empty classic group of generation 2 becomes a consumer group")
+                .isEqualTo(Errors.NONE);
+        consumerLeave("c");
+
+        CompletableFuture<JoinResult> joining = joinNew();
+        fixture.advance(INITIAL_DELAY_MS);
+
+        assertThat(joining.join().generationId()).as("Kafka's new classic group: generation 0, then its first rebalance").isEqualTo(1);
+    }
+
     // ---- failover
 
     @Test

@@ -1,5 +1,6 @@
 package io.tributary.broker.group;
 
+import static io.tributary.broker.group.GroupFixture.INITIAL_DELAY_MS;
 import static io.tributary.broker.group.GroupFixture.RETENTION_MS;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,6 +8,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import io.tributary.broker.group.consumer.ConsumerHeartbeat;
+import io.tributary.broker.group.consumer.HeartbeatResult;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.protocol.Errors;
 import org.junit.jupiter.api.AfterEach;
@@ -79,6 +83,45 @@ class OffsetManagerTest {
         fixture.reopen();
         assertThat(fetchAll("old")).isEmpty();
         assertThat(fetchAll("young").get(T0).offset()).isEqualTo(6);
+    }
+
+    private HeartbeatResult consumerHeartbeat(String group, String memberId, int epoch) {
+        return fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(group, memberId, epoch, null, null, epoch == 0 ? 30_000 : -1,
+                epoch == 0 ? List.of("t") : null, null, null, epoch == 0 ? Map.of() : null, "client", "/127.0.0.1")).join();
+    }
+
+    @Test
+    void anEmptyConsumerGroupWhoseOffsetsExpireIsDeletedWithItsRecordsAndDoesNotComeBack() {
+        fixture.topics.create("t", 2);
+        HeartbeatResult member = consumerHeartbeat("cg", "c", 0);
+        assertThat(fixture.offsets.commit(new OffsetCommit("cg", "c", null, member.memberEpoch(),
+                Map.of(T0, new OffsetCommit.Position(7, -1, null)))).join()).containsEntry(T0, Errors.NONE);
+        assertThat(consumerHeartbeat("cg", "c", -1).error()).isEqualTo(Errors.NONE);
+
+        fixture.time.sleep(RETENTION_MS);
+        assertThat(fixture.offsets.expireOffsets()).isEqualTo(1);
+        assertThat(fixture.coordinator.listGroups()).isEmpty();
+
+        fixture.reopen();
+        assertThat(fixture.coordinator.listGroups()).as("as Kafka, the group's records were deleted with it").isEmpty();
+        assertThat(fetchAll("cg")).isEmpty();
+    }
+
+    @Test
+    void anEmptyClassicGroupWhoseOffsetsExpireIsDeletedWithItsRecordAndDoesNotComeBack() {
+        CompletableFuture<JoinResult> joining = fixture.joinNew(memberId -> GroupFixture.consumerJoin("classic", memberId, null, "t"));
+        fixture.advance(INITIAL_DELAY_MS);
+        JoinResult member = joining.join();
+        fixture.coordinator.leave("classic", List.of(new MemberIdentity(member.memberId(), null))).join();
+        commit("classic", T0, 7);
+        assertThat(fixture.store.load(fixture.store.partitionFor("classic")).classicGroups()).as("its empty generation's record")
+                .containsKey("classic");
+
+        fixture.time.sleep(RETENTION_MS);
+        assertThat(fixture.offsets.expireOffsets()).isEqualTo(1);
+
+        fixture.reopen();
+        assertThat(fixture.coordinator.listGroups()).isEmpty();
     }
 
     @Test
