@@ -1,6 +1,7 @@
 package io.tributary.broker.tiered;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -139,18 +140,18 @@ class RemoteLogManagerTest {
         a.remote.becameLeader(TP, 0);
         RemoteSegment second = awaitRemoteEnd(closedEnd(a)).segments().get(1);
 
-        assertThat(RemoteAuxState.below(storage, TP, 0)).as("nothing below the log start").isEmpty();
-        assertThat(RemoteAuxState.below(storage, TP, second.startOffset() + 1)).as("within a copy: from its end on")
+        assertThat(RemoteAuxState.below(storage, TP, 0, 0)).as("nothing below the log start").isEmpty();
+        assertThat(RemoteAuxState.below(storage, TP, second.startOffset() + 1, 0)).as("within a copy: from its end on")
                 .hasValueSatisfying(state -> assertThat(state.startOffset()).isEqualTo(second.endOffset()));
-        RemoteAuxState below = RemoteAuxState.below(storage, TP, second.endOffset()).orElseThrow();
+        RemoteAuxState below = RemoteAuxState.below(storage, TP, second.endOffset(), 0).orElseThrow();
         assertThat(below.startOffset()).isEqualTo(second.endOffset());
         assertThat(below.leaderEpochs()).containsExactly(Map.entry(0, 0L));
 
         Path copy = dir.resolve("remote").resolve(TP.toString()).resolve(second.location());
         java.nio.file.Files.delete(copy.resolve(".leader-epoch-checkpoint.crc")); // the local file system's checksum
         java.nio.file.Files.writeString(copy.resolve("leader-epoch-checkpoint"), "0\n2\n0 0\n"); // two entries announced, one there
-        assertThat(RemoteAuxState.below(storage, TP, second.endOffset())).as("restarts without the epochs")
-                .hasValueSatisfying(state -> assertThat(state.leaderEpochs()).isEmpty());
+        assertThat(RemoteAuxState.below(storage, TP, second.endOffset(), 0)).as("the epochs the metadata lists instead")
+                .hasValueSatisfying(state -> assertThat(state.leaderEpochs()).containsExactly(Map.entry(0, 0L)));
 
         TieredBroker b = broker("b", 10, Map.of());
         b.log.truncateFullyAndStartAt(below.startOffset());
@@ -160,6 +161,54 @@ class RemoteLogManagerTest {
             assertThat(producer.epoch()).isEqualTo((short) 3);
             assertThat(producer.lastSequence()).isEqualTo(1);
         });
+    }
+
+    @Test
+    void anUnusableProducerSnapshotBelowTheRestartIsRebuiltFromTheCopyBeforeAndTheCopysBatchesElseNamedInTheError()
+            throws Exception {
+        TieredBroker a = broker("a", 10, Map.of());
+        a.appendOfProducer(7, (short) 1, 0, true); // its transaction opens in the first copy and is aborted in the second
+        a.append(12);
+        a.appendOfProducer(42, (short) 3, 0, false);
+        a.appendOfProducer(7, (short) 1, 2, true);
+        a.appendAbortMarker(7, (short) 1);
+        a.appendOfProducer(99, (short) 0, 0, true); // open at the second copy's end
+        long open = a.log.logEndOffset() - 2;
+        a.append(20);
+        a.remote.becameLeader(TP, 0);
+        RemoteLogMetadata metadata = awaitRemoteEnd(closedEnd(a));
+        RemoteSegment first = metadata.segments().get(0);
+        RemoteSegment second = metadata.segments().get(1);
+        assertThat(second.endOffset()).as("everything above in the second copy").isGreaterThan(open + 1);
+        List<List<Long>> expected = producersAfterRestart("b", RemoteAuxState.below(storage, TP, second.endOffset(), 0).orElseThrow());
+        assertThat(expected).as("producer, epoch, last sequence, coordinator epoch, open transaction's first offset")
+                .containsExactlyInAnyOrder(List.of(7L, 1L, 3L, 1L, -1L), List.of(42L, 3L, 1L, -1L, -1L),
+                        List.of(99L, 0L, 1L, -1L, open));
+
+        Path copies = dir.resolve("remote").resolve(TP.toString());
+        String snapshot = String.format("%020d.snapshot", second.endOffset());
+        java.nio.file.Files.delete(copies.resolve(second.location()).resolve("." + snapshot + ".crc"));
+        java.nio.file.Files.write(copies.resolve(second.location()).resolve(snapshot), new byte[] {0, 1, 0, 0, 0, 0, 0, 0, 0, 1});
+        RemoteAuxState rebuilt = RemoteAuxState.below(storage, TP, second.endOffset(), System.currentTimeMillis())
+                .orElseThrow();
+        assertThat(rebuilt.startOffset()).isEqualTo(second.endOffset());
+        assertThat(producersAfterRestart("c", rebuilt)).as("rebuilt from the first copy's snapshot and the second's batches")
+                .containsExactlyInAnyOrderElementsOf(expected);
+
+        java.nio.file.Files.delete(copies.resolve(first.location()).resolve(String.format("%020d.snapshot", first.endOffset())));
+        assertThatThrownBy(() -> RemoteAuxState.below(storage, TP, second.endOffset(), 0)).isInstanceOf(IOException.class)
+                .hasMessageStartingWith("the producer snapshot " + second.location() + "/" + snapshot + " is corrupt (")
+                .hasMessageContaining("; nor can it be rebuilt from the copy right before it: the producer snapshot "
+                        + first.location() + "/" + String.format("%020d.snapshot", first.endOffset()) + " cannot be read (");
+    }
+
+    /** The producers of a new log restarting at {@code state} in broker {@code name}, each without its write time. */
+    private List<List<Long>> producersAfterRestart(String name, RemoteAuxState state) {
+        TieredBroker broker = broker(name, storage, 10, Map.of());
+        broker.log.truncateFullyAndStartAt(state.startOffset());
+        broker.appender.restartAt(broker.log, state.startOffset(), state.producerSnapshot());
+        return broker.appender.activeProducers(broker.log).stream().map(p -> List.of(p.producerId(), (long) p.epoch(),
+                (long) p.lastSequence(), (long) p.coordinatorEpoch(), p.currentTxnStartOffset())).toList();
     }
 
     @Test
