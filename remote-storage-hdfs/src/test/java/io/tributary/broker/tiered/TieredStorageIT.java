@@ -576,6 +576,7 @@ class TieredStorageIT {
         // Every copy's producer snapshot gone: neither the copy below broker 0's local start nor the one before it has one.
         Map<org.apache.hadoop.fs.Path, byte[]> snapshots = new java.util.HashMap<>();
         for (ManifestSegment copy : manifests.read(topic, 0).segments()) {
+            assertThat(copy.producerSnapshot()).as("copy %s has its producer snapshot", copy.location()).isTrue();
             org.apache.hadoop.fs.Path file = manifests.layout().file(topic, 0, copy, SegmentFile.PRODUCER_SNAPSHOT);
             try (var in = fs.open(file)) {
                 snapshots.put(file, in.readAllBytes());
