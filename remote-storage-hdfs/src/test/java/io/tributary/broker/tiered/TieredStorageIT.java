@@ -573,6 +573,15 @@ class TieredStorageIT {
         PartitionManifest manifest = awaitCopiedBeyond(topic, count / 2);
         Awaitility.await("offset 0 in remote storage only").atMost(WAIT)
                 .until(() -> offset(topic, OffsetSpec.earliestLocal()) >= manifest.segments().get(2).endOffset());
+        setCopying(topic, false); // the copies and broker 0's local start stay where they are from now on
+        List<List<Long>> seen = new ArrayList<>(); // broker 0's local start and the remote end, every 300 ms
+        Awaitility.await("copying and local retention settled").atMost(WAIT).pollInterval(Duration.ofMillis(300)).until(() -> {
+            seen.add(List.of(offset(topic, OffsetSpec.earliestLocal()), manifests.read(topic, 0).endOffset()));
+            return seen.size() >= 5 && seen.subList(seen.size() - 5, seen.size()).stream().distinct().count() == 1;
+        });
+        long localStart = offset(topic, OffsetSpec.earliestLocal());
+        String below = manifests.read(topic, 0).segments().stream().filter(copy -> copy.endOffset() == localStart)
+                .findFirst().orElseThrow().location();
         // Every copy's producer snapshot gone: neither the copy below broker 0's local start nor the one before it has one.
         Map<org.apache.hadoop.fs.Path, byte[]> snapshots = new java.util.HashMap<>();
         for (ManifestSegment copy : manifests.read(topic, 0).segments()) {
@@ -586,9 +595,6 @@ class TieredStorageIT {
 
         long warningsBefore = restartWarnings(topic);
         cluster.broker(1).restart();
-        long localStart = offset(topic, OffsetSpec.earliestLocal());
-        String below = manifests.read(topic, 0).segments().stream().filter(copy -> copy.endOffset() == localStart)
-                .findFirst().orElseThrow().location();
         cluster.awaitFullIsr(admin, topic, 1, WAIT); // the other partition replicates on
         Awaitility.await("the first try").atMost(WAIT).until(() -> restartWarnings(topic) > warningsBefore);
         // Tries 200 ms apart (replica.fetch.backoff.ms here) would warn 20 times in 4 s; each waits twice the one before.
