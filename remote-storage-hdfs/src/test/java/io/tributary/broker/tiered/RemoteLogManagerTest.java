@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import io.tributary.broker.log.ClosedSegment;
 import io.tributary.broker.log.ClosedSegmentFiles;
 import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.log.PartitionLog;
@@ -86,7 +87,7 @@ class RemoteLogManagerTest {
 
     /** The end of the last closed segment: where the remote part ends once everything is copied. */
     private static long closedEnd(TieredBroker broker) {
-        List<ClosedSegmentFiles> closed = broker.log.closedSegmentFiles(0, Long.MAX_VALUE);
+        List<ClosedSegment> closed = broker.log.closedSegments();
         return closed.get(closed.size() - 1).endOffset();
     }
 
@@ -164,7 +165,7 @@ class RemoteLogManagerTest {
     }
 
     @Test
-    void anUnusableProducerSnapshotBelowTheRestartIsRebuiltFromTheCopyBeforeAndTheCopysBatchesElseNamedInTheError()
+    void anUnusableOrMissingProducerSnapshotBelowTheRestartIsRebuiltFromTheCopyBeforeAndTheCopysBatchesElseNamedInTheError()
             throws Exception {
         TieredBroker a = broker("a", 10, Map.of());
         a.appendOfProducer(7, (short) 1, 0, true); // its transaction opens in the first copy and is aborted in the second
@@ -195,9 +196,19 @@ class RemoteLogManagerTest {
         assertThat(producersAfterRestart("c", rebuilt)).as("rebuilt from the first copy's snapshot and the second's batches")
                 .containsExactlyInAnyOrderElementsOf(expected);
 
+        a.remote.resigned(TP); // so that nothing but this test commits
+        RemoteLogMetadata listed = storage.metadata(TP);
+        List<RemoteSegment> segments = new java.util.ArrayList<>(listed.segments());
+        segments.set(1, new RemoteSegment(second.baseOffset(), second.startOffset(), second.endOffset(), second.sizeInBytes(),
+                second.maxTimestamp(), second.leaderEpochs(), second.location(), second.txnIndex(), false));
+        assertThat(storage.commit(TP, listed, new RemoteLogMetadata(listed.version(), listed.leaderEpoch(),
+                listed.logStartOffset(), listed.endOffset(), segments, listed.abortedAcrossEnd()))).isNotNull();
+        assertThat(producersAfterRestart("d", RemoteAuxState.below(storage, TP, second.endOffset(), System.currentTimeMillis())
+                .orElseThrow())).as("a copy listed without a snapshot: rebuilt too").containsExactlyInAnyOrderElementsOf(expected);
+
         java.nio.file.Files.delete(copies.resolve(first.location()).resolve(String.format("%020d.snapshot", first.endOffset())));
         assertThatThrownBy(() -> RemoteAuxState.below(storage, TP, second.endOffset(), 0)).isInstanceOf(IOException.class)
-                .hasMessageStartingWith("the producer snapshot " + second.location() + "/" + snapshot + " is corrupt (")
+                .hasMessageStartingWith("the remote copy " + second.location() + " has no producer snapshot")
                 .hasMessageContaining("; nor can it be rebuilt from the copy right before it: the producer snapshot "
                         + first.location() + "/" + String.format("%020d.snapshot", first.endOffset()) + " cannot be read (");
     }
@@ -239,7 +250,7 @@ class RemoteLogManagerTest {
 
         a.append(15);
         b.append(15);
-        assertThat(b.log.closedSegmentFiles(0, Long.MAX_VALUE)).extracting(ClosedSegmentFiles::baseOffset)
+        assertThat(b.log.closedSegments()).extracting(ClosedSegment::baseOffset)
                 .as("b's segments start elsewhere than a's copies end").doesNotContain(copiedByA);
         b.remote.becameLeader(TP, 1);
 
@@ -273,8 +284,9 @@ class RemoteLogManagerTest {
     void theNextLeadersClaimDeletesTheCopiesNothingLists() throws Exception {
         TieredBroker a = broker("a", 10, Map.of(LogConfig.REMOTE_LOG_COPY_DISABLE, "true"));
         a.append(25);
-        String halfMade = storage.copy(TP, a.log.closedSegmentFiles(0, Long.MAX_VALUE).get(0), new byte[0],
-                java.util.Optional.empty());
+        ClosedSegmentFiles first = Awaitility.await("a segment to copy").atMost(WAIT)
+                .until(() -> a.log.closedSegmentFiles(0, Long.MAX_VALUE), closed -> !closed.isEmpty()).get(0);
+        String halfMade = storage.copy(TP, first, new byte[0], java.util.Optional.empty());
         assertThat(storage.locations(TP)).containsExactly(halfMade);
 
         a.remote.becameLeader(TP, 3);
@@ -293,7 +305,7 @@ class RemoteLogManagerTest {
         HeldCommit held = new HeldCommit(storage, 2);
         TieredBroker a = broker("a", held, 10, Map.of());
         a.append(25);
-        List<ClosedSegmentFiles> closed = a.log.closedSegmentFiles(0, Long.MAX_VALUE);
+        List<ClosedSegment> closed = a.log.closedSegments();
         try {
             a.remote.becameLeader(TP, 0);
             assertThat(held.reached.await(30, TimeUnit.SECONDS)).as("the commit of the second copy").isTrue();

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * leads.
  *
  * @param startOffset      where the replica's log restarts
- * @param producerSnapshot the producer state at {@code startOffset}, in Kafka's format; empty if the copy has none
+ * @param producerSnapshot the producer state at {@code startOffset}, in Kafka's format; empty if the copies have none
  * @param leaderEpochs     epoch → start offset of every leader epoch that starts below {@code startOffset}
  */
 public record RemoteAuxState(long startOffset, Optional<byte[]> producerSnapshot, NavigableMap<Integer, Long> leaderEpochs) {
@@ -82,33 +82,47 @@ public record RemoteAuxState(long startOffset, Optional<byte[]> producerSnapshot
     }
 
     /**
-     * The copy's producer snapshot; if it is unusable, the one of the copy right before it with the copy's batches
-     * replayed on top. Empty if the copy was made without one (its leader no longer had it).
+     * The copy's producer snapshot. If it is unusable, or the copy was listed without one while the copy right before
+     * has one (its leader had not written it yet: copies did not wait for it before), the snapshot of the copy right
+     * before with this copy's batches replayed on top. Empty if neither copy has one (a log that never had idempotent
+     * producers).
      */
     private static Optional<byte[]> producerState(RemoteStorage storage, TopicPartition tp, RemoteLogMetadata metadata,
                                                   RemoteSegment copy, long nowMs) throws IOException {
+        Optional<RemoteSegment> before = metadata.segmentRightBefore(copy).filter(RemoteSegment::producerSnapshot);
         if (!copy.producerSnapshot()) {
-            return Optional.empty();
+            return before.isEmpty() ? Optional.empty() : Optional.of(rebuilt(storage, tp, copy, before.get(), nowMs,
+                    "the remote copy " + copy.location() + " has no producer snapshot"));
         }
         try {
             return Optional.of(checkedProducerSnapshot(storage, tp, copy));
         } catch (IOException unusable) {
-            Optional<RemoteSegment> before = metadata.segmentRightBefore(copy).filter(RemoteSegment::producerSnapshot);
             if (before.isEmpty()) {
                 throw new IOException(unusable.getMessage() + "; no copy right before it has a producer snapshot to rebuild "
                         + "it from", unusable);
             }
-            try {
-                ProducerStateManager state = ProducerStateManager.fromKafkaFormat(
-                        checkedProducerSnapshot(storage, tp, before.get()));
-                replay(storage, tp, copy, state, nowMs);
-                LOG.warn("{}: {}; rebuilt it from {} and the batches of the copy {}", tp, unusable.getMessage(),
-                        nameOf(before.get(), RemoteFile.PRODUCER_SNAPSHOT), copy.location());
-                return Optional.of(state.toKafkaFormat());
-            } catch (IOException | RuntimeException alsoUnusable) {
-                throw new IOException(unusable.getMessage() + "; nor can it be rebuilt from the copy right before it: "
-                        + alsoUnusable.getMessage(), unusable);
-            }
+            return Optional.of(rebuilt(storage, tp, copy, before.get(), nowMs, unusable.getMessage()));
+        }
+    }
+
+    /**
+     * The producer state at {@code copy}'s end from the snapshot of {@code before}, the copy right before it, and the
+     * batches of {@code copy}, in Kafka's format.
+     *
+     * @param why what is wrong with {@code copy}'s own snapshot, for the log and the error
+     * @throws IOException if that snapshot or those batches are unusable too (the message says why, and {@code why})
+     */
+    private static byte[] rebuilt(RemoteStorage storage, TopicPartition tp, RemoteSegment copy, RemoteSegment before,
+                                  long nowMs, String why) throws IOException {
+        try {
+            ProducerStateManager state = ProducerStateManager.fromKafkaFormat(checkedProducerSnapshot(storage, tp, before));
+            replay(storage, tp, copy, state, nowMs);
+            LOG.warn("{}: {}; rebuilt it from {} and the batches of the copy {}", tp, why,
+                    nameOf(before, RemoteFile.PRODUCER_SNAPSHOT), copy.location());
+            return state.toKafkaFormat();
+        } catch (IOException | RuntimeException unusable) {
+            throw new IOException(why + "; nor can it be rebuilt from the copy right before it: " + unusable.getMessage(),
+                    unusable);
         }
     }
 
