@@ -292,7 +292,14 @@ final class ReplicaFetcher extends Thread {
                     if (fetching.partition().throttledAsFollower()) {
                         throttle.record(((MemoryRecords) data.records()).sizeInBytes());
                     }
-                    handle(fetching, data);
+                    try {
+                        handle(fetching, data);
+                    } catch (RuntimeException e) {
+                        // As in Kafka's fetcher: this partition waits (a log being deleted, a bad batch...), the rest goes on.
+                        log.warn("{}: handling what broker {} sent failed, trying again in {} ms: {}", tp, leaderId,
+                                config.fetchBackoffMs(), e.toString());
+                        partitions.replace(tp, fetching, fetching.retryAfter(config.fetchBackoffMs(), false));
+                    }
                 }
             }
         }
@@ -339,10 +346,12 @@ final class ReplicaFetcher extends Thread {
         }
         RemoteAuxState start;
         try {
-            start = remoteStorage.isPresent()
-                    ? RemoteAuxState.below(remoteStorage.get(), tp, leaderStart, System.currentTimeMillis())
-                            .orElse(RemoteAuxState.nothingAt(leaderStart))
-                    : RemoteAuxState.nothingAt(leaderStart);
+            Optional<RemoteAuxState> below = remoteStorage.isPresent()
+                    ? RemoteAuxState.below(remoteStorage.get(), tp, leaderStart, System.currentTimeMillis()) : Optional.empty();
+            if (below.isEmpty()) {
+                log.info("{}: no remote copy holds offset {}, below broker {}'s local log start", tp, leaderStart - 1, leaderId);
+            }
+            start = below.orElse(RemoteAuxState.nothingAt(leaderStart));
         } catch (IOException | RuntimeException e) {
             Fetching retry = fetching.restartFailed(config.fetchBackoffMs());
             partitions.replace(tp, fetching, retry);

@@ -84,8 +84,11 @@ import org.junit.jupiter.api.io.TempDir;
  * (MiniHadoop), all the scenarios on one cluster start, each on a topic of its own: copy, local retention, Kafka's
  * tools on the copies and consumers reading from offset 0; remote retention and DeleteRecords; a leader killed
  * mid-copy; a corrupt copy; a follower restarting at the leader's local log start with the producer state of the
- * remote segment below it; the loader reading tiered segments straight from HDFS, with the brokers down (on YARN,
- * next to the blocks), mixed with broker reads, and through the brokers alone.
+ * remote segment below it, then leading: retries of remote batches, an aborted transaction spanning its restart point
+ * (read_committed from offset 0, the last stable offset of one still open) and the leader epochs below it
+ * (OffsetForLeaderEpoch, a consumer's validation); a follower that cannot restart from a damaged copy; the loader
+ * reading tiered segments straight from HDFS, with the brokers down (on YARN, next to the blocks), mixed with broker
+ * reads, and through the brokers alone. The transaction state topic has both brokers (and one in sync suffices).
  * Segments of 16 KiB, local retention of 32 KiB, the remote log tasks every 300 ms. The copy, handover and fencing
  * rules are tested fast, over the local filesystem, in {@link RemoteLogManagerTest}.
  */
@@ -570,14 +573,15 @@ class TieredStorageIT {
                 producer.send(new ProducerRecord<>(topic, 1, null, value(i)));
             }
         }
-        PartitionManifest manifest = awaitCopiedBeyond(topic, count / 2);
-        Awaitility.await("offset 0 in remote storage only").atMost(WAIT)
-                .until(() -> offset(topic, OffsetSpec.earliestLocal()) >= manifest.segments().get(2).endOffset());
-        setCopying(topic, false); // the copies and broker 0's local start stay where they are from now on
-        List<List<Long>> seen = new ArrayList<>(); // broker 0's local start and the remote end, every 300 ms
-        Awaitility.await("copying and local retention settled").atMost(WAIT).pollInterval(Duration.ofMillis(300)).until(() -> {
-            seen.add(List.of(offset(topic, OffsetSpec.earliestLocal()), manifests.read(topic, 0).endOffset()));
-            return seen.size() >= 5 && seen.subList(seen.size() - 5, seen.size()).stream().distinct().count() == 1;
+        // Every closed segment copied (no copy in flight could come after the damage), then local retention done.
+        Path leaderDir = cluster.broker(0).output().resolveSibling("logs").resolve(damaged.toString());
+        Awaitility.await("every closed segment copied").atMost(WAIT).pollInterval(Duration.ofMillis(200))
+                .until(() -> manifests.read(topic, 0).endOffset() == activeSegmentBase(leaderDir));
+        List<Long> seen = new ArrayList<>(); // broker 0's local start every 300 ms
+        Awaitility.await("local retention settled").atMost(WAIT).pollInterval(Duration.ofMillis(300)).until(() -> {
+            seen.add(offset(topic, OffsetSpec.earliestLocal()));
+            return seen.size() >= 4 && seen.get(seen.size() - 1) > 0
+                    && seen.subList(seen.size() - 4, seen.size()).stream().distinct().count() == 1;
         });
         long localStart = offset(topic, OffsetSpec.earliestLocal());
         String below = manifests.read(topic, 0).segments().stream().filter(copy -> copy.endOffset() == localStart)
@@ -614,6 +618,14 @@ class TieredStorageIT {
         }
         cluster.awaitFullIsr(admin, topic, 0, WAIT); // repaired: broker 1 restarts at broker 0's local start
         assertThat(TestCluster.isrOf(admin, healthy.topic(), healthy.partition())).containsExactlyInAnyOrder(0, 1);
+    }
+
+    /** The base offset of the newest segment in a partition folder, the active one. */
+    private static long activeSegmentBase(Path partitionDir) throws java.io.IOException {
+        try (var files = Files.list(partitionDir)) {
+            return files.map(file -> file.getFileName().toString()).filter(name -> name.endsWith(".log"))
+                    .mapToLong(name -> Long.parseLong(name.substring(0, name.length() - ".log".length()))).max().orElseThrow();
+        }
     }
 
     /** How many times broker 1 warned that it cannot restart partition 0 of {@code topic} from remote storage. */

@@ -72,7 +72,7 @@ public record RemoteAuxState(long startOffset, Optional<byte[]> producerSnapshot
         try {
             return LeaderEpochCheckpoint.decode(new String(readWhole(storage, tp, copy, RemoteFile.LEADER_EPOCH_CHECKPOINT),
                     StandardCharsets.UTF_8));
-        } catch (IOException unusable) {
+        } catch (IOException | RuntimeException unusable) { // unreadable (a block failing its checksum, say) or not one
             NavigableMap<Integer, Long> listed = metadata.leaderEpochsUpTo(copy);
             LOG.warn("{}: {} is unusable ({}); taking the leader epochs the remote metadata lists for the copies up to offset "
                     + "{} instead: {}", tp, nameOf(copy, RemoteFile.LEADER_EPOCH_CHECKPOINT), unusable.getMessage(),
@@ -137,7 +137,7 @@ public record RemoteAuxState(long startOffset, Optional<byte[]> producerSnapshot
         byte[] bytes;
         try {
             bytes = readWhole(storage, tp, copy, RemoteFile.PRODUCER_SNAPSHOT);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) { // a block failing the storage's own checksum, say
             throw new IOException("the producer snapshot " + name + " cannot be read (" + e + ")", e);
         }
         try {
