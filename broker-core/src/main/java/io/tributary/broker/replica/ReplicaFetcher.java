@@ -292,14 +292,7 @@ final class ReplicaFetcher extends Thread {
                     if (fetching.partition().throttledAsFollower()) {
                         throttle.record(((MemoryRecords) data.records()).sizeInBytes());
                     }
-                    try {
-                        handle(fetching, data);
-                    } catch (RuntimeException e) {
-                        // As in Kafka's fetcher: this partition waits (a log being deleted, a bad batch...), the rest goes on.
-                        log.warn("{}: handling what broker {} sent failed, trying again in {} ms: {}", tp, leaderId,
-                                config.fetchBackoffMs(), e.toString());
-                        partitions.replace(tp, fetching, fetching.retryAfter(config.fetchBackoffMs(), false));
-                    }
+                    handle(fetching, data);
                 }
             }
         }
