@@ -312,7 +312,8 @@ public final class BrokerConfig extends AbstractConfig {
             .define(REPLICA_FETCH_WAIT_MAX_MS, Type.INT, 500, Range.atLeast(0), Importance.MEDIUM,
                     "How long a follower's fetch waits at the leader for new data.")
             .define(REPLICA_FETCH_BACKOFF_MS, Type.INT, 1000, Range.atLeast(0), Importance.MEDIUM,
-                    "Pause of a follower's fetcher after a failed fetch.")
+                    "Pause of a follower's partition after a fetch error for it (its fetcher goes on with the others), "
+                            + "or of the fetcher after a failed request.")
             .define(NUM_REPLICA_FETCHERS, Type.INT, 1, Range.atLeast(1), Importance.HIGH,
                     "Fetcher threads per leader broker; the partitions a broker follows are spread over them.")
             .define(MAX_INCREMENTAL_FETCH_SESSION_CACHE_SLOTS, Type.INT, 1000, Range.atLeast(0), Importance.MEDIUM,

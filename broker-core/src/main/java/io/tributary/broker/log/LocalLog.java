@@ -52,6 +52,8 @@ final class LocalLog {
     private volatile boolean closed;
     /** Told (on the scheduler) the base offset of each new segment; forgotten when the log is truncated. */
     private volatile LongConsumer rollListener;
+    /** The base offsets of the rolls whose listener task has not finished yet. */
+    private final Set<Long> rollsBeingTold = ConcurrentHashMap.newKeySet();
     private volatile Consumer<SwapStep> swapSteps = step -> { };
 
     LocalLog(TopicPartition topicPartition, Path dir, LogConfig config, Time time, Scheduler scheduler, FlushTimes flushTimes,
@@ -155,13 +157,23 @@ final class LocalLog {
         scheduler.schedule("flush-" + topicPartition, () -> flushUpTo(newBaseOffset), 0, 0);
         LongConsumer listener = rollListener;
         if (listener != null) {
+            rollsBeingTold.add(newBaseOffset);
             scheduler.schedule("roll-listener-" + topicPartition, () -> {
-                if (rollListener == listener) {
-                    listener.accept(newBaseOffset);
+                try {
+                    if (rollListener == listener) {
+                        listener.accept(newBaseOffset);
+                    }
+                } finally {
+                    rollsBeingTold.remove(newBaseOffset);
                 }
             }, 0, 0);
         }
         return segment;
+    }
+
+    /** Whether the roll listener has yet to be told of (or is being told of) the segment rolled at {@code baseOffset}. */
+    boolean rollBeingTold(long baseOffset) {
+        return rollsBeingTold.contains(baseOffset);
     }
 
     /** See {@link PartitionLog#onRoll}. */

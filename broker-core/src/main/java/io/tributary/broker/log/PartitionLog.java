@@ -424,8 +424,9 @@ public final class PartitionLog {
 
     /**
      * The closed segments that hold offsets at or after {@code fromOffset} and end at or below {@code upTo}, oldest
-     * first, with their files: what the remote tier copies. The files stay readable while a copy runs, unless the
-     * segment is deleted meanwhile (an I/O error then).
+     * first, with their files: what the remote tier copies. They stop before a segment whose roll is still being told
+     * to the log's roll listener, which writes the producer snapshot at its end: its copy would go without it. The files
+     * stay readable while a copy runs, unless the segment is deleted meanwhile (an I/O error then).
      */
     public List<ClosedSegmentFiles> closedSegmentFiles(long fromOffset, long upTo) {
         List<ClosedSegmentFiles> found = new ArrayList<>();
@@ -437,8 +438,8 @@ public final class PartitionLog {
             if (end <= fromOffset) {
                 continue;
             }
-            if (end > upTo) {
-                break;
+            if (end > upTo || local.rollBeingTold(end)) {
+                break; // beyond the bound, or the producer snapshot at its end (which its copy takes) is being written
             }
             Path txnIndex = SegmentFiles.txnIndex(dir, segment.baseOffset());
             Path snapshot = ProducerStateManager.snapshotFile(dir, end);

@@ -562,7 +562,25 @@ public final class ProducerStateManager {
     public static byte[] kafkaFormatOf(Path localSnapshot, long nowMs) throws IOException {
         ProducerStateManager state = new ProducerStateManager();
         state.parse(Files.readAllBytes(localSnapshot), nowMs);
-        return KafkaProducerSnapshot.encode(state.kafkaEntries());
+        return state.toKafkaFormat();
+    }
+
+    /**
+     * The state Apache Kafka's producer snapshot {@code snapshot} holds (a remote segment copy's), to check it or to
+     * replay the batches after it ({@link #update}) and write it again ({@link #toKafkaFormat}).
+     *
+     * @throws IllegalStateException if {@code snapshot} is not a whole snapshot of Kafka's version 1 with a matching
+     *                               checksum
+     */
+    public static ProducerStateManager fromKafkaFormat(byte[] snapshot) {
+        ProducerStateManager state = new ProducerStateManager();
+        KafkaProducerSnapshot.decode(snapshot).forEach(state::restore);
+        return state;
+    }
+
+    /** This state as Apache Kafka's producer snapshot (each producer's last batch, see {@link #kafkaEntries}). */
+    public byte[] toKafkaFormat() {
+        return KafkaProducerSnapshot.encode(kafkaEntries());
     }
 
     /**

@@ -418,8 +418,9 @@ public final class Partition {
         if (!followsAt(fetchEpoch) || offset <= partitionLog.logEndOffset()) {
             return;
         }
-        log.info("{}: log end {} is below the leader's log start {}; emptying the log to restart there", topicPartition,
-                partitionLog.logEndOffset(), offset);
+        log.info("{}: log end {} is below the leader's log start {}; emptying the log to restart there ({} producer state, "
+                + "{} leader epochs below)", topicPartition, partitionLog.logEndOffset(), offset,
+                start.producerSnapshot().isPresent() ? "with the remote copy's" : "no", start.leaderEpochs().size());
         partitionLog.truncateFullyAndStartAt(offset);
         epochs.clear();
         start.leaderEpochs().forEach(epochs::assign);

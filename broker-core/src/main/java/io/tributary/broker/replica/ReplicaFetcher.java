@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import io.tributary.broker.controller.ClusterView.Endpoint;
 import io.tributary.broker.log.remote.RemoteAuxState;
@@ -14,6 +15,7 @@ import io.tributary.broker.log.remote.RemoteStorage;
 import org.apache.kafka.clients.FetchSessionHandler;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.message.ListOffsetsRequestData;
@@ -52,6 +54,11 @@ final class ReplicaFetcher extends Thread {
     private static final short OFFSET_FOR_LEADER_EPOCH_VERSION = 4;
     /** The first version that knows EARLIEST_LOCAL_TIMESTAMP. */
     private static final short LIST_OFFSETS_VERSION = 8;
+    /**
+     * The longest wait between restarts from remote storage that failed (a damaged copy below the leader's local start):
+     * a repair takes a person or a later copy, so retrying every replica.fetch.backoff.ms would only fill the log.
+     */
+    private static final long MAX_RESTART_BACKOFF_MS = 30_000;
     private static final Logger log = LoggerFactory.getLogger(ReplicaFetcher.class);
 
     private final int leaderId;
@@ -67,8 +74,41 @@ final class ReplicaFetcher extends Thread {
     /** The incremental fetch session with the leader (KIP-227): only partitions whose fetch offset moved are sent. */
     private final FetchSessionHandler session;
 
-    /** A partition being fetched at a leader epoch; truncation comes first. */
-    private record Fetching(Partition partition, int leaderEpoch, boolean truncated) {
+    /**
+     * A partition being fetched at a leader epoch; truncation comes first. After an error it waits until
+     * {@code retryAtNanos} (its own backoff, as Kafka delays a partition in error: the others go on), and after
+     * {@code failedRestarts} failed restarts from remote storage in a row, each retry waits twice as long as the one before.
+     */
+    private record Fetching(Partition partition, int leaderEpoch, boolean truncated, long retryAtNanos, int failedRestarts) {
+        Fetching(Partition partition, int leaderEpoch) {
+            this(partition, leaderEpoch, false, 0, 0);
+        }
+
+        boolean waiting(long nowNanos) {
+            return retryAtNanos - nowNanos > 0;
+        }
+
+        /** Truncation done: fetching. */
+        Fetching fetchingNow() {
+            return new Fetching(partition, leaderEpoch, true, retryAtNanos, failedRestarts);
+        }
+
+        /** After an error: truncation again if {@code truncateAgain}, once {@code backoffMs} have passed. */
+        Fetching retryAfter(long backoffMs, boolean truncateAgain) {
+            return new Fetching(partition, leaderEpoch, truncated && !truncateAgain,
+                    System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoffMs), failedRestarts);
+        }
+
+        /** After a failed restart from remote storage: the backoff doubles with each one in a row, up to a limit. */
+        Fetching restartFailed(long backoffMs) {
+            long waitMs = Math.min(backoffMs << Math.min(failedRestarts, 20), Math.max(backoffMs, MAX_RESTART_BACKOFF_MS));
+            return new Fetching(partition, leaderEpoch, truncated, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs),
+                    failedRestarts + 1);
+        }
+
+        long retryInMs() {
+            return Math.max(0, TimeUnit.NANOSECONDS.toMillis(retryAtNanos - System.nanoTime()));
+        }
     }
 
     ReplicaFetcher(String name, int leaderId, ReplicationConfig config, IntFunction<Optional<Endpoint>> endpoints,
@@ -84,7 +124,7 @@ final class ReplicaFetcher extends Thread {
     }
 
     void add(Partition partition, int leaderEpoch) {
-        partitions.put(partition.topicPartition(), new Fetching(partition, leaderEpoch, false));
+        partitions.put(partition.topicPartition(), new Fetching(partition, leaderEpoch));
         synchronized (changed) {
             changed.notifyAll();
         }
@@ -155,7 +195,8 @@ final class ReplicaFetcher extends Thread {
     }
 
     private void truncate() throws IOException {
-        List<Fetching> pending = partitions.values().stream().filter(f -> !f.truncated()).toList();
+        long now = System.nanoTime();
+        List<Fetching> pending = partitions.values().stream().filter(f -> !f.truncated() && !f.waiting(now)).toList();
         if (pending.isEmpty()) {
             return;
         }
@@ -181,8 +222,7 @@ final class ReplicaFetcher extends Thread {
                     continue; // retried on the next round; a new state will replace a fenced epoch
                 }
                 fetching.partition().truncateTo(truncationOffset(fetching.partition(), result), fetching.leaderEpoch());
-                partitions.replace(fetching.partition().topicPartition(), fetching,
-                        new Fetching(fetching.partition(), fetching.leaderEpoch(), true));
+                partitions.replace(fetching.partition().topicPartition(), fetching, fetching.fetchingNow());
             }
         }
     }
@@ -212,9 +252,10 @@ final class ReplicaFetcher extends Thread {
         Map<TopicPartition, Fetching> requested = new HashMap<>();
         FetchSessionHandler.Builder builder = session.newBuilder();
         boolean throttleExceeded = throttle.exceeded();
+        long now = System.nanoTime();
         for (Fetching fetching : partitions.values()) {
-            if (!fetching.truncated() || throttleExceeded && fetching.partition().throttledAsFollower()) {
-                continue; // waiting for truncation, or over follower.replication.throttled.rate
+            if (!fetching.truncated() || fetching.waiting(now) || throttleExceeded && fetching.partition().throttledAsFollower()) {
+                continue; // waiting for truncation, after an error, or over follower.replication.throttled.rate
             }
             TopicPartition tp = fetching.partition().topicPartition();
             requested.put(tp, fetching);
@@ -222,7 +263,7 @@ final class ReplicaFetcher extends Thread {
                     FetchRequest.INVALID_LOG_START_OFFSET, config.fetchMaxBytes(), Optional.of(fetching.leaderEpoch())));
         }
         if (requested.isEmpty()) {
-            backOff(); // waiting for truncation answers
+            backOff(); // waiting for truncation answers or after errors
             return;
         }
         FetchSessionHandler.FetchRequestData sessionRequest = builder.build();
@@ -242,7 +283,6 @@ final class ReplicaFetcher extends Thread {
         if (!answered) {
             return; // the session is gone or out of step (the leader restarted, or evicted it): the next fetch is a full one
         }
-        boolean anyError = false;
         for (FetchResponseData.FetchableTopicResponse topic : response.responses()) {
             for (FetchResponseData.PartitionData data : topic.partitions()) {
                 TopicPartition tp = new TopicPartition(topic.topic(), data.partitionIndex());
@@ -252,50 +292,77 @@ final class ReplicaFetcher extends Thread {
                     if (fetching.partition().throttledAsFollower()) {
                         throttle.record(((MemoryRecords) data.records()).sizeInBytes());
                     }
-                    anyError |= !handle(fetching, data);
+                    handle(fetching, data);
                 }
             }
         }
-        if (anyError) {
-            backOff();
-        }
     }
 
-    /** @return false if the partition got an error */
-    private boolean handle(Fetching fetching, FetchResponseData.PartitionData data) throws IOException {
+    /** Appends what the leader sent; after an error, the partition waits its backoff (the others are fetched on). */
+    private void handle(Fetching fetching, FetchResponseData.PartitionData data) throws IOException {
         Partition partition = fetching.partition();
+        TopicPartition tp = partition.topicPartition();
         Errors error = Errors.forCode(data.errorCode());
         if (error == Errors.NONE) {
             partition.appendAsFollower(completeBatches((MemoryRecords) data.records()), data.highWatermark(),
                     data.logStartOffset(), fetching.leaderEpoch());
-            return true;
-        }
-        if (error == Errors.OFFSET_MOVED_TO_TIERED_STORAGE) {
-            // The leader's local log starts beyond what we would fetch next, the rest is in remote storage (KIP-405):
-            // restart at the end of the remote copy below its local log start, with that copy's producer state and
-            // leader epochs. Consumers read the remote part from the leader; no replica holds it.
-            TopicPartition tp = partition.topicPartition();
-            long leaderStart = leaderLocalLogStart(tp, fetching.leaderEpoch());
-            Optional<RemoteAuxState> below = remoteStorage.isPresent()
-                    ? RemoteAuxState.below(remoteStorage.get(), tp, leaderStart) : Optional.empty();
-            partition.truncateFullyAndStartAt(below.orElse(RemoteAuxState.nothingAt(leaderStart)),
-                    fetching.leaderEpoch());
-            return true;
-        }
-        if (error == Errors.OFFSET_OUT_OF_RANGE && data.logStartOffset() > partition.log().logEndOffset()) {
+        } else if (error == Errors.OFFSET_MOVED_TO_TIERED_STORAGE) {
+            restartFromRemoteStorage(fetching);
+        } else if (error == Errors.OFFSET_OUT_OF_RANGE && data.logStartOffset() > partition.log().logEndOffset()) {
             // The leader no longer has what we would fetch next (retention or DeleteRecords): start over at its log start.
             partition.truncateFullyAndStartAt(data.logStartOffset(), fetching.leaderEpoch());
-            return true;
+        } else {
+            // This partition waits (a new leader, a fenced epoch...); OFFSET_OUT_OF_RANGE: our log end is beyond the
+            // leader's, so the divergence is found again first.
+            log.debug("fetching {} from broker {}: {}", tp, leaderId, error);
+            partitions.replace(tp, fetching, fetching.retryAfter(config.fetchBackoffMs(), error == Errors.OFFSET_OUT_OF_RANGE));
         }
-        if (error == Errors.OFFSET_OUT_OF_RANGE) {
-            // Our log end is beyond the leader's: find the divergence again.
-            partitions.replace(partition.topicPartition(), fetching, new Fetching(partition, fetching.leaderEpoch(), false));
-        }
-        log.debug("fetching {} from broker {}: {}", partition.topicPartition(), leaderId, error);
-        return false;
     }
 
-    /** The leader's local log start offset (ListOffsets EARLIEST_LOCAL_TIMESTAMP, as Kafka's followers ask it). */
+    /**
+     * The leader's local log starts beyond what we would fetch next, the rest is in remote storage (KIP-405): restart at
+     * the end of the remote copy below its local log start, with that copy's producer state and leader epochs. Consumers
+     * read the remote part from the leader; no replica holds it. If the copy is damaged beyond what {@link RemoteAuxState}
+     * works around, or the remote storage fails, the partition tries again later (one warning per try, naming the file
+     * and what is wrong); the other partitions are fetched on meanwhile.
+     */
+    private void restartFromRemoteStorage(Fetching fetching) throws IOException {
+        Partition partition = fetching.partition();
+        TopicPartition tp = partition.topicPartition();
+        long leaderStart;
+        try {
+            leaderStart = leaderLocalLogStart(tp, fetching.leaderEpoch());
+        } catch (ApiException e) {
+            log.debug("the local log start of {} at broker {}: {}", tp, leaderId, e.toString());
+            partitions.replace(tp, fetching, fetching.retryAfter(config.fetchBackoffMs(), false));
+            return;
+        }
+        RemoteAuxState start;
+        try {
+            Optional<RemoteAuxState> below = remoteStorage.isPresent()
+                    ? RemoteAuxState.below(remoteStorage.get(), tp, leaderStart, System.currentTimeMillis()) : Optional.empty();
+            if (below.isEmpty()) {
+                log.info("{}: no remote copy holds offset {}, below broker {}'s local log start", tp, leaderStart - 1, leaderId);
+            }
+            start = below.orElse(RemoteAuxState.nothingAt(leaderStart));
+        } catch (IOException | RuntimeException e) {
+            Fetching retry = fetching.restartFailed(config.fetchBackoffMs());
+            partitions.replace(tp, fetching, retry);
+            log.warn("{}: cannot restart at broker {}'s local log start {} from the remote copy below it, trying again in "
+                    + "{} ms: {}", tp, leaderId, leaderStart, retry.retryInMs(), e.getMessage() == null ? e : e.getMessage());
+            return;
+        }
+        partition.truncateFullyAndStartAt(start, fetching.leaderEpoch());
+        if (fetching.failedRestarts() > 0) {
+            partitions.replace(tp, fetching, new Fetching(partition, fetching.leaderEpoch()).fetchingNow());
+        }
+    }
+
+    /**
+     * The leader's local log start offset (ListOffsets EARLIEST_LOCAL_TIMESTAMP, as Kafka's followers ask it).
+     *
+     * @throws ApiException the leader's error
+     */
     private long leaderLocalLogStart(TopicPartition tp, int leaderEpoch) throws IOException {
         ListOffsetsRequestData request = new ListOffsetsRequestData().setReplicaId(config.brokerId())
                 .setTopics(List.of(new ListOffsetsTopic().setName(tp.topic()).setPartitions(List.of(new ListOffsetsPartition()
@@ -304,8 +371,7 @@ final class ReplicaFetcher extends Thread {
         var response = (ListOffsetsResponseData) channel.send(ApiKeys.LIST_OFFSETS, LIST_OFFSETS_VERSION, request);
         ListOffsetsPartitionResponse answer = response.topics().get(0).partitions().get(0);
         if (answer.errorCode() != Errors.NONE.code()) {
-            throw new IOException("the local log start of " + tp + " at broker " + leaderId + ": "
-                    + Errors.forCode(answer.errorCode()));
+            throw Errors.forCode(answer.errorCode()).exception();
         }
         return answer.offset();
     }

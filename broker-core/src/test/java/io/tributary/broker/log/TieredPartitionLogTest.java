@@ -145,6 +145,20 @@ class TieredPartitionLogTest {
     }
 
     @Test
+    void aClosedSegmentIsNotOfferedForCopyingBeforeTheProducerSnapshotAtItsEndIsWritten() throws Exception {
+        PartitionLog log = tieredLog(1, Map.of());
+        ProducerStateManager.load(log, fixture.time.milliseconds()); // snapshots at each roll, on the log's scheduler
+        log.appendAsLeader(batch(2, 50, fixture.time.milliseconds()), 0); // rolls at 2
+
+        assertThat(log.closedSegmentFiles(0, 100)).as("its copy would lack the snapshot").isEmpty();
+        fixture.scheduler.runDue();
+        assertThat(log.closedSegmentFiles(0, 100)).singleElement().satisfies(segment -> {
+            assertThat(segment.endOffset()).isEqualTo(2);
+            assertThat(segment.producerSnapshot()).isPresent();
+        });
+    }
+
+    @Test
     void producerSnapshotsAtTheEndsOfSegmentsNotYetCopiedOutliveTheNewestThree() throws Exception {
         PartitionLog log = tieredLog(6, Map.of()); // segments at 0, 2, ..., 10
         ProducerStateManager state = new ProducerStateManager();

@@ -142,8 +142,10 @@ public final class HdfsRemoteStorage implements RemoteStorage {
     @Override
     public ByteBuffer read(TopicPartition tp, RemoteSegment segment, RemoteFile file, long position, int length)
             throws IOException {
-        return openFiles.read(layout.file(tp.topic(), tp.partition(), ManifestMapping.toManifest(segment), segmentFile(file)),
-                position, length);
+        Path path = layout.file(tp.topic(), tp.partition(), ManifestMapping.toManifest(segment), segmentFile(file));
+        // A follower restarting above the copy reads these once; a damaged one that is put back is read anew.
+        boolean once = file == RemoteFile.PRODUCER_SNAPSHOT || file == RemoteFile.LEADER_EPOCH_CHECKPOINT;
+        return once ? openFiles.readOnce(path, position, length) : openFiles.read(path, position, length);
     }
 
     private static SegmentFile segmentFile(RemoteFile file) {

@@ -17,7 +17,8 @@ import org.apache.kafka.common.errors.CorruptRecordException;
 /**
  * Open streams of remote files with their lengths, the {@value #MAX_OPEN} used last: a consumer reading a tiered log
  * from its start fetches the same copy many times, and opening a file on HDFS asks the NameNode. Copies never
- * change, so a stream stays good until its copy is deleted ({@link #closeUnder}). Positioned reads share a stream. A
+ * change, so a stream stays good until its copy is deleted ({@link #closeUnder}) or a read of it fails (a damaged file,
+ * which may be put back). Positioned reads share a stream. A
  * block that fails the file system's own checksum (on every replica) is a {@link CorruptRecordException} too.
  * Thread-safe.
  */
@@ -34,9 +35,38 @@ final class OpenFiles implements Closeable {
         this.fs = fs;
     }
 
-    /** Up to {@code length} bytes of {@code file} from {@code position}; fewer only at its end. */
+    /**
+     * Up to {@code length} bytes of {@code file} from {@code position}; fewer only at its end. A stream that fails is
+     * closed and forgotten, so that a file put back (repaired) is opened anew.
+     */
     ByteBuffer read(Path file, long position, int length) throws IOException {
         Open opened = opened(file);
+        try {
+            return read(file, opened, position, length);
+        } catch (IOException | RuntimeException e) {
+            boolean forgotten;
+            synchronized (open) {
+                forgotten = open.remove(file, opened);
+            }
+            if (forgotten) {
+                closeQuietly(opened);
+            }
+            throw e;
+        }
+    }
+
+    /** {@link #read} on a stream of its own, closed after: for a file read once (a copy's producer snapshot, say). */
+    ByteBuffer readOnce(Path file, long position, int length) throws IOException {
+        long fileLength = fs.getFileStatus(file).getLen();
+        Open opened = new Open(fs.open(file), fileLength);
+        try {
+            return read(file, opened, position, length);
+        } finally {
+            closeQuietly(opened);
+        }
+    }
+
+    private static ByteBuffer read(Path file, Open opened, long position, int length) throws IOException {
         int size = (int) Math.max(0, Math.min(length, opened.length() - position));
         byte[] bytes = new byte[size];
         try {

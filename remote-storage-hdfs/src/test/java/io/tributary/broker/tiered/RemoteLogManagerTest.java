@@ -1,6 +1,7 @@
 package io.tributary.broker.tiered;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import io.tributary.broker.log.ClosedSegment;
 import io.tributary.broker.log.ClosedSegmentFiles;
 import io.tributary.broker.log.LogConfig;
 import io.tributary.broker.log.PartitionLog;
@@ -85,7 +87,7 @@ class RemoteLogManagerTest {
 
     /** The end of the last closed segment: where the remote part ends once everything is copied. */
     private static long closedEnd(TieredBroker broker) {
-        List<ClosedSegmentFiles> closed = broker.log.closedSegmentFiles(0, Long.MAX_VALUE);
+        List<ClosedSegment> closed = broker.log.closedSegments();
         return closed.get(closed.size() - 1).endOffset();
     }
 
@@ -139,18 +141,18 @@ class RemoteLogManagerTest {
         a.remote.becameLeader(TP, 0);
         RemoteSegment second = awaitRemoteEnd(closedEnd(a)).segments().get(1);
 
-        assertThat(RemoteAuxState.below(storage, TP, 0)).as("nothing below the log start").isEmpty();
-        assertThat(RemoteAuxState.below(storage, TP, second.startOffset() + 1)).as("within a copy: from its end on")
+        assertThat(RemoteAuxState.below(storage, TP, 0, 0)).as("nothing below the log start").isEmpty();
+        assertThat(RemoteAuxState.below(storage, TP, second.startOffset() + 1, 0)).as("within a copy: from its end on")
                 .hasValueSatisfying(state -> assertThat(state.startOffset()).isEqualTo(second.endOffset()));
-        RemoteAuxState below = RemoteAuxState.below(storage, TP, second.endOffset()).orElseThrow();
+        RemoteAuxState below = RemoteAuxState.below(storage, TP, second.endOffset(), 0).orElseThrow();
         assertThat(below.startOffset()).isEqualTo(second.endOffset());
         assertThat(below.leaderEpochs()).containsExactly(Map.entry(0, 0L));
 
         Path copy = dir.resolve("remote").resolve(TP.toString()).resolve(second.location());
         java.nio.file.Files.delete(copy.resolve(".leader-epoch-checkpoint.crc")); // the local file system's checksum
         java.nio.file.Files.writeString(copy.resolve("leader-epoch-checkpoint"), "0\n2\n0 0\n"); // two entries announced, one there
-        assertThat(RemoteAuxState.below(storage, TP, second.endOffset())).as("restarts without the epochs")
-                .hasValueSatisfying(state -> assertThat(state.leaderEpochs()).isEmpty());
+        assertThat(RemoteAuxState.below(storage, TP, second.endOffset(), 0)).as("the epochs the metadata lists instead")
+                .hasValueSatisfying(state -> assertThat(state.leaderEpochs()).containsExactly(Map.entry(0, 0L)));
 
         TieredBroker b = broker("b", 10, Map.of());
         b.log.truncateFullyAndStartAt(below.startOffset());
@@ -160,6 +162,64 @@ class RemoteLogManagerTest {
             assertThat(producer.epoch()).isEqualTo((short) 3);
             assertThat(producer.lastSequence()).isEqualTo(1);
         });
+    }
+
+    @Test
+    void anUnusableOrMissingProducerSnapshotBelowTheRestartIsRebuiltFromTheCopyBeforeAndTheCopysBatchesElseNamedInTheError()
+            throws Exception {
+        TieredBroker a = broker("a", 10, Map.of());
+        a.appendOfProducer(7, (short) 1, 0, true); // its transaction opens in the first copy and is aborted in the second
+        a.append(12);
+        a.appendOfProducer(42, (short) 3, 0, false);
+        a.appendOfProducer(7, (short) 1, 2, true);
+        a.appendAbortMarker(7, (short) 1);
+        a.appendOfProducer(99, (short) 0, 0, true); // open at the second copy's end
+        long open = a.log.logEndOffset() - 2;
+        a.append(20);
+        a.remote.becameLeader(TP, 0);
+        RemoteLogMetadata metadata = awaitRemoteEnd(closedEnd(a));
+        RemoteSegment first = metadata.segments().get(0);
+        RemoteSegment second = metadata.segments().get(1);
+        assertThat(second.endOffset()).as("everything above in the second copy").isGreaterThan(open + 1);
+        List<List<Long>> expected = producersAfterRestart("b", RemoteAuxState.below(storage, TP, second.endOffset(), 0).orElseThrow());
+        assertThat(expected).as("producer, epoch, last sequence, coordinator epoch, open transaction's first offset")
+                .containsExactlyInAnyOrder(List.of(7L, 1L, 3L, 1L, -1L), List.of(42L, 3L, 1L, -1L, -1L),
+                        List.of(99L, 0L, 1L, -1L, open));
+
+        Path copies = dir.resolve("remote").resolve(TP.toString());
+        String snapshot = String.format("%020d.snapshot", second.endOffset());
+        java.nio.file.Files.delete(copies.resolve(second.location()).resolve("." + snapshot + ".crc"));
+        java.nio.file.Files.write(copies.resolve(second.location()).resolve(snapshot), new byte[] {0, 1, 0, 0, 0, 0, 0, 0, 0, 1});
+        RemoteAuxState rebuilt = RemoteAuxState.below(storage, TP, second.endOffset(), System.currentTimeMillis())
+                .orElseThrow();
+        assertThat(rebuilt.startOffset()).isEqualTo(second.endOffset());
+        assertThat(producersAfterRestart("c", rebuilt)).as("rebuilt from the first copy's snapshot and the second's batches")
+                .containsExactlyInAnyOrderElementsOf(expected);
+
+        a.remote.resigned(TP); // so that nothing but this test commits
+        RemoteLogMetadata listed = storage.metadata(TP);
+        List<RemoteSegment> segments = new java.util.ArrayList<>(listed.segments());
+        segments.set(1, new RemoteSegment(second.baseOffset(), second.startOffset(), second.endOffset(), second.sizeInBytes(),
+                second.maxTimestamp(), second.leaderEpochs(), second.location(), second.txnIndex(), false));
+        assertThat(storage.commit(TP, listed, new RemoteLogMetadata(listed.version(), listed.leaderEpoch(),
+                listed.logStartOffset(), listed.endOffset(), segments, listed.abortedAcrossEnd()))).isNotNull();
+        assertThat(producersAfterRestart("d", RemoteAuxState.below(storage, TP, second.endOffset(), System.currentTimeMillis())
+                .orElseThrow())).as("a copy listed without a snapshot: rebuilt too").containsExactlyInAnyOrderElementsOf(expected);
+
+        java.nio.file.Files.delete(copies.resolve(first.location()).resolve(String.format("%020d.snapshot", first.endOffset())));
+        assertThatThrownBy(() -> RemoteAuxState.below(storage, TP, second.endOffset(), 0)).isInstanceOf(IOException.class)
+                .hasMessageStartingWith("the remote copy " + second.location() + " has no producer snapshot")
+                .hasMessageContaining("; nor can it be rebuilt from the copy right before it: the producer snapshot "
+                        + first.location() + "/" + String.format("%020d.snapshot", first.endOffset()) + " cannot be read (");
+    }
+
+    /** The producers of a new log restarting at {@code state} in broker {@code name}, each without its write time. */
+    private List<List<Long>> producersAfterRestart(String name, RemoteAuxState state) {
+        TieredBroker broker = broker(name, storage, 10, Map.of());
+        broker.log.truncateFullyAndStartAt(state.startOffset());
+        broker.appender.restartAt(broker.log, state.startOffset(), state.producerSnapshot());
+        return broker.appender.activeProducers(broker.log).stream().map(p -> List.of(p.producerId(), (long) p.epoch(),
+                (long) p.lastSequence(), (long) p.coordinatorEpoch(), p.currentTxnStartOffset())).toList();
     }
 
     @Test
@@ -190,7 +250,7 @@ class RemoteLogManagerTest {
 
         a.append(15);
         b.append(15);
-        assertThat(b.log.closedSegmentFiles(0, Long.MAX_VALUE)).extracting(ClosedSegmentFiles::baseOffset)
+        assertThat(b.log.closedSegments()).extracting(ClosedSegment::baseOffset)
                 .as("b's segments start elsewhere than a's copies end").doesNotContain(copiedByA);
         b.remote.becameLeader(TP, 1);
 
@@ -224,8 +284,9 @@ class RemoteLogManagerTest {
     void theNextLeadersClaimDeletesTheCopiesNothingLists() throws Exception {
         TieredBroker a = broker("a", 10, Map.of(LogConfig.REMOTE_LOG_COPY_DISABLE, "true"));
         a.append(25);
-        String halfMade = storage.copy(TP, a.log.closedSegmentFiles(0, Long.MAX_VALUE).get(0), new byte[0],
-                java.util.Optional.empty());
+        ClosedSegmentFiles first = Awaitility.await("a segment to copy").atMost(WAIT)
+                .until(() -> a.log.closedSegmentFiles(0, Long.MAX_VALUE), closed -> !closed.isEmpty()).get(0);
+        String halfMade = storage.copy(TP, first, new byte[0], java.util.Optional.empty());
         assertThat(storage.locations(TP)).containsExactly(halfMade);
 
         a.remote.becameLeader(TP, 3);
@@ -244,7 +305,7 @@ class RemoteLogManagerTest {
         HeldCommit held = new HeldCommit(storage, 2);
         TieredBroker a = broker("a", held, 10, Map.of());
         a.append(25);
-        List<ClosedSegmentFiles> closed = a.log.closedSegmentFiles(0, Long.MAX_VALUE);
+        List<ClosedSegment> closed = a.log.closedSegments();
         try {
             a.remote.becameLeader(TP, 0);
             assertThat(held.reached.await(30, TimeUnit.SECONDS)).as("the commit of the second copy").isTrue();

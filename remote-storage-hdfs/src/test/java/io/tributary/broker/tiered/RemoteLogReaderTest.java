@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import io.tributary.broker.log.AbortedTxn;
 import io.tributary.broker.log.AppendOrigin;
-import io.tributary.broker.log.ClosedSegmentFiles;
+import io.tributary.broker.log.ClosedSegment;
 import io.tributary.broker.log.remote.RemoteLogMetadata;
 import io.tributary.broker.log.remote.RemoteLogReader;
 import io.tributary.broker.log.remote.RemoteLogReader.RemoteRead;
@@ -73,7 +73,7 @@ class RemoteLogReaderTest {
     }
 
     private RemoteLogMetadata copyClosedSegments() {
-        List<ClosedSegmentFiles> closed = broker.log.closedSegmentFiles(0, Long.MAX_VALUE);
+        List<ClosedSegment> closed = broker.log.closedSegments();
         long end = closed.get(closed.size() - 1).endOffset();
         broker.remote.becameLeader(TieredBroker.TP, 0);
         return Awaitility.await("copied").atMost(Duration.ofSeconds(30)).until(() -> storage.metadata(TieredBroker.TP),

@@ -20,6 +20,8 @@ import io.tributary.broker.log.remote.RemoteStorage;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.common.record.internal.ControlRecordType;
+import org.apache.kafka.common.record.internal.EndTransactionMarker;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MemoryRecordsBuilder;
 import org.apache.kafka.common.record.internal.RecordBatch;
@@ -81,6 +83,12 @@ final class TieredBroker implements LeaderView, AutoCloseable {
         appender.appendAsFollower(log, transactional
                 ? MemoryRecords.withTransactionalRecords(offset, Compression.NONE, producerId, epoch, sequence, 0, records)
                 : MemoryRecords.withIdempotentRecords(offset, Compression.NONE, producerId, epoch, sequence, 0, records));
+    }
+
+    /** Appends producer {@code producerId}'s ABORT marker at {@code epoch} (coordinator epoch 1). */
+    void appendAbortMarker(long producerId, short epoch) {
+        appender.appendAsFollower(log, MemoryRecords.withEndTransactionMarker(log.logEndOffset(), System.currentTimeMillis(),
+                0, producerId, epoch, new EndTransactionMarker(ControlRecordType.ABORT, 1)));
     }
 
     /** One batch of one record with value "x" * 100, at {@code offset}. */

@@ -2,7 +2,9 @@ package io.tributary.broker.log.remote;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.NavigableMap;
 import java.util.Optional;
+import java.util.TreeMap;
 import io.tributary.broker.log.AbortedTxn;
 
 /**
@@ -56,6 +58,32 @@ public record RemoteLogMetadata(long version, int leaderEpoch, long logStartOffs
     public List<RemoteSegment> segmentsAfter(RemoteSegment segment) {
         int at = segments.indexOf(segment);
         return at < 0 ? List.of() : segments.subList(at + 1, segments.size());
+    }
+
+    /** The copy listed right before {@code segment}, if it serves the offsets up to {@code segment}'s start (no gap). */
+    public Optional<RemoteSegment> segmentRightBefore(RemoteSegment segment) {
+        int at = segments.indexOf(segment);
+        return at <= 0 || segments.get(at - 1).endOffset() != segment.startOffset()
+                ? Optional.empty() : Optional.of(segments.get(at - 1));
+    }
+
+    /**
+     * The leader epochs of the listed copies up to {@code segment}'s end, as a leader-epoch checkpoint lists them
+     * (epoch → its first offset), from the first copy's start: what each copy's listing says of its epochs.
+     */
+    public NavigableMap<Integer, Long> leaderEpochsUpTo(RemoteSegment segment) {
+        NavigableMap<Integer, Long> epochs = new TreeMap<>();
+        for (RemoteSegment copy : segments) {
+            if (copy.startOffset() >= segment.endOffset()) {
+                break;
+            }
+            copy.leaderEpochs().forEach((epoch, start) -> {
+                if (epochs.isEmpty() || epoch > epochs.lastKey()) {
+                    epochs.put(epoch, start);
+                }
+            });
+        }
+        return epochs;
     }
 
     /** The bytes of every listed copy. */

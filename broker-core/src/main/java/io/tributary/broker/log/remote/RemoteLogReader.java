@@ -34,9 +34,6 @@ public final class RemoteLogReader implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RemoteLogReader.class);
     /** Bytes read at once when scanning from an index position to the offset asked. */
     private static final int MIN_READ_BYTES = 64 * 1024;
-    /** Kafka's batch header: 8-byte base offset, then the 4-byte length of the rest. */
-    private static final int LENGTH_OFFSET = 8;
-    private static final int LOG_OVERHEAD = 12;
 
     private final RemoteStorage storage;
     private final RemoteLogManager manager;
@@ -103,51 +100,23 @@ public final class RemoteLogReader implements AutoCloseable {
     /** The whole batches from the one holding {@code offset} within the copy, each checked against its CRC. */
     private List<MutableRecordBatch> batches(TopicPartition tp, RemoteSegment segment, long offset, int maxBytes,
                                              boolean minOneBatch, long limit) throws IOException {
-        long position = indexes.position(tp, segment, offset);
-        int chunkBytes = Math.max(maxBytes, MIN_READ_BYTES);
+        RemoteBatches copy = new RemoteBatches(storage, tp, segment, indexes.position(tp, segment, offset),
+                Math.max(maxBytes, MIN_READ_BYTES));
         List<MutableRecordBatch> found = new ArrayList<>();
         int bytes = 0;
-        while (true) {
-            ByteBuffer chunk = storage.read(tp, segment, RemoteFile.LOG, position, chunkBytes);
-            if (chunk.remaining() < LOG_OVERHEAD) {
-                return found; // the end of the copy
-            }
-            int consumed = 0;
-            for (MutableRecordBatch batch : MemoryRecords.readableRecords(chunk).batches()) {
-                consumed += batch.sizeInBytes();
-                if (batch.lastOffset() < offset) {
-                    continue;
-                }
-                if (batch.baseOffset() >= limit || batch.baseOffset() >= segment.endOffset()
-                        || bytes + batch.sizeInBytes() > maxBytes && !(found.isEmpty() && minOneBatch)) {
-                    return found;
-                }
-                checkCrc(tp, segment, batch);
-                found.add(batch);
-                bytes += batch.sizeInBytes();
-            }
-            if (consumed > 0) {
-                position += consumed;
-                chunkBytes = Math.max(maxBytes, MIN_READ_BYTES);
+        for (MutableRecordBatch batch = copy.next(); batch != null; batch = copy.next()) {
+            if (batch.lastOffset() < offset) {
                 continue;
             }
-            // Not one whole batch in the chunk: the next one is larger (read it whole), or the copy is cut short.
-            int size = chunk.getInt(LENGTH_OFFSET) + LOG_OVERHEAD;
-            if (size <= chunk.remaining() || chunk.remaining() < chunkBytes) {
-                throw corrupt(tp, segment, "it ends inside the batch at position " + position);
+            if (batch.baseOffset() >= limit || batch.baseOffset() >= segment.endOffset()
+                    || bytes + batch.sizeInBytes() > maxBytes && !(found.isEmpty() && minOneBatch)) {
+                break;
             }
-            chunkBytes = size;
+            RemoteBatches.checkCrc(tp, segment, batch);
+            found.add(batch);
+            bytes += batch.sizeInBytes();
         }
-    }
-
-    private static void checkCrc(TopicPartition tp, RemoteSegment segment, MutableRecordBatch batch) {
-        if (!batch.isValid()) {
-            throw corrupt(tp, segment, "the batch at offset " + batch.baseOffset() + " fails its CRC");
-        }
-    }
-
-    private static CorruptRecordException corrupt(TopicPartition tp, RemoteSegment segment, String why) {
-        return new CorruptRecordException("The remote copy " + segment.location() + " of " + tp + " is corrupt: " + why);
+        return found;
     }
 
     private static Records concat(List<MutableRecordBatch> batches) {
