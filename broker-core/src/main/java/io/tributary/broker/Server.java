@@ -305,7 +305,7 @@ public final class Server implements AutoCloseable {
         handlers.start();
         socketServers.values().forEach(SocketServer::start);
         registry.register(config.zookeeperConnectionTimeoutMs(), embeddedZooKeeper != null);
-        controller.start();
+        controller.start(embeddedZooKeeper != null);
         if (!config.httpListeners().isEmpty()) {
             http = HttpEndpoint.start(config.httpListeners(), Map.of(
                     "/metrics", new HttpEndpoint.Resource(HttpEndpoint.PROMETHEUS_TEXT, metrics::scrape),

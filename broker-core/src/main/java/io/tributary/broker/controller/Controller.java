@@ -72,9 +72,17 @@ public final class Controller implements AutoCloseable {
         return new Controller(view, zk, config, time);
     }
 
-    /** Takes part in the election from now on. */
-    public void start() {
+    /**
+     * Takes part in the election from now on.
+     *
+     * @param earlierProcessGone an earlier process of this broker is certainly gone (it hosted the embedded ZooKeeper
+     *                           server): its {@code /controller} node, if any, is deleted instead of waited out
+     */
+    public void start(boolean earlierProcessGone) {
         started = true;
+        if (earlierProcessGone) {
+            view.submit(election::deleteEarlierProcessesNode);
+        }
         view.addListener(path -> onChange());
         ticker.scheduleWithFixedDelay(() -> view.submit(this::onChange), 0, TICK_MS, TimeUnit.MILLISECONDS);
     }

@@ -6,6 +6,7 @@ import io.tributary.broker.cluster.ZkClient;
 import org.apache.kafka.common.utils.Time;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,6 +61,28 @@ final class ControllerElection {
         epoch = Optional.of(bumpEpoch());
         log.info("broker {} is the controller, epoch {}", brokerId, epoch.get().epoch());
         return epoch;
+    }
+
+    /**
+     * Deletes a {@code /controller} node that names this broker but belongs to another session: an earlier process of
+     * this broker, when the caller knows that process is gone (it hosted the embedded ZooKeeper server, as for
+     * {@code BrokerRegistry#register}). Otherwise the node would stand until ZooKeeper expires that session, and the
+     * cluster would have no controller for a session timeout.
+     */
+    void deleteEarlierProcessesNode() {
+        try {
+            Stat stat = zk.curator().checkExists().forPath(ClusterView.CONTROLLER_PATH);
+            if (stat == null || stat.getEphemeralOwner() == zk.sessionId()) {
+                return;
+            }
+            Optional<Integer> owner = zk.read(ClusterView.CONTROLLER_PATH).map(node -> ownerOf(node.data()));
+            if (owner.isPresent() && owner.get() == brokerId && zk.deleteIfVersion(ClusterView.CONTROLLER_PATH, stat.getVersion())) {
+                log.info("deleted the controller node of an earlier process of broker {} (ZooKeeper session 0x{})", brokerId,
+                        Long.toHexString(stat.getEphemeralOwner()));
+            }
+        } catch (Exception e) {
+            log.warn("could not delete the controller node of an earlier process of broker {}: {}", brokerId, e.getMessage());
+        }
     }
 
     /** Forgets the controllership at once: a write found the epoch moved on (another controller was elected). */
