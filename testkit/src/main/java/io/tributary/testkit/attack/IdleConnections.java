@@ -35,7 +35,7 @@ public final class IdleConnections implements Attack {
         holder = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx64m", "-cp", System.getProperty("java.class.path"), IdleConnectionsMain.class.getName(),
                 fromAddress, host, String.valueOf(port), String.valueOf(count)))
-                .redirectErrorStream(true).start();
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start(); // stdout carries the answer; stderr (the JVM's own notes, such as JDK_JAVA_OPTIONS) goes to ours
         String line = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8)).readLine();
         if (!("OPEN " + count).equals(line)) {
             close();
