@@ -17,6 +17,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import io.tributary.broker.BrokerConfig;
@@ -55,6 +56,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.util.ToolRunner;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -662,7 +664,7 @@ class TieredStorageIT {
     private static List<String> send(KafkaProducer<byte[], byte[]> producer, String topic, String prefix, int count)
             throws Exception {
         List<String> texts = new ArrayList<>();
-        List<java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>> sent = new ArrayList<>();
+        List<Future<RecordMetadata>> sent = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             texts.add(prefix + i);
             sent.add(producer.send(record(topic, prefix + i)));
