@@ -101,7 +101,7 @@ public final class TieredBackfillBenchmark {
             // All but the active segment and the one before it: copying is over before the backfills start.
             long tieredEnd = awaitTiered(dfs.getFileSystem(), root, records - 2L * 1024 * 1024 / (valueBytes + 20));
             System.out.printf("%d records of %d-byte values produced; %d of them tiered%n", records, valueBytes, tieredEnd);
-            quietBroker(broker, http, root, dir, records - tieredEnd);
+            quietBroker(broker, http, root, dir);
             consumersFromZero(broker, records);
             try (LiveTraffic live = LiveTraffic.start(broker.bootstrapServers(), liveRate)) {
                 // Warm-up: the broker compiles the live traffic's paths for a while, and the live consumer's first
@@ -138,7 +138,7 @@ public final class TieredBackfillBenchmark {
      * its idle rate, and which requests the tiered one sent it. A plan alone ({@code --dry-run}) separates the
      * planning's requests from the untiered tail's reads.
      */
-    private static void quietBroker(BrokerProcess broker, int http, String root, Path dir, long tailRecords) throws Exception {
+    private static void quietBroker(BrokerProcess broker, int http, String root, Path dir) throws Exception {
         double idleBefore = idleWorkPerSecond(broker);
         List<String> sides = List.of("broker", "tiered", "plan");
         List<Phase> phases = List.of(
@@ -153,9 +153,6 @@ public final class TieredBackfillBenchmark {
         for (int i = 0; i < phases.size(); i++) {
             System.out.printf("requests to the broker during %s: %s%n", sides.get(i), phases.get(i).requests);
         }
-        Phase throughBroker = phases.get(0);
-        System.out.printf("the untiered tail (%d records) through the broker costs about %.3f CPU s at the through-broker rate%n",
-            tailRecords, throughBroker.aboveIdle(idle) * tailRecords / throughBroker.records);
     }
 
     /** "above idle" is the broker's CPU seconds besides its JIT compiler's, less its idle rate over the phase. */
