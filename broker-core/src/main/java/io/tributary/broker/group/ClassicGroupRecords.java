@@ -33,9 +33,14 @@ final class ClassicGroupRecords {
 
     /** The group as it stands, each member with its current assignment. */
     static SimpleRecord of(Group group, long timestampMs) {
+        return of(group, currentAssignments(group), timestampMs);
+    }
+
+    /** Each member's current assignment, by member id. */
+    static Map<String, byte[]> currentAssignments(Group group) {
         Map<String, byte[]> assignments = new HashMap<>();
         group.members().forEach(member -> assignments.put(member.memberId(), member.assignment()));
-        return of(group, assignments, timestampMs);
+        return assignments;
     }
 
     /** The group with the assignments of its generation ({@code assignments}: by member id, a missing one is empty). */

@@ -1,7 +1,6 @@
 package io.tributary.broker.group;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -169,9 +168,7 @@ final class ClassicRebalance {
 
     /** Stores the group as it stands, each member with its current assignment. */
     CompletableFuture<Errors> store(Group group) {
-        Map<String, byte[]> assignments = new HashMap<>();
-        group.members().forEach(member -> assignments.put(member.memberId(), member.assignment()));
-        return store.storeClassicGroup(group, assignments);
+        return store.storeClassicGroup(group, ClassicGroupRecords.currentAssignments(group));
     }
 
     /**

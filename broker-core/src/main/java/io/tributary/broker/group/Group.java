@@ -75,8 +75,7 @@ final class Group {
 
     /** Takes the generation, protocol and leader of a stored group (its members added first). */
     void restore(int generation, String protocol, String leader) {
-        generationId = generation;
-        protocolName = protocol;
+        generation(generation, protocol);
         leaderId = leader;
     }
 

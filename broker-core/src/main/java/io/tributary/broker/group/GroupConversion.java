@@ -178,10 +178,11 @@ final class GroupConversion {
 
     /** Kafka refuses to downgrade a group that would have more members than {@code group.max.size}. */
     private boolean fitsClassicGroup(int members) {
-        if (!classicRebalance.fits(members)) {
+        boolean fits = classicRebalance.fits(members);
+        if (!fits) {
             log.info("consumer group of {} classic members is not downgraded to a classic group: group.max.size is smaller", members);
         }
-        return classicRebalance.fits(members);
+        return fits;
     }
 
     private boolean downgradeEnabled() {

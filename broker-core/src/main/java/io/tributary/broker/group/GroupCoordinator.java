@@ -97,7 +97,8 @@ public final class GroupCoordinator {
 
     /**
      * The group is at {@code group.max.size}: the member is refused (GROUP_MAX_SIZE_REACHED, no member id) and, if it
-     * was a member or had a member id handed out, removed, as Kafka does (a rebalance in progress goes on without it).
+     * was a member or had a member id handed out, removed, as Kafka does (a rebalance in progress goes on without it);
+     * a refused static member keeps its instance id here, where Kafka also drops it.
      */
     private CompletableFuture<JoinResult> refuseOverMaxSize(Group group, String memberId) {
         log.info("group {}: member {} is refused: the group has {} member(s), as many as group.max.size allows", group.groupId(),

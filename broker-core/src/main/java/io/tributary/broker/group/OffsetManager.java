@@ -70,6 +70,7 @@ public final class OffsetManager {
             count += entry.getValue().size();
         }
         loaded.classicGroups().forEach((groupId, classic) -> {
+            // Defensive: each conversion tombstones the other kind's records in the same batch, so both never load.
             if (!loaded.consumerGroups().containsKey(groupId)) {
                 coordinator.load(groupId, classic);
             }
@@ -466,7 +467,9 @@ public final class OffsetManager {
     /**
      * The empty group is gone: as Kafka deletes a group, the tombstones of its records — a consumer group's (group epoch,
      * target assignment), or a classic group's record if it may have one (it had a generation) — are appended, unawaited,
-     * and the group is Dead. If they cannot be appended, it stays, so that memory does not lose what the log would bring back.
+     * and the group is Dead. If they cannot be appended at once, it stays; a write that fails later (not replicated) is
+     * not undone, and a coordinator failover then brings the group back (Kafka answers DeleteGroups only once its
+     * tombstones are committed and rolls the deletion back otherwise).
      */
     private Errors remove(Group group) {
         long now = time.milliseconds();
