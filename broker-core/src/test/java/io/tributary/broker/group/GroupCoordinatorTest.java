@@ -39,10 +39,7 @@ class GroupCoordinatorTest {
 
     /** JoinGroup v4+: the first attempt only hands out a member id; the second joins with it. */
     private CompletableFuture<JoinResult> joinNew(String... protocols) {
-        JoinResult first = fixture.coordinator.join(join(GROUP, "", null, protocols)).join();
-        assertThat(first.error()).isEqualTo(Errors.MEMBER_ID_REQUIRED);
-        assertThat(first.memberId()).startsWith("client-");
-        return fixture.coordinator.join(join(GROUP, first.memberId(), null, protocols));
+        return fixture.joinNew(memberId -> join(GROUP, memberId, null, protocols));
     }
 
     private SyncResult syncAsLeader(JoinResult leader, Map<String, byte[]> assignments) {
@@ -74,6 +71,7 @@ class GroupCoordinatorTest {
         assertThat(leader.error()).isEqualTo(Errors.NONE);
         assertThat(leader.generationId()).isEqualTo(1).isEqualTo(follower.generationId());
         assertThat(leader.leaderId()).isEqualTo(leader.memberId()).isEqualTo(follower.leaderId());
+        assertThat(List.of(leader.memberId(), follower.memberId())).allMatch(id -> id.startsWith("client-"), "ids from the client id");
         assertThat(leader.protocolName()).isIn("range", "roundrobin").isEqualTo(follower.protocolName());
         assertThat(leader.members()).extracting(JoinResult.JoinedMember::memberId)
                 .containsExactly(leader.memberId(), follower.memberId());

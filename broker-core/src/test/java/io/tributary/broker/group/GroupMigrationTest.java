@@ -113,9 +113,7 @@ class GroupMigrationTest {
 
     /** JoinGroup v4+ of a new classic member: MEMBER_ID_REQUIRED first, then the join with the id handed out. */
     private CompletableFuture<JoinResult> joinNew() {
-        JoinResult first = fixture.coordinator.join(classicJoin("", Set.of())).join();
-        assertThat(first.error()).isEqualTo(Errors.MEMBER_ID_REQUIRED);
-        return fixture.coordinator.join(classicJoin(first.memberId(), Set.of()));
+        return fixture.joinNew(memberId -> classicJoin(memberId, Set.of()));
     }
 
     private SyncResult sync(JoinResult joined, Map<String, byte[]> assignments) {
