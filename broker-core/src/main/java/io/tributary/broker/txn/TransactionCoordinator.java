@@ -9,6 +9,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import io.tributary.broker.coordinator.CoordinatedPartitions;
@@ -32,6 +34,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class TransactionCoordinator {
     private static final Logger log = LoggerFactory.getLogger(TransactionCoordinator.class);
+    /** How soon a completion that {@code __transaction_state} refused (its ISR below min.insync.replicas, say) is written again. */
+    private static final Executor COMPLETION_RETRY = CompletableFuture.delayedExecutor(100, TimeUnit.MILLISECONDS);
 
     private final TransactionConfig config;
     private final TransactionStateStore store;
@@ -281,19 +285,33 @@ public final class TransactionCoordinator {
                     txn.coordinatorEpoch);
             targets = Set.copyOf(txn.partitions);
         }
-        markers.send(marker, targets, () -> partitions.leads(partition) && transactions.get(txn.transactionalId) == txn)
-                .thenRun(() -> {
-                    synchronized (txn) {
-                        if (!txn.state.isPreparing() || txn.pendingWrite) {
-                            return;
-                        }
-                        write(txn, txn.completed(time.milliseconds())).thenAccept(error -> {
-                            if (error != Errors.NONE) {
-                                log.warn("could not complete transaction {}: {}; its next coordinator will", txn.transactionalId, error);
-                            }
-                        });
-                    }
-                });
+        markers.send(marker, targets, () -> coordinates(txn, partition)).thenRun(() -> writeCompletion(txn, partition));
+    }
+
+    /**
+     * Writes the completion of a prepared transaction whose markers are written. A write the state log refuses while
+     * this broker still coordinates is tried again, as Kafka's coordinator does: otherwise the transaction would stay
+     * prepared, its partitions' last stable offsets held back, until the next leader change of its state partition.
+     */
+    private void writeCompletion(TransactionMetadata txn, int partition) {
+        synchronized (txn) {
+            if (!txn.state.isPreparing() || txn.pendingWrite) {
+                return;
+            }
+            write(txn, txn.completed(time.milliseconds())).thenAccept(error -> {
+                if (error == Errors.COORDINATOR_NOT_AVAILABLE && coordinates(txn, partition)) {
+                    log.debug("could not complete transaction {}: {}; trying again", txn.transactionalId, error);
+                    COMPLETION_RETRY.execute(() -> writeCompletion(txn, partition));
+                } else if (error != Errors.NONE) {
+                    log.warn("could not complete transaction {}: {}; its next coordinator will", txn.transactionalId, error);
+                }
+            });
+        }
+    }
+
+    /** Whether this broker still leads the transaction's state partition and holds this metadata of it. */
+    private boolean coordinates(TransactionMetadata txn, int partition) {
+        return partitions.leads(partition) && transactions.get(txn.transactionalId) == txn;
     }
 
     /**

@@ -11,6 +11,7 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import io.tributary.broker.coordinator.CoordinatedPartitions;
 import io.tributary.broker.coordinator.InternalTopic;
@@ -45,6 +46,9 @@ class TransactionCoordinatorTest {
     private final FakeTime time = new FakeTime();
     private final AtomicLong producerIds = new AtomicLong(1000);
     private final List<TxnMarker> markersSent = new CopyOnWriteArrayList<>();
+    /** How many state writes to refuse once markers are sent, as a state partition below min.insync.replicas does. */
+    private final AtomicInteger refusalsAfterMarkers = new AtomicInteger();
+    private final AtomicInteger writesToRefuse = new AtomicInteger();
     private LogManager logs;
     private MarkerSender markers;
     private TransactionStateStore store;
@@ -55,6 +59,9 @@ class TransactionCoordinatorTest {
         logs = LogManager.open(List.of(dir), LogConfig.defaults(), time);
         PartitionLog log = logs.getOrCreate(new TopicPartition(TransactionStateStore.TOPIC, 0), LogConfig.defaults());
         store = new TransactionStateStore(InternalTopic.over(TransactionStateStore.TOPIC, List.of(log), (tp, records) -> {
+            if (writesToRefuse.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                return CompletableFuture.completedFuture(Errors.NOT_ENOUGH_REPLICAS);
+            }
             log.appendAsLeader(records, 0, AppendOrigin.COORDINATOR);
             return CompletableFuture.completedFuture(Errors.NONE);
         }), time);
@@ -65,6 +72,7 @@ class TransactionCoordinatorTest {
             @Override
             public Map<TopicPartition, Errors> send(int brokerId, TxnMarker marker, Set<TopicPartition> targets) {
                 markersSent.add(marker);
+                writesToRefuse.set(refusalsAfterMarkers.get());
                 return Map.of(ORDERS, Errors.NONE);
             }
 
@@ -121,6 +129,17 @@ class TransactionCoordinatorTest {
         assertThat(end(second, false)).isEqualTo(ids(first.producerId(), first.producerEpoch() + 2));
         assertThat(awaitComplete().state()).isEqualTo(TransactionState.COMPLETE_ABORT);
         assertThat(store.load(0).get(ID).producerEpoch()).isEqualTo((short) (first.producerEpoch() + 2));
+    }
+
+    @Test
+    void aCompletionTheStateLogRefusesIsWrittenAgainWhileThisBrokerCoordinates() throws Exception {
+        ProducerIdAndEpoch ids = init();
+        write(ids);
+        refusalsAfterMarkers.set(3);
+        end(ids, true);
+        assertThat(awaitComplete().state()).isEqualTo(TransactionState.COMPLETE_COMMIT);
+        assertThat(store.load(0).get(ID).state()).isEqualTo(TransactionState.COMPLETE_COMMIT);
+        assertThat(markersSent).as("the markers are not sent again").hasSize(1);
     }
 
     @Test
