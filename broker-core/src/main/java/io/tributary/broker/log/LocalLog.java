@@ -50,6 +50,8 @@ final class LocalLog {
     private volatile long recoveryPoint;
     private volatile long lastFlushMs;
     private volatile boolean closed;
+    /** Whether the last append failed (a full disk, say), so that a run of failures is logged once. Append lock. */
+    private boolean appendsFailing;
     /** Told (on the scheduler) the base offset of each new segment; forgotten when the log is truncated. */
     private volatile LongConsumer rollListener;
     /** The base offsets of the rolls whose listener task has not finished yet. */
@@ -108,7 +110,16 @@ final class LocalLog {
             rolled = segment != active;
             segment.append(lastOffset, records);
         } catch (IOException e) {
+            if (!appendsFailing) {
+                appendsFailing = true;
+                LOG.error("Partition {}: appends to {} fail, produces and replication to it are refused (logged again "
+                        + "once one succeeds): {}", topicPartition, dir, e.toString());
+            }
             throw new KafkaStorageException("Append to " + topicPartition + " in " + dir + " failed", e);
+        }
+        if (appendsFailing) {
+            appendsFailing = false;
+            LOG.info("Partition {}: appends to {} succeed again", topicPartition, dir);
         }
         logEndOffset = lastOffset + 1;
         if (logEndOffset - recoveryPoint >= config.flushMessages()) {

@@ -203,10 +203,34 @@ final class LogSegment implements Closeable {
             throw new IllegalArgumentException("Offset " + largestOffset + " overflows segment " + baseOffset);
         }
         int position = records.sizeInBytes();
-        records.append(batches);
+        try {
+            records.append(batches);
+        } catch (IOException e) {
+            cutPartialWrite(position, e);
+            throw e;
+        }
         for (RecordBatch batch : batches.batches()) {
             indexBatch(batch.lastOffset(), batch.maxTimestamp(), position, batch.sizeInBytes());
             position += batch.sizeInBytes();
+        }
+    }
+
+    /**
+     * A write that failed part-way (a full disk) has put bytes past the segment's end and moved the file's position
+     * with them: without this cut, the next append would land after the torn bytes, which reads and recovery take for
+     * the batch at that position. Cut them off; should that fail, at least put the position back, so that the next
+     * append overwrites them (recovery cuts what is left past the end).
+     */
+    private void cutPartialWrite(int size, IOException cause) {
+        try {
+            records.truncateTo(size);
+        } catch (IOException | RuntimeException truncateFailed) {
+            cause.addSuppressed(truncateFailed);
+            try {
+                records.channel().position(size);
+            } catch (IOException positionFailed) {
+                cause.addSuppressed(positionFailed);
+            }
         }
     }
 
