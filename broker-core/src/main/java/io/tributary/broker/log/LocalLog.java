@@ -213,7 +213,7 @@ final class LocalLog {
      * Indexes an aborted transaction in the segment holding its ABORT marker, unless that segment has it already
      * (recovery replays markers that may have been indexed before the crash) or is gone. Caller holds the append lock.
      */
-    void indexAbortedTxn(AbortedTxn txn) throws IOException {
+    void indexAbortedTxn(AbortedTxn txn) {
         Long base = segments.floorBaseOffset(txn.lastOffset());
         LogSegment segment = base == null ? null : segments.get(base);
         if (segment != null && segment.lastAbortMarkerOffset() < txn.lastOffset()) {

@@ -450,7 +450,7 @@ final class LogSegment implements Closeable {
     }
 
     /** Records a transaction whose ABORT marker this segment holds. */
-    void appendAbortedTxn(AbortedTxn txn) throws IOException {
+    void appendAbortedTxn(AbortedTxn txn) {
         txnIndex.append(txn);
     }
 

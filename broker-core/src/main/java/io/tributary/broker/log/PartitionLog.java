@@ -319,8 +319,6 @@ public final class PartitionLog {
         try {
             ensureOpen();
             local.indexAbortedTxn(txn);
-        } catch (IOException e) {
-            throw new KafkaStorageException("Indexing an aborted transaction of " + topicPartition + " failed", e);
         } finally {
             appendLock.unlock();
         }

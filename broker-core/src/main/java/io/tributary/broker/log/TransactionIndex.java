@@ -9,6 +9,8 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The aborted-transaction index of one segment, {@code <base>.txnindex}: the {@link AbortedTxn}s whose ABORT marker
@@ -17,13 +19,18 @@ import java.util.List;
  * for them. Guarded by the owning segment's appender (the log's append lock); reads take a copy.
  */
 final class TransactionIndex {
+    private static final Logger LOG = LoggerFactory.getLogger(TransactionIndex.class);
+
     private volatile Path file;
     private volatile List<AbortedTxn> entries;
     private FileChannel channel;
+    /** How many of {@link #entries} (a prefix) the file holds: fewer after a failed write (a full disk), until one succeeds. */
+    private int entriesInFile;
 
     TransactionIndex(Path file) throws IOException {
         this.file = file;
         this.entries = Files.exists(file) ? read(file) : List.of();
+        this.entriesInFile = entries.size();
     }
 
     private static List<AbortedTxn> read(Path file) throws IOException {
@@ -50,27 +57,55 @@ final class TransactionIndex {
         return current.isEmpty() ? -1 : current.get(current.size() - 1).lastOffset();
     }
 
-    void append(AbortedTxn txn) throws IOException {
+    /**
+     * Adds {@code txn}, whose ABORT marker is in the log already: from now on read_committed fetches skip its records,
+     * even if the file cannot take the entry now (a full disk). The file gets the entries it lacks with the next append
+     * or flush, and a flush fails until it has them, so the recovery point stays below the marker and recovery after
+     * a crash indexes it again.
+     */
+    void append(AbortedTxn txn) {
         if (txn.lastOffset() <= lastMarkerOffset()) {
             throw new IllegalArgumentException("aborted transaction " + txn + " does not follow the marker at "
                     + lastMarkerOffset() + " in " + file);
         }
-        ByteBuffer buffer = ByteBuffer.allocate(AbortedTxn.SIZE);
-        txn.writeTo(buffer);
-        buffer.flip();
-        FileChannel out = channel();
-        while (buffer.hasRemaining()) {
-            out.write(buffer);
-        }
         List<AbortedTxn> grown = new ArrayList<>(entries);
         grown.add(txn);
         entries = List.copyOf(grown);
+        try {
+            writeMissingEntries();
+        } catch (IOException e) {
+            LOG.warn("{} cannot take {} aborted transactions now (written with the next append or flush): {}", file,
+                    entries.size() - entriesInFile, e.toString());
+        }
     }
 
+    /** Appends the entries the file lacks; a write that fails part-way is cut off, so the file holds whole entries. */
+    private void writeMissingEntries() throws IOException {
+        List<AbortedTxn> current = entries;
+        if (entriesInFile == current.size()) {
+            return;
+        }
+        ByteBuffer buffer = ByteBuffer.allocate((current.size() - entriesInFile) * AbortedTxn.SIZE);
+        current.subList(entriesInFile, current.size()).forEach(txn -> txn.writeTo(buffer));
+        buffer.flip();
+        FileChannel out = channel();
+        try {
+            while (buffer.hasRemaining()) {
+                out.write(buffer);
+            }
+        } catch (IOException e) {
+            close(); // reopened at the last whole entry
+            throw e;
+        }
+        entriesInFile = current.size();
+    }
+
+    /** Opened at the end of the entries the file holds: a torn entry after them (a failed write) is overwritten. */
     private FileChannel channel() throws IOException {
         if (channel == null) {
             channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            channel.position(channel.size() - channel.size() % AbortedTxn.SIZE);
+            channel.truncate((long) entriesInFile * AbortedTxn.SIZE);
+            channel.position((long) entriesInFile * AbortedTxn.SIZE);
         }
         return channel;
     }
@@ -87,8 +122,9 @@ final class TransactionIndex {
             return;
         }
         entries = kept;
+        entriesInFile = Math.min(entriesInFile, kept.size());
         if (Files.exists(file)) {
-            channel().truncate((long) kept.size() * AbortedTxn.SIZE);
+            channel().truncate((long) entriesInFile * AbortedTxn.SIZE);
             channel.position(channel.size());
         }
     }
@@ -98,6 +134,7 @@ final class TransactionIndex {
     }
 
     void flush() throws IOException {
+        writeMissingEntries();
         if (channel != null) {
             channel.force(true);
         }
