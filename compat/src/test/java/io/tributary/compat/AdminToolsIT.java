@@ -7,10 +7,17 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.coordinator.group.GroupConfig;
 import org.apache.kafka.storage.internals.log.LogConfig;
+import org.apache.kafka.tools.BrokerApiVersionsCommand;
+import org.apache.kafka.tools.ClusterTool;
 import org.apache.kafka.tools.ConfigCommand;
+import org.apache.kafka.tools.ConsumerPerformance;
 import org.apache.kafka.tools.DeleteRecordsCommand;
+import org.apache.kafka.tools.EndToEndLatency;
 import org.apache.kafka.tools.FeatureCommand;
 import org.apache.kafka.tools.GetOffsetShell;
+import org.apache.kafka.tools.GroupsCommand;
+import org.apache.kafka.tools.ProducerPerformance;
+import org.apache.kafka.tools.StreamsResetter;
 import org.apache.kafka.tools.TopicCommand;
 import org.apache.kafka.tools.consumer.group.ConsumerGroupCommand;
 import org.junit.jupiter.api.Test;
@@ -35,8 +42,11 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Kafka's admin tools of kafka-tools 4.4, by their main classes ({@code kafka-topics}, {@code kafka-configs},
- * {@code kafka-consumer-groups}, {@code kafka-features}, {@code kafka-get-offsets}, {@code kafka-delete-records}),
- * each doing what a user does with it; the expected output is Apache Kafka 4.4's.
+ * {@code kafka-consumer-groups}, {@code kafka-features}, {@code kafka-get-offsets}, {@code kafka-delete-records},
+ * {@code kafka-producer-perf-test}, {@code kafka-consumer-perf-test}, {@code kafka-e2e-latency},
+ * {@code kafka-broker-api-versions}, {@code kafka-cluster}, {@code kafka-groups},
+ * {@code kafka-streams-application-reset}), each doing what a user does with it; the expected output is Apache Kafka
+ * 4.4's.
  */
 @Timeout(60)
 class AdminToolsIT {
@@ -346,6 +356,55 @@ class AdminToolsIT {
         KafkaCommand.Result refused = KafkaCommand.run(DeleteRecordsCommand.class, bootstrap("--offset-json-file", beyond.toString()));
         assertThat(refused.out()).contains("partition: trimmed-0\terror: org.apache.kafka.common.errors.OffsetOutOfRangeException");
         assertThat(lines(getOffsets("--topic", "trimmed", "--time", "earliest"))).containsExactly("trimmed:0:4", "trimmed:1:10");
+    }
+
+    @Test
+    void kafkasPerformanceToolsWriteReadAndTimeRecords() throws Exception {
+        broker.createTopic("perf", 2);
+        assertThat(KafkaCommand.succeed(ProducerPerformance.class, bootstrap("--topic", "perf", "--num-records", "5000",
+                "--record-size", "100", "--throughput", "-1", "--command-property", "acks=all")))
+                .contains("5000 records sent");
+        List<String> read = lines(KafkaCommand.succeed(ConsumerPerformance.class, bootstrap("--topic", "perf",
+                "--num-records", "5000", "--group", "perf-readers", "--timeout", "30000")));
+        assertThat(read.get(0)).contains("data.consumed.in.nMsg");
+        assertThat(read.get(1).split(",\\s*")[4]).as("records read").isEqualTo("5000");
+
+        broker.createTopic("latency", 1);
+        assertThat(KafkaCommand.succeed(EndToEndLatency.class, bootstrap("--topic", "latency", "--num-records", "200",
+                "--producer-acks", "all", "--record-size", "100"))).contains("Avg latency:", "Percentiles: 50th = ");
+    }
+
+    @Test
+    void kafkasInspectionToolsDescribeTheBrokerClusterAndGroups() throws Exception {
+        assertThat(KafkaCommand.succeed(BrokerApiVersionsCommand.class, bootstrap()))
+                .containsPattern("Produce\\(0\\): \\d+ to \\d+ \\[usable: \\d+]")
+                .containsPattern("Fetch\\(1\\): \\d+ to \\d+ \\[usable: \\d+]");
+        assertThat(KafkaCommand.succeed(ClusterTool.class, Stream.concat(Stream.of("cluster-id"), Stream.of(bootstrap()))
+                .toArray(String[]::new))).isEqualTo("Cluster ID: " + broker.admin().describeCluster().clusterId().get() + "\n");
+
+        broker.createTopic("streams-input", 2);
+        List<ProducerRecord<String, String>> records = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            records.add(new ProducerRecord<>("streams-input", i % 2, "k", "v" + i));
+        }
+        broker.produce(records);
+        String application = "resettable-app";
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(), ConsumerConfig.GROUP_ID_CONFIG, application,
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
+                new StringDeserializer(), new StringDeserializer())) {
+            consumer.subscribe(List.of("streams-input"));
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                consumer.poll(Duration.ofMillis(200));
+                consumer.commitSync();
+                return broker.committed(application).equals(Map.of(0, 5L, 1, 5L));
+            });
+        }
+        assertThat(lines(KafkaCommand.succeed(GroupsCommand.class, bootstrap("--list"))))
+                .anyMatch(line -> line.matches(application + "\\s+Classic\\s+consumer"));
+        assertThat(KafkaCommand.succeed(StreamsResetter.class, bootstrap("--application-id", application,
+                "--input-topics", "streams-input"))).contains("Topic: streams-input Partition: 0 Offset: 0");
+        assertThat(broker.committed(application)).isEqualTo(Map.of(0, 0L, 1, 0L));
     }
 
     /** {@code --entity-type type --entity-name name} and more arguments. */
