@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -55,6 +56,8 @@ public final class ClusterView implements AutoCloseable {
     private final CuratorCache topicConfigs;
     private final ExecutorService events;
     private final List<Consumer<String>> listeners = new CopyOnWriteArrayList<>();
+    /** The version (mzxid) of each node last warned about as unreadable: reads are frequent, the warning once a change. */
+    private final Map<String, Long> warnedUnreadable = new ConcurrentHashMap<>();
 
     /**
      * A live broker's inter-broker address, its address on every listener it advertises (by listener name), and the
@@ -142,7 +145,7 @@ public final class ClusterView implements AutoCloseable {
     }
 
     public Optional<Endpoint> broker(int id) {
-        return brokers.get(BrokerRegistry.brokerPath(id)).map(ClusterView::endpoint);
+        return brokers.get(BrokerRegistry.brokerPath(id)).map(this::endpoint);
     }
 
     /**
@@ -159,7 +162,16 @@ public final class ClusterView implements AutoCloseable {
                 .orElse(OptionalLong.empty());
     }
 
-    private static Endpoint endpoint(ChildData node) {
+    /** Warns that {@code node} is ignored, once for each version of it (it is read on every look-up). */
+    private void warnUnreadable(ChildData node, String what, Exception cause) {
+        long version = node.getStat().getMzxid();
+        Long warned = warnedUnreadable.put(node.getPath(), version);
+        if (warned == null || warned != version) {
+            log.warn("ignoring the unreadable {} {} until it changes: {}", what, node.getPath(), cause.toString());
+        }
+    }
+
+    private Endpoint endpoint(ChildData node) {
         try {
             JsonNode json = MAPPER.readTree(node.getData());
             int id = Integer.parseInt(node.getPath().substring(BROKER_IDS_PATH.length() + 1));
@@ -178,7 +190,7 @@ public final class ClusterView implements AutoCloseable {
             }
             return new Endpoint(id, host, port, node.getStat().getCzxid(), Map.copyOf(listeners));
         } catch (IOException | RuntimeException e) {
-            log.warn("ignoring unreadable broker registration {}", node.getPath());
+            warnUnreadable(node, "broker registration", e);
             return null;
         }
     }
@@ -204,7 +216,7 @@ public final class ClusterView implements AutoCloseable {
             try {
                 ids.add(Integer.parseInt(node.getPath().substring(SHUTTING_DOWN_PATH.length() + 1)));
             } catch (NumberFormatException e) {
-                log.warn("ignoring {}", node.getPath());
+                warnUnreadable(node, "controlled shutdown", e);
             }
         });
         return ids;
@@ -216,7 +228,7 @@ public final class ClusterView implements AutoCloseable {
             try {
                 return PartitionState.fromJson(node.getData(), node.getStat().getVersion(), node.getStat().getMzxid());
             } catch (IllegalStateException e) {
-                log.warn("ignoring unreadable {}", node.getPath());
+                warnUnreadable(node, "partition state", e);
                 return null;
             }
         });
@@ -248,7 +260,7 @@ public final class ClusterView implements AutoCloseable {
             try {
                 return Optional.ofNullable(TopicStore.parseConfig(topic, node.getData()).get(key));
             } catch (RuntimeException e) {
-                log.warn("ignoring unreadable topic config {}", node.getPath());
+                warnUnreadable(node, "topic config", e);
                 return Optional.empty();
             }
         });
@@ -265,7 +277,7 @@ public final class ClusterView implements AutoCloseable {
             try {
                 return Optional.of(TopicStore.parseAssignment(topic, node.getData()));
             } catch (RuntimeException e) {
-                log.warn("ignoring unreadable assignment {}", node.getPath());
+                warnUnreadable(node, "assignment", e);
                 return Optional.empty();
             }
         });
