@@ -3,6 +3,7 @@ package io.tributary.hadoop.input;
 import io.tributary.hadoop.dataset.MissingPolicy;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.ReflectionUtils;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.config.ConfigDef;
@@ -53,6 +54,9 @@ public final class InputConfig {
     /** How many of the newest hour buckets the ledger start cross-checks. */
     public static final String RESUME_CHECK_BUCKETS = "tributary.resume.check.buckets";
     public static final String CONSUMER_PREFIX = "tributary.consumer.";
+    /** The SASL mechanism the tasks log in with when their job carries a delegation token ({@link DelegationTokens}). */
+    public static final String DELEGATION_TOKEN_MECHANISM = "tributary.delegation.token.mechanism";
+    public static final String DEFAULT_DELEGATION_TOKEN_MECHANISM = "SCRAM-SHA-512";
     /** Committed records only, unless {@code tributary.consumer.isolation.level=read_uncommitted}. */
     public static final String DEFAULT_ISOLATION_LEVEL = "read_committed";
     /**
@@ -115,6 +119,9 @@ public final class InputConfig {
             "The brokers' tiered storage (their remote.log.storage.hdfs.uri): the offsets in tiered segments are read "
                 + "straight from there, near their blocks, and only the rest through the brokers; with the brokers "
                 + "unreachable, what is tiered is loaded all the same")
+        .define(DELEGATION_TOKEN_MECHANISM, Type.STRING, DEFAULT_DELEGATION_TOKEN_MECHANISM, Importance.LOW,
+            "The SCRAM mechanism the tasks log in with when the job carries a Kafka delegation token (the loader's "
+                + "--delegation-token)")
         .define(PLAN, Type.STRING, null, Importance.LOW, "Set by planning: the job's fixed ranges; do not set it yourself");
 
     private final Configuration conf;
@@ -192,6 +199,19 @@ public final class InputConfig {
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, DEFAULT_ISOLATION_LEVEL);
         props.putAll(conf.getPropsWithPrefix(CONSUMER_PREFIX));
+        DelegationTokens.tokenLogin(conf, conf.getTrimmed(DELEGATION_TOKEN_MECHANISM, DEFAULT_DELEGATION_TOKEN_MECHANISM))
+            .ifPresent(props::putAll);
+        return props;
+    }
+
+    /** The settings of {@code consumerProps} an admin client takes. */
+    static Map<String, Object> adminProps(Map<String, Object> consumerProps) {
+        Map<String, Object> props = new HashMap<>();
+        consumerProps.forEach((k, v) -> {
+            if (AdminClientConfig.configNames().contains(k)) {
+                props.put(k, v);
+            }
+        });
         return props;
     }
 

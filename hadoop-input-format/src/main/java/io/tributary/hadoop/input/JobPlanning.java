@@ -9,7 +9,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
@@ -19,7 +18,6 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -49,7 +47,7 @@ public final class JobPlanning {
         Optional<TieredTopic> tiered = config.tieredStorage().isEmpty() ? Optional.empty()
             : Optional.of(TieredTopic.read(conf, config.tieredStorage().get(), config.topic()));
         LoadPlan plan;
-        try (Admin admin = Admin.create(adminProps(clientProps))) {
+        try (Admin admin = Admin.create(InputConfig.adminProps(clientProps))) {
             plan = new RangePlanner(admin, () -> ledgerResume(conf, config), config.isolationLevel(),
                 tiered.map(TieredTopic::endOffsets).orElse(Map.of())).plan(config.topic(), config.start(), config.onMissing());
         } catch (BrokersUnreachableException e) {
@@ -115,15 +113,5 @@ public final class JobPlanning {
         String topic = config.topic();
         NewestCommittedFiles newest = new NewestCommittedFiles(layout.root().getFileSystem(conf), layout, config.resumeCheckBuckets());
         return OffsetLedger.open(layout, topic, conf).read().resumeOffsets(newest.lastOffsets(topic));
-    }
-
-    private static Map<String, Object> adminProps(Map<String, Object> consumerProps) {
-        Map<String, Object> props = new HashMap<>();
-        consumerProps.forEach((k, v) -> {
-            if (AdminClientConfig.configNames().contains(k)) {
-                props.put(k, v);
-            }
-        });
-        return props;
     }
 }

@@ -4,6 +4,7 @@ import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.dataset.ParquetWriterFactory;
 import io.tributary.hadoop.dataset.RecordConverter;
 import io.tributary.hadoop.dataset.ValueFormat;
+import io.tributary.hadoop.input.DelegationTokens;
 import io.tributary.hadoop.input.InputConfig;
 import org.apache.avro.Schema;
 import org.apache.hadoop.conf.Configuration;
@@ -46,6 +47,12 @@ public final class LoaderConfig {
      */
     public static final String STAGING_ABANDONED_AFTER_MS = "tributary.staging.abandoned.after.ms";
 
+    /**
+     * Whether the job's tasks log in with a Kafka delegation token the loader creates as its user, instead of that
+     * user's login, which then stays out of the job's configuration ({@link DelegationTokens}).
+     */
+    public static final String DELEGATION_TOKEN = "tributary.loader.delegation.token";
+
     public static final long DEFAULT_PROGRESS_INTERVAL_MS = 10_000;
     public static final long DEFAULT_STAGING_HEARTBEAT_INTERVAL_MS = 60_000;
     public static final long DEFAULT_STAGING_ABANDONED_AFTER_MS = 15 * 60_000;
@@ -65,6 +72,9 @@ public final class LoaderConfig {
         .define(VALUE_FORMAT, Type.STRING, "avro", Importance.MEDIUM, "Value encoding with a value schema: avro (binary) or json")
         .define(MAX_OPEN_FILES, Type.INT, DEFAULT_MAX_OPEN_FILES, ConfigDef.Range.atLeast(1), Importance.LOW,
             "Parquet files one task keeps open at once (one per partition and hour bucket); the least recently written closes first")
+        .define(DELEGATION_TOKEN, Type.BOOLEAN, false, Importance.MEDIUM,
+            "The tasks log in with a Kafka delegation token the loader creates as its user (SASL) and hands them in the "
+                + "job's credentials; that user's sasl.jaas.config stays out of the job's configuration (--delegation-token)")
         .define(PROGRESS_INTERVAL_MS, Type.LONG, DEFAULT_PROGRESS_INTERVAL_MS, ConfigDef.Range.atLeast(1), Importance.LOW,
             "How often the loader prints a progress line while its job runs")
         .define(STAGING_HEARTBEAT_INTERVAL_MS, Type.LONG, DEFAULT_STAGING_HEARTBEAT_INTERVAL_MS, ConfigDef.Range.atLeast(1),
@@ -101,6 +111,10 @@ public final class LoaderConfig {
     public ParquetWriterFactory writerFactory() {
         return new ParquetWriterFactory(conf, ParquetWriterFactory.codec(conf.get(PARQUET_CODEC, "snappy")),
             conf.getLong(ROW_GROUP_BYTES, DEFAULT_ROW_GROUP_BYTES));
+    }
+
+    public boolean delegationToken() {
+        return conf.getBoolean(DELEGATION_TOKEN, false);
     }
 
     public long progressIntervalMs() {

@@ -40,6 +40,8 @@ record LoaderOptions(Map<String, String> settings, String valueSchemaFile, boole
         "                              (only the rest through the brokers; with the brokers down, what is tiered)",
         "  --command-config FILE       kafka-clients settings for the loader's consumers (security.protocol, ssl.*,",
         "                              sasl.*), as in Kafka's tools; each becomes a tributary.consumer.<key> setting",
+        "  --delegation-token          the tasks log in with a Kafka delegation token made for this load (needs a",
+        "                              SASL login in --command-config, which then stays out of the job's settings)",
         "  --dry-run                   print the plan, split by split, and exit without loading",
         "generic options: -D key=value, -conf FILE, -libjars JARS, -files FILES (see hadoop jar)");
 
@@ -58,6 +60,7 @@ record LoaderOptions(Map<String, String> settings, String valueSchemaFile, boole
         Map.entry("--max-maps", InputConfig.SPLIT_MAX_MAPS),
         Map.entry("--tiered-storage", InputConfig.TIERED_STORAGE));
     private static final String DRY_RUN = "--dry-run";
+    private static final String DELEGATION_TOKEN = "--delegation-token";
     private static final String COMMAND_CONFIG = "--command-config";
 
     static LoaderOptions parse(String[] args) {
@@ -68,6 +71,10 @@ record LoaderOptions(Map<String, String> settings, String valueSchemaFile, boole
             String option = args[i];
             if (option.equals(DRY_RUN)) {
                 dryRun = true;
+                continue;
+            }
+            if (option.equals(DELEGATION_TOKEN)) {
+                settings.put(LoaderConfig.DELEGATION_TOKEN, "true");
                 continue;
             }
             boolean known = KEYS.containsKey(option) || option.equals("--value-schema") || option.equals(COMMAND_CONFIG);

@@ -3,6 +3,7 @@ package io.tributary.hadoop.loader;
 import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.dataset.LostRangeReport;
 import io.tributary.hadoop.dataset.OffsetLedger;
+import io.tributary.hadoop.input.DelegationTokens;
 import io.tributary.hadoop.input.InputConfig;
 import io.tributary.hadoop.input.JobPlanning;
 import io.tributary.hadoop.input.LoadPlan;
@@ -20,6 +21,7 @@ import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.TaskCompletionEvent;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
+import org.apache.kafka.common.security.token.delegation.DelegationToken;
 import org.apache.kafka.common.config.ConfigException;
 
 import java.io.IOException;
@@ -118,6 +120,29 @@ public final class TopicLoader extends Configured implements Tool {
         }
         long started = System.nanoTime();
         Job job = newJob(conf, topic);
+        DelegationToken token = null;
+        if (config.delegationToken()) {
+            try {
+                token = DelegationTokens.obtain(conf, job);
+            } catch (IOException e) {
+                err.println("tributary-loader: " + e.getMessage());
+                return 1;
+            }
+        }
+        try {
+            return runJob(job, conf, plan, planReport, started);
+        } finally {
+            if (token != null) {
+                DelegationTokens.expire(conf, token);
+            }
+        }
+    }
+
+    /** Runs the submitted-to-be job to its end and reports it: 0 if it committed, 1 if it failed. */
+    private int runJob(Job job, Configuration conf, LoadPlan plan, SplitPlanReport planReport, long started) throws Exception {
+        LoaderConfig config = new LoaderConfig(conf);
+        DatasetLayout layout = config.layout();
+        String topic = config.topic();
         if (!new JobMonitor(out, config.progressIntervalMs()).run(job, plan.span())) {
             err.println("tributary-loader: job " + job.getJobID() + " failed: " + job.getStatus().getFailureInfo());
             printTaskFailures(job);

@@ -1,0 +1,166 @@
+package io.tributary.hadoop.loader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.hadoop.input.DelegationTokens;
+import io.tributary.hadoop.input.InputConfig;
+import io.tributary.hadoop.testing.Datasets;
+import io.tributary.hadoop.testing.LoaderCommand;
+import io.tributary.testkit.ApacheKafka;
+import io.tributary.testkit.FreePorts;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.util.ToolRunner;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
+import org.apache.kafka.common.security.token.delegation.DelegationToken;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * {@code bin/tributary-loader --delegation-token} against Apache Kafka 4.4 with a SASL/SCRAM listener and delegation
+ * tokens on: the loader logs in as its user, creates a token, hands it to the tasks in the job's credentials and keeps
+ * the user's password out of the job's configuration; the tasks load the topic logged in with the token alone, and the
+ * token is expired once the job is over. Tributary's own tokens are tested the same way in {@code SecuredLoaderIT}.
+ */
+@Timeout(180)
+class DelegationTokenLoaderIT {
+    private static final String TOPIC = "ledger-entries";
+    private static final int PER_PARTITION = 300;
+    private static final String JAAS = "org.apache.kafka.common.security.scram.ScramLoginModule required "
+        + "username=\"etl\" password=\"etl-secret\";";
+
+    @TempDir
+    static java.nio.file.Path work;
+    private static ApacheKafka kafka;
+    private static String saslBootstrap;
+
+    @BeforeAll
+    static void start() throws Exception {
+        int saslPort = FreePorts.next();
+        kafka = ApacheKafka.start(work.resolve("kafka"), Map.of(
+            "sasl.enabled.mechanisms", "SCRAM-SHA-512",
+            "listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config",
+            "org.apache.kafka.common.security.scram.ScramLoginModule required;",
+            "delegation.token.secret.key", "the-test-token-secret"), Map.of(SecurityProtocol.SASL_PLAINTEXT, saslPort));
+        saslBootstrap = "127.0.0.1:" + saslPort;
+        try (Admin admin = Admin.create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+            admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion("etl",
+                new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096), "etl-secret"))).all().get();
+            admin.createTopics(List.of(new NewTopic(TOPIC, 2, (short) 1))).all().get();
+        }
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+            CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), new StringSerializer(), new StringSerializer())) {
+            for (int partition = 0; partition < 2; partition++) {
+                for (int i = 0; i < PER_PARTITION; i++) {
+                    producer.send(new ProducerRecord<>(TOPIC, partition, "k" + i, "v" + i));
+                }
+            }
+        }
+        Files.writeString(work.resolve("etl.properties"), login().entrySet().stream()
+            .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("\n")));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    private static Map<String, String> login() {
+        return Map.of(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT", SaslConfigs.SASL_MECHANISM, "SCRAM-SHA-512",
+            SaslConfigs.SASL_JAAS_CONFIG, JAAS);
+    }
+
+    @Test
+    void aJobWithATokenCarriesNoPassword() throws Exception {
+        Configuration submitter = new Configuration(false);
+        submitter.set(InputConfig.BOOTSTRAP_SERVERS, saslBootstrap);
+        submitter.set(InputConfig.TOPIC, TOPIC);
+        login().forEach((key, value) -> submitter.set(InputConfig.CONSUMER_PREFIX + key, value));
+        Job job = Job.getInstance(submitter);
+
+        DelegationToken token = DelegationTokens.obtain(submitter, job);
+        try {
+            assertThat(job.getConfiguration().get(InputConfig.CONSUMER_PREFIX + SaslConfigs.SASL_JAAS_CONFIG)).isNull();
+            assertThat(submitter.get(InputConfig.CONSUMER_PREFIX + SaslConfigs.SASL_JAAS_CONFIG)).isEqualTo(JAAS);
+            assertThat(job.getCredentials().getAllSecretKeys()).extracting(Text::toString)
+                .contains("tributary.kafka.delegation.token.id", "tributary.kafka.delegation.token.hmac");
+            assertThat(token.tokenInfo().owner().getName()).isEqualTo("etl");
+        } finally {
+            DelegationTokens.expire(submitter, token);
+        }
+        assertThat(tokensOfEtl()).as("expired at once").isEmpty();
+    }
+
+    @Test
+    void theTasksLoadTheTopicWithTheTokenWhichIsExpiredAfterwards() throws Exception {
+        Path output = new Path(work.resolve("lake").toUri());
+        List<String> args = new ArrayList<>(localRunner());
+        args.addAll(List.of("--bootstrap-server", saslBootstrap, "--topic", TOPIC, "--output", output.toString(),
+            "--command-config", work.resolve("etl.properties").toString(), "--delegation-token"));
+        LoaderCommand.Result result = load(args);
+        assertThat(result.exitCode()).as(result.output()).isZero();
+        assertThat(result.stdout()).contains("loaded " + 2 * PER_PARTITION + " records");
+        Datasets.assertEveryOffsetOnce(output, TOPIC, 2, PER_PARTITION, new Configuration());
+        assertThat(tokensOfEtl()).as("the load's token expired with it").isEmpty();
+    }
+
+    @Test
+    void aTokenWithoutASaslLoginFailsWithOneLine() throws Exception {
+        Path output = new Path(work.resolve("plain-lake").toUri());
+        List<String> args = new ArrayList<>(localRunner());
+        args.addAll(List.of("--bootstrap-server", kafka.bootstrapServers(), "--topic", TOPIC, "--output", output.toString(),
+            "--delegation-token"));
+        LoaderCommand.Result result = load(args);
+        assertThat(result.exitCode()).isEqualTo(1);
+        assertThat(result.stderr().lines().filter(line -> line.startsWith("tributary-loader: "))).singleElement().asString()
+            .contains("a delegation token needs a SASL login", "not PLAINTEXT");
+    }
+
+    private static List<String> localRunner() {
+        return List.of("-D", "mapreduce.framework.name=local", "-D", "fs.defaultFS=file:///",
+            "-D", "hadoop.tmp.dir=" + work.resolve("hadoop-tmp"),
+            "-D", "mapreduce.jobtracker.staging.root.dir=" + work.resolve("staging"));
+    }
+
+    private static LoaderCommand.Result load(List<String> args) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exitCode = ToolRunner.run(new Configuration(), new TopicLoader(new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8)), args.toArray(String[]::new));
+        return new LoaderCommand.Result(exitCode, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static List<DelegationToken> tokensOfEtl() throws Exception {
+        Map<String, Object> settings = new java.util.HashMap<>(login());
+        settings.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, saslBootstrap);
+        try (Admin admin = Admin.create(settings)) {
+            return admin.describeDelegationToken().delegationTokens().get();
+        }
+    }
+}
