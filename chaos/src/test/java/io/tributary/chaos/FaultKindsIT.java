@@ -74,4 +74,9 @@ class FaultKindsIT {
     void leaderCutOffFromZooKeeper() throws Exception {
         survives(FaultKind.LEADER_CUT_FROM_ZOOKEEPER);
     }
+
+    @Test
+    void leaderDiskFull() throws Exception {
+        survives(FaultKind.LEADER_DISK_FULL);
+    }
 }

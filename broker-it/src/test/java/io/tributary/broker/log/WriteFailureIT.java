@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import io.tributary.broker.testing.BrokerProcess;
 import io.tributary.broker.testing.Clients;
 import io.tributary.broker.testing.Records;
+import io.tributary.testkit.FileSizeLimit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -57,11 +58,11 @@ class WriteFailureIT {
                 producer.flush();
 
                 // An odd number of bytes more than the segment holds: the limit falls inside a batch.
-                limitFileSize(broker, Files.size(segment) + 100_007);
+                FileSizeLimit.set(broker.pid(), Files.size(segment) + 100_007);
                 sendPhase(producer, 1, failure);
                 Awaitility.await("a produce refused for the failed write").atMost(WAIT)
                         .until(() -> retries(producer) > 0);
-                liftFileSizeLimit(broker);
+                FileSizeLimit.lift(broker.pid());
                 producer.flush();
 
                 sendPhase(producer, 2, failure);
@@ -101,22 +102,6 @@ class WriteFailureIT {
             assertThat(read.get(i).offset()).as(when).isEqualTo(i);
             assertThat(read.get(i).value()).as("%s: offset %d", when, i).isEqualTo(value(i));
         }
-    }
-
-    private static void limitFileSize(BrokerProcess broker, long bytes) throws Exception {
-        prlimit(broker, bytes + ":unlimited");
-    }
-
-    private static void liftFileSizeLimit(BrokerProcess broker) throws Exception {
-        prlimit(broker, "unlimited:unlimited");
-    }
-
-    private static void prlimit(BrokerProcess broker, String fileSize) throws Exception {
-        Process process = new ProcessBuilder("prlimit", "--pid", Long.toString(broker.pid()), "--fsize=" + fileSize)
-                .redirectErrorStream(true).start();
-        assertThat(process.waitFor(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).as(new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
-                .isZero();
     }
 
     private static byte[] value(int i) {

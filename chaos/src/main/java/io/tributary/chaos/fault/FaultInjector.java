@@ -1,13 +1,21 @@
 package io.tributary.chaos.fault;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
+import java.util.stream.Stream;
 import io.tributary.chaos.cluster.BrokerNode;
 import io.tributary.chaos.cluster.ChaosCluster;
 import io.tributary.chaos.load.AckLog;
 import io.tributary.chaos.load.RecoveryClock;
 import io.tributary.chaos.net.NetworkLab;
+import io.tributary.testkit.FileSizeLimit;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.slf4j.Logger;
@@ -54,6 +62,7 @@ public final class FaultInjector {
             case ZOOKEEPER_UNREACHABLE -> zookeeperPause(kind);
             case LEADER_CUT_FROM_BROKERS -> cutFromBrokers(kind, leader());
             case LEADER_CUT_FROM_ZOOKEEPER -> cutFromZooKeeper(kind, leader());
+            case LEADER_DISK_FULL -> diskFull(kind, leader());
         };
     }
 
@@ -138,6 +147,44 @@ public final class FaultInjector {
         RecoveryClock recovery = acks.startRecoveryClock();
         network.healAll();
         return done(kind, target.describe(), start, recovery);
+    }
+
+    /**
+     * The leader's disk fills up for as long as a partition lasts: no file of its JVM may grow past the size of the
+     * smallest active segment of the topic's partitions there plus an odd 4,099 bytes ({@link FileSizeLimit}), so that
+     * segment stops inside a batch a few writes later and every larger file at once; then the limit is lifted.
+     */
+    private InjectedFault diskFull(FaultKind kind, Target target) throws InterruptedException {
+        long pid = target.broker().jvm().pid();
+        long limit = smallestActiveSegmentBytes(target.broker()) + 4_099;
+        long start = System.nanoTime();
+        FileSizeLimit.set(pid, limit);
+        Thread.sleep(timings.partition().toMillis());
+        RecoveryClock recovery = acks.startRecoveryClock();
+        FileSizeLimit.lift(pid);
+        return done(kind, target.describe() + ", files limited to " + limit + " bytes", start, recovery);
+    }
+
+    private long smallestActiveSegmentBytes(BrokerNode broker) {
+        String prefix = cluster.settings().topic() + "-";
+        try (Stream<Path> partitions = Files.list(broker.logDir())) {
+            long smallest = Long.MAX_VALUE;
+            for (Path partition : partitions.filter(dir -> dir.getFileName().toString().startsWith(prefix)).toList()) {
+                try (Stream<Path> files = Files.list(partition)) {
+                    Optional<Path> active = files.filter(file -> file.getFileName().toString().endsWith(".log"))
+                            .max(Comparator.comparing(file -> file.getFileName().toString()));
+                    if (active.isPresent()) {
+                        smallest = Math.min(smallest, Files.size(active.get()));
+                    }
+                }
+            }
+            if (smallest == Long.MAX_VALUE) {
+                throw new IllegalStateException("no segment of " + cluster.settings().topic() + " in " + broker.logDir());
+            }
+            return smallest;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static InjectedFault done(FaultKind kind, String target, long start, RecoveryClock recovery) {

@@ -12,7 +12,8 @@ public enum FaultKind {
     ZOOKEEPER_RESTART("ZooKeeper SIGKILLed and started again on its data"),
     ZOOKEEPER_UNREACHABLE("ZooKeeper unreachable (SIGSTOP) for 30 s"),
     LEADER_CUT_FROM_BROKERS("a leader cut off from the other brokers, not from ZooKeeper or clients"),
-    LEADER_CUT_FROM_ZOOKEEPER("a leader cut off from ZooKeeper only");
+    LEADER_CUT_FROM_ZOOKEEPER("a leader cut off from ZooKeeper only"),
+    LEADER_DISK_FULL("a leader's disk full: its files stop growing, one in the middle of a batch");
 
     private final String description;
 
