@@ -142,7 +142,8 @@ public final class BrokerConfig extends AbstractConfig {
             .define(ZOOKEEPER_SET_ACL, Type.BOOLEAN, false, Importance.HIGH,
                     "Whether the nodes the broker creates in ZooKeeper are secured, as in Kafka: only the brokers' "
                             + "ZooKeeper identity may change them and others may read them, except below /config/users "
-                            + "(SCRAM credentials) and /config/brokers, which others may not read either. Needs the brokers "
+                            + "(SCRAM credentials), /config/brokers and /delegation_token/tokens, which others may not read "
+                            + "either. Needs the brokers "
                             + "to log in to ZooKeeper with SASL (a Client section in the JVM's JAAS configuration, "
                             + "-Djava.security.auth.login.config=FILE); a broker without that login does not start.")
             .define(HTTP_LISTENERS, Type.STRING, "", ConfigDef.LambdaValidator.with(BrokerConfig::validateHttpListeners,
