@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * of clients older than Kafka 1.0, which Kafka 4.4 still serves). Anything else before that gets ILLEGAL_SASL_STATE
  * and the connection is closed; so is a connection whose credentials are refused (SASL_AUTHENTICATION_FAILED; a
  * bare-token client just loses the connection, as in Kafka) or that asks for a mechanism the listener does not enable
- * (UNSUPPORTED_SASL_MECHANISM).
+ * (UNSUPPORTED_SASL_MECHANISM). A SCRAM login with a delegation token ({@code tokenauth=true}) is its owner's, marked
+ * token-authenticated, and is refused once the token has expired.
  *
  * <p>Sessions (KIP-368): with {@code connections.max.reauth.ms} above 0 a login lasts that long, which SaslAuthenticate
  * v1+ tells the client ({@code session_lifetime_ms}). A client re-authenticates on the same connection with a new
