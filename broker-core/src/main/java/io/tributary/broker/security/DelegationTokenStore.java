@@ -9,10 +9,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tributary.broker.cluster.ZkClient;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.apache.kafka.common.security.token.delegation.TokenInformation;
 import org.apache.kafka.common.utils.internals.SecurityUtils;
 import org.apache.kafka.common.utils.internals.Sanitizer;
+import org.apache.zookeeper.KeeperException;
 
 /**
  * Delegation tokens in ZooKeeper, where Kafka's ZooKeeper mode kept them: {@code /delegation_token/tokens/<tokenId>}
@@ -52,7 +54,14 @@ final class DelegationTokenStore {
 
     /** @return false if the token changed (or was deleted) since {@code version} */
     boolean update(TokenInformation token, int version) {
-        return zk.compareAndSet(tokenPath(token.tokenId()), json(token), version).isPresent();
+        try {
+            return zk.compareAndSet(tokenPath(token.tokenId()), json(token), version).isPresent();
+        } catch (TimeoutException e) {
+            if (e.getCause() instanceof KeeperException.NoNodeException) {
+                return false; // expired and deleted meanwhile (by any broker's expiry check): the caller reads it again
+            }
+            throw e;
+        }
     }
 
     /** @return false if the token changed (or was deleted) since {@code version} */

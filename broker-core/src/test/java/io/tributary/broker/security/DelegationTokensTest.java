@@ -157,6 +157,16 @@ class DelegationTokensTest {
                 assertThat(List.of(broker0.all(), broker1.all())).allSatisfy(all -> assertThat(all).containsExactly(longLived)));
     }
 
+    @Test
+    void aChangeOfATokenDeletedSinceItWasReadIsAChangeLostNotAnError() {
+        DelegationToken token = broker0.create(ALICE, ALICE, List.of(), 0);
+        DelegationTokenStore store = new DelegationTokenStore(zk);
+        int version = store.read(token.tokenInfo().tokenId()).orElseThrow().version();
+        assertThat(store.delete(token.tokenInfo().tokenId(), version)).isTrue();
+
+        assertThat(store.update(token.tokenInfo(), version)).isFalse();
+    }
+
     private static void awaitKnownTo(DelegationTokens broker, DelegationToken token) {
         Awaitility.await("the token reaches the other broker").atMost(Duration.ofSeconds(10))
                 .until(() -> broker.cache().token(token.tokenInfo().tokenId()) != null);
