@@ -23,6 +23,7 @@ import io.tributary.broker.quota.ConnectionRateLimits;
 import io.tributary.broker.replica.BrokerConnector;
 import io.tributary.broker.replica.ReplicationConfig;
 import io.tributary.broker.security.AclAuthorizer;
+import io.tributary.broker.security.DelegationTokenSettings;
 import io.tributary.broker.security.Listener;
 import io.tributary.broker.security.Listeners;
 import io.tributary.broker.security.SecurityConfigs;
@@ -141,7 +142,8 @@ public final class BrokerConfig extends AbstractConfig {
             .define(ZOOKEEPER_SET_ACL, Type.BOOLEAN, false, Importance.HIGH,
                     "Whether the nodes the broker creates in ZooKeeper are secured, as in Kafka: only the brokers' "
                             + "ZooKeeper identity may change them and others may read them, except below /config/users "
-                            + "(SCRAM credentials) and /config/brokers, which others may not read either. Needs the brokers "
+                            + "(SCRAM credentials), /config/brokers and /delegation_token/tokens, which others may not read "
+                            + "either. Needs the brokers "
                             + "to log in to ZooKeeper with SASL (a Client section in the JVM's JAAS configuration, "
                             + "-Djava.security.auth.login.config=FILE); a broker without that login does not start.")
             .define(HTTP_LISTENERS, Type.STRING, "", ConfigDef.LambdaValidator.with(BrokerConfig::validateHttpListeners,
@@ -428,6 +430,17 @@ public final class BrokerConfig extends AbstractConfig {
 
     public Set<KafkaPrincipal> superUsers() {
         return AclAuthorizer.parseSuperUsers(getString(SecurityConfigs.SUPER_USERS));
+    }
+
+    /** The delegation token keys; tokens are disabled when neither secret key is set. */
+    public DelegationTokenSettings delegationTokens() {
+        Password secret = getPassword(SecurityConfigs.DELEGATION_TOKEN_SECRET_KEY);
+        if (secret == null) {
+            secret = getPassword(SecurityConfigs.DELEGATION_TOKEN_MASTER_KEY);
+        }
+        return new DelegationTokenSettings(Optional.ofNullable(secret).map(Password::value).filter(key -> !key.isEmpty()),
+                getLong(SecurityConfigs.DELEGATION_TOKEN_MAX_LIFETIME_MS), getLong(SecurityConfigs.DELEGATION_TOKEN_EXPIRY_TIME_MS),
+                getLong(SecurityConfigs.DELEGATION_TOKEN_EXPIRY_CHECK_INTERVAL_MS));
     }
 
     public boolean allowEveryoneIfNoAclFound() {

@@ -72,6 +72,7 @@ import io.tributary.broker.replica.HighWatermarkCheckpoints;
 import io.tributary.broker.replica.ReplicaManager;
 import io.tributary.broker.replica.ReplicationConfig;
 import io.tributary.broker.security.AclAuthorizer;
+import io.tributary.broker.security.DelegationTokens;
 import io.tributary.broker.security.InterBrokerConnector;
 import io.tributary.broker.security.InterBrokerCredentials;
 import io.tributary.broker.security.InterBrokerPrincipal;
@@ -87,6 +88,8 @@ import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
+import org.apache.kafka.common.security.scram.internals.ScramMechanism;
+import org.apache.kafka.common.security.token.delegation.internals.DelegationTokenCache;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.utils.Time;
@@ -130,6 +133,7 @@ public final class Server implements AutoCloseable {
     private RequestHandlerPool handlers;
     private ScramCredentialCache scramCredentials;
     private AclAuthorizer authorizer;
+    private DelegationTokens delegationTokens;
     private final TlsFileWatcher tlsFiles = new TlsFileWatcher();
     private BrokerConnector interBrokerConnector;
     private HttpEndpoint http;
@@ -209,10 +213,15 @@ public final class Server implements AutoCloseable {
             authorizer = AclAuthorizer.start(zk, config.superUsers(), config.allowEveryoneIfNoAclFound(), time,
                     config.zookeeperConnectionTimeoutMs());
         }
+        if (config.delegationTokens().enabled()) {
+            delegationTokens = DelegationTokens.start(zk, config.delegationTokens(), time, config.zookeeperConnectionTimeoutMs());
+        }
+        DelegationTokenCache tokenLogins = delegationTokens != null ? delegationTokens.cache()
+                : new DelegationTokenCache(ScramMechanism.mechanismNames()); // none: a token login is refused as unknown
         RequestChannel channel = new RequestChannel(config.queuedMaxRequests());
         quotas = new ClientQuotaEnforcer(config.quotaWindowNum(), config.quotaWindowSizeSeconds(), config.connectionRateLimits(), time);
         for (Listener listener : config.listeners().bound()) {
-            ListenerSecurity security = ListenerSecurity.create(listener, config.securitySettings(listener), scramCredentials, tlsFiles);
+            ListenerSecurity security = ListenerSecurity.create(listener, config.securitySettings(listener), scramCredentials, tokenLogins, tlsFiles);
             SocketServer server = new SocketServer(config.socketServerConfig(listener, security), channel, brokerAddresses::isLiveBroker,
                     quotas.connectionRates(), time);
             socketServers.put(listener.name(), server);
@@ -282,7 +291,7 @@ public final class Server implements AutoCloseable {
                 new ClientQuotaStore(zk), quotas,
                 new RegisteredBrokerFollowers(cluster, interBroker, brokerPrincipal, brokerAddresses),
                 new ScramUsers(zk),
-                ownCredentials.map(InterBrokerCredentials::principal), Optional.ofNullable(authorizer), controller, dynamicConfig,
+                ownCredentials.map(InterBrokerCredentials::principal), Optional.ofNullable(authorizer), Optional.ofNullable(delegationTokens), controller, dynamicConfig,
                 new BrokerConfigStore(zk), new GroupConfigStore(zk), fetchSessions, Optional.ofNullable(remoteReader),
                 config.remoteLogConfig().fetchMaxWaitMs());
         status = BrokerStatus.create(config.brokerId(), identity.clusterId(), cluster, groups, interBrokerConnector, time);
@@ -459,6 +468,7 @@ public final class Server implements AutoCloseable {
         quietly("TLS file watcher", tlsFiles);
         quietly("SCRAM credentials", scramCredentials);
         quietly("authorizer", authorizer);
+        quietly("delegation tokens", delegationTokens);
         quietly("broker registration", registry);
         quietly("cluster watches", cluster);
         quietly("client quota watches", quotaWatcher);

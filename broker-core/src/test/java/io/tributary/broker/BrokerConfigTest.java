@@ -156,4 +156,16 @@ class BrokerConfigTest {
         assertThatThrownBy(() -> new BrokerConfig(Map.of("http.listeners", listeners))).isInstanceOf(ConfigException.class)
                 .hasMessageContaining("http.listeners").hasMessageContaining("is not http://host:port");
     }
+
+    @Test
+    void delegationTokensAreOnWithASecretKeyOrKafkasOldNameForIt() {
+        assertThat(new BrokerConfig(Map.of()).delegationTokens().enabled()).isFalse();
+        assertThat(new BrokerConfig(Map.of("delegation.token.master.key", "old")).delegationTokens().secretKey()).contains("old");
+        var both = new BrokerConfig(Map.of("delegation.token.master.key", "old", "delegation.token.secret.key", "new",
+                "delegation.token.max.lifetime.ms", "1000")).delegationTokens();
+        assertThat(both.secretKey()).contains("new");
+        assertThat(both.maxLifetimeMs()).isEqualTo(1000);
+        assertThat(both.expiryTimeMs()).isEqualTo(86_400_000L);
+        assertThat(both.expiryCheckIntervalMs()).isEqualTo(3_600_000L);
+    }
 }

@@ -3,23 +3,30 @@ package io.tributary.broker.api;
 import static org.apache.kafka.common.acl.AclOperation.ALTER;
 import static org.apache.kafka.common.acl.AclOperation.ALTER_CONFIGS;
 import static org.apache.kafka.common.acl.AclOperation.CLUSTER_ACTION;
+import static org.apache.kafka.common.acl.AclOperation.CREATE_TOKENS;
 import static org.apache.kafka.common.acl.AclOperation.DESCRIBE;
 import static org.apache.kafka.common.acl.AclOperation.DESCRIBE_CONFIGS;
+import static org.apache.kafka.common.acl.AclOperation.DESCRIBE_TOKENS;
 import static org.apache.kafka.common.acl.AclOperation.IDEMPOTENT_WRITE;
 import static org.apache.kafka.common.acl.AclOperation.READ;
 import static org.apache.kafka.common.acl.AclOperation.WRITE;
 
+import java.util.ArrayList;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
 import io.tributary.broker.network.Request;
+import io.tributary.broker.network.Session;
 import io.tributary.broker.security.AclAuthorizer;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.ClusterAuthorizationException;
+import org.apache.kafka.common.errors.DelegationTokenAuthorizationException;
 import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
 import org.apache.kafka.common.message.AddOffsetsToTxnRequestData;
 import org.apache.kafka.common.message.AddPartitionsToTxnRequestData;
 import org.apache.kafka.common.message.AlterConfigsRequestData;
+import org.apache.kafka.common.message.CreateDelegationTokenRequestData;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData;
@@ -28,6 +35,7 @@ import org.apache.kafka.common.message.DeleteRecordsRequestData;
 import org.apache.kafka.common.message.DeleteTopicsRequestData;
 import org.apache.kafka.common.message.DescribeClusterRequestData;
 import org.apache.kafka.common.message.DescribeClusterResponseData;
+import org.apache.kafka.common.message.DescribeDelegationTokenResponseData;
 import org.apache.kafka.common.message.DescribeGroupsRequestData;
 import org.apache.kafka.common.message.DescribeProducersRequestData;
 import org.apache.kafka.common.message.DescribeTopicPartitionsRequestData;
@@ -52,6 +60,7 @@ import org.apache.kafka.common.message.TxnOffsetCommitRequestData;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
 
 /**
  * What each API needs, checked as Kafka checks it, with Kafka's error codes: Produce WRITE on each topic, Fetch READ
@@ -64,8 +73,10 @@ import org.apache.kafka.common.resource.ResourceType;
  * or WRITE on some topic, the ACL, quota and SCRAM APIs DESCRIBE or ALTER (quotas: DESCRIBE_CONFIGS, ALTER_CONFIGS;
  * ListConfigResources DESCRIBE_CONFIGS) on the cluster, AlterPartitionReassignments, ElectLeaders and
  * AlterReplicaLogDirs ALTER and ListPartitionReassignments and DescribeLogDirs DESCRIBE on the cluster, DescribeTopicPartitions DESCRIBE on each
- * topic. ApiVersions, the SASL exchange and DescribeCluster (the brokers, as Metadata lists them) need
- * nothing, as in Kafka. An API this class has no case for is refused to all but the principals with CLUSTER_ACTION (the
+ * topic. ApiVersions, the SASL exchange, DescribeCluster (the brokers, as Metadata lists them) and renewing or expiring
+ * a delegation token (its owner and renewers may) need nothing, as in Kafka; CreateDelegationToken for another owner
+ * needs CREATE_TOKENS on that user, and DescribeDelegationToken shows the tokens the sender owns, renews or may
+ * describe. An API this class has no case for is refused to all but the principals with CLUSTER_ACTION (the
  * brokers): a new API gets its case here. Metadata, DescribeCluster and DescribeGroups carry the sender's authorized
  * operations where the request asks ({@link AuthorizedOperations}). Thread-safe.
  */
@@ -129,7 +140,9 @@ final class AclRequestAuthorization implements RequestAuthorization {
             case DESCRIBE_CLIENT_QUOTAS, LIST_CONFIG_RESOURCES -> cluster(access, DESCRIBE_CONFIGS);
             case ALTER_CLIENT_QUOTAS -> cluster(access, ALTER_CONFIGS);
             case DESCRIBE_CLUSTER -> describeCluster(access, (DescribeClusterRequestData) data);
-            case API_VERSIONS, SASL_HANDSHAKE, SASL_AUTHENTICATE -> RequestAccess.UNCHANGED;
+            case CREATE_DELEGATION_TOKEN -> createDelegationToken(access, request.session(), (CreateDelegationTokenRequestData) data);
+            case DESCRIBE_DELEGATION_TOKEN -> describeDelegationTokens(access, request.session().principal());
+            case API_VERSIONS, SASL_HANDSHAKE, SASL_AUTHENTICATE, RENEW_DELEGATION_TOKEN, EXPIRE_DELEGATION_TOKEN -> RequestAccess.UNCHANGED;
             default -> cluster(access, CLUSTER_ACTION);
         };
         CompletableFuture<? extends ApiMessage> response = handler.apply(request);
@@ -166,6 +179,36 @@ final class AclRequestAuthorization implements RequestAuthorization {
         }
         return message -> ((DescribeClusterResponseData) message)
                 .setClusterAuthorizedOperations(AuthorizedOperations.allowed(ResourceType.CLUSTER, access::mayOnCluster));
+    }
+
+    /**
+     * CreateDelegationToken for another owner (KIP-373) needs CREATE_TOKENS on that user, as in Kafka; a client that may
+     * not ask for tokens at all gets the handler's DELEGATION_TOKEN_REQUEST_NOT_ALLOWED instead.
+     */
+    private static UnaryOperator<ApiMessage> createDelegationToken(RequestAccess access, Session session, CreateDelegationTokenRequestData request) {
+        KafkaPrincipal owner = DelegationTokenHandler.owner(request, session.principal());
+        if (!owner.equals(session.principal()) && DelegationTokenHandler.mayRequestTokens(session)
+                && !access.may(CREATE_TOKENS, ResourceType.USER, owner.toString())) {
+            throw new DelegationTokenAuthorizationException("Not authorized to create a delegation token for " + owner);
+        }
+        return RequestAccess.UNCHANGED;
+    }
+
+    /**
+     * DescribeDelegationToken shows the sender the tokens it owns or renews, and those it has DESCRIBE on (the token) or
+     * DESCRIBE_TOKENS on (the owner, KIP-373), as Kafka's {@code DelegationTokenManager.filterToken}.
+     */
+    private static UnaryOperator<ApiMessage> describeDelegationTokens(RequestAccess access, KafkaPrincipal sender) {
+        return body -> {
+            var response = (DescribeDelegationTokenResponseData) body;
+            return response.setTokens(response.tokens().stream().filter(token -> {
+                KafkaPrincipal owner = new KafkaPrincipal(token.principalType(), token.principalName());
+                return owner.equals(sender)
+                        || token.renewers().stream().anyMatch(r -> new KafkaPrincipal(r.principalType(), r.principalName()).equals(sender))
+                        || access.may(DESCRIBE, ResourceType.DELEGATION_TOKEN, token.tokenId())
+                        || access.may(DESCRIBE_TOKENS, ResourceType.USER, owner.toString());
+            }).collect(Collectors.toCollection(ArrayList::new)));
+        };
     }
 
     private static UnaryOperator<ApiMessage> cluster(RequestAccess access, AclOperation operation) {

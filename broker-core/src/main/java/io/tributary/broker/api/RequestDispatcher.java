@@ -22,6 +22,7 @@ import io.tributary.broker.quota.ClientQuotaEnforcer;
 import io.tributary.broker.replica.ReplicaManager;
 import io.tributary.broker.security.AclAuthorizer;
 import io.tributary.broker.security.FollowerCheck;
+import io.tributary.broker.security.DelegationTokens;
 import io.tributary.broker.security.ScramUsers;
 import io.tributary.broker.txn.MarkerAppender;
 import io.tributary.broker.txn.TransactionServices;
@@ -38,6 +39,10 @@ import org.apache.kafka.common.message.ElectLeadersRequestData;
 import org.apache.kafka.common.message.ListPartitionReassignmentsRequestData;
 import org.apache.kafka.common.message.AlterConfigsRequestData;
 import org.apache.kafka.common.message.AlterUserScramCredentialsRequestData;
+import org.apache.kafka.common.message.CreateDelegationTokenRequestData;
+import org.apache.kafka.common.message.DescribeDelegationTokenRequestData;
+import org.apache.kafka.common.message.ExpireDelegationTokenRequestData;
+import org.apache.kafka.common.message.RenewDelegationTokenRequestData;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.CreateAclsRequestData;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
@@ -114,6 +119,7 @@ public final class RequestDispatcher {
     private final ClientQuotasHandler clientQuotas;
     private final QuotaThrottle throttle;
     private final ScramCredentialsHandler scramCredentials;
+    private final DelegationTokenHandler delegationTokens;
     private final AclHandler acls;
     private final RequestAuthorization authorization;
     private final TransactionApis transactions;
@@ -136,7 +142,7 @@ public final class RequestDispatcher {
                       DeleteRecordsHandler deleteRecords, TopicAdminHandler topicAdmin, ConfigHandler configs,
                       ConfigResourcesHandler configResources, ProducerIdHandler producerIds,
                       OffsetForLeaderEpochHandler leaderEpochs, GroupApis groups, ClientQuotasHandler clientQuotas,
-                      QuotaThrottle throttle, ScramCredentialsHandler scramCredentials, AclHandler acls,
+                      QuotaThrottle throttle, ScramCredentialsHandler scramCredentials, DelegationTokenHandler delegationTokens, AclHandler acls,
                       RequestAuthorization authorization, TransactionApis transactions, ReplicaApis replicaAdmin) {
         this.metadata = metadata;
         this.produce = produce;
@@ -152,6 +158,7 @@ public final class RequestDispatcher {
         this.clientQuotas = clientQuotas;
         this.throttle = throttle;
         this.scramCredentials = scramCredentials;
+        this.delegationTokens = delegationTokens;
         this.acls = acls;
         this.authorization = authorization;
         this.transactions = transactions;
@@ -165,6 +172,7 @@ public final class RequestDispatcher {
                                            MarkerAppender markers, OffsetStore offsetStore, ApiSettings settings, ClientQuotaStore quotaStore,
                                            ClientQuotaEnforcer quotas, FollowerCheck followers, ScramUsers scramUsers,
                                            Optional<KafkaPrincipal> brokerPrincipal, Optional<AclAuthorizer> authorizer,
+                                           Optional<DelegationTokens> delegationTokens,
                                            Controller controller, DynamicBrokerConfig dynamicConfig, BrokerConfigStore brokerConfigStore,
                                            GroupConfigStore groupConfigStore, FetchSessionCache fetchSessionCache,
                                            Optional<RemoteLogReader> remoteReader, long remoteFetchMaxWaitMs) {
@@ -195,6 +203,7 @@ public final class RequestDispatcher {
                 new ClientQuotasHandler(quotaStore),
                 new QuotaThrottle(quotas, fetchSessions),
                 new ScramCredentialsHandler(scramUsers, brokerPrincipal),
+                new DelegationTokenHandler(delegationTokens),
                 new AclHandler(authorizer),
                 authorizer.<RequestAuthorization>map(acls -> new AclRequestAuthorization(acls, new TopicLookup(topics),
                                 settings.autoCreateTopics()))
@@ -307,6 +316,10 @@ public final class RequestDispatcher {
             case DESCRIBE_LOG_DIRS -> done(replicaAdmin.logDirs().describe((DescribeLogDirsRequestData) data));
             case ALTER_REPLICA_LOG_DIRS -> done(replicaAdmin.logDirs().alter((AlterReplicaLogDirsRequestData) data));
             case DESCRIBE_TOPIC_PARTITIONS -> done(replicaAdmin.topicPartitions().describe((DescribeTopicPartitionsRequestData) data));
+            case CREATE_DELEGATION_TOKEN -> done(delegationTokens.create((CreateDelegationTokenRequestData) data, request.session(), version));
+            case RENEW_DELEGATION_TOKEN -> done(delegationTokens.renew((RenewDelegationTokenRequestData) data, request.session()));
+            case EXPIRE_DELEGATION_TOKEN -> done(delegationTokens.expire((ExpireDelegationTokenRequestData) data, request.session()));
+            case DESCRIBE_DELEGATION_TOKEN -> done(delegationTokens.describe((DescribeDelegationTokenRequestData) data, request.session(), version));
             case DESCRIBE_ACLS -> done(acls.describe((DescribeAclsRequest) request.body()));
             case CREATE_ACLS -> done(acls.create((CreateAclsRequestData) data));
             case DELETE_ACLS -> done(acls.delete((DeleteAclsRequest) request.body()));

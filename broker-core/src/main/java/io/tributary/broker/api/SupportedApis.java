@@ -66,6 +66,10 @@ public final class SupportedApis {
         ranges.put(ApiKeys.SASL_AUTHENTICATE, VersionRange.of(0, 2));
         ranges.put(ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, VersionRange.of(0, 0));
         ranges.put(ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, VersionRange.of(0, 0));
+        ranges.put(ApiKeys.CREATE_DELEGATION_TOKEN, VersionRange.of(1, 3));
+        ranges.put(ApiKeys.RENEW_DELEGATION_TOKEN, VersionRange.of(1, 2));
+        ranges.put(ApiKeys.EXPIRE_DELEGATION_TOKEN, VersionRange.of(1, 2));
+        ranges.put(ApiKeys.DESCRIBE_DELEGATION_TOKEN, VersionRange.of(1, 3));
         ranges.put(ApiKeys.DESCRIBE_ACLS, VersionRange.of(1, 3));
         ranges.put(ApiKeys.CREATE_ACLS, VersionRange.of(1, 3));
         ranges.put(ApiKeys.DELETE_ACLS, VersionRange.of(1, 3));

@@ -9,15 +9,16 @@ import org.apache.zookeeper.data.ACL;
 /**
  * The ACL a node gets when the broker or one of our tools creates it, as Kafka's ZooKeeper mode chose them
  * ({@code zookeeper.set.acl}). Secure: the creator (the SASL identity of the brokers' ZooKeeper login) may do
- * everything and anyone else may only read, except below {@code /config/users} (SCRAM credentials, user quotas) and
- * {@code /config/brokers} (dynamic broker configs, which may hold passwords), which nobody else may even read. Open:
+ * everything and anyone else may only read, except below {@code /config/users} (SCRAM credentials, user quotas),
+ * {@code /config/brokers} (dynamic broker configs, which may hold passwords) and {@code /delegation_token/tokens} (who
+ * holds which token, and until when), which nobody else may even read. Open:
  * everyone may do everything (ZooKeeper's {@code OPEN_ACL_UNSAFE}). Paths are relative to the chroot. Immutable.
  */
 public final class ZooKeeperAcls implements ACLProvider {
     public static final ZooKeeperAcls OPEN = new ZooKeeperAcls(false);
     public static final ZooKeeperAcls SECURE = new ZooKeeperAcls(true);
-    /** Kafka's sensitive roots (ZkData.SensitiveRootPaths, less the delegation tokens we do not have). */
-    public static final List<String> SENSITIVE_ROOTS = List.of("/config/users", "/config/brokers");
+    /** Kafka's sensitive roots (ZkData.SensitiveRootPaths). */
+    public static final List<String> SENSITIVE_ROOTS = List.of("/config/users", "/config/brokers", "/delegation_token/tokens");
 
     private final boolean secure;
 

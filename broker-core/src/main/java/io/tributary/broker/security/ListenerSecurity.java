@@ -14,6 +14,7 @@ import org.apache.kafka.common.security.auth.KafkaPrincipalBuilder;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.apache.kafka.common.security.authenticator.DefaultKafkaPrincipalBuilder;
 import org.apache.kafka.common.security.ssl.SslPrincipalMapper;
+import org.apache.kafka.common.security.token.delegation.internals.DelegationTokenCache;
 
 /**
  * How one listener secures its connections, built from its settings with kafka-clients' classes: TLS engines from
@@ -40,18 +41,19 @@ public final class ListenerSecurity implements ChannelSecurity {
 
     /**
      * @param settings the listener's {@code ssl.*}/{@code sasl.*} settings ({@code BrokerConfig.securitySettings})
+     * @param tokens   the delegation tokens a SCRAM login with {@code tokenauth=true} is checked against (empty when disabled)
      * @param files    watches the keystore and truststore of a TLS listener
      * @throws ConfigException if a TLS listener has no keystore, or the keystore or truststore cannot be loaded
      */
     public static ListenerSecurity create(Listener listener, Map<String, Object> settings, ScramCredentialCache scram,
-                                          TlsFileWatcher files) {
+                                          DelegationTokenCache tokens, TlsFileWatcher files) {
         ReloadableSslFactory tls = listener.tls() ? serverTls(listener, settings) : null;
         if (tls != null) {
             files.watch(tls);
         }
         KafkaPrincipalBuilder principals = new DefaultKafkaPrincipalBuilder(null,
                 SslPrincipalMapper.fromRules((String) settings.get(SecurityConfigs.SSL_PRINCIPAL_MAPPING_RULES)));
-        SaslMechanisms sasl = listener.sasl() ? new SaslMechanisms(listener, settings, scram) : null;
+        SaslMechanisms sasl = listener.sasl() ? new SaslMechanisms(listener, settings, scram, tokens) : null;
         return new ListenerSecurity(listener, tls, principals, sasl, (Integer) settings.get(SecurityConfigs.SASL_SERVER_MAX_RECEIVE_SIZE));
     }
 

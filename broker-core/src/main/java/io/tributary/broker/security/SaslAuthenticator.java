@@ -26,6 +26,7 @@ import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.apache.kafka.common.security.auth.KafkaPrincipalBuilder;
 import org.apache.kafka.common.security.auth.SaslAuthenticationContext;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
+import org.apache.kafka.common.security.authenticator.SaslInternalConfigs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * of clients older than Kafka 1.0, which Kafka 4.4 still serves). Anything else before that gets ILLEGAL_SASL_STATE
  * and the connection is closed; so is a connection whose credentials are refused (SASL_AUTHENTICATION_FAILED; a
  * bare-token client just loses the connection, as in Kafka) or that asks for a mechanism the listener does not enable
- * (UNSUPPORTED_SASL_MECHANISM).
+ * (UNSUPPORTED_SASL_MECHANISM). A SCRAM login with a delegation token ({@code tokenauth=true}) is its owner's, marked
+ * token-authenticated, and is refused once the token has expired.
  *
  * <p>Sessions (KIP-368): with {@code connections.max.reauth.ms} above 0 a login lasts that long, which SaslAuthenticate
  * v1+ tells the client ({@code session_lifetime_ms}). A client re-authenticates on the same connection with a new
@@ -212,18 +214,26 @@ final class SaslAuthenticator implements Authenticator {
         byte[] challenge = server.evaluateResponse(token);
         if (server.isComplete()) {
             KafkaPrincipal authenticated = principals.build(new SaslAuthenticationContext(server, protocol, client, listener.value(), sslSession));
+            authenticated.tokenAuthenticated(SaslMechanisms.loggedInWithToken(server)); // as Kafka's authenticator marks it
             if (renewing.isPresent() && !renewing.get().principal().equals(authenticated)) {
                 throw new SaslAuthenticationException("Cannot change principals during re-authentication from "
                         + renewing.get().principal() + ": " + authenticated);
             }
             log.debug("{} {} from {} with {} on listener {}", authenticated, renewing.isPresent() ? "re-authenticated" : "authenticated",
                     client.getHostAddress(), server.getMechanismName(), listener.value());
+            // A delegation token's login: kafka-clients' SCRAM server finds the token but leaves its expiry to us.
+            Long credentialExpiresAtMs = (Long) server.getNegotiatedProperty(SaslInternalConfigs.CREDENTIAL_LIFETIME_MS_SASL_NEGOTIATED_PROPERTY_KEY);
+            if (credentialExpiresAtMs != null && credentialExpiresAtMs < nowMs) {
+                throw new SaslAuthenticationException("Authentication failed: the delegation token expired at " + credentialExpiresAtMs);
+            }
             principal = authenticated;
             renewing = Optional.empty();
             state = State.COMPLETE;
             long lifetimeMs = mechanisms.maxReauthMs(server.getMechanismName());
-            // A bare-token client cannot re-authenticate either: as in Kafka, it is closed when its session ends.
-            sessionExpiresAtMs = lifetimeMs > 0 ? nowMs + lifetimeMs : NO_EXPIRY;
+            // A bare-token client cannot re-authenticate either: as in Kafka, it is closed when its session ends, which
+            // is no later than its token's expiry.
+            sessionExpiresAtMs = lifetimeMs > 0 ? Math.min(nowMs + lifetimeMs, credentialExpiresAtMs == null ? NO_EXPIRY : credentialExpiresAtMs)
+                    : NO_EXPIRY;
         }
         return challenge == null ? new byte[0] : challenge;
     }

@@ -11,6 +11,7 @@ import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.security.JaasContext;
 import org.apache.kafka.common.security.auth.AuthenticateCallbackHandler;
 import org.apache.kafka.common.security.plain.internals.PlainSaslServer;
+import org.apache.kafka.common.security.scram.ScramLoginModule;
 import org.apache.kafka.common.security.plain.internals.PlainServerCallbackHandler;
 import org.apache.kafka.common.security.scram.internals.ScramMechanism;
 import org.apache.kafka.common.security.scram.internals.ScramSaslServer;
@@ -20,7 +21,8 @@ import org.apache.kafka.common.security.token.delegation.internals.DelegationTok
 /**
  * The SASL mechanisms of one listener and kafka-clients' server side of each: {@link PlainSaslServer} checking the
  * listener's JAAS configuration ({@code listener.name.<listener>.plain.sasl.jaas.config}, options
- * {@code user_<name>="<password>"}), {@link ScramSaslServer} checking the {@link ScramCredentialCache}. Thread-safe.
+ * {@code user_<name>="<password>"}), {@link ScramSaslServer} checking the {@link ScramCredentialCache} and, for a client
+ * logging in with a delegation token (SCRAM extension {@code tokenauth=true}), the {@link DelegationTokenCache}. Thread-safe.
  */
 final class SaslMechanisms {
     private final List<String> enabled;
@@ -28,11 +30,10 @@ final class SaslMechanisms {
     private final Map<String, Long> maxReauthMs = new HashMap<>();
 
     /** @throws ConfigException if PLAIN is enabled without a JAAS configuration to check passwords against */
-    SaslMechanisms(Listener listener, Map<String, Object> settings, ScramCredentialCache scram) {
+    SaslMechanisms(Listener listener, Map<String, Object> settings, ScramCredentialCache scram, DelegationTokenCache tokens) {
         @SuppressWarnings("unchecked")
         List<String> mechanisms = (List<String>) settings.get(SecurityConfigs.SASL_ENABLED_MECHANISMS);
         this.enabled = List.copyOf(mechanisms);
-        DelegationTokenCache noTokens = new DelegationTokenCache(ScramMechanism.mechanismNames());
         for (String mechanism : enabled) {
             maxReauthMs.put(mechanism, (Long) settings.getOrDefault(mechanism.toLowerCase(Locale.ROOT) + "."
                     + SecurityConfigs.CONNECTIONS_MAX_REAUTH_MS, settings.get(SecurityConfigs.CONNECTIONS_MAX_REAUTH_MS)));
@@ -47,7 +48,9 @@ final class SaslMechanisms {
                 handlers.put(mechanism, plain);
             } else {
                 ScramMechanism scramMechanism = ScramMechanism.forMechanismName(mechanism);
-                handlers.put(mechanism, new ScramServerCallbackHandler(scram.cache(scramMechanism), noTokens));
+                ScramServerCallbackHandler handler = new ScramServerCallbackHandler(scram.cache(scramMechanism), tokens);
+                handler.configure(settings, mechanism, List.of()); // the mechanism it looks a token's credential up by
+                handlers.put(mechanism, handler);
             }
         }
     }
@@ -64,6 +67,12 @@ final class SaslMechanisms {
     /** {@code connections.max.reauth.ms} of one enabled mechanism: how long its logins last, 0 for ever. */
     long maxReauthMs(String mechanism) {
         return maxReauthMs.get(mechanism);
+    }
+
+    /** Whether a completed exchange logged in with a delegation token (SCRAM extension {@code tokenauth=true}), as Kafka tells. */
+    static boolean loggedInWithToken(SaslServer server) {
+        return ScramMechanism.isScram(server.getMechanismName())
+                && Boolean.parseBoolean((String) server.getNegotiatedProperty(ScramLoginModule.TOKEN_AUTH_CONFIG));
     }
 
     /** A server for one exchange; {@code mechanism} must be {@link #enabled()}. */

@@ -36,6 +36,12 @@ public final class SecurityConfigs {
     public static final String AUTHORIZER_CLASS_NAME = "authorizer.class.name";
     public static final String SUPER_USERS = "super.users";
     public static final String ALLOW_EVERYONE_IF_NO_ACL_FOUND = "allow.everyone.if.no.acl.found";
+    public static final String DELEGATION_TOKEN_SECRET_KEY = "delegation.token.secret.key";
+    /** Kafka's name before 2.8 for {@link #DELEGATION_TOKEN_SECRET_KEY}, still read when that is not set. */
+    public static final String DELEGATION_TOKEN_MASTER_KEY = "delegation.token.master.key";
+    public static final String DELEGATION_TOKEN_MAX_LIFETIME_MS = "delegation.token.max.lifetime.ms";
+    public static final String DELEGATION_TOKEN_EXPIRY_TIME_MS = "delegation.token.expiry.time.ms";
+    public static final String DELEGATION_TOKEN_EXPIRY_CHECK_INTERVAL_MS = "delegation.token.expiry.check.interval.ms";
     /** The mechanisms this broker implements. */
     public static final List<String> SUPPORTED_MECHANISMS = List.of(PlainSaslServer.PLAIN_MECHANISM,
             ScramMechanism.SCRAM_SHA_256.mechanismName(), ScramMechanism.SCRAM_SHA_512.mechanismName());
@@ -105,7 +111,18 @@ public final class SecurityConfigs {
                                 + "(User:admin;User:broker). The brokers' own principal belongs here: replication needs it.")
                 .define(ALLOW_EVERYONE_IF_NO_ACL_FOUND, Type.BOOLEAN, false, Importance.MEDIUM,
                         "Whether the authorizer allows an operation on a resource that no ACL matches at all (for any "
-                                + "principal). False: such a resource is refused to everyone but the super users.");
+                                + "principal). False: such a resource is refused to everyone but the super users.")
+                .define(DELEGATION_TOKEN_SECRET_KEY, Type.PASSWORD, null, Importance.MEDIUM,
+                        "The secret every broker signs delegation tokens with (HmacSHA512 of the token id); the same on "
+                                + "all brokers. Delegation tokens are enabled only when it is set.")
+                .define(DELEGATION_TOKEN_MASTER_KEY, Type.PASSWORD, null, Importance.LOW,
+                        "Deprecated name of " + DELEGATION_TOKEN_SECRET_KEY + ", read only when that is not set.")
+                .define(DELEGATION_TOKEN_MAX_LIFETIME_MS, Type.LONG, 7 * 24 * 3_600_000L, ConfigDef.Range.atLeast(1), Importance.MEDIUM,
+                        "The longest a delegation token lives, renewals included; a token asks for at most this much.")
+                .define(DELEGATION_TOKEN_EXPIRY_TIME_MS, Type.LONG, 24 * 3_600_000L, ConfigDef.Range.atLeast(1), Importance.MEDIUM,
+                        "How long a delegation token lives after its creation or a renewal that names no period.")
+                .define(DELEGATION_TOKEN_EXPIRY_CHECK_INTERVAL_MS, Type.LONG, 3_600_000L, ConfigDef.Range.atLeast(1), Importance.LOW,
+                        "How often each broker deletes the expired delegation tokens from ZooKeeper.");
     }
 
     private static void validateAuthorizer(String key, Object value) {

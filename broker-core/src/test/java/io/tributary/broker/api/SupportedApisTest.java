@@ -44,6 +44,6 @@ class SupportedApisTest {
             assertThat(version.minVersion()).isGreaterThanOrEqualTo(key.oldestVersion());
             assertThat(version.maxVersion()).isLessThanOrEqualTo(key.latestVersion(true));
         }
-        assertThat(SupportedApis.isSupported(ApiKeys.DESCRIBE_DELEGATION_TOKEN, (short) 1)).isFalse();
+        assertThat(SupportedApis.isSupported(ApiKeys.GET_TELEMETRY_SUBSCRIPTIONS, (short) 0)).isFalse();
     }
 }

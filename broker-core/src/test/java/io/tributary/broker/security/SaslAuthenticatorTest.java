@@ -21,7 +21,7 @@ class SaslAuthenticatorTest {
                 "listener.name.sasl_plaintext.plain.sasl.jaas.config",
                 "org.apache.kafka.common.security.plain.PlainLoginModule required user_bob=\"bob-secret\";"));
         Listener listener = config.listeners().bound().get(0);
-        SaslMechanisms mechanisms = new SaslMechanisms(listener, config.securitySettings(listener), null);
+        SaslMechanisms mechanisms = new SaslMechanisms(listener, config.securitySettings(listener), null, null);
 
         SaslAuthenticator authenticator = new SaslAuthenticator(mechanisms, PRINCIPALS, InetAddress.getLoopbackAddress(),
                 listener.name(), listener.protocol(), 1024);

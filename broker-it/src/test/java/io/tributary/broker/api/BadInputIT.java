@@ -20,7 +20,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
-import org.apache.kafka.common.message.DescribeDelegationTokenRequestData;
+import org.apache.kafka.common.message.GetTelemetrySubscriptionsRequestData;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -29,7 +29,7 @@ import org.apache.kafka.common.record.internal.DefaultRecordBatch;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.requests.ApiVersionsResponse;
-import org.apache.kafka.common.requests.DescribeDelegationTokenResponse;
+import org.apache.kafka.common.requests.GetTelemetrySubscriptionsResponse;
 import org.apache.kafka.common.requests.MetadataResponse;
 import org.apache.kafka.common.requests.ProduceResponse;
 import org.apache.kafka.common.requests.RequestHeader;
@@ -154,9 +154,9 @@ class BadInputIT {
     @Test
     void unsupportedVersionsOfKnownApisGetUnsupportedVersion() throws Exception {
         try (RawConnection raw = connect()) {
-            DescribeDelegationTokenResponse tokens = (DescribeDelegationTokenResponse) raw.request(ApiKeys.DESCRIBE_DELEGATION_TOKEN,
-                    (short) 3, new DescribeDelegationTokenRequestData());
-            assertThat(tokens.errorCounts()).containsOnlyKeys(Errors.UNSUPPORTED_VERSION);
+            GetTelemetrySubscriptionsResponse telemetry = (GetTelemetrySubscriptionsResponse) raw.request(
+                    ApiKeys.GET_TELEMETRY_SUBSCRIPTIONS, (short) 0, new GetTelemetrySubscriptionsRequestData());
+            assertThat(telemetry.errorCounts()).containsOnlyKeys(Errors.UNSUPPORTED_VERSION);
 
             // A version beyond what this kafka-clients knows: only the error code can be sent.
             ByteBuffer produceV99 = ByteBuffer.allocate(10).putShort(ApiKeys.PRODUCE.id).putShort((short) 99).putInt(5).putShort((short) -1);

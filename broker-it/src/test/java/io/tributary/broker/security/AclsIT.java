@@ -18,6 +18,7 @@ import io.tributary.broker.testing.Records;
 import io.tributary.broker.testing.TestBroker;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.CreateDelegationTokenOptions;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeConsumerGroupsOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
@@ -36,6 +37,7 @@ import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.ClusterAuthorizationException;
+import org.apache.kafka.common.errors.DelegationTokenAuthorizationException;
 import org.apache.kafka.common.errors.GroupAuthorizationException;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.errors.LogDirNotFoundException;
@@ -44,6 +46,8 @@ import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
+import org.apache.kafka.common.security.token.delegation.DelegationToken;
 import org.apache.kafka.tools.AclCommand;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
@@ -75,6 +79,7 @@ class AclsIT {
         settings.put("transaction.state.log.replication.factor", "1");
         settings.put("transaction.state.log.min.isr", "1");
         settings.put("transaction.state.log.num.partitions", "3");
+        settings.put("delegation.token.secret.key", "token-secret");
         broker = TestBroker.start(dir, settings);
         try (Admin admin = Clients.admin(bootstrap(), user("admin"))) {
             admin.createTopics(List.of(new NewTopic("orders", 1, (short) 1), new NewTopic("audit", 1, (short) 1))).all().get();
@@ -368,6 +373,36 @@ class AclsIT {
         }
         try (Admin admin = Clients.admin(bootstrap(), user("admin"))) {
             assertThat(admin.listTopics().names().get()).contains("orders", "audit").doesNotContain("bobs-topic");
+        }
+    }
+
+    /**
+     * KIP-373: a token for another owner needs CREATE_TOKENS on that user; DescribeDelegationToken shows a principal
+     * the tokens it owns, and others' only with DESCRIBE_TOKENS on their owner (or DESCRIBE on the token).
+     */
+    @Test
+    void aTokenForAnotherOwnerNeedsCreateTokensAndOthersTokensAreDescribedOnlyWithDescribeTokens() throws Exception {
+        KafkaPrincipal hank = new KafkaPrincipal("User", "hank");
+        CreateDelegationTokenOptions forHank = new CreateDelegationTokenOptions().owner(hank);
+        try (Admin admin = Clients.admin(bootstrap(), user("admin")); Admin erin = Clients.admin(bootstrap(), user("erin"));
+             Admin frank = Clients.admin(bootstrap(), user("frank"))) {
+            assertThatThrownBy(() -> erin.createDelegationToken(forHank).delegationToken().get())
+                    .hasCauseInstanceOf(DelegationTokenAuthorizationException.class);
+            DelegationToken own = frank.createDelegationToken().delegationToken().get();
+            admin.createAcls(List.of(new AclBinding(new ResourcePattern(ResourceType.USER, "User:hank", PatternType.LITERAL),
+                    new AccessControlEntry("User:erin", "*", AclOperation.CREATE_TOKENS, AclPermissionType.ALLOW)))).all().get();
+            DelegationToken hanks = Awaitility.await("erin may create hank's tokens").atMost(TIMEOUT).ignoreExceptions()
+                    .until(() -> erin.createDelegationToken(forHank).delegationToken().get(), token -> true);
+            assertThat(hanks.tokenInfo().owner()).isEqualTo(hank);
+            assertThat(hanks.tokenInfo().tokenRequester()).isEqualTo(new KafkaPrincipal("User", "erin"));
+
+            assertThat(frank.describeDelegationToken().delegationTokens().get()).extracting(t -> t.tokenInfo().tokenId())
+                    .containsExactly(own.tokenInfo().tokenId());
+            admin.createAcls(List.of(new AclBinding(new ResourcePattern(ResourceType.USER, "User:hank", PatternType.LITERAL),
+                    new AccessControlEntry("User:frank", "*", AclOperation.DESCRIBE_TOKENS, AclPermissionType.ALLOW)))).all().get();
+            Awaitility.await("frank sees hank's token").atMost(TIMEOUT).untilAsserted(() ->
+                    assertThat(frank.describeDelegationToken().delegationTokens().get()).extracting(t -> t.tokenInfo().tokenId())
+                            .containsExactlyInAnyOrder(own.tokenInfo().tokenId(), hanks.tokenInfo().tokenId()));
         }
     }
 }
