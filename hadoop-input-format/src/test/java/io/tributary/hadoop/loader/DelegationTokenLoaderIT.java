@@ -6,8 +6,8 @@ import io.tributary.hadoop.input.DelegationTokens;
 import io.tributary.hadoop.input.InputConfig;
 import io.tributary.hadoop.testing.Datasets;
 import io.tributary.hadoop.testing.LoaderCommand;
-import io.tributary.testkit.ApacheKafka;
 import io.tributary.testkit.FreePorts;
+import io.tributary.testkit.tributary.BrokerUnderTest;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.Text;
@@ -22,7 +22,6 @@ import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.SaslConfigs;
-import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.apache.kafka.common.security.token.delegation.DelegationToken;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
@@ -41,10 +40,10 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * {@code bin/tributary-loader --delegation-token} against Apache Kafka 4.4 with a SASL/SCRAM listener and delegation
- * tokens on: the loader logs in as its user, creates a token, hands it to the tasks in the job's credentials and keeps
- * the user's password out of the job's configuration; the tasks load the topic logged in with the token alone, and the
- * token is expired once the job is over. Tributary's own tokens are tested the same way in {@code SecuredLoaderIT}.
+ * {@code bin/tributary-loader --delegation-token} against a broker ({@code -Dit.broker}: Tributary or Apache Kafka 4.4)
+ * with a SASL/SCRAM listener and delegation tokens on: the loader logs in as its user, creates a token, hands it to the
+ * tasks in the job's credentials and keeps the user's password out of the job's configuration; the tasks load the topic
+ * logged in with the token alone, and the token is expired once the job is over.
  */
 @Timeout(180)
 class DelegationTokenLoaderIT {
@@ -55,25 +54,22 @@ class DelegationTokenLoaderIT {
 
     @TempDir
     static java.nio.file.Path work;
-    private static ApacheKafka kafka;
+    private static BrokerUnderTest broker;
     private static String saslBootstrap;
 
     @BeforeAll
     static void start() throws Exception {
         int saslPort = FreePorts.next();
-        kafka = ApacheKafka.start(work.resolve("kafka"), Map.of(
-            "sasl.enabled.mechanisms", "SCRAM-SHA-512",
-            "listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config",
-            "org.apache.kafka.common.security.scram.ScramLoginModule required;",
-            "delegation.token.secret.key", "the-test-token-secret"), Map.of(SecurityProtocol.SASL_PLAINTEXT, saslPort));
+        broker = BrokerUnderTest.startWithScramListener(work.resolve("broker"), saslPort,
+            Map.of("delegation.token.secret.key", "the-test-token-secret"));
         saslBootstrap = "127.0.0.1:" + saslPort;
-        try (Admin admin = Admin.create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+        try (Admin admin = Admin.create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
             admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion("etl",
                 new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096), "etl-secret"))).all().get();
             admin.createTopics(List.of(new NewTopic(TOPIC, 2, (short) 1))).all().get();
         }
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-            CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), new StringSerializer(), new StringSerializer())) {
+            CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()), new StringSerializer(), new StringSerializer())) {
             for (int partition = 0; partition < 2; partition++) {
                 for (int i = 0; i < PER_PARTITION; i++) {
                     producer.send(new ProducerRecord<>(TOPIC, partition, "k" + i, "v" + i));
@@ -86,8 +82,8 @@ class DelegationTokenLoaderIT {
 
     @AfterAll
     static void stop() {
-        if (kafka != null) {
-            kafka.close();
+        if (broker != null) {
+            broker.close();
         }
     }
 
@@ -134,7 +130,7 @@ class DelegationTokenLoaderIT {
     void aTokenWithoutASaslLoginFailsWithOneLine() throws Exception {
         Path output = new Path(work.resolve("plain-lake").toUri());
         List<String> args = new ArrayList<>(localRunner());
-        args.addAll(List.of("--bootstrap-server", kafka.bootstrapServers(), "--topic", TOPIC, "--output", output.toString(),
+        args.addAll(List.of("--bootstrap-server", broker.bootstrapServers(), "--topic", TOPIC, "--output", output.toString(),
             "--delegation-token"));
         LoaderCommand.Result result = load(args);
         assertThat(result.exitCode()).isEqualTo(1);

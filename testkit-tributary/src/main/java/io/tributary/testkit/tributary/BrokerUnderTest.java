@@ -4,6 +4,7 @@ import io.tributary.broker.BrokerConfig;
 import io.tributary.broker.Server;
 import io.tributary.broker.log.LogConfig;
 import io.tributary.testkit.ApacheKafka;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.apache.kafka.common.utils.Time;
 
 import java.nio.file.Path;
@@ -43,6 +44,24 @@ public final class BrokerUnderTest implements AutoCloseable {
     /** The broker named by {@code -Dit.broker}, with data under {@code dir}. */
     public static BrokerUnderTest start(Path dir, Map<String, String> overrides) throws Exception {
         return start(Kind.of(System.getProperty(PROPERTY, "tributary")), dir, overrides);
+    }
+
+    /**
+     * The broker named by {@code -Dit.broker}, with a second listener, SASL_PLAINTEXT on {@code saslPort}, that logs in
+     * SCRAM-SHA-512 users (added through the Admin API over {@link #bootstrapServers()}, which stays PLAINTEXT).
+     */
+    public static BrokerUnderTest startWithScramListener(Path dir, int saslPort, Map<String, String> overrides) throws Exception {
+        Kind kind = Kind.of(System.getProperty(PROPERTY, "tributary"));
+        Map<String, String> settings = new HashMap<>(Map.of("sasl.enabled.mechanisms", "SCRAM-SHA-512"));
+        settings.putAll(overrides);
+        if (kind == Kind.APACHE_KAFKA) {
+            settings.put("listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config",
+                "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+            ApacheKafka kafka = ApacheKafka.start(dir, settings, Map.of(SecurityProtocol.SASL_PLAINTEXT, saslPort));
+            return new BrokerUnderTest(kind, kafka.bootstrapServers(), kafka::close);
+        }
+        settings.put(BrokerConfig.LISTENERS, "PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:" + saslPort);
+        return start(kind, dir, settings);
     }
 
     /**
