@@ -9,6 +9,7 @@ import io.tributary.hadoop.input.JobPlanning;
 import io.tributary.hadoop.input.LoadPlan;
 import io.tributary.hadoop.input.TopicInputFormat;
 import io.tributary.hadoop.input.TopicRecordWritable;
+import io.tributary.hadoop.input.TokenRenewal;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -129,7 +130,7 @@ public final class TopicLoader extends Configured implements Tool {
                 return 1;
             }
         }
-        try {
+        try (TokenRenewal renewal = token == null ? null : TokenRenewal.start(conf, token)) {
             return runJob(job, conf, plan, planReport, started);
         } finally {
             if (token != null) {

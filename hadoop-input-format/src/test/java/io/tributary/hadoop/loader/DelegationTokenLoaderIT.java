@@ -1,9 +1,11 @@
 package io.tributary.hadoop.loader;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.tributary.hadoop.input.DelegationTokens;
 import io.tributary.hadoop.input.InputConfig;
+import io.tributary.hadoop.input.TokenRenewal;
 import io.tributary.hadoop.testing.Datasets;
 import io.tributary.hadoop.testing.LoaderCommand;
 import io.tributary.testkit.FreePorts;
@@ -34,6 +36,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +52,8 @@ import java.util.stream.Collectors;
 class DelegationTokenLoaderIT {
     private static final String TOPIC = "ledger-entries";
     private static final int PER_PARTITION = 300;
+    /** Short, so that a token the loader does not renew would expire during its job. */
+    private static final long TOKEN_EXPIRY_MS = 8_000;
     private static final String JAAS = "org.apache.kafka.common.security.scram.ScramLoginModule required "
         + "username=\"etl\" password=\"etl-secret\";";
 
@@ -61,7 +66,7 @@ class DelegationTokenLoaderIT {
     static void start() throws Exception {
         int saslPort = FreePorts.next();
         broker = BrokerUnderTest.startWithScramListener(work.resolve("broker"), saslPort,
-            Map.of("delegation.token.secret.key", "the-test-token-secret"));
+            Map.of("delegation.token.secret.key", "the-test-token-secret", "delegation.token.expiry.time.ms", String.valueOf(TOKEN_EXPIRY_MS)));
         saslBootstrap = "127.0.0.1:" + saslPort;
         try (Admin admin = Admin.create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
             admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion("etl",
@@ -94,10 +99,7 @@ class DelegationTokenLoaderIT {
 
     @Test
     void aJobWithATokenCarriesNoPassword() throws Exception {
-        Configuration submitter = new Configuration(false);
-        submitter.set(InputConfig.BOOTSTRAP_SERVERS, saslBootstrap);
-        submitter.set(InputConfig.TOPIC, TOPIC);
-        login().forEach((key, value) -> submitter.set(InputConfig.CONSUMER_PREFIX + key, value));
+        Configuration submitter = submitter();
         Job job = Job.getInstance(submitter);
 
         DelegationToken token = DelegationTokens.obtain(submitter, job);
@@ -110,7 +112,21 @@ class DelegationTokenLoaderIT {
         } finally {
             DelegationTokens.expire(submitter, token);
         }
-        assertThat(tokensOfEtl()).as("expired at once").isEmpty();
+        awaitNoTokenOfEtl();
+    }
+
+    @Test
+    void aTokenIsRenewedWhileItsJobRuns() throws Exception {
+        Configuration submitter = submitter();
+        DelegationToken token = DelegationTokens.obtain(submitter, Job.getInstance(submitter));
+        try (TokenRenewal renewal = TokenRenewal.start(submitter, token)) {
+            long firstExpiry = token.tokenInfo().expiryTimestamp();
+            await().atMost(Duration.ofMillis(3 * TOKEN_EXPIRY_MS)).pollInterval(Duration.ofMillis(500))
+                .until(() -> tokensOfEtl().stream().mapToLong(t -> t.tokenInfo().expiryTimestamp()).max().orElse(0) > firstExpiry);
+            assertThat(System.currentTimeMillis()).as("still valid past its first expiry").isGreaterThan(firstExpiry - TOKEN_EXPIRY_MS / 2);
+        } finally {
+            DelegationTokens.expire(submitter, token);
+        }
     }
 
     @Test
@@ -123,7 +139,7 @@ class DelegationTokenLoaderIT {
         assertThat(result.exitCode()).as(result.output()).isZero();
         assertThat(result.stdout()).contains("loaded " + 2 * PER_PARTITION + " records");
         Datasets.assertEveryOffsetOnce(output, TOPIC, 2, PER_PARTITION, new Configuration());
-        assertThat(tokensOfEtl()).as("the load's token expired with it").isEmpty();
+        awaitNoTokenOfEtl();
     }
 
     @Test
@@ -138,6 +154,15 @@ class DelegationTokenLoaderIT {
             .contains("a delegation token needs a SASL login", "not PLAINTEXT");
     }
 
+    /** The job settings of a submitter logged in as etl. */
+    private static Configuration submitter() {
+        Configuration submitter = new Configuration(false);
+        submitter.set(InputConfig.BOOTSTRAP_SERVERS, saslBootstrap);
+        submitter.set(InputConfig.TOPIC, TOPIC);
+        login().forEach((key, value) -> submitter.set(InputConfig.CONSUMER_PREFIX + key, value));
+        return submitter;
+    }
+
     private static List<String> localRunner() {
         return List.of("-D", "mapreduce.framework.name=local", "-D", "fs.defaultFS=file:///",
             "-D", "hadoop.tmp.dir=" + work.resolve("hadoop-tmp"),
@@ -150,6 +175,12 @@ class DelegationTokenLoaderIT {
         int exitCode = ToolRunner.run(new Configuration(), new TopicLoader(new PrintStream(out, true, StandardCharsets.UTF_8),
             new PrintStream(err, true, StandardCharsets.UTF_8)), args.toArray(String[]::new));
         return new LoaderCommand.Result(exitCode, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** Expired tokens are gone (Apache Kafka's brokers learn of it through the metadata log, a moment later). */
+    private static void awaitNoTokenOfEtl() {
+        await("etl's tokens expired").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200))
+            .until(() -> tokensOfEtl().isEmpty());
     }
 
     private static List<DelegationToken> tokensOfEtl() throws Exception {
