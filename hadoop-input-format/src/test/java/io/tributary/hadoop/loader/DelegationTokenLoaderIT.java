@@ -8,8 +8,7 @@ import io.tributary.hadoop.input.InputConfig;
 import io.tributary.hadoop.input.TokenRenewal;
 import io.tributary.hadoop.testing.Datasets;
 import io.tributary.hadoop.testing.LoaderCommand;
-import io.tributary.testkit.FreePorts;
-import io.tributary.testkit.tributary.BrokerUnderTest;
+import io.tributary.hadoop.testing.TestBroker;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.Text;
@@ -17,15 +16,8 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.util.ToolRunner;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.ScramCredentialInfo;
-import org.apache.kafka.clients.admin.ScramMechanism;
-import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.security.token.delegation.DelegationToken;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,12 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
  * {@code bin/tributary-loader --delegation-token} against a broker ({@code -Dit.broker}: Tributary or Apache Kafka 4.4)
@@ -54,35 +44,19 @@ class DelegationTokenLoaderIT {
     private static final int PER_PARTITION = 300;
     /** Short, so that a token the loader does not renew would expire during its job. */
     private static final long TOKEN_EXPIRY_MS = 8_000;
-    private static final String JAAS = "org.apache.kafka.common.security.scram.ScramLoginModule required "
-        + "username=\"etl\" password=\"etl-secret\";";
+    private static final Map<String, String> ETL = TestBroker.scramLogin("etl", "etl-secret");
 
     @TempDir
     static java.nio.file.Path work;
-    private static BrokerUnderTest broker;
-    private static String saslBootstrap;
+    private static TestBroker broker;
 
     @BeforeAll
     static void start() throws Exception {
-        int saslPort = FreePorts.next();
-        broker = BrokerUnderTest.startWithScramListener(work.resolve("broker"), saslPort,
-            Map.of("delegation.token.secret.key", "the-test-token-secret", "delegation.token.expiry.time.ms", String.valueOf(TOKEN_EXPIRY_MS)));
-        saslBootstrap = "127.0.0.1:" + saslPort;
-        try (Admin admin = Admin.create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-            admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion("etl",
-                new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096), "etl-secret"))).all().get();
-            admin.createTopics(List.of(new NewTopic(TOPIC, 2, (short) 1))).all().get();
-        }
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-            CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()), new StringSerializer(), new StringSerializer())) {
-            for (int partition = 0; partition < 2; partition++) {
-                for (int i = 0; i < PER_PARTITION; i++) {
-                    producer.send(new ProducerRecord<>(TOPIC, partition, "k" + i, "v" + i));
-                }
-            }
-        }
-        Files.writeString(work.resolve("etl.properties"), login().entrySet().stream()
-            .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("\n")));
+        broker = TestBroker.startWithTokens(work.resolve("broker"), Duration.ofMillis(TOKEN_EXPIRY_MS));
+        broker.addScramUser("etl", "etl-secret");
+        broker.createTopic(TOPIC, 2);
+        broker.produce(TOPIC, 2, PER_PARTITION, System.currentTimeMillis(), 1, (p, i) -> ("v" + i).getBytes(StandardCharsets.UTF_8));
+        TestBroker.writeScramClientConfig(work.resolve("etl.properties"), "etl", "etl-secret");
     }
 
     @AfterAll
@@ -90,11 +64,6 @@ class DelegationTokenLoaderIT {
         if (broker != null) {
             broker.close();
         }
-    }
-
-    private static Map<String, String> login() {
-        return Map.of(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT", SaslConfigs.SASL_MECHANISM, "SCRAM-SHA-512",
-            SaslConfigs.SASL_JAAS_CONFIG, JAAS);
     }
 
     @Test
@@ -105,7 +74,8 @@ class DelegationTokenLoaderIT {
         DelegationToken token = DelegationTokens.obtain(submitter, job);
         try {
             assertThat(job.getConfiguration().get(InputConfig.CONSUMER_PREFIX + SaslConfigs.SASL_JAAS_CONFIG)).isNull();
-            assertThat(submitter.get(InputConfig.CONSUMER_PREFIX + SaslConfigs.SASL_JAAS_CONFIG)).isEqualTo(JAAS);
+            assertThat(submitter.get(InputConfig.CONSUMER_PREFIX + SaslConfigs.SASL_JAAS_CONFIG))
+                .isEqualTo(ETL.get(SaslConfigs.SASL_JAAS_CONFIG));
             assertThat(job.getCredentials().getAllSecretKeys()).extracting(Text::toString)
                 .contains("tributary.kafka.delegation.token.id", "tributary.kafka.delegation.token.hmac");
             assertThat(token.tokenInfo().owner().getName()).isEqualTo("etl");
@@ -133,7 +103,7 @@ class DelegationTokenLoaderIT {
     void theTasksLoadTheTopicWithTheTokenWhichIsExpiredAfterwards() throws Exception {
         Path output = new Path(work.resolve("lake").toUri());
         List<String> args = new ArrayList<>(localRunner());
-        args.addAll(List.of("--bootstrap-server", saslBootstrap, "--topic", TOPIC, "--output", output.toString(),
+        args.addAll(List.of("--bootstrap-server", broker.saslBootstrapServers(), "--topic", TOPIC, "--output", output.toString(),
             "--command-config", work.resolve("etl.properties").toString(), "--delegation-token"));
         LoaderCommand.Result result = load(args);
         assertThat(result.exitCode()).as(result.output()).isZero();
@@ -157,9 +127,9 @@ class DelegationTokenLoaderIT {
     /** The job settings of a submitter logged in as etl. */
     private static Configuration submitter() {
         Configuration submitter = new Configuration(false);
-        submitter.set(InputConfig.BOOTSTRAP_SERVERS, saslBootstrap);
+        submitter.set(InputConfig.BOOTSTRAP_SERVERS, broker.saslBootstrapServers());
         submitter.set(InputConfig.TOPIC, TOPIC);
-        login().forEach((key, value) -> submitter.set(InputConfig.CONSUMER_PREFIX + key, value));
+        ETL.forEach((key, value) -> submitter.set(InputConfig.CONSUMER_PREFIX + key, value));
         return submitter;
     }
 
@@ -184,8 +154,8 @@ class DelegationTokenLoaderIT {
     }
 
     private static List<DelegationToken> tokensOfEtl() throws Exception {
-        Map<String, Object> settings = new java.util.HashMap<>(login());
-        settings.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, saslBootstrap);
+        Map<String, Object> settings = new java.util.HashMap<>(ETL);
+        settings.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, broker.saslBootstrapServers());
         try (Admin admin = Admin.create(settings)) {
             return admin.describeDelegationToken().delegationTokens().get();
         }

@@ -6,6 +6,7 @@ import io.tributary.hadoop.testing.Datasets;
 import io.tributary.hadoop.testing.HadoopInstallation;
 import io.tributary.hadoop.testing.LoaderCommand;
 import io.tributary.hadoop.testing.MiniHadoop;
+import io.tributary.hadoop.testing.TestBroker;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -21,6 +22,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.jar.JarEntry;
@@ -105,6 +107,30 @@ class YarnLoaderIT {
         assertThat(LocalLoaderIT.ledger(output, "clicks", client)).isEqualTo(Map.of(0, 14_500L, 1, 14_500L, 2, 14_500L, 3, 14_500L));
         FileSystem fs = output.getFileSystem(client);
         assertThat(fs.listStatus(DatasetLayout.utc(output).jobsDir("clicks"))).as("job staging left behind").isEmpty();
+    }
+
+    /**
+     * With {@code --delegation-token} the containers get the token in the job's credentials and no password: they
+     * read the topic over SASL with the token alone, which the loader renews while the job runs (it would expire
+     * within the job otherwise) and expires at the end.
+     */
+    @Test
+    void theContainersOfAJobWithATokenLogInWithItAlone() throws Exception {
+        try (TestBroker secured = TestBroker.startWithTokens(work.resolve("secured"), Duration.ofSeconds(10))) {
+            secured.addScramUser("etl", "etl-secret");
+            secured.createTopic("payments", 2);
+            secured.produce("payments", 2, 1_000, System.currentTimeMillis(), 1, (p, i) -> ("pay-" + i).getBytes(StandardCharsets.UTF_8));
+            Path output = new Path(cluster.hdfsUri() + "/data/secured");
+            LoaderCommand.Result load = new LoaderCommand(work).env("HADOOP_CONF_DIR", cluster.clientConfDir().toString())
+                .loader(List.of("--bootstrap-server", secured.saslBootstrapServers(), "--topic", "payments", "--output",
+                    output.toString(), "--command-config",
+                    TestBroker.writeScramClientConfig(work.resolve("etl.properties"), "etl", "etl-secret").toString(),
+                    "--delegation-token"));
+
+            assertThat(load.exitCode()).as(load.output()).isZero();
+            assertThat(load.stdout()).contains("submitted application application_", "loaded 2000 records");
+            Datasets.assertEveryOffsetOnce(output, "payments", 2, 1_000, cluster.clientConf());
+        }
     }
 
     /** A jar of the failure-injecting mapper alone, built from the test classes, as a user builds theirs. */

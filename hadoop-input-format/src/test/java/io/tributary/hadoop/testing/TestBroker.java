@@ -1,39 +1,88 @@
 package io.tributary.hadoop.testing;
 
+import io.tributary.testkit.FreePorts;
 import io.tributary.testkit.tributary.BrokerUnderTest;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 
 /**
  * The broker the connector tests load from, and the one place its address comes from:
  * {@link BrokerUnderTest} (Tributary by default, {@code -Dit.broker=apache-kafka} for Apache Kafka).
  */
 public final class TestBroker implements AutoCloseable {
+    /** The mechanism of {@link #startWithTokens}' SASL listener. */
+    public static final String SCRAM_MECHANISM = "SCRAM-SHA-512";
+
     private final BrokerUnderTest kafka;
     private final Admin admin;
+    private final String saslBootstrapServers;
 
-    private TestBroker(BrokerUnderTest kafka) {
+    private TestBroker(BrokerUnderTest kafka, String saslBootstrapServers) {
         this.kafka = kafka;
         this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
+        this.saslBootstrapServers = saslBootstrapServers;
     }
 
     /** The broker named by {@code -Dit.broker}. */
     public static TestBroker start(Path dir) throws Exception {
-        return new TestBroker(BrokerUnderTest.start(dir, Map.of()));
+        return new TestBroker(BrokerUnderTest.start(dir, Map.of()), null);
+    }
+
+    /**
+     * The broker named by {@code -Dit.broker}, with delegation tokens on (they expire after {@code tokenExpiry} unless
+     * renewed) and a second listener, SASL_PLAINTEXT with SCRAM-SHA-512, for the users {@link #addScramUser} adds.
+     */
+    public static TestBroker startWithTokens(Path dir, Duration tokenExpiry) throws Exception {
+        int saslPort = FreePorts.next();
+        return new TestBroker(BrokerUnderTest.startWithScramListener(dir, saslPort, Map.of(
+            "delegation.token.secret.key", "the-test-token-secret",
+            "delegation.token.expiry.time.ms", Long.toString(tokenExpiry.toMillis()))), "127.0.0.1:" + saslPort);
+    }
+
+    /** The SASL_PLAINTEXT listener of {@link #startWithTokens}. */
+    public String saslBootstrapServers() {
+        return saslBootstrapServers;
+    }
+
+    public void addScramUser(String user, String password) throws ExecutionException, InterruptedException {
+        admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(user,
+            new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096), password))).all().get();
+    }
+
+    /** kafka-clients settings to log in as {@code user} on the SASL listener (its address not included). */
+    public static Map<String, String> scramLogin(String user, String password) {
+        return Map.of(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT", SaslConfigs.SASL_MECHANISM, SCRAM_MECHANISM,
+            SaslConfigs.SASL_JAAS_CONFIG, "org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
+                + user + "\" password=\"" + password + "\";");
+    }
+
+    /** {@link #scramLogin} as a properties file, as {@code --command-config} reads it. */
+    public static Path writeScramClientConfig(Path file, String user, String password) throws IOException {
+        return Files.writeString(file, scramLogin(user, password).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+            .sorted().collect(Collectors.joining("\n", "", "\n")), StandardCharsets.UTF_8);
     }
 
     public String bootstrapServers() {
