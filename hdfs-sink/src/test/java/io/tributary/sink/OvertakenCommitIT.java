@@ -79,6 +79,49 @@ class OvertakenCommitIT extends BrokerTestBase {
         assertExactlyOnce(root, topic, ends, produced, halt);
     }
 
+    // Taking turns: the killed writer never runs again, so the writer that takes over must finish its commit.
+    @Test
+    @Timeout(300)
+    void aSinkKilledAfterItsLedgerAdvanceIsFinishedByTheLoaderThatTakesOver() throws Exception {
+        String topic = "sink-then-loader";
+        broker.createTopic(topic, PARTITIONS);
+        Path root = new Path(dir.resolve("lake").toUri());
+        TestLoad.produceOverTwoHours(broker.bootstrapServers(), topic, PARTITIONS, 1_000);
+        String halt = "sink:" + CommitPoint.AFTER_LEDGER.spelling();
+        try (SinkProcess sink = SinkProcess.start(dir, "sink-" + topic, sinkProps(topic, root), "-Xmx256m",
+                "-D" + CommitPoint.HALT_PROPERTY + "=" + halt)) {
+            assertThat(sink.awaitExit(Duration.ofSeconds(90))).as("exit code; %s", sink.logEnd()).isEqualTo(CommitPoint.HALT_EXIT_CODE);
+        }
+        TestLoad.produce(broker.bootstrapServers(), topic, PARTITIONS, 10);
+
+        runLoader(topic, root, "the loader taking over from a sink killed at " + halt);
+
+        assertEveryRecordOnce(root, topic, 1_010, halt);
+    }
+
+    @Test
+    @Timeout(300)
+    void aLoaderKilledAfterItsLedgerAdvanceIsFinishedByTheSinkThatTakesOver() throws Exception {
+        String topic = "loader-then-sink";
+        broker.createTopic(topic, PARTITIONS);
+        Path root = new Path(dir.resolve("lake").toUri());
+        TestLoad.produceOverTwoHours(broker.bootstrapServers(), topic, PARTITIONS, 1_000);
+        String halt = "loader:" + CommitPoint.AFTER_LEDGER.spelling();
+        try (SinkProcess loader = SinkProcess.startLoader(dir, "loader-" + topic,
+                SinkTests.loaderArgs(dir, broker.bootstrapServers(), topic, root), "-Xmx384m", "-D" + CommitPoint.HALT_PROPERTY + "=" + halt)) {
+            assertThat(loader.awaitExit(Duration.ofSeconds(120))).as("exit code; %s", loader.logEnd()).isEqualTo(CommitPoint.HALT_EXIT_CODE);
+        }
+        TestLoad.produce(broker.bootstrapServers(), topic, PARTITIONS, 10);
+        Map<Integer, Long> ends = broker.endOffsets(topic, PARTITIONS);
+        OffsetLedger ledger = ledger(root, topic);
+
+        try (RunningSink sink = RunningSink.start(sinkProps(topic, root))) {
+            await().atMost(Duration.ofSeconds(90)).until(() -> ledger.read().nextOffsets().equals(ends));
+        }
+
+        assertEveryRecordOnce(root, topic, 1_010, halt);
+    }
+
     private void loaderKilledOvertakenAndRunAgain(String topic, CommitPoint point) throws Exception {
         broker.createTopic(topic, PARTITIONS);
         Path root = new Path(dir.resolve("lake").toUri());
@@ -125,6 +168,15 @@ class OvertakenCommitIT extends BrokerTestBase {
         int exit = ToolRunner.run(SinkTests.localJobs(dir), new TopicLoader(print, print),
             SinkTests.loaderArgs(dir, broker.bootstrapServers(), topic, root).toArray(String[]::new));
         assertThat(exit).as("%s: %s", which, out).isZero();
+    }
+
+    private void assertEveryRecordOnce(Path root, String topic, long produced, String halt) throws Exception {
+        Map<Integer, Long> ends = broker.endOffsets(topic, PARTITIONS);
+        assertThat(SinkTests.ledger(root, topic, new Configuration())).isEqualTo(ends);
+        OutsideReader duckdb = OutsideReader.readTopic(dir.resolve("lake"), topic);
+        assertThat(duckdb.count()).as("rows after a kill at %s and a take-over by the other writer", halt).isEqualTo(produced);
+        assertThat(duckdb.distinctOffsets()).as("distinct offsets after a kill at %s", halt).isEqualTo(produced);
+        DatasetContents.read(root, topic, new Configuration()).assertExactly(ends);
     }
 
     private void assertExactlyOnce(Path root, String topic, Map<Integer, Long> ends, long produced, String halt) throws Exception {
