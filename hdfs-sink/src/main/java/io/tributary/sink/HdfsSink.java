@@ -1,5 +1,6 @@
 package io.tributary.sink;
 
+import io.tributary.hadoop.dataset.CommitIntent;
 import io.tributary.hadoop.dataset.DatasetTopicName;
 import io.tributary.hadoop.dataset.LostRange;
 import org.apache.kafka.clients.consumer.Consumer;

@@ -15,7 +15,7 @@ import java.util.TreeSet;
 
 /**
  * Where assigned partitions resume: for each, first finish whatever an earlier writer left
- * half done, then take the ledger's next offset cross-checked with the newest committed file
+ * half done (a sink's commit of the partition, a loader's of the topic), then take the ledger's next offset cross-checked with the newest committed file
  * names (a bounded look at the newest buckets, never a walk of the whole tree). Empty for a
  * partition the dataset has never seen.
  */
@@ -39,6 +39,7 @@ final class ResumePositions {
             for (int p : e.getValue()) {
                 protocol.finishInterrupted(new TopicPartition(topic, p));
             }
+            protocol.finishInterruptedLoads(topic);
             LedgerVersion ledger = protocol.ledger(topic).readVersion();
             Map<Integer, Long> offsets = ledger.state().resumeOffsets(newestFiles.lastOffsets(topic));
             for (int p : e.getValue()) {

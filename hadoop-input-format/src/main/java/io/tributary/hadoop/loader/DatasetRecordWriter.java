@@ -1,5 +1,6 @@
 package io.tributary.hadoop.loader;
 
+import io.tributary.hadoop.dataset.JobStaging;
 import io.tributary.hadoop.dataset.DataFileName;
 import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.dataset.HourBuckets;
