@@ -6,10 +6,12 @@ import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.dataset.DurableFiles;
 import io.tributary.hadoop.dataset.LedgerCommit;
 import io.tributary.hadoop.dataset.LedgerConflictException;
+import io.tributary.hadoop.dataset.LedgerState;
 import io.tributary.hadoop.dataset.LedgerVersion;
 import io.tributary.hadoop.dataset.OffsetLedger;
 import io.tributary.hadoop.dataset.SinkIntents;
 import io.tributary.hadoop.dataset.StagedLoads;
+import io.tributary.hadoop.dataset.TopicIdentity;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -172,6 +174,11 @@ final class CommitProtocol {
             log.warn("finished the commit of loader job {} that a crash left half done after its ledger advance: its files "
                 + "of {} are visible now", job, topic);
         }
+    }
+
+    /** Checks that the dataset's offsets of {@code topic} are those of the topic with id {@code topicId} (see {@link TopicIdentity}). */
+    void checkTopicId(String topic, String topicId, LedgerState ledger) throws IOException {
+        TopicIdentity.check(fs, layout, topic, topicId, ledger);
     }
 
     OffsetLedger ledger(String topic) throws IOException {

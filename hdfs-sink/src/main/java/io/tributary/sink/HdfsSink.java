@@ -3,6 +3,7 @@ package io.tributary.sink;
 import io.tributary.hadoop.dataset.CommitIntent;
 import io.tributary.hadoop.dataset.DatasetTopicName;
 import io.tributary.hadoop.dataset.LostRange;
+import io.tributary.hadoop.dataset.TopicRecreatedException;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -64,7 +65,7 @@ public final class HdfsSink implements Runnable {
     private final Map<TopicPartition, PartitionState> partitions = new LinkedHashMap<>();
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean stopping;
-    private BadRecordException stoppedBy; // a bad record under the fail policy
+    private RuntimeException stoppedBy; // a bad record under the fail policy, or a dataset of a deleted topic
     private final List<LostRange> lostRanges = new CopyOnWriteArrayList<>();
     private final Set<String> refusedTopics = new HashSet<>(); // named once in the log, then left paused
     private volatile Throwable failure; // what ended run(), written before finished counts down
@@ -455,6 +456,14 @@ public final class HdfsSink implements Runnable {
         Map<TopicPartition, ResumePoint> resume;
         try {
             resume = dataset.resume().recover(due);
+        } catch (TopicRecreatedException e) {
+            // Thrown after the poll (this also runs inside rebalance callbacks). They stay paused; with no
+            // position and no committed offset, that poll would fail first (auto.offset.reset=none).
+            consumer.seekToBeginning(due);
+            if (stoppedBy == null) {
+                stoppedBy = MissingRecordsException.recreated(e);
+            }
+            return;
         } catch (IOException | RuntimeException e) {
             long delay = 0;
             for (TopicPartition tp : due) {
