@@ -457,14 +457,13 @@ public final class HdfsSink implements Runnable {
         try {
             resume = dataset.resume().recover(due);
         } catch (TopicRecreatedException e) {
-            // Thrown after the poll (this also runs inside rebalance callbacks). They stay paused; with no
-            // position and no committed offset, that poll would fail first (auto.offset.reset=none).
-            consumer.seekToBeginning(due);
-            if (stoppedBy == null) {
+            keepWaiting(due);
+            if (stoppedBy == null) { // thrown after the poll: this also runs inside rebalance callbacks
                 stoppedBy = MissingRecordsException.recreated(e);
             }
             return;
         } catch (IOException | RuntimeException e) {
+            keepWaiting(due);
             long delay = 0;
             for (TopicPartition tp : due) {
                 delay = Math.max(delay, partitions.get(tp).retryLater(now, limits.backoff()));
@@ -491,6 +490,13 @@ public final class HdfsSink implements Runnable {
         }
         consumer.resume(due);
         log.info("{}writing from offsets {}", recovered ? "storage reachable again: " : "", starts);
+    }
+
+    // Paused partitions whose recovery has not seeked yet need a position all the same: one newly assigned
+    // has none, and without a committed offset either the next poll fails (auto.offset.reset=none). The log
+    // start will do: nothing is fetched while they are paused, and their recovery seeks where they resume.
+    private void keepWaiting(List<TopicPartition> partitions) {
+        consumer.seekToBeginning(partitions);
     }
 
     private static String describe(Throwable e) {
