@@ -178,7 +178,7 @@ final class CommitProtocol {
 
     /** Checks that the dataset's offsets of {@code topic} are those of the topic with id {@code topicId} (see {@link TopicIdentity}). */
     void checkTopicId(String topic, String topicId, LedgerState ledger) throws IOException {
-        TopicIdentity.check(fs, layout, topic, topicId, ledger);
+        TopicIdentity.checkAndRecord(fs, layout, topic, topicId, ledger);
     }
 
     OffsetLedger ledger(String topic) throws IOException {

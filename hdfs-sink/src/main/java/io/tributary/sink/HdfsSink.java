@@ -468,7 +468,7 @@ public final class HdfsSink implements Runnable {
             for (TopicPartition tp : due) {
                 delay = Math.max(delay, partitions.get(tp).retryLater(now, limits.backoff()));
             }
-            log.warn("cannot resume {} yet, the dataset storage is unreachable: {}; still paused, retry in {} ms",
+            log.warn("cannot resume {} yet (the dataset storage or the brokers unreachable): {}; still paused, retry in {} ms",
                 due, describe(e), delay);
             return;
         }

@@ -32,23 +32,36 @@ public final class TopicIdentity {
      * @param ledger the dataset's ledger of {@code topic}, as the writer read it
      * @throws TopicRecreatedException if the ledger has entries of a topic with another id
      */
-    public static void check(FileSystem fs, DatasetLayout layout, String topic, String topicId, LedgerState ledger)
+    public static void checkAndRecord(FileSystem fs, DatasetLayout layout, String topic, String topicId, LedgerState ledger)
             throws IOException {
-        Path file = new Path(layout.ledgerDir(topic), FILE_NAME);
-        Optional<String> recorded = read(fs, file);
-        if (recorded.isPresent() && recorded.get().equals(topicId)) {
+        if (check(fs, layout, topic, topicId, ledger)) {
             return;
         }
-        if (recorded.isPresent()) {
-            if (!ledger.nextOffsets().isEmpty()) {
-                throw new TopicRecreatedException(topic, recorded.get(), topicId, layout);
-            }
-            fs.delete(file, false);
-        }
+        Path file = file(layout, topic);
+        fs.delete(file, false); // absent, or the id of a topic none of whose offsets were loaded
         fs.mkdirs(file.getParent());
         if (!DurableFiles.createOnce(fs, file, (topicId + "\n").getBytes(StandardCharsets.UTF_8))) {
-            check(fs, layout, topic, topicId, ledger); // another writer recorded one first: compare with it
+            checkAndRecord(fs, layout, topic, topicId, ledger); // another writer recorded one first: compare with it
         }
+    }
+
+    /**
+     * As {@link #checkAndRecord} but records nothing (a dry run).
+     *
+     * @return whether the id recorded is {@code topicId}
+     * @throws TopicRecreatedException if the ledger has entries of a topic with another id
+     */
+    public static boolean check(FileSystem fs, DatasetLayout layout, String topic, String topicId, LedgerState ledger)
+            throws IOException {
+        Optional<String> recorded = read(fs, file(layout, topic));
+        if (recorded.isPresent() && !recorded.get().equals(topicId) && !ledger.nextOffsets().isEmpty()) {
+            throw new TopicRecreatedException(topic, recorded.get(), topicId, layout);
+        }
+        return recorded.isPresent() && recorded.get().equals(topicId);
+    }
+
+    private static Path file(DatasetLayout layout, String topic) {
+        return new Path(layout.ledgerDir(topic), FILE_NAME);
     }
 
     private static Optional<String> read(FileSystem fs, Path file) throws IOException {

@@ -100,7 +100,7 @@ public final class TopicLoader extends Configured implements Tool {
         LoadPlan plan;
         SplitPlanReport planReport;
         try {
-            plan = JobPlanning.plan(conf);
+            plan = options.dryRun() ? JobPlanning.preview(conf) : JobPlanning.plan(conf);
             JobCommit.ledgerTarget(plan, OffsetLedger.open(layout, topic, conf).read()); // fail now, not after the work
             planReport = new SplitPlanReport(plan, JobPlanning.splits(conf));
         } catch (IOException e) {
