@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -84,15 +85,9 @@ class OvertakenCommitIT extends BrokerTestBase {
     @Timeout(300)
     void aSinkKilledAfterItsLedgerAdvanceIsFinishedByTheLoaderThatTakesOver() throws Exception {
         String topic = "sink-then-loader";
-        broker.createTopic(topic, PARTITIONS);
         Path root = new Path(dir.resolve("lake").toUri());
-        TestLoad.produceOverTwoHours(broker.bootstrapServers(), topic, PARTITIONS, 1_000);
-        String halt = "sink:" + CommitPoint.AFTER_LEDGER.spelling();
-        try (SinkProcess sink = SinkProcess.start(dir, "sink-" + topic, sinkProps(topic, root), "-Xmx256m",
-                "-D" + CommitPoint.HALT_PROPERTY + "=" + halt)) {
-            assertThat(sink.awaitExit(Duration.ofSeconds(90))).as("exit code; %s", sink.logEnd()).isEqualTo(CommitPoint.HALT_EXIT_CODE);
-        }
-        TestLoad.produce(broker.bootstrapServers(), topic, PARTITIONS, 10);
+        String halt = killedAfterItsLedgerAdvance(topic, "sink", haltAt -> SinkProcess.start(dir, "sink-" + topic,
+            sinkProps(topic, root), "-Xmx256m", haltAt));
 
         runLoader(topic, root, "the loader taking over from a sink killed at " + halt);
 
@@ -103,15 +98,9 @@ class OvertakenCommitIT extends BrokerTestBase {
     @Timeout(300)
     void aLoaderKilledAfterItsLedgerAdvanceIsFinishedByTheSinkThatTakesOver() throws Exception {
         String topic = "loader-then-sink";
-        broker.createTopic(topic, PARTITIONS);
         Path root = new Path(dir.resolve("lake").toUri());
-        TestLoad.produceOverTwoHours(broker.bootstrapServers(), topic, PARTITIONS, 1_000);
-        String halt = "loader:" + CommitPoint.AFTER_LEDGER.spelling();
-        try (SinkProcess loader = SinkProcess.startLoader(dir, "loader-" + topic,
-                SinkTests.loaderArgs(dir, broker.bootstrapServers(), topic, root), "-Xmx384m", "-D" + CommitPoint.HALT_PROPERTY + "=" + halt)) {
-            assertThat(loader.awaitExit(Duration.ofSeconds(120))).as("exit code; %s", loader.logEnd()).isEqualTo(CommitPoint.HALT_EXIT_CODE);
-        }
-        TestLoad.produce(broker.bootstrapServers(), topic, PARTITIONS, 10);
+        String halt = killedAfterItsLedgerAdvance(topic, "loader", haltAt -> SinkProcess.startLoader(dir, "loader-" + topic,
+            SinkTests.loaderArgs(dir, broker.bootstrapServers(), topic, root), "-Xmx384m", haltAt));
         Map<Integer, Long> ends = broker.endOffsets(topic, PARTITIONS);
         OffsetLedger ledger = ledger(root, topic);
 
@@ -120,6 +109,23 @@ class OvertakenCommitIT extends BrokerTestBase {
         }
 
         assertEveryRecordOnce(root, topic, 1_010, halt);
+    }
+
+    /** Starts a sink or loader process given its halt option. */
+    private interface Launch {
+        SinkProcess start(String haltOption) throws IOException;
+    }
+
+    // A thousand records, the writer killed right after its ledger advance, ten records more; returns the halt point.
+    private String killedAfterItsLedgerAdvance(String topic, String writer, Launch launch) throws Exception {
+        broker.createTopic(topic, PARTITIONS);
+        TestLoad.produceOverTwoHours(broker.bootstrapServers(), topic, PARTITIONS, 1_000);
+        String halt = writer + ":" + CommitPoint.AFTER_LEDGER.spelling();
+        try (SinkProcess killed = launch.start("-D" + CommitPoint.HALT_PROPERTY + "=" + halt)) {
+            assertThat(killed.awaitExit(Duration.ofSeconds(120))).as("exit code; %s", killed.logEnd()).isEqualTo(CommitPoint.HALT_EXIT_CODE);
+        }
+        TestLoad.produce(broker.bootstrapServers(), topic, PARTITIONS, 10);
+        return halt;
     }
 
     private void loaderKilledOvertakenAndRunAgain(String topic, CommitPoint point) throws Exception {
@@ -158,7 +164,7 @@ class OvertakenCommitIT extends BrokerTestBase {
         return props;
     }
 
-    private static OffsetLedger ledger(Path root, String topic) throws java.io.IOException {
+    private static OffsetLedger ledger(Path root, String topic) throws IOException {
         return OffsetLedger.open(DatasetLayout.utc(root), topic, new Configuration());
     }
 

@@ -29,6 +29,7 @@ import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * The {@code hadoop jar} loader: loads a topic's new records into the Parquet dataset with one
@@ -121,6 +122,12 @@ public final class TopicLoader extends Configured implements Tool {
         if (!new JobMonitor(out, config.progressIntervalMs()).run(job, plan.span())) {
             err.println("tributary-loader: job " + job.getJobID() + " failed: " + job.getStatus().getFailureInfo());
             printTaskFailures(job);
+            if (OffsetLedger.open(layout, topic, conf).keptVersionNames(job.getJobID().toString())) {
+                // Its commit point passed: the abort finished the renames, or the next run does (a crash in between).
+                err.println("tributary-loader: the job failed after its ledger advance: offsets " + describeRanges(plan)
+                    + " are in the dataset (any file still staged is moved into place by the next run); do not load them again");
+                return 1;
+            }
             try {
                 JobCommit.ledgerTarget(plan, OffsetLedger.open(layout, topic, conf).read());
             } catch (IOException overtaken) { // its commit lost the ledger's compare-and-set
@@ -181,6 +188,12 @@ public final class TopicLoader extends Configured implements Tool {
     private static boolean setByUser(Configuration conf, String key) {
         String[] sources = conf.getPropertySources(key);
         return sources != null && !Arrays.asList(sources).equals(List.of("mapred-default.xml"));
+    }
+
+    private static String describeRanges(LoadPlan plan) {
+        return plan.ranges().stream().filter(r -> !r.isEmpty())
+            .map(r -> plan.topic() + "-" + r.partition() + " [" + r.start() + ", " + r.end() + ")")
+            .collect(Collectors.joining(", "));
     }
 
     private void printTaskFailures(Job job) throws IOException, InterruptedException {

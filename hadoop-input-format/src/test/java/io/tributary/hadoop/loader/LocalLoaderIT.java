@@ -1,5 +1,6 @@
 package io.tributary.hadoop.loader;
 
+import io.tributary.hadoop.dataset.CommitPoint;
 import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.dataset.OffsetLedger;
 import io.tributary.hadoop.dataset.ShreddedRow;
@@ -146,6 +147,33 @@ class LocalLoaderIT {
         Datasets.assertEveryOffsetOnce(output, "fragile", 2, 1_500, conf);
         assertThat(ledger(output, "fragile", conf)).isEqualTo(Map.of(0, 1_500L, 1, 1_500L));
         assertThat(FileSystem.getLocal(conf).listStatus(DatasetLayout.utc(output).jobsDir("fragile"))).as("staging left behind").isEmpty();
+    }
+
+    // E.g. the NameNode unreachable during the renames: the job fails, but its offsets are in the ledger.
+    @Test
+    void aJobThatFailsAfterItsLedgerAdvanceSaysItsLoadIsInTheDataset() throws Exception {
+        BROKER.broker().createTopic("late-failure", 2);
+        BROKER.broker().produce("late-failure", 2, 1_000, System.currentTimeMillis() - HOUR, 1, (p, i) -> bytes("v" + i));
+        Path output = new Path(work.resolve("late-failure-lake").toUri());
+        Configuration conf = LocalJobs.conf(work);
+        CommitPoint.listen((writer, point) -> {
+            if (writer.equals(JobCommit.WRITER) && point == CommitPoint.AFTER_LEDGER) {
+                throw new IllegalStateException("injected: the commit fails after the ledger advance");
+            }
+        });
+        Run run;
+        try {
+            run = load(conf, "--bootstrap-server", BROKER.broker().bootstrapServers(), "--topic", "late-failure",
+                "--output", output.toString());
+        } finally {
+            CommitPoint.listen(null);
+        }
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err()).contains("failed after its ledger advance", "late-failure-0 [0, 1000)")
+            .doesNotContain("the dataset is unchanged");
+        assertThat(ledger(output, "late-failure", conf)).isEqualTo(Map.of(0, 1_000L, 1, 1_000L));
+        Datasets.assertEveryOffsetOnce(output, "late-failure", 2, 1_000, conf); // the job's abort finished its commit
     }
 
     @Test
