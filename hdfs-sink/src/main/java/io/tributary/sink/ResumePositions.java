@@ -16,10 +16,10 @@ import java.util.TreeSet;
 
 /**
  * Where assigned partitions resume: for each, first finish whatever an earlier writer left
- * half done (a sink's commit of the partition, a loader's of the topic), then take the ledger's next offset cross-checked with the newest committed file
- * names (a bounded look at the newest buckets, never a walk of the whole tree), once the
- * dataset's offsets are known to be those of the topic the brokers have now. Empty for a
- * partition the dataset has never seen.
+ * half done (a sink's commit of the partition, a loader's of the topic), then take the
+ * ledger's next offset cross-checked with the newest committed file names (a bounded look at
+ * the newest buckets, never a walk of the whole tree), once the dataset's offsets are known to
+ * be those of the topic the brokers have now. Empty for a partition the dataset has never seen.
  */
 final class ResumePositions {
     private final CommitProtocol protocol;
