@@ -1,6 +1,7 @@
 package io.tributary.hadoop.loader;
 
 import io.tributary.hadoop.dataset.DatasetLayout;
+import io.tributary.hadoop.dataset.LostRange;
 import io.tributary.hadoop.dataset.LostRangeReport;
 import io.tributary.hadoop.dataset.OffsetLedger;
 import io.tributary.hadoop.input.InputConfig;
@@ -126,6 +127,7 @@ public final class TopicLoader extends Configured implements Tool {
                 // Its commit point passed: the abort finished the renames, or the next run does (a crash in between).
                 err.println("tributary-loader: the job failed after its ledger advance: offsets " + describeRanges(plan)
                     + " are in the dataset (any file still staged is moved into place by the next run); do not load them again");
+                reportLostRanges(layout, topic, job, LoadSummary.lostRanges(topic, job.getCounters()), conf, err); // skipped all the same
                 return 1;
             }
             try {
@@ -140,11 +142,15 @@ public final class TopicLoader extends Configured implements Tool {
         LoadSummary summary = LoadSummary.of(plan, planReport.splits().size(), job.getCounters(), JobPlanning.lagAfter(plan, conf),
             durationMs, layout.topicDir(topic));
         out.println(summary.describe());
-        if (!summary.lostRanges().isEmpty()) {
-            Path report = LostRangeReport.write(layout, topic, job.getJobID().toString(), summary.lostRanges(), conf);
-            out.println("lost-range report: " + report);
-        }
+        reportLostRanges(layout, topic, job, summary.lostRanges(), conf, out);
         return 0;
+    }
+
+    private static void reportLostRanges(DatasetLayout layout, String topic, Job job, List<LostRange> lost, Configuration conf,
+                                         PrintStream to) throws IOException {
+        if (!lost.isEmpty()) {
+            to.println("lost-range report: " + LostRangeReport.write(layout, topic, job.getJobID().toString(), lost, conf));
+        }
     }
 
     static Job newJob(Configuration conf, String topic) throws IOException {
