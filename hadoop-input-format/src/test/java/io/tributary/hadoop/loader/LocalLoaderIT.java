@@ -156,18 +156,8 @@ class LocalLoaderIT {
         BROKER.broker().produce("late-failure", 2, 1_000, System.currentTimeMillis() - HOUR, 1, (p, i) -> bytes("v" + i));
         Path output = new Path(work.resolve("late-failure-lake").toUri());
         Configuration conf = LocalJobs.conf(work);
-        CommitPoint.listen((writer, point) -> {
-            if (writer.equals(JobCommit.WRITER) && point == CommitPoint.AFTER_LEDGER) {
-                throw new IllegalStateException("injected: the commit fails after the ledger advance");
-            }
-        });
-        Run run;
-        try {
-            run = load(conf, "--bootstrap-server", BROKER.broker().bootstrapServers(), "--topic", "late-failure",
-                "--output", output.toString());
-        } finally {
-            CommitPoint.listen(null);
-        }
+        Run run = loadFailingAfterTheLedgerAdvance(conf, "--bootstrap-server", BROKER.broker().bootstrapServers(),
+            "--topic", "late-failure", "--output", output.toString());
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.err()).contains("failed after its ledger advance", "late-failure-0 [0, 1000)")
@@ -284,6 +274,20 @@ class LocalLoaderIT {
         int code = ToolRunner.run(new Configuration(conf), new TopicLoader(new PrintStream(out, true, StandardCharsets.UTF_8),
             new PrintStream(err, true, StandardCharsets.UTF_8)), args);
         return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** A load whose job commit throws right after its ledger advance. */
+    static Run loadFailingAfterTheLedgerAdvance(Configuration conf, String... args) throws Exception {
+        CommitPoint.listen((writer, point) -> {
+            if (writer.equals(JobCommit.WRITER) && point == CommitPoint.AFTER_LEDGER) {
+                throw new IllegalStateException("injected: the commit fails after the ledger advance");
+            }
+        });
+        try {
+            return load(conf, args);
+        } finally {
+            CommitPoint.listen(null);
+        }
     }
 
     record Run(int exitCode, String out, String err) {

@@ -1,6 +1,5 @@
 package io.tributary.hadoop.loader;
 
-import io.tributary.hadoop.dataset.CommitPoint;
 import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.dataset.LostRange;
 import io.tributary.hadoop.dataset.LostRangeReport;
@@ -82,17 +81,7 @@ class RetentionGapIT {
         assertThat(LocalLoaderIT.load(conf, args).exitCode()).isZero();
         BROKER.broker().produce("ret-late", 1, 1_000, System.currentTimeMillis() - 30_000, 1, (p, i) -> ("w" + i).getBytes(StandardCharsets.UTF_8));
         BROKER.broker().deleteRecordsBefore("ret-late", 0, 1_500);
-        CommitPoint.listen((writer, point) -> {
-            if (writer.equals(JobCommit.WRITER) && point == CommitPoint.AFTER_LEDGER) {
-                throw new IllegalStateException("injected: the commit fails after the ledger advance");
-            }
-        });
-        LocalLoaderIT.Run failed;
-        try {
-            failed = LocalLoaderIT.load(conf, concat("--on-missing", "skip", args));
-        } finally {
-            CommitPoint.listen(null);
-        }
+        LocalLoaderIT.Run failed = LocalLoaderIT.loadFailingAfterTheLedgerAdvance(conf, concat("--on-missing", "skip", args));
 
         assertThat(failed.exitCode()).isEqualTo(1);
         assertThat(LocalLoaderIT.ledger(output, "ret-late", conf)).as("the ledger moved past the gap").isEqualTo(Map.of(0, 2_000L));
