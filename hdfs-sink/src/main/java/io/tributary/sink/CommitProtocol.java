@@ -1,31 +1,32 @@
 package io.tributary.sink;
 
+import io.tributary.hadoop.dataset.CommitIntent;
 import io.tributary.hadoop.dataset.CommitPoint;
 import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.dataset.DurableFiles;
 import io.tributary.hadoop.dataset.LedgerCommit;
 import io.tributary.hadoop.dataset.LedgerConflictException;
+import io.tributary.hadoop.dataset.LedgerState;
 import io.tributary.hadoop.dataset.LedgerVersion;
 import io.tributary.hadoop.dataset.OffsetLedger;
+import io.tributary.hadoop.dataset.SinkIntents;
+import io.tributary.hadoop.dataset.StagedLoads;
+import io.tributary.hadoop.dataset.TopicIdentity;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 
@@ -37,7 +38,8 @@ import java.util.UUID;
  * loses: its intent and temp files are deleted, none of them was visible, and the sink re-plans
  * from the ledger. {@link #finishInterrupted} completes a commit that a crash cut short after
  * its ledger advance, drops one cut short before it, and removes everything else an earlier
- * writer of the partition left in its temp directory. Every step is idempotent. Not
+ * writer of the partition left in its temp directory; {@link #finishInterruptedLoads} completes
+ * a loader's. Every step is idempotent. Not
  * thread-safe (one per poll thread).
  */
 final class CommitProtocol {
@@ -48,12 +50,14 @@ final class CommitProtocol {
     private final FileSystem fs;
     private final DatasetLayout layout;
     private final Configuration conf;
+    private final SinkIntents intentFiles;
     private final Map<String, OffsetLedger> ledgers = new HashMap<>();
 
     CommitProtocol(FileSystem fs, DatasetLayout layout, Configuration conf) {
         this.fs = fs;
         this.layout = layout;
         this.conf = conf;
+        this.intentFiles = new SinkIntents(fs, layout);
     }
 
     /** What a {@link #publish} did: the ledger version each committed partition is now at, and the partitions that lost. */
@@ -83,7 +87,7 @@ final class CommitProtocol {
         CommitPoint.AFTER_LEDGER.reached(WRITER);
         List<CommitIntent.Rename> renames = new ArrayList<>();
         committed.keySet().forEach(tp -> renames.addAll(intents.get(tp).renames()));
-        rename(renames);
+        intentFiles.rename(renames, WRITER);
         CommitPoint.AFTER_RENAMES.reached(WRITER);
         for (TopicPartition tp : committed.keySet()) {
             fs.delete(intentFile(tp), false);
@@ -139,16 +143,14 @@ final class CommitProtocol {
      * @return the intent that was finished, if there was one
      */
     Optional<CommitIntent> finishInterrupted(TopicPartition tp) throws IOException {
-        Optional<CommitIntent> intent = readIntent(tp);
+        Optional<CommitIntent> intent = intentFiles.read(tp);
         Optional<CommitIntent> finished = Optional.empty();
         if (intent.isPresent()) {
             CommitIntent i = intent.get();
-            Map<Integer, Long> read = new TreeMap<>();
-            i.read().ifPresent(o -> read.put(tp.partition(), o));
-            if (ledger(tp.topic()).isCommitted(i.writer(), i.basisVersion(), read, Map.of(tp.partition(), i.nextOffset()))) {
+            if (SinkIntents.isCommitted(ledger(tp.topic()), tp, i)) {
                 log.warn("finishing the commit of {} that an earlier writer left half done: {} file(s), ledger at {}",
                     tp, i.renames().size(), i.nextOffset());
-                rename(i.renames());
+                intentFiles.rename(i.renames(), WRITER);
                 finished = intent;
             } else {
                 log.warn("dropping the commit of {} that an earlier writer left before its ledger advance: {} file(s) up to "
@@ -160,6 +162,23 @@ final class CommitProtocol {
             ledger(tp.topic()).releaseIfResolved(intent.get().writer()); // once its other partitions' intents are gone too
         }
         return finished;
+    }
+
+    /**
+     * Publishes the files of every loader job of {@code topic} whose ledger advance happened but
+     * whose files a crash left in its staging area: a sink taking turns with a loader that was
+     * killed in its commit and may never run again.
+     */
+    void finishInterruptedLoads(String topic) throws IOException {
+        for (String job : new StagedLoads(fs, ledger(topic)).publishCommitted(layout, topic, WRITER)) {
+            log.warn("finished the commit of loader job {} that a crash left half done after its ledger advance: its files "
+                + "of {} are visible now", job, topic);
+        }
+    }
+
+    /** Checks that the dataset's offsets of {@code topic} are those of the topic with id {@code topicId} (see {@link TopicIdentity}). */
+    void checkTopicId(String topic, String topicId, LedgerState ledger) throws IOException {
+        TopicIdentity.checkAndRecord(fs, layout, topic, topicId, ledger);
     }
 
     OffsetLedger ledger(String topic) throws IOException {
@@ -178,43 +197,7 @@ final class CommitProtocol {
         DurableFiles.syncDirectory(fs, intentFile(tp).getParent());
     }
 
-    private Optional<CommitIntent> readIntent(TopicPartition tp) throws IOException {
-        try (FSDataInputStream in = fs.open(intentFile(tp))) {
-            return CommitIntent.decode(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-        } catch (FileNotFoundException none) {
-            return Optional.empty();
-        }
-    }
-
-    // Idempotent: a file already at its target (renamed before a crash) is left alone. The renames
-    // are durable when this returns, before the intent that names them goes.
-    private void rename(List<CommitIntent.Rename> renames) throws IOException {
-        Set<Path> directories = new LinkedHashSet<>();
-        int renamed = 0;
-        for (CommitIntent.Rename r : renames) {
-            directories.add(r.temp().getParent());
-            directories.add(r.target().getParent());
-            if (fs.exists(r.temp())) {
-                fs.mkdirs(r.target().getParent());
-                if (!fs.rename(r.temp(), r.target())) {
-                    throw new IOException("could not rename " + r.temp() + " to " + r.target()
-                        + (fs.exists(r.target()) ? ": the target exists" : ""));
-                }
-            } else if (!fs.exists(r.target())) {
-                throw new IOException("commit intent names " + r.temp() + " but neither it nor " + r.target() + " exists");
-            }
-            if (++renamed == 1 && renames.size() > 1) {
-                CommitPoint.BETWEEN_RENAMES.reached(WRITER);
-            }
-        }
-        for (Path directory : directories) {
-            if (fs.exists(directory)) {
-                DurableFiles.syncDirectory(fs, directory);
-            }
-        }
-    }
-
     private Path intentFile(TopicPartition tp) {
-        return new Path(layout.tempDir(tp.topic(), tp.partition()), CommitIntent.FILE_NAME);
+        return intentFiles.file(tp);
     }
 }

@@ -1,7 +1,9 @@
 package io.tributary.sink;
 
+import io.tributary.hadoop.dataset.CommitIntent;
 import io.tributary.hadoop.dataset.DatasetTopicName;
 import io.tributary.hadoop.dataset.LostRange;
+import io.tributary.hadoop.dataset.TopicRecreatedException;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -63,7 +65,7 @@ public final class HdfsSink implements Runnable {
     private final Map<TopicPartition, PartitionState> partitions = new LinkedHashMap<>();
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean stopping;
-    private BadRecordException stoppedBy; // a bad record under the fail policy
+    private RuntimeException stoppedBy; // a bad record under the fail policy, or a dataset of a deleted topic
     private final List<LostRange> lostRanges = new CopyOnWriteArrayList<>();
     private final Set<String> refusedTopics = new HashSet<>(); // named once in the log, then left paused
     private volatile Throwable failure; // what ended run(), written before finished counts down
@@ -454,12 +456,19 @@ public final class HdfsSink implements Runnable {
         Map<TopicPartition, ResumePoint> resume;
         try {
             resume = dataset.resume().recover(due);
+        } catch (TopicRecreatedException e) {
+            keepWaiting(due);
+            if (stoppedBy == null) { // thrown after the poll: this also runs inside rebalance callbacks
+                stoppedBy = MissingRecordsException.recreated(e);
+            }
+            return;
         } catch (IOException | RuntimeException e) {
+            keepWaiting(due);
             long delay = 0;
             for (TopicPartition tp : due) {
                 delay = Math.max(delay, partitions.get(tp).retryLater(now, limits.backoff()));
             }
-            log.warn("cannot resume {} yet, the dataset storage is unreachable: {}; still paused, retry in {} ms",
+            log.warn("cannot resume {} yet (the dataset storage or the brokers unreachable): {}; still paused, retry in {} ms",
                 due, describe(e), delay);
             return;
         }
@@ -481,6 +490,13 @@ public final class HdfsSink implements Runnable {
         }
         consumer.resume(due);
         log.info("{}writing from offsets {}", recovered ? "storage reachable again: " : "", starts);
+    }
+
+    // Paused partitions whose recovery has not seeked yet need a position all the same: one newly assigned
+    // has none, and without a committed offset either the next poll fails (auto.offset.reset=none). The log
+    // start will do: nothing is fetched while they are paused, and their recovery seeks where they resume.
+    private void keepWaiting(List<TopicPartition> partitions) {
+        consumer.seekToBeginning(partitions);
     }
 
     private static String describe(Throwable e) {

@@ -45,7 +45,14 @@ public final class SinkFactory {
     public static HdfsSink create(SinkConfig config, Time time) throws IOException {
         Configuration conf = hadoopConf(config);
         Supplier<RecordConverter> converters = converters(config, conf);
-        DatasetTarget dataset = dataset(config, conf, converters.get().schema());
+        Admin admin = Admin.create(adminProps(config)); // for topic ids and open transactions; closed with the status
+        DatasetTarget dataset;
+        try {
+            dataset = dataset(config, conf, converters.get().schema(), TopicIds.askingBrokers(admin));
+        } catch (IOException | RuntimeException e) {
+            admin.close();
+            throw e;
+        }
 
         KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProps(config),
             new ByteArrayDeserializer(), new ByteArrayDeserializer());
@@ -62,6 +69,7 @@ public final class SinkFactory {
         } catch (IOException e) {
             consumer.close();
             badRecords.close();
+            admin.close();
             throw e;
         }
         return new HdfsSink(consumer, listener -> {
@@ -72,18 +80,23 @@ public final class SinkFactory {
             }
         }, dataset, limits, badRecords, gaps, new WriterThreads(partitionWriters),
             new SinkStatus(StatusReporter.forProcess(config.statusIntervalMs(), config.consoleStatus(), time.milliseconds()),
-                monitor, new OpenTransactionWatch(Admin.create(adminProps(config)), time), time), monitor, time);
+                monitor, new OpenTransactionWatch(admin, time), time), monitor, time);
+    }
+
+    /** The dataset the sink writes, checked against no topic ids (tests without brokers). */
+    static DatasetTarget dataset(SinkConfig config, Configuration conf, Schema schema) throws IOException {
+        return dataset(config, conf, schema, TopicIds.UNKNOWN);
     }
 
     /** The dataset the sink writes: layout, writers with their memory cost, commit protocol and recovery. */
-    static DatasetTarget dataset(SinkConfig config, Configuration conf, Schema schema) throws IOException {
+    static DatasetTarget dataset(SinkConfig config, Configuration conf, Schema schema, TopicIds topicIds) throws IOException {
         Path root = new Path(config.outputDir());
         FileSystem fs = root.getFileSystem(conf);
         DatasetLayout layout = new DatasetLayout(fs.makeQualified(root), config.zone());
         ParquetWriterFactory writers = new ParquetWriterFactory(conf, ParquetWriterFactory.codec(config.parquetCodec()),
             ParquetWriterFactory.DEFAULT_ROW_GROUP_BYTES, config.parquetPageBytes()).withDictionaryOnly(CONSTANT_COLUMNS);
         CommitProtocol protocol = new CommitProtocol(fs, layout, conf);
-        ResumePositions resume = new ResumePositions(protocol, new NewestCommittedFiles(fs, layout, config.recoveryBuckets()));
+        ResumePositions resume = new ResumePositions(protocol, new NewestCommittedFiles(fs, layout, config.recoveryBuckets()), topicIds);
         return new DatasetTarget(layout, schema, writers, OpenFileCost.forPageBytes(config.parquetPageBytes()), protocol, resume);
     }
 

@@ -1,5 +1,6 @@
 package io.tributary.sink;
 
+import io.tributary.hadoop.dataset.CommitIntent;
 import io.tributary.hadoop.dataset.CommitPoint;
 import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.dataset.LedgerCommit;

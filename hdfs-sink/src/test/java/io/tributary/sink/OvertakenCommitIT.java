@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -79,6 +80,54 @@ class OvertakenCommitIT extends BrokerTestBase {
         assertExactlyOnce(root, topic, ends, produced, halt);
     }
 
+    // Taking turns: the killed writer never runs again, so the writer that takes over must finish its commit.
+    @Test
+    @Timeout(300)
+    void aSinkKilledAfterItsLedgerAdvanceIsFinishedByTheLoaderThatTakesOver() throws Exception {
+        String topic = "sink-then-loader";
+        Path root = new Path(dir.resolve("lake").toUri());
+        String halt = killedAfterItsLedgerAdvance(topic, "sink", haltAt -> SinkProcess.start(dir, "sink-" + topic,
+            sinkProps(topic, root), "-Xmx256m", haltAt));
+
+        runLoader(topic, root, "the loader taking over from a sink killed at " + halt);
+
+        assertEveryRecordOnce(root, topic, 1_010, halt);
+    }
+
+    @Test
+    @Timeout(300)
+    void aLoaderKilledAfterItsLedgerAdvanceIsFinishedByTheSinkThatTakesOver() throws Exception {
+        String topic = "loader-then-sink";
+        Path root = new Path(dir.resolve("lake").toUri());
+        String halt = killedAfterItsLedgerAdvance(topic, "loader", haltAt -> SinkProcess.startLoader(dir, "loader-" + topic,
+            SinkTests.loaderArgs(dir, broker.bootstrapServers(), topic, root), "-Xmx384m", haltAt));
+        Map<Integer, Long> ends = broker.endOffsets(topic, PARTITIONS);
+        OffsetLedger ledger = ledger(root, topic);
+
+        try (RunningSink sink = RunningSink.start(sinkProps(topic, root))) {
+            await().atMost(Duration.ofSeconds(90)).until(() -> ledger.read().nextOffsets().equals(ends));
+        }
+
+        assertEveryRecordOnce(root, topic, 1_010, halt);
+    }
+
+    /** Starts a sink or loader process given its halt option. */
+    private interface Launch {
+        SinkProcess start(String haltOption) throws IOException;
+    }
+
+    // A thousand records, the writer killed right after its ledger advance, ten records more; returns the halt point.
+    private String killedAfterItsLedgerAdvance(String topic, String writer, Launch launch) throws Exception {
+        broker.createTopic(topic, PARTITIONS);
+        TestLoad.produceOverTwoHours(broker.bootstrapServers(), topic, PARTITIONS, 1_000);
+        String halt = writer + ":" + CommitPoint.AFTER_LEDGER.spelling();
+        try (SinkProcess killed = launch.start("-D" + CommitPoint.HALT_PROPERTY + "=" + halt)) {
+            assertThat(killed.awaitExit(Duration.ofSeconds(120))).as("exit code; %s", killed.logEnd()).isEqualTo(CommitPoint.HALT_EXIT_CODE);
+        }
+        TestLoad.produce(broker.bootstrapServers(), topic, PARTITIONS, 10);
+        return halt;
+    }
+
     private void loaderKilledOvertakenAndRunAgain(String topic, CommitPoint point) throws Exception {
         broker.createTopic(topic, PARTITIONS);
         Path root = new Path(dir.resolve("lake").toUri());
@@ -115,7 +164,7 @@ class OvertakenCommitIT extends BrokerTestBase {
         return props;
     }
 
-    private static OffsetLedger ledger(Path root, String topic) throws java.io.IOException {
+    private static OffsetLedger ledger(Path root, String topic) throws IOException {
         return OffsetLedger.open(DatasetLayout.utc(root), topic, new Configuration());
     }
 
@@ -125,6 +174,15 @@ class OvertakenCommitIT extends BrokerTestBase {
         int exit = ToolRunner.run(SinkTests.localJobs(dir), new TopicLoader(print, print),
             SinkTests.loaderArgs(dir, broker.bootstrapServers(), topic, root).toArray(String[]::new));
         assertThat(exit).as("%s: %s", which, out).isZero();
+    }
+
+    private void assertEveryRecordOnce(Path root, String topic, long produced, String halt) throws Exception {
+        Map<Integer, Long> ends = broker.endOffsets(topic, PARTITIONS);
+        assertThat(SinkTests.ledger(root, topic, new Configuration())).isEqualTo(ends);
+        OutsideReader duckdb = OutsideReader.readTopic(dir.resolve("lake"), topic);
+        assertThat(duckdb.count()).as("rows after a kill at %s and a take-over by the other writer", halt).isEqualTo(produced);
+        assertThat(duckdb.distinctOffsets()).as("distinct offsets after a kill at %s", halt).isEqualTo(produced);
+        DatasetContents.read(root, topic, new Configuration()).assertExactly(ends);
     }
 
     private void assertExactlyOnce(Path root, String topic, Map<Integer, Long> ends, long produced, String halt) throws Exception {

@@ -146,6 +146,34 @@ class SinkMiniDfsIT extends BrokerTestBase {
         assertEveryOffsetOnceAndNoLeftovers(root, topic, broker.endOffsets(topic, partitions));
     }
 
+    // A new group has no committed offsets: its paused partitions have no position until their recovery seeks.
+    @Test
+    void aFirstStartWhileTheNameNodeIsDownWaitsForItAndThenLandsEveryRecord() throws Exception {
+        String topic = "first-start-down";
+        int partitions = 2;
+        Map<String, Object> props = streamInto(topic, partitions);
+        Path root = root(topic);
+        props.put(SinkConfig.ROTATE_INTERVAL_MS, "500");
+        TestLoad.produce(broker.bootstrapServers(), topic, partitions, 2_000);
+        Map<Integer, Long> ends = broker.endOffsets(topic, partitions);
+        dfs.shutdownNameNode(0);
+        try (RunningSink sink = RunningSink.start(props)) {
+            try {
+                await().atMost(Duration.ofSeconds(60)).until(() -> sink.sink().status().size() == partitions
+                    && sink.sink().status().stream().allMatch(PartitionStatus::recovering));
+                // A few more polls with the partitions paused and no position.
+                await().pollDelay(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> true);
+                assertThat(sink.isRunning()).as("sink running; failure %s", sink.sink().failure()).isTrue();
+            } finally {
+                dfs.restartNameNode(0);
+                dfs.waitActive();
+            }
+            await().atMost(Duration.ofMinutes(2)).ignoreExceptions()
+                .until(() -> SinkTests.ledger(root, topic, conf).equals(ends));
+        }
+        assertEveryOffsetOnceAndNoLeftovers(root, topic, ends);
+    }
+
     @Test
     void aStopThatCannotCommitExitsOneSayingWhichAndTheNextStartLosesNothing(@TempDir java.nio.file.Path work)
             throws Exception {

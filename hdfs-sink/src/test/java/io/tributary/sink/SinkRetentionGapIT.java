@@ -3,15 +3,20 @@ package io.tributary.sink;
 import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.dataset.LostRange;
 import io.tributary.hadoop.dataset.LostRangeReport;
+import io.tributary.hadoop.loader.TopicLoader;
 import io.tributary.testkit.PrometheusScrape;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.time.Duration;
@@ -65,6 +70,44 @@ class SinkRetentionGapIT extends BrokerTestBase {
             assertThat(metrics.value("tributary_sink_lost_records_total", Map.of("topic", topic))).hasValue(5_000.0);
         }
         assertThat(assertLandedAroundOneGap(root, topic)).isEqualTo(new LostRange(topic, 0, 10_000, 15_000));
+    }
+
+    // Its offsets start over: resuming at the ledger would skip the new topic's records below it without a word.
+    @Test
+    @Timeout(180)
+    void aTopicDeletedAndCreatedAgainStopsTheLoaderAndTheSinkInsteadOfSkippingItsFirstRecords() throws Exception {
+        String topic = "created-again";
+        Path root = new Path(dir.resolve("lake").toUri());
+        broker.createTopic(topic, 1);
+        TestLoad.produce(broker.bootstrapServers(), topic, 1, 100);
+        assertThat(runLoader(topic, root).exit()).isZero();
+        assertThat(SinkTests.ledger(root, topic, conf)).isEqualTo(Map.of(0, 100L));
+
+        broker.deleteTopic(topic);
+        broker.createTopic(topic, 1);
+        TestLoad.produce(broker.bootstrapServers(), topic, 1, 300); // longer than the dataset: nothing looks out of range
+
+        LoaderRun refused = runLoader(topic, root);
+        assertThat(refused.exit()).as("loader: %s", refused.output()).isEqualTo(1);
+        assertThat(refused.output()).contains("deleted and created again", "new output directory");
+        Map<String, Object> props = SinkTests.props(broker.bootstrapServers(), topic, topic + "-sink", root);
+        try (RunningSink sink = RunningSink.start(props)) {
+            assertThat(sink.awaitFailure(DEADLINE)).isInstanceOf(MissingRecordsException.class)
+                .hasMessageContaining("deleted and created again");
+        }
+        assertThat(SinkTests.ledger(root, topic, conf)).as("ledger").isEqualTo(Map.of(0, 100L));
+        assertThat(DatasetContents.dataFiles(root, topic, conf)).as("files of the loader's first run only").hasSize(1);
+    }
+
+    private record LoaderRun(int exit, String output) {
+    }
+
+    private LoaderRun runLoader(String topic, Path root) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
+        int exit = ToolRunner.run(SinkTests.localJobs(dir), new TopicLoader(print, print),
+            SinkTests.loaderArgs(dir, broker.bootstrapServers(), topic, root).toArray(String[]::new));
+        return new LoaderRun(exit, out.toString(StandardCharsets.UTF_8));
     }
 
     @Test

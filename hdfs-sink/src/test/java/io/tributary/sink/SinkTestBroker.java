@@ -63,6 +63,12 @@ final class SinkTestBroker implements AutoCloseable {
         admin.deleteRecords(Map.of(new TopicPartition(topic, partition), RecordsToDelete.beforeOffset(offset))).all().get();
     }
 
+    /** Deletes {@code topic} and waits until the brokers no longer list it, so that it can be created again. */
+    void deleteTopic(String topic) throws ExecutionException, InterruptedException {
+        admin.deleteTopics(List.of(topic)).all().get();
+        await().atMost(Duration.ofSeconds(30)).until(() -> !admin.listTopics().names().get().contains(topic));
+    }
+
     /** The offsets {@code group} committed for {@code topic}, by partition. */
     Map<Integer, Long> committedOffsets(String group) throws ExecutionException, InterruptedException {
         Map<Integer, Long> committed = new TreeMap<>();

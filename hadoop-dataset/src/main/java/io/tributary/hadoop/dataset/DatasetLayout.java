@@ -87,12 +87,17 @@ public final class DatasetLayout {
         return new Path(metaDir(), Topics.requireLegal(topic) + LEDGER_SUFFIX);
     }
 
+    /** The directory of the streaming temp directories of {@code topic}'s partitions. */
+    public Path tempDir(String topic) {
+        return new Path(new Path(metaDir(), "tmp"), Topics.requireLegal(topic));
+    }
+
     /** The directory of streaming temp files of one partition; delete its contents on take-over. */
     public Path tempDir(String topic, int partition) {
         if (partition < 0) {
             throw new IllegalArgumentException("negative partition " + partition);
         }
-        return new Path(new Path(new Path(metaDir(), "tmp"), Topics.requireLegal(topic)), Integer.toString(partition));
+        return new Path(tempDir(topic), Integer.toString(partition));
     }
 
     /** A fresh, unique temp file path in {@link #tempDir(String, int)}. */

@@ -180,15 +180,27 @@ public final class OffsetLedger {
         if (read.equals(nextOffsets)) {
             return true; // an advance that moves nothing writes no version
         }
+        return aKeptVersionNames(writer, basisVersion + 1) || files.exists(files.receipt(writer));
+    }
+
+    /**
+     * Whether one of the versions still kept was created by commit {@code commitId}: for a
+     * report once a commit's intents are gone (its pin and receipt with them), not for recovery.
+     * A commit more than {@value #KEPT_VERSIONS} versions behind is no longer found.
+     */
+    public boolean keptVersionNames(String commitId) throws IOException {
+        return aKeptVersionNames(commitId, 1);
+    }
+
+    private boolean aKeptVersionNames(String writer, long from) throws IOException {
         long newest = snapshot().version();
-        long from = Math.max(basisVersion + 1, files.oldestListed().orElse(basisVersion + 1));
-        for (long v = from; v <= newest; v++) {
+        for (long v = Math.max(from, files.oldestListed().orElse(from)); v <= newest; v++) {
             if (files.authors(files.version(v)).filter(a -> a.writer().equals(writer)).isPresent()
                     && (v == newest || files.succeeded(v, writer))) {
                 return true; // an orphan of this writer's (see the class comment) does not count
             }
         }
-        return files.exists(files.receipt(writer));
+        return false;
     }
 
     /**

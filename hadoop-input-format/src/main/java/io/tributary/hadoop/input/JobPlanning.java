@@ -1,8 +1,10 @@
 package io.tributary.hadoop.input;
 
 import io.tributary.hadoop.dataset.DatasetLayout;
+import io.tributary.hadoop.dataset.LedgerState;
 import io.tributary.hadoop.dataset.NewestCommittedFiles;
 import io.tributary.hadoop.dataset.OffsetLedger;
+import io.tributary.hadoop.dataset.TopicIdentity;
 import io.tributary.hadoop.tiered.ManifestStore;
 import io.tributary.hadoop.tiered.TieredLayout;
 import org.apache.hadoop.conf.Configuration;
@@ -36,8 +38,21 @@ public final class JobPlanning {
     private JobPlanning() {
     }
 
-    /** The job's plan; planned against the broker (and the dataset ledger) if the configuration has none yet. */
+    /**
+     * The job's plan; planned against the broker (and the dataset ledger) if the configuration has
+     * none yet. Planning from the ledger records the topic's id in the dataset if it has none
+     * ({@link TopicIdentity}).
+     */
     public static LoadPlan plan(Configuration conf) throws IOException {
+        return plan(conf, true);
+    }
+
+    /** As {@link #plan}, for a dry run: it checks the dataset's topic id but records none. */
+    public static LoadPlan preview(Configuration conf) throws IOException {
+        return plan(conf, false);
+    }
+
+    private static LoadPlan plan(Configuration conf, boolean recordTopicId) throws IOException {
         String fixed = conf.get(InputConfig.PLAN);
         if (fixed != null) {
             return LoadPlan.decode(fixed);
@@ -48,14 +63,14 @@ public final class JobPlanning {
             : Optional.of(TieredTopic.read(conf, config.tieredStorage().get(), config.topic()));
         LoadPlan plan;
         try (Admin admin = Admin.create(InputConfig.adminProps(clientProps))) {
-            plan = new RangePlanner(admin, () -> ledgerResume(conf, config), config.isolationLevel(),
+            plan = new RangePlanner(admin, topicId -> ledgerResume(conf, config, topicId, recordTopicId), config.isolationLevel(),
                 tiered.map(TieredTopic::endOffsets).orElse(Map.of())).plan(config.topic(), config.start(), config.onMissing());
         } catch (BrokersUnreachableException e) {
             if (tiered.isEmpty()) {
                 throw e;
             }
             log.warn("the brokers are unreachable ({}): planning what tiered storage holds", e.getMessage());
-            plan = tiered.get().planWithoutBrokers(config.start(), () -> ledgerResume(conf, config), config.onMissing());
+            plan = tiered.get().planWithoutBrokers(config.start(), topicId -> ledgerResume(conf, config, topicId, recordTopicId), config.onMissing());
         }
         if (config.splitLimits().maxBytes() > 0 && !plan.brokersUnreachable()) {
             try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(clientProps)) {
@@ -104,14 +119,21 @@ public final class JobPlanning {
         return splits;
     }
 
-    private static Map<Integer, Long> ledgerResume(Configuration conf, InputConfig config) throws IOException {
+    private static Map<Integer, Long> ledgerResume(Configuration conf, InputConfig config, Optional<String> topicId,
+                                                   boolean recordTopicId) throws IOException {
         String dataset = conf.get(InputConfig.DATASET);
         if (dataset == null) {
             throw new IllegalArgumentException("the ledger start position needs " + InputConfig.DATASET + " (the output dataset)");
         }
         DatasetLayout layout = DatasetLayout.utc(new Path(dataset));
         String topic = config.topic();
-        NewestCommittedFiles newest = new NewestCommittedFiles(layout.root().getFileSystem(conf), layout, config.resumeCheckBuckets());
-        return OffsetLedger.open(layout, topic, conf).read().resumeOffsets(newest.lastOffsets(topic));
+        FileSystem fs = layout.root().getFileSystem(conf);
+        LedgerState ledger = OffsetLedger.open(layout, topic, conf).read();
+        if (topicId.isPresent() && recordTopicId) {
+            TopicIdentity.checkAndRecord(fs, layout, topic, topicId.get(), ledger);
+        } else if (topicId.isPresent()) {
+            TopicIdentity.check(fs, layout, topic, topicId.get(), ledger);
+        }
+        return ledger.resumeOffsets(new NewestCommittedFiles(fs, layout, config.resumeCheckBuckets()).lastOffsets(topic));
     }
 }

@@ -13,6 +13,7 @@ import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 
 import java.io.IOException;
@@ -20,6 +21,7 @@ import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
@@ -40,7 +42,11 @@ import java.util.function.Function;
 public final class RangePlanner {
     /** Where the dataset says each partition resumes. */
     public interface LedgerLookup {
-        Map<Integer, Long> resumeOffsets() throws IOException;
+        /**
+         * @param topicId the topic's id as the brokers know it, empty if unknown (planned without them):
+         *     a dataset of an earlier topic of that name is refused ({@link io.tributary.hadoop.dataset.TopicIdentity})
+         */
+        Map<Integer, Long> resumeOffsets(Optional<String> topicId) throws IOException;
     }
 
     private final Admin admin;
@@ -67,7 +73,8 @@ public final class RangePlanner {
             Node leader = p.leader();
             leaders.put(p.partition(), leader == null || leader.isEmpty() ? "" : leader.host());
         }
-        Offsets offsets = new Offsets(topic, leaders.keySet().stream().toList());
+        Offsets offsets = new Offsets(topic, leaders.keySet().stream().toList(),
+            Uuid.ZERO_UUID.equals(description.topicId()) ? Optional.empty() : Optional.of(description.topicId().toString()));
         Map<Integer, Long> starts = startPosition.resolve(offsets);
         Map<Integer, Long> earliest = offsets.earliest();
         Map<Integer, Long> latest = offsets.latest();
@@ -106,13 +113,15 @@ public final class RangePlanner {
     private final class Offsets implements StartPosition.PartitionOffsets {
         private final String topic;
         private final List<Integer> partitions;
+        private final Optional<String> topicId;
         private Map<Integer, Long> earliest;
         private Map<Integer, Long> latest;
         private Map<Integer, Long> logEnds;
 
-        Offsets(String topic, List<Integer> partitions) {
+        Offsets(String topic, List<Integer> partitions, Optional<String> topicId) {
             this.topic = topic;
             this.partitions = partitions;
+            this.topicId = topicId;
         }
 
         @Override
@@ -167,7 +176,7 @@ public final class RangePlanner {
 
         @Override
         public Map<Integer, Long> ledger() throws IOException {
-            return ledger.resumeOffsets();
+            return ledger.resumeOffsets(topicId);
         }
 
         private Map<Integer, Long> list(Function<Integer, OffsetSpec> spec) {

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -98,7 +99,7 @@ public final class TieredTopic {
 
             @Override
             public Map<Integer, Long> ledger() throws IOException {
-                return ledger.resumeOffsets();
+                return ledger.resumeOffsets(Optional.empty()); // no broker to ask the topic's id
             }
         });
         List<LoadPlan.Partition> partitions = new ArrayList<>();

@@ -1,6 +1,7 @@
 package io.tributary.hadoop.loader;
 
 import io.tributary.hadoop.dataset.DurableFiles;
+import io.tributary.hadoop.dataset.JobStaging;
 import io.tributary.hadoop.input.InputConfig;
 import io.tributary.hadoop.input.LoadPlan;
 import org.apache.hadoop.conf.Configuration;

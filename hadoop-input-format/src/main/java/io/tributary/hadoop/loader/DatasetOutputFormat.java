@@ -1,5 +1,6 @@
 package io.tributary.hadoop.loader;
 
+import io.tributary.hadoop.dataset.JobStaging;
 import io.tributary.hadoop.input.TopicRecordWritable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.LongWritable;

@@ -3,6 +3,7 @@ package io.tributary.hadoop.loader;
 import io.tributary.hadoop.dataset.DataFileName;
 import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.dataset.HourBuckets;
+import io.tributary.hadoop.dataset.JobStaging;
 import io.tributary.hadoop.dataset.ParquetWriterFactory;
 import io.tributary.hadoop.dataset.RecordConverter;
 import io.tributary.hadoop.dataset.RowShredder;

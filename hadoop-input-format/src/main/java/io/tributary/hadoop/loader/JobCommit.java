@@ -1,37 +1,36 @@
 package io.tributary.hadoop.loader;
 
+import io.tributary.hadoop.dataset.CommitMarker;
 import io.tributary.hadoop.dataset.CommitPoint;
 import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.dataset.DurableFiles;
+import io.tributary.hadoop.dataset.JobStaging;
 import io.tributary.hadoop.dataset.LedgerCommit;
 import io.tributary.hadoop.dataset.LedgerConflictException;
 import io.tributary.hadoop.dataset.LedgerState;
 import io.tributary.hadoop.dataset.LedgerVersion;
 import io.tributary.hadoop.dataset.OffsetLedger;
+import io.tributary.hadoop.dataset.SinkIntents;
+import io.tributary.hadoop.dataset.StagedLoads;
 import io.tributary.hadoop.input.LoadPlan;
 import io.tributary.hadoop.input.OffsetRange;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -49,7 +48,8 @@ import java.util.TreeMap;
  * </ol>
  * A crash before step 3 leaves hidden staging files only, which a later {@link #recoverPending}
  * deletes once they show no sign of life; after it, {@link #recoverPending}
- * (or the job's own abort) finishes steps 4–5, which are idempotent. Whether step 3 happened is
+ * (or the job's own abort, or a sink that takes over the topic, see {@link StagedLoads}) finishes
+ * steps 4–5, which are idempotent. Whether step 3 happened is
  * asked of the ledger ({@link OffsetLedger#isCommitted}). Durable before recorded: the task
  * files are synced when their writers close, the task directories before the marker (which
  * names no files, so a lost entry would be a lost file), the marker before the ledger, and the
@@ -65,6 +65,7 @@ final class JobCommit {
     private final FileSystem fs;
     private final JobStaging staging;
     private final OffsetLedger ledger;
+    private final StagedLoads loads;
     /** A staging area without a commit begun and untouched this long belongs to a loader that died (see {@link StagingHeartbeat}). */
     private final Duration abandonedAfter;
 
@@ -72,6 +73,7 @@ final class JobCommit {
         this.fs = fs;
         this.staging = staging;
         this.ledger = ledger;
+        this.loads = new StagedLoads(fs, ledger);
         this.abandonedAfter = abandonedAfter;
     }
 
@@ -81,12 +83,17 @@ final class JobCommit {
     }
 
     /**
-     * Finishes every commit of {@code topic} whose ledger advance happened before a crash, and
-     * deletes the staging areas of commits that lost their compare-and-set; returns how many it
-     * finished. A commit still before its ledger advance may be running: it is left alone.
+     * Finishes every commit of {@code topic} whose ledger advance happened before a crash (a
+     * sink's as well: see {@link SinkIntents#finishCommitted}), and deletes the staging areas of
+     * commits that lost their compare-and-set; returns how many loader commits it finished. A
+     * commit still before its ledger advance may be running: it is left alone.
      */
     static int recoverPending(DatasetLayout layout, String topic, Configuration conf) throws IOException {
         FileSystem fs = layout.root().getFileSystem(conf);
+        for (TopicPartition tp : new SinkIntents(fs, layout).finishCommitted(topic, OffsetLedger.open(layout, topic, conf), WRITER)) {
+            log.warn("finished the commit of {} that a sink left half done after its ledger advance (its records are "
+                + "in the ledger; they are visible now)", tp);
+        }
         FileStatus[] jobs;
         try {
             jobs = fs.listStatus(layout.jobsDir(topic));
@@ -239,7 +246,7 @@ final class JobCommit {
     }
 
     private boolean isCommitted(CommitMarker marker) throws IOException {
-        return ledger.isCommitted(marker.writer(), marker.basisVersion(), marker.read(), marker.next());
+        return loads.isCommitted(marker);
     }
 
     /** Whether another writer moved a partition of the marker since the job read the ledger: it can never commit. */
@@ -249,91 +256,13 @@ final class JobCommit {
 
     /** Moves the committed files into place and deletes the staging area: the ledger already counts them. */
     private void publishFiles(CommitMarker marker) throws IOException {
-        int moved = moveCommittedFiles();
-        CommitPoint.AFTER_RENAMES.reached(WRITER);
-        fs.delete(staging.jobDir(), true);
-        ledger.release(marker.writer());
+        int moved = loads.publish(staging, marker, WRITER);
         log.info("job {} committed {} files; ledger of {} now at {}", staging.jobId(), moved, staging.topic(), marker.next());
-    }
-
-    private int moveCommittedFiles() throws IOException {
-        if (!fs.exists(staging.tasksDir())) {
-            return 0;
-        }
-        URI tasks = fs.makeQualified(staging.tasksDir()).toUri();
-        Path root = staging.layout().root();
-        List<LocatedFileStatus> files = new ArrayList<>(); // listed in full first: renaming while listing is not safe on every filesystem
-        RemoteIterator<LocatedFileStatus> listing = fs.listFiles(staging.tasksDir(), true);
-        while (listing.hasNext()) {
-            files.add(listing.next());
-        }
-        Set<Path> directories = new LinkedHashSet<>();
-        int renamed = 0;
-        for (LocatedFileStatus file : files) {
-            String relative = tasks.relativize(file.getPath().toUri()).getPath();
-            String withinTask = relative.substring(relative.indexOf('/') + 1); // drop the task id
-            Path source = new Path(staging.tasksDir(), relative);
-            Path target = new Path(root, withinTask);
-            moveIntoPlace(file, source, target);
-            directories.add(target.getParent());
-            if (++renamed == 1 && files.size() > 1) {
-                CommitPoint.BETWEEN_RENAMES.reached(WRITER);
-            }
-        }
-        for (Path directory : directories) {
-            DurableFiles.syncDirectory(fs, directory);
-        }
-        return files.size();
-    }
-
-    /**
-     * Renames one committed file, listed as {@code listed}, to its place. A concurrent recovery
-     * of this same commit (a later loader's, while this one is slow) may have moved it already:
-     * that is recognised by the source being gone and the target being that file (a rename keeps
-     * length and modification time). Anything else in the way is a failure, never a skip.
-     */
-    private void moveIntoPlace(FileStatus listed, Path source, Path target) throws IOException {
-        Optional<FileStatus> existing = status(target);
-        if (existing.isPresent()) {
-            if (movedHereAlready(listed, source, existing.get())) {
-                return;
-            }
-            throw new IOException("refusing to overwrite " + target + " with " + source + ": a data file of that name already exists");
-        }
-        fs.mkdirs(target.getParent());
-        boolean renamed;
-        try {
-            renamed = fs.rename(source, target);
-        } catch (FileNotFoundException sourceGone) { // the local filesystem's copy fallback, on a source moved meanwhile
-            renamed = false;
-        }
-        if (!renamed) {
-            Optional<FileStatus> now = status(target);
-            if (now.isEmpty() || !movedHereAlready(listed, source, now.get())) {
-                throw new IOException("could not rename " + source + " to " + target);
-            }
-        }
-    }
-
-    private boolean movedHereAlready(FileStatus listed, Path source, FileStatus target) throws IOException {
-        return !fs.exists(source) && target.getLen() == listed.getLen() && target.getModificationTime() == listed.getModificationTime();
-    }
-
-    private Optional<FileStatus> status(Path path) throws IOException {
-        try {
-            return Optional.of(fs.getFileStatus(path));
-        } catch (FileNotFoundException none) {
-            return Optional.empty();
-        }
     }
 
     /** The marker; empty if there is none or it lacks its end line (torn by a crash). */
     private Optional<CommitMarker> readMarker() throws IOException {
-        try (FSDataInputStream in = fs.open(staging.committingMarker())) {
-            return CommitMarker.decode(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-        } catch (FileNotFoundException none) {
-            return Optional.empty();
-        }
+        return loads.marker(staging);
     }
 
     // The task commits renamed attempt files into these directories; the marker names none of them.

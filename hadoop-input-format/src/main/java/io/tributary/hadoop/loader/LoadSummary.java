@@ -31,17 +31,22 @@ record LoadSummary(String topic, List<OffsetRange> ranges, long records, long by
      * lies come from the counters where the runner keeps them (YARN).
      */
     static LoadSummary of(LoadPlan plan, int mapTasks, Counters counters, OptionalLong lag, long durationMs, Path dataset) {
-        List<LostRange> lost = new ArrayList<>();
-        for (Counter c : counters.getGroup(TopicInputCounter.LOST_RANGES_GROUP)) {
-            lost.add(TopicInputCounter.parseLostRangeCounter(plan.topic(), c.getName()));
-        }
-        lost.sort((a, b) -> a.partition() != b.partition() ? Integer.compare(a.partition(), b.partition()) : Long.compare(a.start(), b.start()));
         return new LoadSummary(plan.topic(), plan.ranges().stream().filter(r -> !r.isEmpty()).toList(),
             counters.findCounter(TopicInputCounter.RECORDS).getValue(),
             counters.findCounter(TopicInputCounter.BYTES).getValue(),
             counters.findCounter(LoaderCounter.FILES_WRITTEN).getValue(), counters.findCounter(LoaderCounter.BYTES_WRITTEN).getValue(),
-            List.copyOf(lost), lag, durationMs, mapTasks, counters.findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue(),
+            lostRanges(plan.topic(), counters), lag, durationMs, mapTasks, counters.findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue(),
             counters.findCounter(JobCounter.DATA_LOCAL_MAPS).getValue(), dataset);
+    }
+
+    /** The ranges the job's readers found deleted from the log (skipped under on-missing=skip), by partition and offset. */
+    static List<LostRange> lostRanges(String topic, Counters counters) {
+        List<LostRange> lost = new ArrayList<>();
+        for (Counter c : counters.getGroup(TopicInputCounter.LOST_RANGES_GROUP)) {
+            lost.add(TopicInputCounter.parseLostRangeCounter(topic, c.getName()));
+        }
+        lost.sort((a, b) -> a.partition() != b.partition() ? Integer.compare(a.partition(), b.partition()) : Long.compare(a.start(), b.start()));
+        return List.copyOf(lost);
     }
 
     String describe() {

@@ -1,6 +1,7 @@
 package io.tributary.hadoop.loader;
 
 import io.tributary.hadoop.dataset.DatasetLayout;
+import io.tributary.hadoop.dataset.LostRange;
 import io.tributary.hadoop.dataset.LostRangeReport;
 import io.tributary.hadoop.dataset.OffsetLedger;
 import io.tributary.hadoop.input.DelegationTokens;
@@ -32,6 +33,7 @@ import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * The {@code hadoop jar} loader: loads a topic's new records into the Parquet dataset with one
@@ -103,7 +105,7 @@ public final class TopicLoader extends Configured implements Tool {
         LoadPlan plan;
         SplitPlanReport planReport;
         try {
-            plan = JobPlanning.plan(conf);
+            plan = options.dryRun() ? JobPlanning.preview(conf) : JobPlanning.plan(conf);
             JobCommit.ledgerTarget(plan, OffsetLedger.open(layout, topic, conf).read()); // fail now, not after the work
             planReport = new SplitPlanReport(plan, JobPlanning.splits(conf));
         } catch (IOException e) {
@@ -147,6 +149,13 @@ public final class TopicLoader extends Configured implements Tool {
         if (!new JobMonitor(out, config.progressIntervalMs()).run(job, plan.span())) {
             err.println("tributary-loader: job " + job.getJobID() + " failed: " + job.getStatus().getFailureInfo());
             printTaskFailures(job);
+            if (OffsetLedger.open(layout, topic, conf).keptVersionNames(job.getJobID().toString())) {
+                // Its commit point passed: the abort finished the renames, or the next run does (a crash in between).
+                err.println("tributary-loader: the job failed after its ledger advance: offsets " + describeRanges(plan)
+                    + " are in the dataset (any file still staged is moved into place by the next run); do not load them again");
+                reportLostRanges(layout, topic, job, LoadSummary.lostRanges(topic, job.getCounters()), conf, err); // skipped all the same
+                return 1;
+            }
             try {
                 JobCommit.ledgerTarget(plan, OffsetLedger.open(layout, topic, conf).read());
             } catch (IOException overtaken) { // its commit lost the ledger's compare-and-set
@@ -159,11 +168,15 @@ public final class TopicLoader extends Configured implements Tool {
         LoadSummary summary = LoadSummary.of(plan, planReport.splits().size(), job.getCounters(), JobPlanning.lagAfter(plan, conf),
             durationMs, layout.topicDir(topic));
         out.println(summary.describe());
-        if (!summary.lostRanges().isEmpty()) {
-            Path report = LostRangeReport.write(layout, topic, job.getJobID().toString(), summary.lostRanges(), conf);
-            out.println("lost-range report: " + report);
-        }
+        reportLostRanges(layout, topic, job, summary.lostRanges(), conf, out);
         return 0;
+    }
+
+    private static void reportLostRanges(DatasetLayout layout, String topic, Job job, List<LostRange> lost, Configuration conf,
+                                         PrintStream to) throws IOException {
+        if (!lost.isEmpty()) {
+            to.println("lost-range report: " + LostRangeReport.write(layout, topic, job.getJobID().toString(), lost, conf));
+        }
     }
 
     static Job newJob(Configuration conf, String topic) throws IOException {
@@ -207,6 +220,12 @@ public final class TopicLoader extends Configured implements Tool {
     private static boolean setByUser(Configuration conf, String key) {
         String[] sources = conf.getPropertySources(key);
         return sources != null && !Arrays.asList(sources).equals(List.of("mapred-default.xml"));
+    }
+
+    private static String describeRanges(LoadPlan plan) {
+        return plan.ranges().stream().filter(r -> !r.isEmpty())
+            .map(r -> plan.topic() + "-" + r.partition() + " [" + r.start() + ", " + r.end() + ")")
+            .collect(Collectors.joining(", "));
     }
 
     private void printTaskFailures(Job job) throws IOException, InterruptedException {

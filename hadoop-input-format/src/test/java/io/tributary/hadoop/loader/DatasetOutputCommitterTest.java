@@ -1,8 +1,10 @@
 package io.tributary.hadoop.loader;
 
+import io.tributary.hadoop.dataset.CommitMarker;
 import io.tributary.hadoop.dataset.CommitPoint;
 import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.dataset.DurableFiles;
+import io.tributary.hadoop.dataset.JobStaging;
 import io.tributary.hadoop.dataset.LedgerCommit;
 import io.tributary.hadoop.dataset.Ledgers;
 import io.tributary.hadoop.dataset.OffsetLedger;

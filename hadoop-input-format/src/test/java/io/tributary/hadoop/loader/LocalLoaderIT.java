@@ -1,5 +1,6 @@
 package io.tributary.hadoop.loader;
 
+import io.tributary.hadoop.dataset.CommitPoint;
 import io.tributary.hadoop.dataset.DatasetLayout;
 import io.tributary.hadoop.dataset.OffsetLedger;
 import io.tributary.hadoop.dataset.ShreddedRow;
@@ -148,6 +149,23 @@ class LocalLoaderIT {
         assertThat(FileSystem.getLocal(conf).listStatus(DatasetLayout.utc(output).jobsDir("fragile"))).as("staging left behind").isEmpty();
     }
 
+    // E.g. the NameNode unreachable during the renames: the job fails, but its offsets are in the ledger.
+    @Test
+    void aJobThatFailsAfterItsLedgerAdvanceSaysItsLoadIsInTheDataset() throws Exception {
+        BROKER.broker().createTopic("late-failure", 2);
+        BROKER.broker().produce("late-failure", 2, 1_000, System.currentTimeMillis() - HOUR, 1, (p, i) -> bytes("v" + i));
+        Path output = new Path(work.resolve("late-failure-lake").toUri());
+        Configuration conf = LocalJobs.conf(work);
+        Run run = loadFailingAfterTheLedgerAdvance(conf, "--bootstrap-server", BROKER.broker().bootstrapServers(),
+            "--topic", "late-failure", "--output", output.toString());
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err()).contains("failed after its ledger advance", "late-failure-0 [0, 1000)")
+            .doesNotContain("the dataset is unchanged");
+        assertThat(ledger(output, "late-failure", conf)).isEqualTo(Map.of(0, 1_000L, 1, 1_000L));
+        Datasets.assertEveryOffsetOnce(output, "late-failure", 2, 1_000, conf); // the job's abort finished its commit
+    }
+
     @Test
     void decodesJsonValuesWithTheGivenSchema() throws Exception {
         BROKER.broker().createTopic("typed", 1);
@@ -256,6 +274,20 @@ class LocalLoaderIT {
         int code = ToolRunner.run(new Configuration(conf), new TopicLoader(new PrintStream(out, true, StandardCharsets.UTF_8),
             new PrintStream(err, true, StandardCharsets.UTF_8)), args);
         return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** A load whose job commit throws right after its ledger advance. */
+    static Run loadFailingAfterTheLedgerAdvance(Configuration conf, String... args) throws Exception {
+        CommitPoint.listen((writer, point) -> {
+            if (writer.equals(JobCommit.WRITER) && point == CommitPoint.AFTER_LEDGER) {
+                throw new IllegalStateException("injected: the commit fails after the ledger advance");
+            }
+        });
+        try {
+            return load(conf, args);
+        } finally {
+            CommitPoint.listen(null);
+        }
     }
 
     record Run(int exitCode, String out, String err) {

@@ -7,6 +7,8 @@ import io.tributary.hadoop.testing.BrokerExtension;
 import io.tributary.hadoop.testing.Datasets;
 import io.tributary.hadoop.testing.LocalJobs;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -15,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
+import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
@@ -66,6 +69,29 @@ class RetentionGapIT {
         assertThat(new Path(reportPath).getParent()).isEqualTo(new Path(DatasetLayout.utc(output).metaDir(), "lost-ranges"));
         List<String> report = Files.readAllLines(Paths.get(new Path(reportPath).toUri()));
         assertThat(report).containsExactly(LostRangeReport.HEADER, new LostRange("ret", 1, 1_000, 1_500).reportLine());
+    }
+
+    @Test
+    void aSkippedRangeIsReportedEvenWhenTheJobFailsAfterItsLedgerAdvance() throws Exception {
+        BROKER.broker().createTopic("ret-late", 1);
+        BROKER.broker().produce("ret-late", 1, 1_000, System.currentTimeMillis() - 60_000, 1, (p, i) -> ("v" + i).getBytes(StandardCharsets.UTF_8));
+        Path output = new Path(work.resolve("late-lake").toUri());
+        Configuration conf = LocalJobs.conf(work);
+        String[] args = {"--bootstrap-server", BROKER.broker().bootstrapServers(), "--topic", "ret-late", "--output", output.toString()};
+        assertThat(LocalLoaderIT.load(conf, args).exitCode()).isZero();
+        BROKER.broker().produce("ret-late", 1, 1_000, System.currentTimeMillis() - 30_000, 1, (p, i) -> ("w" + i).getBytes(StandardCharsets.UTF_8));
+        BROKER.broker().deleteRecordsBefore("ret-late", 0, 1_500);
+        LocalLoaderIT.Run failed = LocalLoaderIT.loadFailingAfterTheLedgerAdvance(conf, concat("--on-missing", "skip", args));
+
+        assertThat(failed.exitCode()).isEqualTo(1);
+        assertThat(LocalLoaderIT.ledger(output, "ret-late", conf)).as("the ledger moved past the gap").isEqualTo(Map.of(0, 2_000L));
+        assertThat(failed.err()).contains("failed after its ledger advance", "lost-range report: ");
+        Path lostRanges = new Path(DatasetLayout.utc(output).metaDir(), "lost-ranges");
+        List<String> report = new ArrayList<>();
+        for (FileStatus file : FileSystem.getLocal(conf).listStatus(lostRanges)) {
+            report.addAll(Files.readAllLines(Paths.get(file.getPath().toUri())));
+        }
+        assertThat(report).containsExactly(LostRangeReport.HEADER, new LostRange("ret-late", 0, 1_000, 1_500).reportLine());
     }
 
     private static String[] concat(String a, String b, String[] rest) {

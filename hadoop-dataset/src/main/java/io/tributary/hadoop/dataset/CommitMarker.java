@@ -1,4 +1,4 @@
-package io.tributary.hadoop.loader;
+package io.tributary.hadoop.dataset;
 
 import java.util.Map;
 import java.util.Optional;
@@ -15,15 +15,15 @@ import java.util.TreeMap;
  * end
  * </pre>
  */
-record CommitMarker(String writer, long basisVersion, Map<Integer, Long> read, Map<Integer, Long> next) {
+public record CommitMarker(String writer, long basisVersion, Map<Integer, Long> read, Map<Integer, Long> next) {
     private static final String END = "end";
 
-    CommitMarker {
+    public CommitMarker {
         read = Map.copyOf(read);
         next = Map.copyOf(next);
     }
 
-    String encode() {
+    public String encode() {
         StringBuilder text = new StringBuilder("writer=").append(writer).append('\n')
             .append("basis=").append(basisVersion).append('\n');
         new TreeMap<>(read).forEach((p, o) -> text.append("read.").append(p).append('=').append(o).append('\n'));
@@ -32,7 +32,7 @@ record CommitMarker(String writer, long basisVersion, Map<Integer, Long> read, M
     }
 
     /** The marker in {@code text}; empty if it is torn or not a marker of this format. */
-    static Optional<CommitMarker> decode(String text) {
+    public static Optional<CommitMarker> decode(String text) {
         var lines = text.lines().toList();
         if (lines.isEmpty() || !lines.get(lines.size() - 1).equals(END)) {
             return Optional.empty();

@@ -1,4 +1,4 @@
-package io.tributary.sink;
+package io.tributary.hadoop.dataset;
 
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,5 @@
-package io.tributary.hadoop.loader;
+package io.tributary.hadoop.dataset;
 
-import io.tributary.hadoop.dataset.DatasetLayout;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -16,33 +15,33 @@ import org.apache.hadoop.fs.Path;
  * Task commit renames an attempt to its task; only what sits under {@code tasks/} ever reaches
  * the dataset, so failed, retried and speculative attempts leave nothing behind.
  */
-record JobStaging(DatasetLayout layout, String topic, String jobId) {
-    static final String IN_PROGRESS = "_inprogress";
-    static final String COMMITTING = "COMMITTING";
-    static final String STAGED = "STAGED";
+public record JobStaging(DatasetLayout layout, String topic, String jobId) {
+    public static final String IN_PROGRESS = "_inprogress";
+    public static final String COMMITTING = "COMMITTING";
+    public static final String STAGED = "STAGED";
 
-    Path jobDir() {
+    public Path jobDir() {
         return layout.jobDir(topic, jobId);
     }
 
-    Path attemptDir(String attemptId) {
+    public Path attemptDir(String attemptId) {
         return new Path(new Path(jobDir(), "attempts"), attemptId);
     }
 
-    Path tasksDir() {
+    public Path tasksDir() {
         return new Path(jobDir(), "tasks");
     }
 
-    Path taskDir(String taskId) {
+    public Path taskDir(String taskId) {
         return new Path(tasksDir(), taskId);
     }
 
     /** Proof that this is the staging area the job set up, not one its stragglers made again after a clean-up. */
-    Path stagedToken() {
+    public Path stagedToken() {
         return new Path(jobDir(), STAGED);
     }
 
-    Path committingMarker() {
+    public Path committingMarker() {
         return new Path(jobDir(), COMMITTING);
     }
 }

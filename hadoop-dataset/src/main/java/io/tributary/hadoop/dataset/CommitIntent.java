@@ -1,4 +1,4 @@
-package io.tributary.sink;
+package io.tributary.hadoop.dataset;
 
 import org.apache.hadoop.fs.Path;
 
@@ -8,12 +8,13 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * What one partition commit is about to do: move the ledger from what the sink read
+ * What one partition commit of the sink is about to do: move the ledger from what the sink read
  * ({@code read}, of version {@code basisVersion}) to {@code nextOffset} by compare-and-set, as
  * commit {@code writer}, then rename each temp file to its final path. Written to the
  * partition's temp directory before the ledger advance and deleted after the renames, so the
  * next owner can finish a commit a crash cut short (if the ledger names {@code writer}) or drop
- * its files (if not), instead of leaving some files of a commit visible and others lost.
+ * its files (if not), instead of leaving some files of a commit visible and others lost; a
+ * loader finishes one too ({@link SinkIntents#finishCommitted}). Shared for that.
  *
  * <p>Text format, one entry per line, complete only with the {@code end} line:
  * <pre>
@@ -25,8 +26,8 @@ import java.util.OptionalLong;
  * end
  * </pre>
  */
-record CommitIntent(long nextOffset, String writer, long basisVersion, OptionalLong read, List<Rename> renames) {
-    static final String FILE_NAME = "commit.intent";
+public record CommitIntent(long nextOffset, String writer, long basisVersion, OptionalLong read, List<Rename> renames) {
+    public static final String FILE_NAME = "commit.intent";
     private static final String NEXT = "next=";
     private static final String WRITER = "writer=";
     private static final String BASIS = "basis=";
@@ -35,19 +36,19 @@ record CommitIntent(long nextOffset, String writer, long basisVersion, OptionalL
     private static final String END = "end";
     private static final int HEADER_LINES = 4;
 
-    record Rename(Path temp, Path target) {
+    public record Rename(Path temp, Path target) {
     }
 
-    CommitIntent {
+    public CommitIntent {
         renames = List.copyOf(renames);
     }
 
     /** This intent as the commit {@code id}'s. */
-    CommitIntent by(String id) {
+    public CommitIntent by(String id) {
         return new CommitIntent(nextOffset, id, basisVersion, read, renames);
     }
 
-    String encode() {
+    public String encode() {
         StringBuilder text = new StringBuilder(NEXT).append(nextOffset).append('\n')
             .append(WRITER).append(writer).append('\n')
             .append(BASIS).append(basisVersion).append('\n')
@@ -59,7 +60,7 @@ record CommitIntent(long nextOffset, String writer, long basisVersion, OptionalL
     }
 
     /** The intent in {@code text}, empty if it is incomplete (the crash came before the ledger advance). */
-    static Optional<CommitIntent> decode(String text) {
+    public static Optional<CommitIntent> decode(String text) {
         String[] lines = text.split("\n");
         if (lines.length < HEADER_LINES + 1 || !lines[0].startsWith(NEXT) || !lines[1].startsWith(WRITER)
                 || !lines[2].startsWith(BASIS) || !lines[3].startsWith(READ) || !lines[lines.length - 1].equals(END)) {
