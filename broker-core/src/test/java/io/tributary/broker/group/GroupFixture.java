@@ -5,6 +5,7 @@ import io.tributary.broker.coordinator.InternalTopic;
 import io.tributary.broker.group.consumer.ConsumerGroupSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -51,10 +52,10 @@ final class GroupFixture implements AutoCloseable {
      * How a write to the offsets partitions fares: appended and replicated at once, unless a test holds the
      * replication back (a future it completes) or refuses the write (too few replicas in sync).
      */
-    volatile InternalTopic.Appender replication = (partition, records) -> {
-        appendLocally(partition, records);
-        return CompletableFuture.completedFuture(Errors.NONE);
-    };
+    volatile InternalTopic.Appender replication = this::replicatedAtOnce;
+    /** Where each write held back by {@link #holdReplication()} starts in its partition: what a failover loses of it. */
+    private final Map<CompletableFuture<Errors>, TopicPartition> heldPartitions = new ConcurrentHashMap<>();
+    private final Map<CompletableFuture<Errors>, Long> heldOffsets = new ConcurrentHashMap<>();
     /** Each group's own configs, as kafka-configs --entity-type groups would set them. */
     final Map<String, Map<String, String>> groupConfigs = new ConcurrentHashMap<>();
     GroupCoordinator coordinator;
@@ -121,17 +122,43 @@ final class GroupFixture implements AutoCloseable {
     List<CompletableFuture<Errors>> holdReplication() {
         List<CompletableFuture<Errors>> unreplicated = new CopyOnWriteArrayList<>();
         replication = (partition, records) -> {
-            appendLocally(partition, records);
+            long start = appendLocally(partition, records);
             CompletableFuture<Errors> replicated = new CompletableFuture<>();
+            heldPartitions.put(replicated, partition);
+            heldOffsets.put(replicated, start);
             unreplicated.add(replicated);
             return replicated;
         };
         return unreplicated;
     }
 
+    private CompletableFuture<Errors> replicatedAtOnce(TopicPartition partition, MemoryRecords records) {
+        appendLocally(partition, records);
+        return CompletableFuture.completedFuture(Errors.NONE);
+    }
+
+    /**
+     * Another broker, which has only what was replicated, takes the offsets partitions over: the writes held back and not
+     * completed with NONE are lost (this broker's log is cut where the first of them starts, as it would be truncated
+     * to the new leader's), and the coordinator is rebuilt from the log. Writes are replicated at once from now on.
+     */
+    void failover() {
+        Map<TopicPartition, Long> replicatedEnds = new HashMap<>();
+        heldPartitions.forEach((write, partition) -> {
+            if (!write.isDone() || write.join() != Errors.NONE) {
+                replicatedEnds.merge(partition, heldOffsets.get(write), Math::min);
+            }
+        });
+        replicatedEnds.forEach((partition, end) -> logs.log(partition).orElseThrow().truncateTo(end));
+        heldPartitions.clear();
+        heldOffsets.clear();
+        replication = this::replicatedAtOnce;
+        reopen();
+    }
+
     /** Appends to this broker's own replica of the partition, as a leader does before its followers have it. */
-    void appendLocally(TopicPartition partition, MemoryRecords records) {
-        logs.log(partition).orElseThrow().appendAsLeader(records, 0, AppendOrigin.COORDINATOR);
+    long appendLocally(TopicPartition partition, MemoryRecords records) {
+        return logs.log(partition).orElseThrow().appendAsLeader(records, 0, AppendOrigin.COORDINATOR).firstOffset();
     }
 
     /** The first segment of the offsets partition of {@code groupId}, flushed, as DumpLogSegments reads it. */

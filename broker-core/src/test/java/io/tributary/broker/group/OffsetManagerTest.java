@@ -150,6 +150,47 @@ class OffsetManagerTest {
     }
 
     @Test
+    void aGroupDeletionIsAnsweredOnlyOnceItsTombstonesAreReplicatedAndOneLostInAFailoverLeavesTheGroup() {
+        commit("doomed", T0, 1);
+        List<CompletableFuture<Errors>> unreplicated = fixture.holdReplication();
+
+        Map<String, Errors> deleted = fixture.offsets.deleteGroups(List.of("doomed"));
+        unreplicated.forEach(write -> write.complete(Errors.NOT_LEADER_OR_FOLLOWER));
+        fixture.failover();
+
+        assertThat(fetchAll("doomed")).as("the group is back at the new coordinator").containsOnlyKeys(T0);
+        assertThat(deleted).as("so the client must not have been told it was deleted").doesNotContainEntry("doomed", Errors.NONE);
+    }
+
+    @Test
+    void anOffsetDeletionLostInAFailoverWasNotAnsweredAsDone() {
+        commit("trimmed", T0, 2);
+        List<CompletableFuture<Errors>> unreplicated = fixture.holdReplication();
+
+        OffsetManager.DeleteResult trimmed = fixture.offsets.deleteOffsets("trimmed", List.of(T0));
+        unreplicated.forEach(write -> write.complete(Errors.NOT_LEADER_OR_FOLLOWER));
+        fixture.failover();
+
+        assertThat(fetchAll("trimmed")).containsOnlyKeys(T0);
+        assertThat(trimmed.error()).isNotEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void aCommitInFlightWhenItsGroupIsDeletedIsDeletedWithIt() {
+        List<CompletableFuture<Errors>> unreplicated = fixture.holdReplication();
+        CompletableFuture<Map<TopicPartition, Errors>> committing = fixture.offsets.commit(new OffsetCommit("g", "", null, -1,
+                Map.of(T1, new OffsetCommit.Position(5, -1, null))));
+
+        fixture.offsets.deleteGroups(List.of("g"));
+        unreplicated.forEach(write -> write.complete(Errors.NONE));
+        assertThat(committing.join()).containsEntry(T1, Errors.NONE);
+
+        assertThat(fetchAll("g")).isEmpty();
+        fixture.reopen();
+        assertThat(fetchAll("g")).as("the group does not come back with the commit").isEmpty();
+    }
+
+    @Test
     void aGroupWithMembersCannotBeDeleted() {
         JoinResult required = fixture.coordinator.join(GroupFixture.join("busy", "", null, "range")).join();
         fixture.coordinator.join(GroupFixture.join("busy", required.memberId(), null, "range"));
