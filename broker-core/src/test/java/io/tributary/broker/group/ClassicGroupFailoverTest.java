@@ -253,7 +253,7 @@ class ClassicGroupFailoverTest {
     void aDeletedGroupDoesNotComeBack() {
         JoinResult only = stableGroup(List.of(joinNew())).get(0);
         fixture.coordinator.leave(GROUP, List.of(new MemberIdentity(only.memberId(), null))).join();
-        assertThat(fixture.offsets.deleteGroups(List.of(GROUP))).containsEntry(GROUP, Errors.NONE);
+        assertThat(fixture.offsets.deleteGroups(List.of(GROUP)).join()).containsEntry(GROUP, Errors.NONE);
 
         fixture.reopen();
 

@@ -3,14 +3,18 @@ package io.tributary.broker.group;
 import io.tributary.broker.coordinator.CoordinatedPartitions;
 import io.tributary.broker.coordinator.InternalTopic;
 import io.tributary.broker.group.consumer.ConsumerGroupSettings;
+import io.tributary.broker.group.consumer.ConsumerHeartbeat;
+import io.tributary.broker.group.consumer.HeartbeatResult;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import io.tributary.broker.log.AppendOrigin;
 import io.tributary.broker.log.LogConfig;
@@ -20,6 +24,7 @@ import io.tributary.broker.testing.FakeTime;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Subscription;
 import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.utils.Utils;
@@ -150,10 +155,15 @@ final class GroupFixture implements AutoCloseable {
             }
         });
         replicatedEnds.forEach((partition, end) -> logs.log(partition).orElseThrow().truncateTo(end));
+        replicateAtOnce();
+        reopen();
+    }
+
+    /** Writes are replicated at once again (those held back so far stay as the test leaves them). */
+    void replicateAtOnce() {
         heldPartitions.clear();
         heldOffsets.clear();
         replication = this::replicatedAtOnce;
-        reopen();
     }
 
     /** Appends to this broker's own replica of the partition, as a leader does before its followers have it. */
@@ -212,6 +222,27 @@ final class GroupFixture implements AutoCloseable {
         }
         return new JoinRequest(groupId, memberId, instanceId, "client", "/127.0.0.1", SESSION_TIMEOUT_MS,
                 REBALANCE_TIMEOUT_MS, "consumer", offered, true);
+    }
+
+    /** A consumer's first ConsumerGroupHeartbeat (member epoch 0), answered within 10 s: its subscription, and the assignor it asks for (null: the default). */
+    HeartbeatResult consumerGroupJoin(String groupId, String memberId, String instanceId, List<String> topics, String regex,
+                                      String assignor) {
+        return consumerGroups.heartbeat(new ConsumerHeartbeat(groupId, memberId, 0, instanceId, null, REBALANCE_TIMEOUT_MS,
+                topics, regex, assignor, Map.of(), "client-" + memberId, "/127.0.0.1")).orTimeout(10, TimeUnit.SECONDS).join();
+    }
+
+    /** A consumer's first ConsumerGroupHeartbeat, subscribed to {@code topic}. */
+    HeartbeatResult consumerGroupJoin(String groupId, String memberId, String instanceId, String topic) {
+        return consumerGroupJoin(groupId, memberId, instanceId, List.of(topic), null, null);
+    }
+
+    /**
+     * A ConsumerGroupHeartbeat at {@code epoch} that changes nothing of the subscription: -1 leaves, -2 leaves for now (a
+     * static member); {@code owned} null when the member does not report its partitions.
+     */
+    HeartbeatResult consumerGroupHeartbeat(String groupId, String memberId, String instanceId, int epoch, Map<Uuid, Set<Integer>> owned) {
+        return consumerGroups.heartbeat(new ConsumerHeartbeat(groupId, memberId, epoch, instanceId, null, -1,
+                null, null, null, owned, "client-" + memberId, "/127.0.0.1")).orTimeout(10, TimeUnit.SECONDS).join();
     }
 
     @Override
