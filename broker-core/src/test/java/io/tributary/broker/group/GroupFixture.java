@@ -224,7 +224,8 @@ final class GroupFixture implements AutoCloseable {
                 REBALANCE_TIMEOUT_MS, "consumer", offered, true);
     }
 
-    /** A consumer's first ConsumerGroupHeartbeat (member epoch 0), answered within 10 s: its subscription, and the assignor it asks for (null: the default). */
+    /** A consumer's first ConsumerGroupHeartbeat (member epoch 0), answered within 10 s: its subscription,
+            and the assignor it asks for (null: the default). */
     HeartbeatResult consumerGroupJoin(String groupId, String memberId, String instanceId, List<String> topics, String regex,
                                       String assignor) {
         return consumerGroups.heartbeat(new ConsumerHeartbeat(groupId, memberId, 0, instanceId, null, REBALANCE_TIMEOUT_MS,

@@ -241,7 +241,8 @@ class OffsetManagerTest {
 
         fixture.reopen();
         assertThat(fetchAll("g")).containsOnlyKeys(T1);
-        assertThat(fixture.consumerGroups.describe("g").orElseThrow().members()).extracting(ConsumerGroupCoordinator.DescribedMember::memberId)
+        assertThat(fixture.consumerGroups.describe("g").orElseThrow().members())
+                .extracting(ConsumerGroupCoordinator.DescribedMember::memberId)
                 .containsExactly("c");
     }
 
