@@ -23,6 +23,7 @@ import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Subscription;
 import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.coordinator.group.ConsumerGroupMigrationPolicy;
@@ -615,6 +616,31 @@ class GroupMigrationTest {
         fixture.advance(INITIAL_DELAY_MS);
 
         assertThat(joining.join().generationId()).as("Kafka's new classic group: generation 0, then its first rebalance").isEqualTo(1);
+    }
+
+    @Test
+    void anEmptyConsumerGroupWhoseTombstonesAreRefusedStaysAConsumerGroupAndTheJoinGroupGetsTheError() {
+        open(ConsumerGroupMigrationPolicy.BIDIRECTIONAL);
+        fixture.consumerGroupJoin(GROUP, "c", null, TOPIC);
+        fixture.consumerGroupHeartbeat(GROUP, "c", null, -1, null);
+        fixture.replication = (partition, records) -> {
+            throw new NotEnoughReplicasException("1 of 2 replicas in sync");
+        };
+
+        JoinResult refused = fixture.coordinator.join(classicJoin("", Set.of())).join();
+
+        assertThat(refused.error()).as("the client retries").isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+        assertThat(fixture.consumerGroups.describe(GROUP)).as("still the consumer group its log holds").isPresent();
+        fixture.replicateAtOnce();
+        CompletableFuture<JoinResult> joining = joinNew();
+        fixture.advance(INITIAL_DELAY_MS);
+        JoinResult member = joining.join();
+        SyncResult synced = fixture.coordinator.sync(new SyncRequest(GROUP, member.generationId(), member.memberId(), null,
+                "consumer", "range", Map.of(member.memberId(), assignment(Set.of(0))))).join();
+        assertThat(synced.error()).isEqualTo(Errors.NONE);
+        fixture.reopen();
+        assertThat(fixture.coordinator.describe(GROUP).orElseThrow().members()).as("the classic group, not the consumer group")
+                .extracting(GroupDescription.DescribedMember::memberId).containsExactly(member.memberId());
     }
 
     // ---- failover
