@@ -35,6 +35,7 @@ final class Group {
     /** The sequence of each partition's latest commit appended: above its applied one while in flight (or if it failed). */
     private final Map<TopicPartition, Long> appendedCommits = new HashMap<>();
     private long commitSequence;
+    private int commitsInFlight;
     private final JoinDeadline joinDeadline = new JoinDeadline();
     /** The members of a consumer (KIP-848) group; null while the group is a classic one. */
     private ConsumerMembership consumer;
@@ -321,9 +322,20 @@ final class Group {
         return ++commitSequence;
     }
 
-    /** The commit {@code sequence} of {@code partitions} was appended to the log: it is in flight until applied. */
+    /** The commit {@code sequence} of {@code partitions} was appended to the log: it is in flight until {@link #commitEnded}. */
     void commitAppended(Collection<TopicPartition> partitions, long sequence) {
         partitions.forEach(partition -> appendedCommits.put(partition, sequence));
+        commitsInFlight++;
+    }
+
+    /** An appended commit was replicated, or failed. */
+    void commitEnded() {
+        commitsInFlight--;
+    }
+
+    /** Whether a commit was appended and is not replicated (nor failed) yet: the group is not empty of offsets then. */
+    boolean hasCommitsInFlight() {
+        return commitsInFlight > 0;
     }
 
     /** Applies an acknowledged commit, unless a later write of the same partition (commit or deletion) already was. */

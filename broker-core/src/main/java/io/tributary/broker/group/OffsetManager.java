@@ -47,7 +47,7 @@ public final class OffsetManager {
     /** Transactions' offset commits that wait for their markers: offsets partition → producer id → group → offsets. */
     private final Map<Integer, Map<Long, Map<String, Map<TopicPartition, CommittedOffset>>>> pendingTransactional =
             new ConcurrentHashMap<>();
-    /** Each group's deletion whose tombstones are appended but not replicated yet. */
+    /** Each group's latest deletion (of the group or of offsets) whose tombstones are appended but not replicated yet. */
     private final Map<String, CompletableFuture<Errors>> deletionsInFlight = new ConcurrentHashMap<>();
 
     OffsetManager(GroupConfig config, GroupRegistry groups, GroupCoordinator coordinator, OffsetStore store,
@@ -263,7 +263,11 @@ public final class OffsetManager {
         try {
             CompletableFuture<Errors> written = store.write(groupId, offsets).thenApply(OffsetStore::clientError);
             group.commitAppended(offsets.keySet(), sequence);
-            return written;
+            return written.whenComplete((error, failure) -> {
+                synchronized (group) {
+                    group.commitEnded();
+                }
+            });
         } catch (RecordTooLargeException | CorruptRecordException e) {
             return CompletableFuture.completedFuture(Errors.INVALID_COMMIT_OFFSET_SIZE);
         } catch (RuntimeException e) {
@@ -526,7 +530,7 @@ public final class OffsetManager {
                         removed.addAndGet(expired.size());
                     });
                 }
-                if (!group.hasOffsets() && !group.hasMembers() && !group.hasPendingMembers()) {
+                if (!group.hasOffsets() && !group.hasCommitsInFlight() && !group.hasMembers() && !group.hasPendingMembers()) {
                     appendDeletion(group, tombstones(group), () -> {
                         markDead(group);
                         log.info("removed group {}: empty, its offsets expired", group.groupId());

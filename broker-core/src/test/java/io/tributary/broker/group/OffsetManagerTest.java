@@ -120,6 +120,21 @@ class OffsetManagerTest {
     }
 
     @Test
+    void aGroupWhoseFirstCommitIsInFlightIsNotRemovedAsEmptyByTheExpiry() {
+        List<CompletableFuture<Errors>> unreplicated = fixture.holdReplication();
+        CompletableFuture<Map<TopicPartition, Errors>> committing = fixture.offsets.commit(new OffsetCommit("fresh", "", null, -1,
+                Map.of(T0, new OffsetCommit.Position(3, -1, null))));
+
+        fixture.offsets.expireOffsets();
+        unreplicated.forEach(write -> write.complete(Errors.NONE));
+
+        assertThat(committing.join()).containsEntry(T0, Errors.NONE);
+        assertThat(fetchAll("fresh")).containsOnlyKeys(T0);
+        fixture.reopen();
+        assertThat(fetchAll("fresh")).containsOnlyKeys(T0);
+    }
+
+    @Test
     void metadataLargerThanTheLimitIsRefusedAndNothingIsStored() {
         Map<TopicPartition, Errors> result = fixture.offsets.commit(new OffsetCommit("g", "", null, -1,
                 Map.of(T0, new OffsetCommit.Position(1, -1, "x".repeat(GroupFixture.CONFIG.offsetMetadataMaxBytes() + 1))))).join();
