@@ -109,8 +109,8 @@ class ConsumerGroupCoordinatorTest {
 
     @Test
     void aMemberThatStopsHeartbeatingIsFencedAfterTheSessionTimeoutAndTheOthersTakeOver() {
-        Map<String, HeartbeatResult> members = settle(Map.of("a", fixture.consumerGroupJoin(GROUP, "a", null, "t"), "b",
-                fixture.consumerGroupJoin(GROUP, "b", null, "t")));
+        Map<String, HeartbeatResult> members = settle(Map.of("a", fixture.consumerGroupJoin(GROUP, "a", null, "t"),
+                "b", fixture.consumerGroupJoin(GROUP, "b", null, "t")));
         HeartbeatResult a = members.get("a");
         long waited = 0;
         while (waited < CONSUMER_SESSION_TIMEOUT_MS - CONSUMER_HEARTBEAT_INTERVAL_MS) {
@@ -133,8 +133,8 @@ class ConsumerGroupCoordinatorTest {
     @Test
     void aGroupsOwnConfigsSetTheHeartbeatIntervalItsMembersAreToldAndTheSessionTimeoutTheyAreFencedAfter() {
         fixture.groupConfigs.put(GROUP, Map.of("consumer.heartbeat.interval.ms", "7000", "consumer.session.timeout.ms", "50000"));
-        Map<String, HeartbeatResult> members = settle(Map.of("a", fixture.consumerGroupJoin(GROUP, "a", null, "t"), "b",
-                fixture.consumerGroupJoin(GROUP, "b", null, "t")));
+        Map<String, HeartbeatResult> members = settle(Map.of("a", fixture.consumerGroupJoin(GROUP, "a", null, "t"),
+                "b", fixture.consumerGroupJoin(GROUP, "b", null, "t")));
         assertThat(members.values()).allSatisfy(member -> assertThat(member.heartbeatIntervalMs()).isEqualTo(7000));
         HeartbeatResult a = members.get("a");
         for (int waited = 0; waited < 49_000; waited += 7000) {
@@ -364,8 +364,8 @@ class ConsumerGroupCoordinatorTest {
         TopicPartition partition = new TopicPartition("t", 0);
         fixture.offsets.commit(new OffsetCommit(GROUP, "", null, -1, Map.of(partition, new OffsetCommit.Position(1, -1, null)))).join();
 
-        assertThat(List.of(fixture.consumerGroupHeartbeat(GROUP, "a", null, 1, null), fixture.consumerGroupHeartbeat(GROUP, "a",
-                "i-a", -2, null))).as("an empty classic group (of committed offsets)")
+        assertThat(List.of(fixture.consumerGroupHeartbeat(GROUP, "a", null, 1, null),
+                fixture.consumerGroupHeartbeat(GROUP, "a", "i-a", -2, null))).as("an empty classic group (of committed offsets)")
                 .allSatisfy(answer -> assertThat(answer).extracting(HeartbeatResult::error, HeartbeatResult::errorMessage)
                         .containsExactly(Errors.GROUP_ID_NOT_FOUND, "Group g is not a consumer group."));
         assertThat(fixture.consumerGroups.describe(GROUP)).isEmpty();

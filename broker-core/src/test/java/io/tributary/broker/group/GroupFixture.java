@@ -58,9 +58,12 @@ final class GroupFixture implements AutoCloseable {
      * replication back (a future it completes) or refuses the write (too few replicas in sync).
      */
     volatile InternalTopic.Appender replication = this::replicatedAtOnce;
-    /** Where each write held back by {@link #holdReplication()} starts in its partition: what a failover loses of it. */
-    private final Map<CompletableFuture<Errors>, TopicPartition> heldPartitions = new ConcurrentHashMap<>();
-    private final Map<CompletableFuture<Errors>, Long> heldOffsets = new ConcurrentHashMap<>();
+    /** Where each write held back by {@link #holdReplication()} starts: what a failover loses of it. */
+    private final Map<CompletableFuture<Errors>, HeldWrite> heldWrites = new ConcurrentHashMap<>();
+
+    private record HeldWrite(TopicPartition partition, long firstOffset) {
+    }
+
     /** Each group's own configs, as kafka-configs --entity-type groups would set them. */
     final Map<String, Map<String, String>> groupConfigs = new ConcurrentHashMap<>();
     GroupCoordinator coordinator;
@@ -129,8 +132,7 @@ final class GroupFixture implements AutoCloseable {
         replication = (partition, records) -> {
             long start = appendLocally(partition, records);
             CompletableFuture<Errors> replicated = new CompletableFuture<>();
-            heldPartitions.put(replicated, partition);
-            heldOffsets.put(replicated, start);
+            heldWrites.put(replicated, new HeldWrite(partition, start));
             unreplicated.add(replicated);
             return replicated;
         };
@@ -149,9 +151,9 @@ final class GroupFixture implements AutoCloseable {
      */
     void failover() {
         Map<TopicPartition, Long> replicatedEnds = new HashMap<>();
-        heldPartitions.forEach((write, partition) -> {
+        heldWrites.forEach((write, held) -> {
             if (!write.isDone() || write.join() != Errors.NONE) {
-                replicatedEnds.merge(partition, heldOffsets.get(write), Math::min);
+                replicatedEnds.merge(held.partition(), held.firstOffset(), Math::min);
             }
         });
         replicatedEnds.forEach((partition, end) -> logs.log(partition).orElseThrow().truncateTo(end));
@@ -161,8 +163,7 @@ final class GroupFixture implements AutoCloseable {
 
     /** Writes are replicated at once again (those held back so far stay as the test leaves them). */
     void replicateAtOnce() {
-        heldPartitions.clear();
-        heldOffsets.clear();
+        heldWrites.clear();
         replication = this::replicatedAtOnce;
     }
 
@@ -224,8 +225,10 @@ final class GroupFixture implements AutoCloseable {
                 REBALANCE_TIMEOUT_MS, "consumer", offered, true);
     }
 
-    /** A consumer's first ConsumerGroupHeartbeat (member epoch 0), answered within 10 s: its subscription,
-            and the assignor it asks for (null: the default). */
+    /**
+     * A consumer's first ConsumerGroupHeartbeat (member epoch 0), answered within 10 s: its subscription, and the assignor
+     * it asks for (null: the default).
+     */
     HeartbeatResult consumerGroupJoin(String groupId, String memberId, String instanceId, List<String> topics, String regex,
                                       String assignor) {
         return consumerGroups.heartbeat(new ConsumerHeartbeat(groupId, memberId, 0, instanceId, null, REBALANCE_TIMEOUT_MS,
