@@ -1,7 +1,7 @@
 package io.tributary.broker.api;
 
 import java.util.List;
-import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.group.GroupDescription;
 import io.tributary.broker.group.GroupListing;
@@ -94,12 +94,13 @@ final class GroupAdminHandler {
         return group;
     }
 
-    DeleteGroupsResponseData delete(DeleteGroupsRequestData request) {
-        DeleteGroupsResponseData response = new DeleteGroupsResponseData();
-        for (Map.Entry<String, Errors> result : offsets.deleteGroups(request.groupsNames()).entrySet()) {
-            response.results().add(new DeletableGroupResult().setGroupId(result.getKey())
-                    .setErrorCode(result.getValue().code()));
-        }
-        return response;
+    /** Answered once every deletion's tombstones are replicated, each group with its error. */
+    CompletableFuture<DeleteGroupsResponseData> delete(DeleteGroupsRequestData request) {
+        return offsets.deleteGroups(request.groupsNames()).thenApply(results -> {
+            DeleteGroupsResponseData response = new DeleteGroupsResponseData();
+            results.forEach((groupId, error) -> response.results().add(new DeletableGroupResult().setGroupId(groupId)
+                    .setErrorCode(error.code())));
+            return response;
+        });
     }
 }

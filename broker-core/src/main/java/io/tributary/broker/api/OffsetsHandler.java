@@ -323,11 +323,15 @@ final class OffsetsHandler {
 
     // ---- OffsetDelete
 
-    OffsetDeleteResponseData delete(OffsetDeleteRequestData request) {
+    /** Answered once the tombstones are replicated. */
+    CompletableFuture<OffsetDeleteResponseData> delete(OffsetDeleteRequestData request) {
         List<TopicPartition> partitions = new ArrayList<>();
         request.topics().forEach(topic -> topic.partitions().forEach(p ->
                 partitions.add(new TopicPartition(topic.name(), p.partitionIndex()))));
-        OffsetManager.DeleteResult result = offsets.deleteOffsets(request.groupId(), partitions);
+        return offsets.deleteOffsets(request.groupId(), partitions).thenApply(OffsetsHandler::deleted);
+    }
+
+    private static OffsetDeleteResponseData deleted(OffsetManager.DeleteResult result) {
         OffsetDeleteResponseData response = new OffsetDeleteResponseData().setErrorCode(result.error().code());
         if (result.error() != Errors.NONE) {
             return response;

@@ -301,10 +301,10 @@ public final class RequestDispatcher {
             case CONSUMER_GROUP_DESCRIBE -> done(groups.consumer().describe((ConsumerGroupDescribeRequestData) data));
             case LIST_GROUPS -> done(groups.admin().list((ListGroupsRequestData) data));
             case DESCRIBE_GROUPS -> done(groups.admin().describe((DescribeGroupsRequestData) data, version));
-            case DELETE_GROUPS -> done(groups.admin().delete((DeleteGroupsRequestData) data));
+            case DELETE_GROUPS -> groups.admin().delete((DeleteGroupsRequestData) data);
             case OFFSET_COMMIT -> groups.offsets().commit((OffsetCommitRequestData) data, version);
             case OFFSET_FETCH -> done(groups.offsets().fetch((OffsetFetchRequestData) data, version));
-            case OFFSET_DELETE -> done(groups.offsets().delete((OffsetDeleteRequestData) data));
+            case OFFSET_DELETE -> groups.offsets().delete((OffsetDeleteRequestData) data);
             case DESCRIBE_CLIENT_QUOTAS -> done(clientQuotas.describe((DescribeClientQuotasRequestData) data));
             case ALTER_CLIENT_QUOTAS -> done(clientQuotas.alter((AlterClientQuotasRequestData) data));
             case DESCRIBE_USER_SCRAM_CREDENTIALS -> done(scramCredentials.describe((DescribeUserScramCredentialsRequestData) data));

@@ -230,9 +230,13 @@ final class ClassicMembersOfConsumerGroups {
                         ? new MemberLeft(r.memberId(), r.groupInstanceId(), OffsetStore.clientError(error)) : r).toList()));
     }
 
-    /** A classic member joins an empty consumer group: it becomes a classic group, and its consumer group records go. */
-    void convertEmpty(Group group) {
-        consumerGroups.dropEmpty(group);
+    /**
+     * A classic member joins an empty consumer group: it becomes a classic group, and its consumer group records go.
+     *
+     * @return NONE, or the error to answer if the records could not be deleted (the group stays a consumer group)
+     */
+    Errors convertEmpty(Group group) {
+        return consumerGroups.dropEmpty(group);
     }
 
     private static <T> CompletableFuture<T> done(T value) {

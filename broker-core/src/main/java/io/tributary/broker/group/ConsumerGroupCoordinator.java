@@ -489,11 +489,23 @@ public final class ConsumerGroupCoordinator {
         wakeBy.accept(member.nextDeadlineMs());
     }
 
-    /** The empty consumer {@code group} becomes a classic group (a JoinGroup came): its records are deleted, unawaited. */
-    void dropEmpty(Group group) {
+    /**
+     * The empty consumer {@code group} becomes a classic group (a JoinGroup came): its records' tombstones are appended,
+     * unawaited (the classic group's writes follow them, and its members are answered once those are replicated).
+     *
+     * @return NONE, or the error to answer if nothing could be appended: the group stays the consumer group its log holds
+     */
+    Errors dropEmpty(Group group) {
+        try {
+            append(group, new ConsumerGroupRecords(group.groupId(), time.milliseconds()).groupRemoved(group.consumer()));
+        } catch (RuntimeException e) {
+            log.warn("could not delete the records of empty consumer group {}: {}; it stays a consumer group", group.groupId(),
+                    e.toString());
+            return OffsetStore.clientError(Errors.forException(e));
+        }
         log.info("empty consumer group {} becomes a classic group", group.groupId());
-        write(group, new ConsumerGroupRecords(group.groupId(), time.milliseconds()).groupRemoved(group.consumer()));
         group.consumer(null);
+        return Errors.NONE;
     }
 
     /** Groups were loaded from the log: their members' sessions start at the next check, now. */
@@ -555,18 +567,27 @@ public final class ConsumerGroupCoordinator {
      *         group's latest earlier write is
      */
     CompletableFuture<Errors> write(Group group, ConsumerGroupRecords changes) {
+        try {
+            return append(group, changes);
+        } catch (RuntimeException e) {
+            log.warn("could not store the changes of consumer group {}: {}; it goes back to what its log holds", group.groupId(),
+                    e.toString());
+            revert(group);
+            return CompletableFuture.completedFuture(Errors.forException(e));
+        }
+    }
+
+    /**
+     * {@link #write} but for a refusal.
+     *
+     * @throws RuntimeException (a kafka-clients exception) if nothing could be appended
+     */
+    private CompletableFuture<Errors> append(Group group, ConsumerGroupRecords changes) {
         String groupId = group.groupId();
         if (changes.isEmpty()) {
             return pendingWrites.getOrDefault(groupId, CompletableFuture.completedFuture(Errors.NONE));
         }
-        CompletableFuture<Errors> written;
-        try {
-            written = store.appendGroupRecords(groupId, changes.records());
-        } catch (RuntimeException e) {
-            log.warn("could not store the changes of consumer group {}: {}; it goes back to what its log holds", groupId, e.toString());
-            revert(group);
-            return CompletableFuture.completedFuture(Errors.forException(e));
-        }
+        CompletableFuture<Errors> written = store.appendGroupRecords(groupId, changes.records());
         pendingWrites.put(groupId, written);
         written.whenComplete((error, failure) -> pendingWrites.remove(groupId, written));
         return written;

@@ -3,6 +3,7 @@ package io.tributary.broker.group;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +32,10 @@ final class Group {
     private final Map<String, Long> pendingMembers = new HashMap<>();
     private final Map<TopicPartition, CommittedOffset> offsets = new HashMap<>();
     private final Map<TopicPartition, Long> appliedCommits = new HashMap<>();
+    /** The sequence of each partition's latest commit appended: above its applied one while in flight (or if it failed). */
+    private final Map<TopicPartition, Long> appendedCommits = new HashMap<>();
     private long commitSequence;
+    private int commitsInFlight;
     private final JoinDeadline joinDeadline = new JoinDeadline();
     /** The members of a consumer (KIP-848) group; null while the group is a classic one. */
     private ConsumerMembership consumer;
@@ -318,6 +322,22 @@ final class Group {
         return ++commitSequence;
     }
 
+    /** The commit {@code sequence} of {@code partitions} was appended to the log: it is in flight until {@link #commitEnded}. */
+    void commitAppended(Collection<TopicPartition> partitions, long sequence) {
+        partitions.forEach(partition -> appendedCommits.put(partition, sequence));
+        commitsInFlight++;
+    }
+
+    /** An appended commit was replicated, or failed. */
+    void commitEnded() {
+        commitsInFlight--;
+    }
+
+    /** Whether a commit was appended and is not replicated (nor failed) yet: the group is not empty of offsets then. */
+    boolean hasCommitsInFlight() {
+        return commitsInFlight > 0;
+    }
+
     /** Applies an acknowledged commit, unless a later write of the same partition (commit or deletion) already was. */
     void applyCommit(TopicPartition partition, CommittedOffset offset, long sequence) {
         if (sequence > appliedCommits.getOrDefault(partition, 0L)) {
@@ -334,6 +354,21 @@ final class Group {
 
     boolean hasOffsets() {
         return !offsets.isEmpty();
+    }
+
+    /**
+     * The partitions the group's log may hold an offset of: the committed ones, and those of commits appended but not
+     * applied (in flight, or failed after they were appended). Deleting the group tombstones them all, so that none
+     * brings it back.
+     */
+    Set<TopicPartition> storedPartitions() {
+        Set<TopicPartition> stored = new HashSet<>(offsets.keySet());
+        appendedCommits.forEach((partition, sequence) -> {
+            if (sequence > appliedCommits.getOrDefault(partition, 0L)) {
+                stored.add(partition);
+            }
+        });
+        return stored;
     }
 
     /**

@@ -83,7 +83,10 @@ public final class GroupCoordinator {
                 return classicMembers.join(group, request);
             }
             if (group.consumer() != null) {
-                classicMembers.convertEmpty(group);
+                Errors converted = classicMembers.convertEmpty(group);
+                if (converted != Errors.NONE) {
+                    return done(JoinResult.error(converted, request.memberId()));
+                }
             }
             if (!rebalance.acceptsJoiningMember(group, request.memberId())) {
                 return refuseOverMaxSize(group, request.memberId());

@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.CorruptRecordException;
@@ -28,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * group, and expiry of empty groups' offsets after {@code offsets.retention.minutes}. A commit is
  * appended to the {@link OffsetStore} and answered (and applied to the in-memory copy) only once
  * the offsets partition's ISR has it, so what a client was told is committed survives a crash and
- * a failover. Deletions are appended before the in-memory copy changes. Only groups of the offsets
+ * a failover. Deletions (DeleteGroups, OffsetDelete, expiry) are appended before the in-memory copy changes, take effect
+ * here once appended and are answered once replicated ({@link #appendDeletion}). Only groups of the offsets
  * partitions this broker coordinates are served (see {@link CoordinatedPartitions}). Thread-safe:
  * each operation holds its group's monitor.
  */
@@ -43,7 +46,9 @@ public final class OffsetManager {
     private final Time time;
     /** Transactions' offset commits that wait for their markers: offsets partition → producer id → group → offsets. */
     private final Map<Integer, Map<Long, Map<String, Map<TopicPartition, CommittedOffset>>>> pendingTransactional =
-            new java.util.concurrent.ConcurrentHashMap<>();
+            new ConcurrentHashMap<>();
+    /** Each group's latest deletion (of the group or of offsets) whose tombstones are appended but not replicated yet. */
+    private final Map<String, CompletableFuture<Errors>> deletionsInFlight = new ConcurrentHashMap<>();
 
     OffsetManager(GroupConfig config, GroupRegistry groups, GroupCoordinator coordinator, OffsetStore store,
                   CoordinatedPartitions partitions, Time time) {
@@ -130,7 +135,7 @@ public final class OffsetManager {
                 }
             });
             long sequence = group.nextCommitSequence();
-            return write(group.groupId(), accepted).thenApply(written -> {
+            return write(group, accepted, sequence).thenApply(written -> {
                 synchronized (group) {
                     accepted.forEach((partition, offset) -> {
                         if (written == Errors.NONE) {
@@ -246,13 +251,23 @@ public final class OffsetManager {
         pendingTransactional.remove(offsetsPartition);
     }
 
-    /** Appends the commits; completes once they are replicated, with the error to report for them. */
-    private CompletableFuture<Errors> write(String groupId, Map<TopicPartition, CommittedOffset> offsets) {
+    /**
+     * Appends the commits (in flight in the group from then on, see {@link Group#storedPartitions()}); completes once they
+     * are replicated, with the error to report for them.
+     */
+    private CompletableFuture<Errors> write(Group group, Map<TopicPartition, CommittedOffset> offsets, long sequence) {
         if (offsets.isEmpty()) {
             return CompletableFuture.completedFuture(Errors.NONE);
         }
+        String groupId = group.groupId();
         try {
-            return store.write(groupId, offsets).thenApply(OffsetStore::clientError);
+            CompletableFuture<Errors> written = store.write(groupId, offsets).thenApply(OffsetStore::clientError);
+            group.commitAppended(offsets.keySet(), sequence);
+            return written.whenComplete((error, failure) -> {
+                synchronized (group) {
+                    group.commitEnded();
+                }
+            });
         } catch (RecordTooLargeException | CorruptRecordException e) {
             return CompletableFuture.completedFuture(Errors.INVALID_COMMIT_OFFSET_SIZE);
         } catch (RuntimeException e) {
@@ -324,24 +339,28 @@ public final class OffsetManager {
     }
 
     /**
-     * Deletes the group's offsets of {@code partitions}. Refused for partitions of topics that a
-     * member of the (non-empty) group subscribes to.
+     * Deletes the group's offsets of {@code partitions}; completes once their tombstones are replicated (see
+     * {@link #appendDeletion}). Refused for partitions of topics that a member of the (non-empty) group subscribes to.
+     *
+     * @throws org.apache.kafka.common.errors.NotCoordinatorException and
+     *         {@link org.apache.kafka.common.errors.CoordinatorLoadInProgressException}
      */
-    public DeleteResult deleteOffsets(String groupId, Collection<TopicPartition> partitions) {
+    public CompletableFuture<DeleteResult> deleteOffsets(String groupId, Collection<TopicPartition> partitions) {
         this.partitions.require(groupId);
         Optional<Group> found = groups.get(groupId);
         if (found.isEmpty()) {
-            return new DeleteResult(Errors.GROUP_ID_NOT_FOUND, Map.of());
+            return groupNotFound(groupId).thenApply(error -> new DeleteResult(error, Map.of()));
         }
         Group group = found.get();
         synchronized (group) {
             if (group.is(GroupState.DEAD)) {
-                return new DeleteResult(Errors.GROUP_ID_NOT_FOUND, Map.of());
+                return groupNotFound(groupId).thenApply(error -> new DeleteResult(error, Map.of()));
             }
             if (group.hasMembers() && !ConsumerProtocol.PROTOCOL_TYPE.equals(group.protocolType())) {
-                return new DeleteResult(Errors.NON_EMPTY_GROUP, Map.of());
+                return CompletableFuture.completedFuture(new DeleteResult(Errors.NON_EMPTY_GROUP, Map.of()));
             }
             Set<String> subscribed = subscribedTopics(group);
+            Set<TopicPartition> stored = group.storedPartitions();
             Map<TopicPartition, Errors> results = new LinkedHashMap<>();
             List<TopicPartition> removable = new ArrayList<>();
             for (TopicPartition partition : partitions) {
@@ -349,16 +368,13 @@ public final class OffsetManager {
                     results.put(partition, Errors.GROUP_SUBSCRIBED_TO_TOPIC);
                 } else {
                     results.put(partition, Errors.NONE);
-                    if (group.offset(partition).isPresent()) {
+                    if (stored.contains(partition)) {
                         removable.add(partition);
                     }
                 }
             }
-            Errors written = tombstone(group, removable);
-            if (written != Errors.NONE) {
-                return new DeleteResult(written, Map.of());
-            }
-            return new DeleteResult(Errors.NONE, results);
+            return appendDeletion(group, store.offsetTombstones(groupId, removable), () -> removable.forEach(group::removeOffset))
+                    .thenApply(error -> error == Errors.NONE ? new DeleteResult(Errors.NONE, results) : new DeleteResult(error, Map.of()));
         }
     }
 
@@ -380,67 +396,122 @@ public final class OffsetManager {
         return topics;
     }
 
-    private Errors tombstone(Group group, Collection<TopicPartition> partitions) {
-        if (partitions.isEmpty()) {
-            return Errors.NONE;
-        }
-        try {
-            store.delete(group.groupId(), partitions);
-        } catch (RuntimeException e) {
-            log.error("could not delete offsets of group {}", group.groupId(), e);
-            return Errors.COORDINATOR_NOT_AVAILABLE;
-        }
-        partitions.forEach(group::removeOffset);
-        return Errors.NONE;
-    }
-
-    /** DeleteGroups: each group must be empty; its offsets are deleted and the group is gone. */
-    public Map<String, Errors> deleteGroups(List<String> groupIds) {
-        Map<String, Errors> results = new LinkedHashMap<>();
+    /**
+     * DeleteGroups: each group must be empty; its offsets and records are tombstoned in one batch and the group is gone.
+     * Completes, once every deletion's tombstones are replicated, with each group's error (see {@link #appendDeletion}).
+     */
+    public CompletableFuture<Map<String, Errors>> deleteGroups(List<String> groupIds) {
+        Map<String, CompletableFuture<Errors>> deletions = new LinkedHashMap<>();
         for (String groupId : groupIds) {
-            results.put(groupId, deleteGroup(groupId));
+            deletions.put(groupId, deleteGroup(groupId));
         }
-        return results;
+        return CompletableFuture.allOf(deletions.values().toArray(CompletableFuture[]::new)).thenApply(all -> {
+            Map<String, Errors> results = new LinkedHashMap<>();
+            deletions.forEach((groupId, deletion) -> results.put(groupId, deletion.join()));
+            return results;
+        });
     }
 
-    private Errors deleteGroup(String groupId) {
+    private CompletableFuture<Errors> deleteGroup(String groupId) {
         Errors notHere = partitions.errorFor(groupId);
         if (notHere != Errors.NONE) {
-            return notHere;
+            return CompletableFuture.completedFuture(notHere);
         }
         Optional<Group> found = groups.get(groupId);
         if (found.isEmpty()) {
-            return Errors.GROUP_ID_NOT_FOUND;
+            return groupNotFound(groupId);
         }
         Group group = found.get();
         synchronized (group) {
             if (group.is(GroupState.DEAD)) {
-                return Errors.GROUP_ID_NOT_FOUND;
+                return groupNotFound(groupId);
             }
             if (!group.is(GroupState.EMPTY) || group.hasMembers() || group.hasConsumerMembers()) {
-                return Errors.NON_EMPTY_GROUP;
+                return CompletableFuture.completedFuture(Errors.NON_EMPTY_GROUP);
             }
-            Errors error = tombstone(group, group.offsets().keySet());
-            if (error == Errors.NONE) {
-                error = remove(group);
-            }
-            if (error == Errors.NONE) {
-                log.info("deleted group {}", groupId);
-            }
-            return error;
+            return appendDeletion(group, tombstones(group), () -> markDead(group)).thenApply(error -> {
+                if (error == Errors.NONE) {
+                    log.info("deleted group {}", groupId);
+                }
+                return error;
+            });
         }
     }
 
     /**
+     * GROUP_ID_NOT_FOUND, once a deletion of the group still in flight is replicated; if that one fails, its error (the
+     * group may be back), as Kafka answers a write that changed nothing only once the writes before it are committed.
+     */
+    private CompletableFuture<Errors> groupNotFound(String groupId) {
+        return deletionsInFlight.getOrDefault(groupId, CompletableFuture.completedFuture(Errors.NONE))
+                .thenApply(error -> error == Errors.NONE ? Errors.GROUP_ID_NOT_FOUND : error);
+    }
+
+    /**
+     * What deleting the whole group writes, as Kafka deletes a group: the tombstones of every offset its log may hold
+     * ({@link Group#storedPartitions()}: commits still in flight too, so that none brings the group back), and of its
+     * records — a consumer group's (group epoch, target assignment), or a classic group's record if it may have one (it
+     * had a generation).
+     */
+    private List<SimpleRecord> tombstones(Group group) {
+        List<SimpleRecord> tombstones = new ArrayList<>(store.offsetTombstones(group.groupId(), group.storedPartitions()));
+        long now = time.milliseconds();
+        if (group.consumer() != null) {
+            tombstones.addAll(new ConsumerGroupRecords(group.groupId(), now).groupRemoved(group.consumer()).records());
+        } else if (group.generationId() > 0) {
+            tombstones.add(ClassicGroupRecords.tombstone(group.groupId(), now));
+        }
+        return tombstones;
+    }
+
+    /**
+     * Appends a deletion's {@code tombstones} as one batch and, once they are appended, applies it here ({@code applied},
+     * called under the group's monitor, which the caller holds). Like Kafka, which applies a write to its uncommitted
+     * state when it appends it, the deletion is seen at once by every later request: the group (or offset) is gone, so a
+     * member's request finds no group, and a JoinGroup, a consumer's first heartbeat or an admin commit starts a new group
+     * whose records follow the tombstones in the log; a deletion of a group still in flight is answered only after it.
+     * The answer waits for the replication, as Kafka answers once the write is committed.
+     *
+     * <p>Refused before anything was appended (too few replicas in sync, leadership lost), nothing is applied: the group
+     * is as it was and the answer is the error. Failing after it was appended, the deletion is not undone here, as Kafka
+     * reverts only a write it could not append: a lost leadership (NOT_COORDINATOR) drops this broker's groups and the
+     * next coordinator rebuilds them from what was replicated, the group included; a timeout (COORDINATOR_NOT_AVAILABLE)
+     * leaves the tombstones in this leader's log, which goes on replicating them, and the client's retry finds the group
+     * gone.
+     *
+     * @return completes once the tombstones are replicated (at once if there are none), with the error to answer
+     */
+    private CompletableFuture<Errors> appendDeletion(Group group, List<SimpleRecord> tombstones, Runnable applied) {
+        if (tombstones.isEmpty()) {
+            applied.run();
+            return CompletableFuture.completedFuture(Errors.NONE);
+        }
+        CompletableFuture<Errors> replicated;
+        try {
+            replicated = store.appendGroupRecords(group.groupId(), tombstones)
+                    .handle((error, failure) -> OffsetStore.clientError(failure == null ? error : Errors.forException(failure)));
+        } catch (RuntimeException e) {
+            log.warn("could not delete {} record(s) of group {}: {}", tombstones.size(), group.groupId(), e.toString());
+            return CompletableFuture.completedFuture(OffsetStore.clientError(Errors.forException(e)));
+        }
+        applied.run();
+        String groupId = group.groupId();
+        deletionsInFlight.put(groupId, replicated);
+        replicated.whenComplete((error, failure) -> deletionsInFlight.remove(groupId, replicated));
+        return replicated;
+    }
+
+    /**
      * Drops the offsets of empty groups that have been empty, and not committed to, for
-     * {@code offsets.retention.minutes}; an empty group left without offsets is removed. Run every
-     * {@code offsets.retention.check.interval.ms}.
+     * {@code offsets.retention.minutes}; an empty group left without offsets is removed, with its records. Run every
+     * {@code offsets.retention.check.interval.ms}, in the background: a deletion refused is tried again at the next run,
+     * and one whose tombstones are lost in a failover is made again by the next coordinator.
      *
      * @return the number of offsets removed
      */
     public int expireOffsets() {
         long now = time.milliseconds();
-        int removed = 0;
+        AtomicInteger removed = new AtomicInteger();
         for (Group group : groups.all()) {
             synchronized (group) {
                 if (!group.is(GroupState.EMPTY) || group.hasConsumerMembers()) {
@@ -453,39 +524,21 @@ public final class OffsetManager {
                         expired.add(partition);
                     }
                 });
-                if (tombstone(group, expired) == Errors.NONE) {
-                    removed += expired.size();
+                if (!expired.isEmpty()) {
+                    appendDeletion(group, store.offsetTombstones(group.groupId(), expired), () -> {
+                        expired.forEach(group::removeOffset);
+                        removed.addAndGet(expired.size());
+                    });
                 }
-                if (!group.hasOffsets() && !group.hasMembers() && !group.hasPendingMembers() && remove(group) == Errors.NONE) {
-                    log.info("removed group {}: empty, its offsets expired", group.groupId());
+                if (!group.hasOffsets() && !group.hasCommitsInFlight() && !group.hasMembers() && !group.hasPendingMembers()) {
+                    appendDeletion(group, tombstones(group), () -> {
+                        markDead(group);
+                        log.info("removed group {}: empty, its offsets expired", group.groupId());
+                    });
                 }
             }
         }
-        return removed;
-    }
-
-    /**
-     * The empty group is gone: as Kafka deletes a group, the tombstones of its records — a consumer group's (group epoch,
-     * target assignment), or a classic group's record if it may have one (it had a generation) — are appended, unawaited,
-     * and the group is Dead. If they cannot be appended at once, it stays; a write that fails later (not replicated) is
-     * not undone, and a coordinator failover then brings the group back (Kafka answers DeleteGroups only once its
-     * tombstones are committed and rolls the deletion back otherwise).
-     */
-    private Errors remove(Group group) {
-        long now = time.milliseconds();
-        List<SimpleRecord> tombstones = group.consumer() != null
-                ? new ConsumerGroupRecords(group.groupId(), now).groupRemoved(group.consumer()).records()
-                : group.generationId() > 0 ? List.of(ClassicGroupRecords.tombstone(group.groupId(), now)) : List.of();
-        if (!tombstones.isEmpty()) {
-            try {
-                store.appendGroupRecords(group.groupId(), tombstones);
-            } catch (RuntimeException e) {
-                log.warn("could not delete the records of group {}: {}", group.groupId(), e.toString());
-                return OffsetStore.clientError(Errors.forException(e));
-            }
-        }
-        markDead(group);
-        return Errors.NONE;
+        return removed.get();
     }
 
     private void markDead(Group group) {

@@ -105,20 +105,17 @@ public final class OffsetStore {
         return append(groupId, records);
     }
 
-    /**
-     * Appends tombstones for the group's offsets of {@code removed} (not empty). Unlike a commit,
-     * the caller does not wait for the ISR to have them.
-     */
-    void delete(String groupId, Collection<TopicPartition> removed) {
+    /** The tombstones of the group's offsets of {@code removed}, for {@link #appendGroupRecords}. */
+    List<SimpleRecord> offsetTombstones(String groupId, Collection<TopicPartition> removed) {
         long now = time.milliseconds();
         List<SimpleRecord> records = new ArrayList<>();
         removed.forEach(partition -> records.add(new SimpleRecord(now, OffsetRecords.key(groupId, partition), null)));
-        append(groupId, records);
+        return records;
     }
 
     /**
-     * Appends records of one group (a consumer group's changes); completes once the ISR has them, or with the error that
-     * stopped them.
+     * Appends records of one group as one batch (a consumer group's changes, a deletion's tombstones); completes once the
+     * ISR has them, or with the error that stopped them.
      *
      * @throws RuntimeException if they could not be appended at all (nothing was: too few replicas in sync, leadership
      *         lost)

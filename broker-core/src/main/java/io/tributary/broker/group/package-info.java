@@ -12,7 +12,8 @@
  * leader and drops them when it stops). Groups live in memory, one monitor each; committed offsets
  * and groups are durable as Kafka keeps them ({@link io.tributary.broker.group.ClassicGroupRecords} a
  * classic group's generation and members, the consumer group records a consumer group's), so after a
- * restart or a coordinator move a group keeps its members, generation or epochs, and offsets.
+ * restart or a coordinator move a group keeps its members, generation or epochs, and offsets; a deletion (DeleteGroups,
+ * OffsetDelete) is answered only once its tombstones are replicated, so one a client was told of does not come back.
  * Deadlines are checked against an injected {@link org.apache.kafka.common.utils.Time}.
  */
 package io.tributary.broker.group;

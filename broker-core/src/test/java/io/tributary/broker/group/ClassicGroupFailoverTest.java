@@ -1,7 +1,6 @@
 package io.tributary.broker.group;
 
 import static io.tributary.broker.group.GroupFixture.INITIAL_DELAY_MS;
-import static io.tributary.broker.group.GroupFixture.REBALANCE_TIMEOUT_MS;
 import static io.tributary.broker.group.GroupFixture.SESSION_TIMEOUT_MS;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,7 +10,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import io.tributary.broker.group.consumer.ConsumerHeartbeat;
 import io.tributary.broker.group.consumer.HeartbeatResult;
 import io.tributary.broker.testing.DumpLogSegmentsOutput;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Assignment;
@@ -92,12 +90,6 @@ class ClassicGroupFailoverTest {
         assertThat(sync(joined.get(0), assignments).join().assignment()).isEqualTo(assignment(0));
         followers.forEach(sync -> assertThat(sync.join().error()).isEqualTo(Errors.NONE));
         return joined;
-    }
-
-    /** Member "c" joins with the consumer protocol. */
-    private HeartbeatResult consumerJoin(String instanceId) {
-        return fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, "c", 0, instanceId, null, REBALANCE_TIMEOUT_MS,
-                List.of(TOPIC), null, null, Map.of(), "client-c", "/127.0.0.1")).join();
     }
 
     private GroupDescription describe() {
@@ -201,7 +193,7 @@ class ClassicGroupFailoverTest {
 
     @Test
     void aConsumerGroupThatTurnedClassicComesBackClassic() {
-        HeartbeatResult c = consumerJoin("i-c");
+        HeartbeatResult c = fixture.consumerGroupJoin(GROUP, "c", "i-c", TOPIC);
         JoinResult m = joinNew().join();
         assertThat(c.error()).isEqualTo(Errors.NONE);
         assertThat(m.error()).isEqualTo(Errors.NONE);
@@ -222,7 +214,7 @@ class ClassicGroupFailoverTest {
         stableGroup(List.of(joinNew()));
         assertThat(storedClassicGroups()).containsKey(GROUP);
 
-        HeartbeatResult c = consumerJoin(null);
+        HeartbeatResult c = fixture.consumerGroupJoin(GROUP, "c", null, TOPIC);
 
         assertThat(c.error()).isEqualTo(Errors.NONE);
         assertThat(storedClassicGroups()).as("a tombstone, as Kafka writes before the consumer group's records").doesNotContainKey(GROUP);
@@ -237,7 +229,7 @@ class ClassicGroupFailoverTest {
             throw new NotEnoughReplicasException("1 of 2 replicas in sync");
         };
 
-        HeartbeatResult c = consumerJoin(null);
+        HeartbeatResult c = fixture.consumerGroupJoin(GROUP, "c", null, TOPIC);
 
         assertThat(c.error()).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
         assertThat(describe().state()).isEqualTo(GroupState.STABLE);
@@ -253,7 +245,7 @@ class ClassicGroupFailoverTest {
     void aDeletedGroupDoesNotComeBack() {
         JoinResult only = stableGroup(List.of(joinNew())).get(0);
         fixture.coordinator.leave(GROUP, List.of(new MemberIdentity(only.memberId(), null))).join();
-        assertThat(fixture.offsets.deleteGroups(List.of(GROUP))).containsEntry(GROUP, Errors.NONE);
+        assertThat(fixture.offsets.deleteGroups(List.of(GROUP)).join()).containsEntry(GROUP, Errors.NONE);
 
         fixture.reopen();
 

@@ -49,26 +49,6 @@ class ConsumerGroupCoordinatorTest {
         fixture.close();
     }
 
-    private HeartbeatResult join(String memberId, String instanceId, List<String> topics, String regex, String assignor) {
-        return fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, memberId, 0, instanceId, null, REBALANCE_TIMEOUT_MS,
-                topics, regex, assignor, Map.of(), "client-" + memberId, "/127.0.0.1")).join();
-    }
-
-    private HeartbeatResult join(String memberId) {
-        return join(memberId, null, List.of("t"), null, null);
-    }
-
-    /** An incremental heartbeat; {@code owned} null when the member does not report its partitions. */
-    private HeartbeatResult beat(String memberId, int epoch, Map<Uuid, Set<Integer>> owned) {
-        return fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, memberId, epoch, null, null, -1,
-                null, null, null, owned, "client-" + memberId, "/127.0.0.1")).join();
-    }
-
-    private HeartbeatResult leave(String memberId, String instanceId, int epoch) {
-        return fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, memberId, epoch, instanceId, null, -1,
-                null, null, null, null, "client-" + memberId, "/127.0.0.1")).join();
-    }
-
     private ConsumerGroupCoordinator.Description describe() {
         return fixture.consumerGroups.describe(GROUP).orElseThrow();
     }
@@ -78,7 +58,7 @@ class ConsumerGroupCoordinatorTest {
         Map<String, HeartbeatResult> latest = new HashMap<>(members);
         for (int round = 0; round < 5; round++) {
             latest.replaceAll((memberId, last) -> {
-                HeartbeatResult next = beat(memberId, last.memberEpoch(), last.assignment());
+                HeartbeatResult next = fixture.consumerGroupHeartbeat(GROUP, memberId, null, last.memberEpoch(), last.assignment());
                 assertThat(next.error()).as(memberId).isEqualTo(Errors.NONE);
                 return next.assignment() == null ? new HeartbeatResult(next.error(), null, next.memberId(), next.memberEpoch(),
                         next.heartbeatIntervalMs(), last.assignment()) : next;
@@ -90,7 +70,7 @@ class ConsumerGroupCoordinatorTest {
 
     @Test
     void theFirstMemberGetsEveryPartitionAtEpochOne() {
-        HeartbeatResult a = join("a");
+        HeartbeatResult a = fixture.consumerGroupJoin(GROUP, "a", null, "t");
 
         assertThat(a.error()).isEqualTo(Errors.NONE);
         assertThat(a.memberEpoch()).isEqualTo(1);
@@ -107,21 +87,21 @@ class ConsumerGroupCoordinatorTest {
 
     @Test
     void aPartitionGoesToItsNewOwnerOnlyAfterTheOldOneRevokedIt() {
-        HeartbeatResult a = join("a");
-        HeartbeatResult b = join("b");
+        HeartbeatResult a = fixture.consumerGroupJoin(GROUP, "a", null, "t");
+        HeartbeatResult b = fixture.consumerGroupJoin(GROUP, "b", null, "t");
         assertThat(b.memberEpoch()).as("b is at the new epoch at once").isEqualTo(2);
         assertThat(b.assignment()).as("but all its target partitions are still a's").isEmpty();
         assertThat(describe().state()).isEqualTo(ConsumerGroupState.RECONCILING);
 
-        HeartbeatResult revoking = beat("a", a.memberEpoch(), a.assignment());
+        HeartbeatResult revoking = fixture.consumerGroupHeartbeat(GROUP, "a", null, a.memberEpoch(), a.assignment());
         assertThat(revoking.memberEpoch()).as("a stays at its epoch until it revoked").isEqualTo(1);
         Map<Uuid, Set<Integer>> kept = revoking.assignment();
         assertThat(Partitions.count(kept)).isEqualTo(3);
-        assertThat(beat("b", 2, Map.of()).assignment()).as("nothing free yet").isEmpty();
+        assertThat(fixture.consumerGroupHeartbeat(GROUP, "b", null, 2, Map.of()).assignment()).as("nothing free yet").isEmpty();
 
-        HeartbeatResult revoked = beat("a", 1, kept);
+        HeartbeatResult revoked = fixture.consumerGroupHeartbeat(GROUP, "a", null, 1, kept);
         assertThat(revoked.memberEpoch()).isEqualTo(2);
-        HeartbeatResult bAssigned = beat("b", 2, Map.of());
+        HeartbeatResult bAssigned = fixture.consumerGroupHeartbeat(GROUP, "b", null, 2, Map.of());
         assertThat(Partitions.count(bAssigned.assignment())).isEqualTo(3);
         assertThat(Partitions.intersection(bAssigned.assignment(), kept)).isEmpty();
         settle(Map.of("a", revoked, "b", bAssigned));
@@ -129,13 +109,14 @@ class ConsumerGroupCoordinatorTest {
 
     @Test
     void aMemberThatStopsHeartbeatingIsFencedAfterTheSessionTimeoutAndTheOthersTakeOver() {
-        Map<String, HeartbeatResult> members = settle(Map.of("a", join("a"), "b", join("b")));
+        Map<String, HeartbeatResult> members = settle(Map.of("a", fixture.consumerGroupJoin(GROUP, "a", null, "t"),
+                "b", fixture.consumerGroupJoin(GROUP, "b", null, "t")));
         HeartbeatResult a = members.get("a");
         long waited = 0;
         while (waited < CONSUMER_SESSION_TIMEOUT_MS - CONSUMER_HEARTBEAT_INTERVAL_MS) {
             fixture.advance(CONSUMER_HEARTBEAT_INTERVAL_MS);
             waited += CONSUMER_HEARTBEAT_INTERVAL_MS;
-            a = beat("a", a.memberEpoch(), a.assignment());
+            a = fixture.consumerGroupHeartbeat(GROUP, "a", null, a.memberEpoch(), a.assignment());
             assertThat(a.error()).isEqualTo(Errors.NONE);
         }
         assertThat(describe().members()).as("b's session has not ended yet").hasSize(2);
@@ -143,20 +124,22 @@ class ConsumerGroupCoordinatorTest {
         fixture.advance(CONSUMER_HEARTBEAT_INTERVAL_MS + 100);
 
         assertThat(describe().members()).extracting(ConsumerGroupCoordinator.DescribedMember::memberId).containsExactly("a");
-        assertThat(beat("b", members.get("b").memberEpoch(), null).error()).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
-        HeartbeatResult all = beat("a", a.memberEpoch(), a.assignment());
+        assertThat(fixture.consumerGroupHeartbeat(GROUP, "b", null, members.get("b").memberEpoch(), null).error())
+                .isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+        HeartbeatResult all = fixture.consumerGroupHeartbeat(GROUP, "a", null, a.memberEpoch(), a.assignment());
         assertThat(all.assignment()).isEqualTo(Map.of(topic.id(), Set.of(0, 1, 2, 3, 4, 5)));
     }
 
     @Test
     void aGroupsOwnConfigsSetTheHeartbeatIntervalItsMembersAreToldAndTheSessionTimeoutTheyAreFencedAfter() {
         fixture.groupConfigs.put(GROUP, Map.of("consumer.heartbeat.interval.ms", "7000", "consumer.session.timeout.ms", "50000"));
-        Map<String, HeartbeatResult> members = settle(Map.of("a", join("a"), "b", join("b")));
+        Map<String, HeartbeatResult> members = settle(Map.of("a", fixture.consumerGroupJoin(GROUP, "a", null, "t"),
+                "b", fixture.consumerGroupJoin(GROUP, "b", null, "t")));
         assertThat(members.values()).allSatisfy(member -> assertThat(member.heartbeatIntervalMs()).isEqualTo(7000));
         HeartbeatResult a = members.get("a");
         for (int waited = 0; waited < 49_000; waited += 7000) {
             fixture.advance(7000);
-            a = beat("a", a.memberEpoch(), a.assignment());
+            a = fixture.consumerGroupHeartbeat(GROUP, "a", null, a.memberEpoch(), a.assignment());
         }
         assertThat(describe().members()).as("past the broker's 45 s, within the group's 50 s").hasSize(2);
 
@@ -164,12 +147,13 @@ class ConsumerGroupCoordinatorTest {
 
         assertThat(describe().members()).extracting(ConsumerGroupCoordinator.DescribedMember::memberId).containsExactly("a");
         fixture.groupConfigs.remove(GROUP);
-        assertThat(beat("a", a.memberEpoch(), null).heartbeatIntervalMs()).as("the broker's again").isEqualTo(CONSUMER_HEARTBEAT_INTERVAL_MS);
+        assertThat(fixture.consumerGroupHeartbeat(GROUP, "a", null, a.memberEpoch(), null).heartbeatIntervalMs())
+                .as("the broker's again").isEqualTo(CONSUMER_HEARTBEAT_INTERVAL_MS);
     }
 
     @Test
     void aHeartbeatIsAnsweredOnceWhatItWroteIsReplicatedAndOneThatWroteNothingOnceTheGroupsEarlierWritesAre() {
-        HeartbeatResult a = settle(Map.of("a", join("a"))).get("a");
+        HeartbeatResult a = settle(Map.of("a", fixture.consumerGroupJoin(GROUP, "a", null, "t"))).get("a");
         List<CompletableFuture<Errors>> unreplicated = fixture.holdReplication();
 
         CompletableFuture<HeartbeatResult> resubscribed = fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, "a",
@@ -192,13 +176,13 @@ class ConsumerGroupCoordinatorTest {
 
     @Test
     void aWriteRefusedForWantOfReplicasIsAnsweredCoordinatorNotAvailableAndTheGroupIsWhatItsLogHolds() {
-        settle(Map.of("a", join("a")));
+        settle(Map.of("a", fixture.consumerGroupJoin(GROUP, "a", null, "t")));
         int epoch = describe().groupEpoch();
         fixture.replication = (partition, records) -> {
             throw new NotEnoughReplicasException("1 of 2 replicas in sync");
         };
 
-        assertThat(join("b").error()).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+        assertThat(fixture.consumerGroupJoin(GROUP, "b", null, "t").error()).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
 
         assertThat(describe().members()).extracting(ConsumerGroupCoordinator.DescribedMember::memberId).containsExactly("a");
         assertThat(describe().groupEpoch()).as("b's join was never stored").isEqualTo(epoch);
@@ -206,19 +190,19 @@ class ConsumerGroupCoordinatorTest {
             fixture.appendLocally(partition, records);
             return CompletableFuture.completedFuture(Errors.NONE);
         };
-        assertThat(join("b").memberEpoch()).isEqualTo(epoch + 1);
+        assertThat(fixture.consumerGroupJoin(GROUP, "b", null, "t").memberEpoch()).isEqualTo(epoch + 1);
     }
 
     @Test
     void everySessionAndRevocationDeadlineAsksForTheCheckToRunThen() {
         long joined = fixture.time.milliseconds();
-        HeartbeatResult a = join("a");
+        HeartbeatResult a = fixture.consumerGroupJoin(GROUP, "a", null, "t");
         assertThat(fixture.deadlinesSet).contains(joined + CONSUMER_SESSION_TIMEOUT_MS);
         assertThat(fixture.consumerGroups.checkDeadlines()).isEqualTo(joined + CONSUMER_SESSION_TIMEOUT_MS);
 
         fixture.time.sleep(1000);
-        join("b"); // a must now revoke half of its partitions within its rebalance timeout
-        beat("a", a.memberEpoch(), a.assignment());
+        fixture.consumerGroupJoin(GROUP, "b", null, "t"); // a must now revoke half of its partitions within its rebalance timeout
+        fixture.consumerGroupHeartbeat(GROUP, "a", null, a.memberEpoch(), a.assignment());
         long revocation = fixture.time.milliseconds() + REBALANCE_TIMEOUT_MS;
         assertThat(fixture.deadlinesSet).contains(revocation);
         assertThat(fixture.consumerGroups.checkDeadlines()).as("a's revocation comes before any session ends").isEqualTo(revocation);
@@ -227,28 +211,30 @@ class ConsumerGroupCoordinatorTest {
     @Test
     void aStaticMemberThatLeavesForAWhileComesBackUnderANewIdWithItsPartitions() {
         Map<String, HeartbeatResult> members = settle(Map.of(
-                "a", join("a", "instance-a", List.of("t"), null, null), "b", join("b", "instance-b", List.of("t"), null, null)));
+                "a", fixture.consumerGroupJoin(GROUP, "a", "instance-a", "t"),
+                "b", fixture.consumerGroupJoin(GROUP, "b", "instance-b", "t")));
         int groupEpoch = describe().groupEpoch();
 
-        assertThat(leave("a", "instance-a", -2).memberEpoch()).isEqualTo(-2);
-        assertThat(beat("b", members.get("b").memberEpoch(), members.get("b").assignment()).assignment())
-                .as("b gets none of a's partitions").isEqualTo(members.get("b").assignment());
-        assertThat(join("x", "instance-b", List.of("t"), null, null).error())
+        assertThat(fixture.consumerGroupHeartbeat(GROUP, "a", "instance-a", -2, null).memberEpoch()).isEqualTo(-2);
+        HeartbeatResult b = fixture.consumerGroupHeartbeat(GROUP, "b", null, members.get("b").memberEpoch(), members.get("b").assignment());
+        assertThat(b.assignment()).as("b gets none of a's partitions").isEqualTo(members.get("b").assignment());
+        assertThat(fixture.consumerGroupJoin(GROUP, "x", "instance-b", "t").error())
                 .as("an instance id in use").isEqualTo(Errors.UNRELEASED_INSTANCE_ID);
 
-        HeartbeatResult again = join("a2", "instance-a", List.of("t"), null, null);
+        HeartbeatResult again = fixture.consumerGroupJoin(GROUP, "a2", "instance-a", "t");
 
         assertThat(again.error()).isEqualTo(Errors.NONE);
         assertThat(again.memberEpoch()).isEqualTo(members.get("a").memberEpoch());
         assertThat(again.assignment()).isEqualTo(members.get("a").assignment());
         assertThat(describe().groupEpoch()).as("no rebalance").isEqualTo(groupEpoch);
-        assertThat(beat("a", members.get("a").memberEpoch(), null).error()).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+        assertThat(fixture.consumerGroupHeartbeat(GROUP, "a", null, members.get("a").memberEpoch(), null).error())
+                .isEqualTo(Errors.UNKNOWN_MEMBER_ID);
     }
 
     @Test
     void theSameTopicsInAnotherOrderAreNoNewSubscription() {
         fixture.topics.create("u", 2);
-        HeartbeatResult a = settle(Map.of("a", join("a", null, List.of("t", "u"), null, null))).get("a");
+        HeartbeatResult a = settle(Map.of("a", fixture.consumerGroupJoin(GROUP, "a", null, List.of("t", "u"), null, null))).get("a");
         int groupEpoch = describe().groupEpoch();
 
         HeartbeatResult reordered = fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, "a", a.memberEpoch(), null,
@@ -261,29 +247,31 @@ class ConsumerGroupCoordinatorTest {
 
     @Test
     void aStaticMembersNewIncarnationStartsAtEpochZeroAsInKafkaSoItsPredecessorsEpochIsNotItsPrevious() {
-        HeartbeatResult a = join("a", "instance-a", List.of("t"), null, null);
-        assertThat(leave("a", "instance-a", -2).memberEpoch()).isEqualTo(-2);
-        join("b");
+        HeartbeatResult a = fixture.consumerGroupJoin(GROUP, "a", "instance-a", "t");
+        assertThat(fixture.consumerGroupHeartbeat(GROUP, "a", "instance-a", -2, null).memberEpoch()).isEqualTo(-2);
+        fixture.consumerGroupJoin(GROUP, "b", null, "t");
 
-        HeartbeatResult again = join("a2", "instance-a", List.of("t"), null, null);
+        HeartbeatResult again = fixture.consumerGroupJoin(GROUP, "a2", "instance-a", "t");
 
         assertThat(again.memberEpoch()).as("reconciled from 0 to the target epoch at once").isEqualTo(describe().assignmentEpoch());
         assertThat(Partitions.count(again.assignment())).isEqualTo(3);
-        assertThat(beat("a2", a.memberEpoch(), again.assignment()).error()).as("its previous epoch is 0, not a's")
+        assertThat(fixture.consumerGroupHeartbeat(GROUP, "a2", null, a.memberEpoch(), again.assignment()).error())
+                .as("its previous epoch is 0, not a's")
                 .isEqualTo(Errors.FENCED_MEMBER_EPOCH);
     }
 
     @Test
     void aStaticMemberThatLeavesForAWhileGivesUpThePartitionsItWasRevoking() {
-        HeartbeatResult a = join("a", "instance-a", List.of("t"), null, null);
-        HeartbeatResult b = join("b");
-        HeartbeatResult revoking = beat("a", a.memberEpoch(), a.assignment());
+        HeartbeatResult a = fixture.consumerGroupJoin(GROUP, "a", "instance-a", "t");
+        HeartbeatResult b = fixture.consumerGroupJoin(GROUP, "b", null, "t");
+        HeartbeatResult revoking = fixture.consumerGroupHeartbeat(GROUP, "a", null, a.memberEpoch(), a.assignment());
         assertThat(Partitions.count(revoking.assignment())).as("a is to give up three").isEqualTo(3);
-        assertThat(beat("b", b.memberEpoch(), Map.of()).assignment()).as("a still owns them").isEmpty();
+        assertThat(fixture.consumerGroupHeartbeat(GROUP, "b", null, b.memberEpoch(), Map.of()).assignment()).as("a still owns them")
+                .isEmpty();
 
-        assertThat(leave("a", "instance-a", -2).memberEpoch()).isEqualTo(-2);
+        assertThat(fixture.consumerGroupHeartbeat(GROUP, "a", "instance-a", -2, null).memberEpoch()).isEqualTo(-2);
 
-        HeartbeatResult bAssigned = beat("b", b.memberEpoch(), Map.of());
+        HeartbeatResult bAssigned = fixture.consumerGroupHeartbeat(GROUP, "b", null, b.memberEpoch(), Map.of());
         assertThat(Partitions.count(bAssigned.assignment())).as("as in Kafka, a kept only what it still was to own").isEqualTo(3);
         assertThat(Partitions.intersection(bAssigned.assignment(), revoking.assignment())).isEmpty();
     }
@@ -292,31 +280,33 @@ class ConsumerGroupCoordinatorTest {
     void aRegexSubscriptionFollowsTopicsAsTheyAppear() {
         Topic first = fixture.topics.create("orders-1", 2);
         fixture.topics.create("other", 2);
-        HeartbeatResult a = join("a", null, List.of(), "orders-.*", null);
+        HeartbeatResult a = fixture.consumerGroupJoin(GROUP, "a", null, List.of(), "orders-.*", null);
         assertThat(a.assignment()).isEqualTo(Map.of(first.id(), Set.of(0, 1)));
 
         Topic second = fixture.topics.create("orders-2", 1);
         fixture.advance(100);
-        HeartbeatResult next = beat("a", a.memberEpoch(), a.assignment());
+        HeartbeatResult next = fixture.consumerGroupHeartbeat(GROUP, "a", null, a.memberEpoch(), a.assignment());
 
         assertThat(next.memberEpoch()).isGreaterThan(a.memberEpoch());
         assertThat(next.assignment()).isEqualTo(Map.of(first.id(), Set.of(0, 1), second.id(), Set.of(0)));
-        assertThat(join("b", null, List.of(), "orders-(", null).error()).isEqualTo(Errors.INVALID_REGULAR_EXPRESSION);
+        assertThat(fixture.consumerGroupJoin(GROUP, "b", null, List.of(), "orders-(", null).error())
+                .isEqualTo(Errors.INVALID_REGULAR_EXPRESSION);
     }
 
     @Test
     void membersMayAskForTheRangeAssignorButNotForAnUnknownOne() {
-        join("a", null, List.of("t"), null, "range");
+        fixture.consumerGroupJoin(GROUP, "a", null, List.of("t"), null, "range");
         assertThat(describe().assignorName()).isEqualTo("range");
-        assertThat(join("b", null, List.of("t"), null, "sticky").error()).isEqualTo(Errors.UNSUPPORTED_ASSIGNOR);
+        assertThat(fixture.consumerGroupJoin(GROUP, "b", null, List.of("t"), null, "sticky").error())
+                .isEqualTo(Errors.UNSUPPORTED_ASSIGNOR);
     }
 
     @Test
     void eachTypeOfGroupIsDescribedByItsOwnApi() {
-        assertThat(join("a").error()).isEqualTo(Errors.NONE);
+        assertThat(fixture.consumerGroupJoin(GROUP, "a", null, "t").error()).isEqualTo(Errors.NONE);
         assertThat(fixture.coordinator.describe(GROUP)).as("DescribeGroups does not describe consumer groups").isEmpty();
 
-        assertThat(leave("a", null, -1).error()).isEqualTo(Errors.NONE);
+        assertThat(fixture.consumerGroupHeartbeat(GROUP, "a", null, -1, null).error()).isEqualTo(Errors.NONE);
         assertThat(describe().state()).isEqualTo(ConsumerGroupState.EMPTY);
         fixture.coordinator.join(GroupFixture.join(GROUP, "", null, "range"));
         assertThat(fixture.consumerGroups.describe(GROUP)).as("the empty consumer group became classic").isEmpty();
@@ -325,7 +315,7 @@ class ConsumerGroupCoordinatorTest {
 
     @Test
     void commitsAreCheckedAgainstTheMembersEpochAndPartitions() {
-        HeartbeatResult a = join("a");
+        HeartbeatResult a = fixture.consumerGroupJoin(GROUP, "a", null, "t");
         TopicPartition owned = new TopicPartition("t", 0);
 
         assertThat(commit("nobody", 1, owned)).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
@@ -333,9 +323,9 @@ class ConsumerGroupCoordinatorTest {
         assertThat(commit("a", a.memberEpoch() + 1, owned)).isEqualTo(Errors.STALE_MEMBER_EPOCH);
         assertThat(commit("a", a.memberEpoch(), owned)).isEqualTo(Errors.NONE);
 
-        HeartbeatResult b = join("b");
-        HeartbeatResult aRevoking = beat("a", a.memberEpoch(), a.assignment());
-        HeartbeatResult aMoved = beat("a", a.memberEpoch(), aRevoking.assignment());
+        HeartbeatResult b = fixture.consumerGroupJoin(GROUP, "b", null, "t");
+        HeartbeatResult aRevoking = fixture.consumerGroupHeartbeat(GROUP, "a", null, a.memberEpoch(), a.assignment());
+        HeartbeatResult aMoved = fixture.consumerGroupHeartbeat(GROUP, "a", null, a.memberEpoch(), aRevoking.assignment());
         assertThat(aMoved.memberEpoch()).isGreaterThan(a.memberEpoch());
         TopicPartition kept = new TopicPartition("t", aMoved.assignment().get(topic.id()).iterator().next());
         assertThat(commit("a", a.memberEpoch(), kept)).as("a commit sent before the new epoch arrived (KIP-1251)")
@@ -343,14 +333,14 @@ class ConsumerGroupCoordinatorTest {
         int givenAway = Partitions.difference(a.assignment(), aMoved.assignment()).get(topic.id()).iterator().next();
         assertThat(commit("a", aMoved.memberEpoch(), new TopicPartition("t", givenAway))).as("a partition a gave up")
                 .isEqualTo(Errors.STALE_MEMBER_EPOCH);
-        HeartbeatResult bAssigned = beat("b", b.memberEpoch(), Map.of());
+        HeartbeatResult bAssigned = fixture.consumerGroupHeartbeat(GROUP, "b", null, b.memberEpoch(), Map.of());
         int fresh = bAssigned.assignment().get(topic.id()).iterator().next();
         assertThat(commit("b", bAssigned.memberEpoch(), new TopicPartition("t", fresh))).isEqualTo(Errors.NONE);
     }
 
     @Test
     void offsetFetchesOfMembersAreCheckedAgainstTheirEpoch() {
-        HeartbeatResult a = join("a");
+        HeartbeatResult a = fixture.consumerGroupJoin(GROUP, "a", null, "t");
         assertThat(fixture.offsets.checkFetcher(GROUP, null, -1)).as("an admin client").isEqualTo(Errors.NONE);
         assertThat(fixture.offsets.checkFetcher(GROUP, "joining", -1)).as("a member before it joined").isEqualTo(Errors.NONE);
         assertThat(fixture.offsets.checkFetcher(GROUP, "a", a.memberEpoch())).isEqualTo(Errors.NONE);
@@ -365,14 +355,17 @@ class ConsumerGroupCoordinatorTest {
 
     @Test
     void aHeartbeatOrLeaveToAGroupThatIsNoConsumerGroupIsGroupIdNotFoundAsInKafka() {
-        assertThat(beat("a", 1, null)).extracting(HeartbeatResult::error, HeartbeatResult::errorMessage)
+        assertThat(fixture.consumerGroupHeartbeat(GROUP, "a", null, 1, null))
+                .extracting(HeartbeatResult::error, HeartbeatResult::errorMessage)
                 .containsExactly(Errors.GROUP_ID_NOT_FOUND, "Consumer group g not found.");
-        assertThat(leave("a", null, -1)).extracting(HeartbeatResult::error, HeartbeatResult::errorMessage)
+        assertThat(fixture.consumerGroupHeartbeat(GROUP, "a", null, -1, null))
+                .extracting(HeartbeatResult::error, HeartbeatResult::errorMessage)
                 .containsExactly(Errors.GROUP_ID_NOT_FOUND, "Group g not found.");
         TopicPartition partition = new TopicPartition("t", 0);
         fixture.offsets.commit(new OffsetCommit(GROUP, "", null, -1, Map.of(partition, new OffsetCommit.Position(1, -1, null)))).join();
 
-        assertThat(List.of(beat("a", 1, null), leave("a", "i-a", -2))).as("an empty classic group (of committed offsets)")
+        assertThat(List.of(fixture.consumerGroupHeartbeat(GROUP, "a", null, 1, null),
+                fixture.consumerGroupHeartbeat(GROUP, "a", "i-a", -2, null))).as("an empty classic group (of committed offsets)")
                 .allSatisfy(answer -> assertThat(answer).extracting(HeartbeatResult::error, HeartbeatResult::errorMessage)
                         .containsExactly(Errors.GROUP_ID_NOT_FOUND, "Group g is not a consumer group."));
         assertThat(fixture.consumerGroups.describe(GROUP)).isEmpty();
@@ -380,14 +373,15 @@ class ConsumerGroupCoordinatorTest {
 
     @Test
     void aRestartedCoordinatorRebuildsTheGroupFromItsRecords() {
-        Map<String, HeartbeatResult> members = settle(Map.of("a", join("a", "instance-a", List.of("t"), null, null), "b", join("b")));
+        Map<String, HeartbeatResult> members = settle(Map.of("a", fixture.consumerGroupJoin(GROUP, "a", "instance-a", "t"),
+                "b", fixture.consumerGroupJoin(GROUP, "b", null, "t")));
         ConsumerGroupCoordinator.Description before = describe();
 
         fixture.reopen();
 
         ConsumerGroupCoordinator.Description after = describe();
         assertThat(after).isEqualTo(before);
-        HeartbeatResult a = beat("a", members.get("a").memberEpoch(), members.get("a").assignment());
+        HeartbeatResult a = fixture.consumerGroupHeartbeat(GROUP, "a", null, members.get("a").memberEpoch(), members.get("a").assignment());
         assertThat(a.error()).isEqualTo(Errors.NONE);
         assertThat(a.memberEpoch()).isEqualTo(members.get("a").memberEpoch());
         assertThat(commit("a", a.memberEpoch(), new TopicPartition("t",

@@ -3,13 +3,18 @@ package io.tributary.broker.group;
 import io.tributary.broker.coordinator.CoordinatedPartitions;
 import io.tributary.broker.coordinator.InternalTopic;
 import io.tributary.broker.group.consumer.ConsumerGroupSettings;
+import io.tributary.broker.group.consumer.ConsumerHeartbeat;
+import io.tributary.broker.group.consumer.HeartbeatResult;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import io.tributary.broker.log.AppendOrigin;
 import io.tributary.broker.log.LogConfig;
@@ -19,6 +24,7 @@ import io.tributary.broker.testing.FakeTime;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Subscription;
 import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.utils.Utils;
@@ -51,10 +57,13 @@ final class GroupFixture implements AutoCloseable {
      * How a write to the offsets partitions fares: appended and replicated at once, unless a test holds the
      * replication back (a future it completes) or refuses the write (too few replicas in sync).
      */
-    volatile InternalTopic.Appender replication = (partition, records) -> {
-        appendLocally(partition, records);
-        return CompletableFuture.completedFuture(Errors.NONE);
-    };
+    volatile InternalTopic.Appender replication = this::replicatedAtOnce;
+    /** Where each write held back by {@link #holdReplication()} starts: what a failover loses of it. */
+    private final Map<CompletableFuture<Errors>, HeldWrite> heldWrites = new ConcurrentHashMap<>();
+
+    private record HeldWrite(TopicPartition partition, long firstOffset) {
+    }
+
     /** Each group's own configs, as kafka-configs --entity-type groups would set them. */
     final Map<String, Map<String, String>> groupConfigs = new ConcurrentHashMap<>();
     GroupCoordinator coordinator;
@@ -121,17 +130,46 @@ final class GroupFixture implements AutoCloseable {
     List<CompletableFuture<Errors>> holdReplication() {
         List<CompletableFuture<Errors>> unreplicated = new CopyOnWriteArrayList<>();
         replication = (partition, records) -> {
-            appendLocally(partition, records);
+            long start = appendLocally(partition, records);
             CompletableFuture<Errors> replicated = new CompletableFuture<>();
+            heldWrites.put(replicated, new HeldWrite(partition, start));
             unreplicated.add(replicated);
             return replicated;
         };
         return unreplicated;
     }
 
+    private CompletableFuture<Errors> replicatedAtOnce(TopicPartition partition, MemoryRecords records) {
+        appendLocally(partition, records);
+        return CompletableFuture.completedFuture(Errors.NONE);
+    }
+
+    /**
+     * Another broker, which has only what was replicated, takes the offsets partitions over: the writes held back and not
+     * completed with NONE are lost (this broker's log is cut where the first of them starts, as it would be truncated
+     * to the new leader's), and the coordinator is rebuilt from the log. Writes are replicated at once from now on.
+     */
+    void failover() {
+        Map<TopicPartition, Long> replicatedEnds = new HashMap<>();
+        heldWrites.forEach((write, held) -> {
+            if (!write.isDone() || write.join() != Errors.NONE) {
+                replicatedEnds.merge(held.partition(), held.firstOffset(), Math::min);
+            }
+        });
+        replicatedEnds.forEach((partition, end) -> logs.log(partition).orElseThrow().truncateTo(end));
+        replicateAtOnce();
+        reopen();
+    }
+
+    /** Writes are replicated at once again (those held back so far stay as the test leaves them). */
+    void replicateAtOnce() {
+        heldWrites.clear();
+        replication = this::replicatedAtOnce;
+    }
+
     /** Appends to this broker's own replica of the partition, as a leader does before its followers have it. */
-    void appendLocally(TopicPartition partition, MemoryRecords records) {
-        logs.log(partition).orElseThrow().appendAsLeader(records, 0, AppendOrigin.COORDINATOR);
+    long appendLocally(TopicPartition partition, MemoryRecords records) {
+        return logs.log(partition).orElseThrow().appendAsLeader(records, 0, AppendOrigin.COORDINATOR).firstOffset();
     }
 
     /** The first segment of the offsets partition of {@code groupId}, flushed, as DumpLogSegments reads it. */
@@ -185,6 +223,30 @@ final class GroupFixture implements AutoCloseable {
         }
         return new JoinRequest(groupId, memberId, instanceId, "client", "/127.0.0.1", SESSION_TIMEOUT_MS,
                 REBALANCE_TIMEOUT_MS, "consumer", offered, true);
+    }
+
+    /**
+     * A consumer's first ConsumerGroupHeartbeat (member epoch 0), answered within 10 s: its subscription, and the assignor
+     * it asks for (null: the default).
+     */
+    HeartbeatResult consumerGroupJoin(String groupId, String memberId, String instanceId, List<String> topics, String regex,
+                                      String assignor) {
+        return consumerGroups.heartbeat(new ConsumerHeartbeat(groupId, memberId, 0, instanceId, null, REBALANCE_TIMEOUT_MS,
+                topics, regex, assignor, Map.of(), "client-" + memberId, "/127.0.0.1")).orTimeout(10, TimeUnit.SECONDS).join();
+    }
+
+    /** A consumer's first ConsumerGroupHeartbeat, subscribed to {@code topic}. */
+    HeartbeatResult consumerGroupJoin(String groupId, String memberId, String instanceId, String topic) {
+        return consumerGroupJoin(groupId, memberId, instanceId, List.of(topic), null, null);
+    }
+
+    /**
+     * A ConsumerGroupHeartbeat at {@code epoch} that changes nothing of the subscription: -1 leaves, -2 leaves for now (a
+     * static member); {@code owned} null when the member does not report its partitions.
+     */
+    HeartbeatResult consumerGroupHeartbeat(String groupId, String memberId, String instanceId, int epoch, Map<Uuid, Set<Integer>> owned) {
+        return consumerGroups.heartbeat(new ConsumerHeartbeat(groupId, memberId, epoch, instanceId, null, -1,
+                null, null, null, owned, "client-" + memberId, "/127.0.0.1")).orTimeout(10, TimeUnit.SECONDS).join();
     }
 
     @Override

@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import io.tributary.broker.group.consumer.ConsumerGroupState;
-import io.tributary.broker.group.consumer.ConsumerHeartbeat;
 import io.tributary.broker.group.consumer.HeartbeatResult;
 import io.tributary.broker.group.consumer.Partitions;
 import io.tributary.broker.group.consumer.SubscribableTopics.Topic;
@@ -24,6 +23,7 @@ import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Subscription;
 import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.coordinator.group.ConsumerGroupMigrationPolicy;
@@ -150,25 +150,6 @@ class GroupMigrationTest {
 
     // ---- consumer-protocol members
 
-    private HeartbeatResult consumerJoin(String memberId) {
-        return consumerJoin(memberId, null);
-    }
-
-    private HeartbeatResult consumerJoin(String memberId, String instanceId) {
-        return fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, memberId, 0, instanceId, null, REBALANCE_TIMEOUT_MS,
-                List.of(TOPIC), null, null, Map.of(), "client-" + memberId, "/127.0.0.1")).join();
-    }
-
-    private HeartbeatResult consumerBeat(String memberId, int epoch, Map<Uuid, Set<Integer>> owned) {
-        return fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, memberId, epoch, null, null, -1,
-                null, null, null, owned, "client-" + memberId, "/127.0.0.1")).join();
-    }
-
-    private HeartbeatResult consumerLeave(String memberId) {
-        return fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, memberId, -1, null, null, -1,
-                null, null, null, null, "client-" + memberId, "/127.0.0.1")).join();
-    }
-
     private ConsumerGroupCoordinator.Description consumerGroup() {
         return fixture.consumerGroups.describe(GROUP).orElseThrow();
     }
@@ -189,7 +170,7 @@ class GroupMigrationTest {
 
     /** A consumer group of one consumer-protocol member "c" (owning all six partitions) and classic members m1 and m2. */
     private Map<String, Integer> mixedGroup() {
-        HeartbeatResult c = consumerJoin("c");
+        HeartbeatResult c = fixture.consumerGroupJoin(GROUP, "c", null, TOPIC);
         String m1 = joinNew().join().memberId();
         String m2 = joinNew().join().memberId();
         Map<String, Integer> epochs = settle(Map.of("c", c.memberEpoch()), List.of(m1, m2));
@@ -206,8 +187,8 @@ class GroupMigrationTest {
         Map<String, Set<Integer>> owned = new HashMap<>();
         for (int round = 0; round < 6; round++) {
             for (String memberId : consumers.keySet()) {
-                HeartbeatResult beat = consumerBeat(memberId, epochs.get(memberId),
-                        Map.of(topic.id(), owned.getOrDefault(memberId, partitions(member(memberId).assignment()))));
+                HeartbeatResult beat = fixture.consumerGroupHeartbeat(GROUP, memberId, null, epochs.get(memberId), Map.of(topic.id(),
+                        owned.getOrDefault(memberId, partitions(member(memberId).assignment()))));
                 assertThat(beat.error()).as(memberId).isEqualTo(Errors.NONE);
                 epochs.put(memberId, beat.memberEpoch());
                 if (beat.assignment() != null) {
@@ -246,7 +227,7 @@ class GroupMigrationTest {
         String m2 = classic.get(1).memberId();
         int generation = classic.get(0).generationId();
 
-        HeartbeatResult c = consumerJoin("c");
+        HeartbeatResult c = fixture.consumerGroupJoin(GROUP, "c", null, TOPIC);
 
         assertThat(c.error()).isEqualTo(Errors.NONE);
         assertThat(c.memberEpoch()).isEqualTo(generation + 1);
@@ -285,7 +266,7 @@ class GroupMigrationTest {
         String m2 = classic.get(1).memberId();
 
         // i-1 restarts with group.protocol=consumer: a classic member never says it left, so nothing is unreleased
-        HeartbeatResult n1 = consumerJoin("n1", "i-1");
+        HeartbeatResult n1 = fixture.consumerGroupJoin(GROUP, "n1", "i-1", TOPIC);
 
         assertThat(n1.error()).isEqualTo(Errors.NONE);
         assertThat(partitions(n1.assignment())).as("the partitions of the member it replaced").containsExactlyInAnyOrder(0, 1, 2);
@@ -295,7 +276,7 @@ class GroupMigrationTest {
         fixture.reopen();
         assertThat(member("n1").classic()).as("as its record says").isFalse();
 
-        HeartbeatResult n2 = consumerJoin("n2", "i-2");
+        HeartbeatResult n2 = fixture.consumerGroupJoin(GROUP, "n2", "i-2", TOPIC);
         assertThat(n2.error()).isEqualTo(Errors.NONE);
         assertThat(partitions(n2.assignment())).containsExactlyInAnyOrder(3, 4, 5);
         assertThat(consumerGroup().members()).extracting(ConsumerGroupCoordinator.DescribedMember::memberId)
@@ -310,7 +291,7 @@ class GroupMigrationTest {
                 "connect", List.of(new Protocol("sessioned", new byte[]{1})), false);
         fixture.coordinator.join(connect);
 
-        HeartbeatResult c = consumerJoin("c");
+        HeartbeatResult c = fixture.consumerGroupJoin(GROUP, "c", null, TOPIC);
 
         assertThat(c.error()).isEqualTo(Errors.GROUP_ID_NOT_FOUND);
         assertThat(c.errorMessage()).contains("consumer embedded protocol");
@@ -323,7 +304,7 @@ class GroupMigrationTest {
         fixture.coordinator.join(new JoinRequest(GROUP, "", null, "classic", "/127.0.0.1", SESSION_TIMEOUT_MS, REBALANCE_TIMEOUT_MS,
                 "consumer", List.of(new Protocol("range", new byte[]{0, 9, 9})), false));
 
-        HeartbeatResult c = consumerJoin("c");
+        HeartbeatResult c = fixture.consumerGroupJoin(GROUP, "c", null, TOPIC);
 
         assertThat(c.error()).isEqualTo(Errors.GROUP_ID_NOT_FOUND);
         assertThat(fixture.coordinator.describe(GROUP)).isPresent();
@@ -336,7 +317,7 @@ class GroupMigrationTest {
         CompletableFuture<JoinResult> leaderRejoins = fixture.coordinator.join(classicJoin(classic.get(0).memberId(), Set.of()));
         assertThat(leaderRejoins).as("the classic group rebalances").isNotDone();
 
-        assertThat(consumerJoin("c").error()).isEqualTo(Errors.NONE);
+        assertThat(fixture.consumerGroupJoin(GROUP, "c", null, TOPIC).error()).isEqualTo(Errors.NONE);
 
         assertThat(leaderRejoins.join().error()).isEqualTo(Errors.REBALANCE_IN_PROGRESS);
         settle(Map.of("c", consumerGroup().groupEpoch()), List.of(classic.get(0).memberId(), classic.get(1).memberId()));
@@ -347,7 +328,7 @@ class GroupMigrationTest {
     @Test
     void aClassicMemberJoinsAConsumerGroupAndGetsItsPartitionsOnceTheirOwnerRevokedThem() {
         open(ConsumerGroupMigrationPolicy.BIDIRECTIONAL);
-        HeartbeatResult c = consumerJoin("c");
+        HeartbeatResult c = fixture.consumerGroupJoin(GROUP, "c", null, TOPIC);
         assertThat(partitions(c.assignment())).hasSize(6);
 
         JoinResult m = joinNew().join();
@@ -362,8 +343,8 @@ class GroupMigrationTest {
         assertThat(member(m.memberId()).classic()).isTrue();
         assertThat(member("c").classic()).isFalse();
 
-        HeartbeatResult revoking = consumerBeat("c", c.memberEpoch(), c.assignment());
-        consumerBeat("c", c.memberEpoch(), revoking.assignment());
+        HeartbeatResult revoking = fixture.consumerGroupHeartbeat(GROUP, "c", null, c.memberEpoch(), c.assignment());
+        fixture.consumerGroupHeartbeat(GROUP, "c", null, c.memberEpoch(), revoking.assignment());
         assertThat(classicHeartbeat(m.memberId(), m.generationId())).as("its partitions are free: rejoin to get them")
                 .isEqualTo(Errors.REBALANCE_IN_PROGRESS);
         JoinResult again = rejoin(m.memberId(), Set.of());
@@ -375,7 +356,7 @@ class GroupMigrationTest {
     @Test
     void aClassicMemberWhoseProtocolsTheGroupCannotUseIsRefused() {
         open(ConsumerGroupMigrationPolicy.BIDIRECTIONAL);
-        consumerJoin("c");
+        fixture.consumerGroupJoin(GROUP, "c", null, TOPIC);
         joinNew().join();
 
         JoinRequest other = new JoinRequest(GROUP, "x", null, "worker", "/127.0.0.1", SESSION_TIMEOUT_MS, REBALANCE_TIMEOUT_MS,
@@ -398,7 +379,7 @@ class GroupMigrationTest {
         // silent stops heartbeating: it is gone after its own 10 s session, long before the consumer protocol's 45 s
         for (int waited = 0; waited <= SESSION_TIMEOUT_MS; waited += 3000) {
             fixture.advance(3000);
-            consumerBeat("c", epochs.get("c"), null);
+            fixture.consumerGroupHeartbeat(GROUP, "c", null, epochs.get("c"), null);
             classicHeartbeat(stubborn, epochs.get(stubborn));
         }
         assertThat(consumerGroup().members()).extracting(ConsumerGroupCoordinator.DescribedMember::memberId)
@@ -408,7 +389,8 @@ class GroupMigrationTest {
         assertThat(classicHeartbeat(stubborn, epochs.get(stubborn))).isEqualTo(Errors.REBALANCE_IN_PROGRESS);
         for (int waited = 0; waited <= REBALANCE_TIMEOUT_MS; waited += 3000) {
             fixture.advance(3000);
-            consumerBeat("c", consumerGroup().members().stream().filter(m -> m.memberId().equals("c")).findFirst()
+            fixture.consumerGroupHeartbeat(GROUP, "c", null,
+                    consumerGroup().members().stream().filter(m -> m.memberId().equals("c")).findFirst()
                     .orElseThrow().memberEpoch(), null);
             if (consumerGroup().members().size() == 2) {
                 assertThat(classicHeartbeat(stubborn, epochs.get(stubborn))).isEqualTo(Errors.REBALANCE_IN_PROGRESS);
@@ -449,7 +431,7 @@ class GroupMigrationTest {
         List<String> classics = epochs.keySet().stream().filter(id -> !id.equals("c")).sorted().toList();
         int groupEpoch = consumerGroup().groupEpoch();
 
-        assertThat(consumerLeave("c").error()).isEqualTo(Errors.NONE);
+        assertThat(fixture.consumerGroupHeartbeat(GROUP, "c", null, -1, null).error()).isEqualTo(Errors.NONE);
 
         assertThat(fixture.consumerGroups.describe(GROUP)).as("no longer a consumer group").isEmpty();
         GroupDescription classic = fixture.coordinator.describe(GROUP).orElseThrow();
@@ -470,7 +452,7 @@ class GroupMigrationTest {
 
     /** A stable consumer group of the static consumer-protocol member "c" (instance "i-c") and a classic member. */
     private Map<String, Integer> groupOfAStaticConsumerProtocolMemberAndAClassicMember() {
-        HeartbeatResult c = consumerJoin("c", "i-c");
+        HeartbeatResult c = fixture.consumerGroupJoin(GROUP, "c", "i-c", TOPIC);
         String m = joinNew().join().memberId();
         return settle(Map.of("c", c.memberEpoch()), List.of(m));
     }
@@ -540,10 +522,10 @@ class GroupMigrationTest {
     void aClassicMemberThatTakesOverAConsumerProtocolStaticMemberKeepsTheConsumerGroupIfThePolicyOrAnotherMemberSaysSo(
             ConsumerGroupMigrationPolicy policy) {
         open(policy);
-        HeartbeatResult c = consumerJoin("c", "i-c");
+        HeartbeatResult c = fixture.consumerGroupJoin(GROUP, "c", "i-c", TOPIC);
         Map<String, Integer> consumers = new HashMap<>(Map.of("c", c.memberEpoch()));
         if (policy.isDowngradeEnabled()) {
-            consumers.put("d", consumerJoin("d").memberEpoch());
+            consumers.put("d", fixture.consumerGroupJoin(GROUP, "d", null, TOPIC).memberEpoch());
         }
         String m = joinNew().join().memberId();
         settle(consumers, List.of(m));
@@ -569,7 +551,7 @@ class GroupMigrationTest {
         open(policy);
         stableClassicGroupOfTwo();
 
-        HeartbeatResult upgrading = consumerJoin("u");
+        HeartbeatResult upgrading = fixture.consumerGroupJoin(GROUP, "u", null, TOPIC);
 
         if (policy.isUpgradeEnabled()) {
             assertThat(upgrading.error()).isEqualTo(Errors.NONE);
@@ -580,7 +562,7 @@ class GroupMigrationTest {
             return;
         }
 
-        consumerLeave("u");
+        fixture.consumerGroupHeartbeat(GROUP, "u", null, -1, null);
 
         if (policy.isDowngradeEnabled()) {
             assertThat(fixture.coordinator.describe(GROUP)).as("classic again").isPresent();
@@ -588,14 +570,15 @@ class GroupMigrationTest {
         } else {
             assertThat(consumerGroup().members()).as("a consumer group of classic members").hasSize(2)
                     .allMatch(ConsumerGroupCoordinator.DescribedMember::classic);
-            assertThat(consumerJoin("v").error()).as("it stays open to consumer-protocol members").isEqualTo(Errors.NONE);
+            assertThat(fixture.consumerGroupJoin(GROUP, "v", null, TOPIC).error()).as("it stays open to consumer-protocol members")
+                    .isEqualTo(Errors.NONE);
         }
     }
 
     @Test
     void noClassicMemberJoinsAConsumerGroupWithMembersWhenMigrationIsDisabled() {
         open(ConsumerGroupMigrationPolicy.DISABLED);
-        consumerJoin("c");
+        fixture.consumerGroupJoin(GROUP, "c", null, TOPIC);
 
         JoinResult refused = fixture.coordinator.join(classicJoin("", Set.of())).join();
 
@@ -606,9 +589,9 @@ class GroupMigrationTest {
     @Test
     void emptyGroupsChangeTypeWhateverThePolicy() {
         open(ConsumerGroupMigrationPolicy.DISABLED);
-        HeartbeatResult c = consumerJoin("c");
+        HeartbeatResult c = fixture.consumerGroupJoin(GROUP, "c", null, TOPIC);
         assertThat(c.error()).isEqualTo(Errors.NONE);
-        consumerLeave("c");
+        fixture.consumerGroupHeartbeat(GROUP, "c", null, -1, null);
 
         CompletableFuture<JoinResult> joining = joinNew();
         fixture.advance(INITIAL_DELAY_MS);
@@ -624,14 +607,40 @@ class GroupMigrationTest {
         open(ConsumerGroupMigrationPolicy.BIDIRECTIONAL);
         List<JoinResult> classic = stableClassicGroupOfTwo();
         fixture.coordinator.leave(GROUP, classic.stream().map(m -> new MemberIdentity(m.memberId(), null)).toList()).join();
-        assertThat(consumerJoin("c").error()).as("the empty classic group of generation 2 becomes a consumer group")
+        assertThat(fixture.consumerGroupJoin(GROUP, "c", null, TOPIC).error())
+                .as("the empty classic group of generation 2 becomes a consumer group")
                 .isEqualTo(Errors.NONE);
-        consumerLeave("c");
+        fixture.consumerGroupHeartbeat(GROUP, "c", null, -1, null);
 
         CompletableFuture<JoinResult> joining = joinNew();
         fixture.advance(INITIAL_DELAY_MS);
 
         assertThat(joining.join().generationId()).as("Kafka's new classic group: generation 0, then its first rebalance").isEqualTo(1);
+    }
+
+    @Test
+    void anEmptyConsumerGroupWhoseTombstonesAreRefusedStaysAConsumerGroupAndTheJoinGroupGetsTheError() {
+        open(ConsumerGroupMigrationPolicy.BIDIRECTIONAL);
+        fixture.consumerGroupJoin(GROUP, "c", null, TOPIC);
+        fixture.consumerGroupHeartbeat(GROUP, "c", null, -1, null);
+        fixture.replication = (partition, records) -> {
+            throw new NotEnoughReplicasException("1 of 2 replicas in sync");
+        };
+
+        JoinResult refused = fixture.coordinator.join(classicJoin("", Set.of())).join();
+
+        assertThat(refused.error()).as("the client retries").isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+        assertThat(fixture.consumerGroups.describe(GROUP)).as("still the consumer group its log holds").isPresent();
+        fixture.replicateAtOnce();
+        CompletableFuture<JoinResult> joining = joinNew();
+        fixture.advance(INITIAL_DELAY_MS);
+        JoinResult member = joining.join();
+        SyncResult synced = fixture.coordinator.sync(new SyncRequest(GROUP, member.generationId(), member.memberId(), null,
+                "consumer", "range", Map.of(member.memberId(), assignment(Set.of(0))))).join();
+        assertThat(synced.error()).isEqualTo(Errors.NONE);
+        fixture.reopen();
+        assertThat(fixture.coordinator.describe(GROUP).orElseThrow().members()).as("the classic group, not the consumer group")
+                .extracting(GroupDescription.DescribedMember::memberId).containsExactly(member.memberId());
     }
 
     // ---- failover
@@ -656,7 +665,7 @@ class GroupMigrationTest {
         // the classic members' session timeout came back with them
         for (int waited = 0; waited <= SESSION_TIMEOUT_MS; waited += 3000) {
             fixture.advance(3000);
-            consumerBeat("c", epochs.get("c"), null);
+            fixture.consumerGroupHeartbeat(GROUP, "c", null, epochs.get("c"), null);
             classicHeartbeat(m1, epochs.get(m1));
         }
         List<String> left = new ArrayList<>();

@@ -1,14 +1,12 @@
 package io.tributary.broker.group;
 
 import static io.tributary.broker.group.GroupFixture.INITIAL_DELAY_MS;
-import static io.tributary.broker.group.GroupFixture.REBALANCE_TIMEOUT_MS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import io.tributary.broker.group.consumer.ConsumerHeartbeat;
 import io.tributary.broker.group.consumer.HeartbeatResult;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.coordinator.group.ConsumerGroupMigrationPolicy;
@@ -63,16 +61,6 @@ class GroupSizeLimitTest {
         return joined;
     }
 
-    private HeartbeatResult consumerJoin(String memberId, String instanceId) {
-        return fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, memberId, 0, instanceId, null, REBALANCE_TIMEOUT_MS,
-                List.of(TOPIC), null, null, Map.of(), "client-" + memberId, "/127.0.0.1")).join();
-    }
-
-    private HeartbeatResult consumerHeartbeat(String memberId, String instanceId, int epoch) {
-        return fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(GROUP, memberId, epoch, instanceId, null, -1,
-                null, null, null, null, "client-" + memberId, "/127.0.0.1")).join();
-    }
-
     private List<String> consumerGroupMembers() {
         return fixture.consumerGroups.describe(GROUP).orElseThrow().members().stream()
                 .map(ConsumerGroupCoordinator.DescribedMember::memberId).toList();
@@ -119,22 +107,23 @@ class GroupSizeLimitTest {
     @Test
     void aFullConsumerGroupRefusesNewMembersOfEitherProtocolButNotAStaticMemberComingBack() {
         open(Integer.MAX_VALUE, 2);
-        HeartbeatResult a = consumerJoin("a", "i-a");
-        consumerJoin("b", null);
+        HeartbeatResult a = fixture.consumerGroupJoin(GROUP, "a", "i-a", TOPIC);
+        fixture.consumerGroupJoin(GROUP, "b", null, TOPIC);
 
-        HeartbeatResult c = consumerJoin("c", null);
+        HeartbeatResult c = fixture.consumerGroupJoin(GROUP, "c", null, TOPIC);
         JoinResult classic = fixture.coordinator.join(classicJoin("", null)).join();
 
         assertThat(c.error()).isEqualTo(Errors.GROUP_MAX_SIZE_REACHED);
         assertThat(c.errorMessage()).isEqualTo("The consumer group has reached its maximum capacity of 2 members.");
         assertThat(classic.error()).isEqualTo(Errors.GROUP_MAX_SIZE_REACHED);
-        assertThat(consumerHeartbeat("x", null, 3).error()).as("an unknown member of a full group, as Kafka answers")
+        assertThat(fixture.consumerGroupHeartbeat(GROUP, "x", null, 3, null).error())
+                .as("an unknown member of a full group, as Kafka answers")
                 .isEqualTo(Errors.GROUP_MAX_SIZE_REACHED);
         assertThat(consumerGroupMembers()).containsExactlyInAnyOrder("a", "b");
-        assertThat(consumerHeartbeat("a", null, a.memberEpoch()).error()).isEqualTo(Errors.NONE);
+        assertThat(fixture.consumerGroupHeartbeat(GROUP, "a", null, a.memberEpoch(), null).error()).isEqualTo(Errors.NONE);
 
-        assertThat(consumerHeartbeat("a", "i-a", -2).error()).as("a leaves for a while").isEqualTo(Errors.NONE);
-        HeartbeatResult back = consumerJoin("a2", "i-a");
+        assertThat(fixture.consumerGroupHeartbeat(GROUP, "a", "i-a", -2, null).error()).as("a leaves for a while").isEqualTo(Errors.NONE);
+        HeartbeatResult back = fixture.consumerGroupJoin(GROUP, "a2", "i-a", TOPIC);
         assertThat(back.error()).as("its instance comes back under a new member id").isEqualTo(Errors.NONE);
         assertThat(consumerGroupMembers()).containsExactlyInAnyOrder("a2", "b");
     }
@@ -146,7 +135,7 @@ class GroupSizeLimitTest {
         open(Integer.MAX_VALUE, 1);
         stableClassicGroup(List.of(joinNew(), joinNew()));
 
-        HeartbeatResult tooLarge = consumerJoin("c", null);
+        HeartbeatResult tooLarge = fixture.consumerGroupJoin(GROUP, "c", null, TOPIC);
 
         assertThat(tooLarge.error()).isEqualTo(Errors.GROUP_ID_NOT_FOUND);
         assertThat(tooLarge.errorMessage()).isEqualTo(
@@ -159,7 +148,7 @@ class GroupSizeLimitTest {
         open(Integer.MAX_VALUE, 2);
         List<JoinResult> members = stableClassicGroup(List.of(joinNew(), joinNew()));
 
-        HeartbeatResult full = consumerJoin("c", null);
+        HeartbeatResult full = fixture.consumerGroupJoin(GROUP, "c", null, TOPIC);
 
         assertThat(full.error()).isEqualTo(Errors.GROUP_MAX_SIZE_REACHED);
         GroupDescription classic = fixture.coordinator.describe(GROUP).orElseThrow();
@@ -172,12 +161,12 @@ class GroupSizeLimitTest {
     @Test
     void aConsumerGroupWithMoreClassicMembersThanTheClassicLimitStaysAConsumerGroup() {
         open(1, Integer.MAX_VALUE);
-        consumerJoin("c", "i-c");
+        fixture.consumerGroupJoin(GROUP, "c", "i-c", TOPIC);
         joinNew().join();
         joinNew().join();
         assertThat(consumerGroupMembers()).hasSize(3);
 
-        assertThat(consumerHeartbeat("c", null, -1).error()).isEqualTo(Errors.NONE);
+        assertThat(fixture.consumerGroupHeartbeat(GROUP, "c", null, -1, null).error()).isEqualTo(Errors.NONE);
 
         assertThat(fixture.coordinator.describe(GROUP)).as("two classic members would be over group.max.size").isEmpty();
         assertThat(consumerGroupMembers()).hasSize(2);
@@ -186,7 +175,7 @@ class GroupSizeLimitTest {
     @Test
     void aClassicMemberReplacingTheLastConsumerProtocolMemberKeepsTheConsumerGroupIfTheClassicLimitIsSmaller() {
         open(1, Integer.MAX_VALUE);
-        consumerJoin("c", "i-c");
+        fixture.consumerGroupJoin(GROUP, "c", "i-c", TOPIC);
         joinNew().join();
 
         JoinResult replacing = fixture.coordinator.join(classicJoin("", "i-c")).join();

@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import io.tributary.broker.group.consumer.ConsumerHeartbeat;
 import io.tributary.broker.group.consumer.HeartbeatResult;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.protocol.Errors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -85,18 +85,13 @@ class OffsetManagerTest {
         assertThat(fetchAll("young").get(T0).offset()).isEqualTo(6);
     }
 
-    private HeartbeatResult consumerHeartbeat(String group, String memberId, int epoch) {
-        return fixture.consumerGroups.heartbeat(new ConsumerHeartbeat(group, memberId, epoch, null, null, epoch == 0 ? 30_000 : -1,
-                epoch == 0 ? List.of("t") : null, null, null, epoch == 0 ? Map.of() : null, "client", "/127.0.0.1")).join();
-    }
-
     @Test
     void anEmptyConsumerGroupWhoseOffsetsExpireIsDeletedWithItsRecordsAndDoesNotComeBack() {
         fixture.topics.create("t", 2);
-        HeartbeatResult member = consumerHeartbeat("cg", "c", 0);
+        HeartbeatResult member = fixture.consumerGroupJoin("cg", "c", null, "t");
         assertThat(fixture.offsets.commit(new OffsetCommit("cg", "c", null, member.memberEpoch(),
                 Map.of(T0, new OffsetCommit.Position(7, -1, null)))).join()).containsEntry(T0, Errors.NONE);
-        assertThat(consumerHeartbeat("cg", "c", -1).error()).isEqualTo(Errors.NONE);
+        assertThat(fixture.consumerGroupHeartbeat("cg", "c", null, -1, null).error()).isEqualTo(Errors.NONE);
 
         fixture.time.sleep(RETENTION_MS);
         assertThat(fixture.offsets.expireOffsets()).isEqualTo(1);
@@ -125,6 +120,21 @@ class OffsetManagerTest {
     }
 
     @Test
+    void aGroupWhoseFirstCommitIsInFlightIsNotRemovedAsEmptyByTheExpiry() {
+        List<CompletableFuture<Errors>> unreplicated = fixture.holdReplication();
+        CompletableFuture<Map<TopicPartition, Errors>> committing = fixture.offsets.commit(new OffsetCommit("fresh", "", null, -1,
+                Map.of(T0, new OffsetCommit.Position(3, -1, null))));
+
+        fixture.offsets.expireOffsets();
+        unreplicated.forEach(write -> write.complete(Errors.NONE));
+
+        assertThat(committing.join()).containsEntry(T0, Errors.NONE);
+        assertThat(fetchAll("fresh")).containsOnlyKeys(T0);
+        fixture.reopen();
+        assertThat(fetchAll("fresh")).containsOnlyKeys(T0);
+    }
+
+    @Test
     void metadataLargerThanTheLimitIsRefusedAndNothingIsStored() {
         Map<TopicPartition, Errors> result = fixture.offsets.commit(new OffsetCommit("g", "", null, -1,
                 Map.of(T0, new OffsetCommit.Position(1, -1, "x".repeat(GroupFixture.CONFIG.offsetMetadataMaxBytes() + 1))))).join();
@@ -138,9 +148,9 @@ class OffsetManagerTest {
         commit("trimmed", T0, 2);
         commit("trimmed", T1, 3);
 
-        assertThat(fixture.offsets.deleteGroups(List.of("doomed", "unknown")))
+        assertThat(fixture.offsets.deleteGroups(List.of("doomed", "unknown")).join())
                 .containsEntry("doomed", Errors.NONE).containsEntry("unknown", Errors.GROUP_ID_NOT_FOUND);
-        OffsetManager.DeleteResult trimmed = fixture.offsets.deleteOffsets("trimmed", List.of(T0));
+        OffsetManager.DeleteResult trimmed = fixture.offsets.deleteOffsets("trimmed", List.of(T0)).join();
         assertThat(trimmed.error()).isEqualTo(Errors.NONE);
         assertThat(trimmed.partitions()).containsEntry(T0, Errors.NONE);
 
@@ -150,9 +160,134 @@ class OffsetManagerTest {
     }
 
     @Test
+    void aGroupDeletionIsAnsweredOnceItsTombstonesAreReplicatedAndOneLostInAFailoverLeavesTheGroupAsTheClientIsTold() {
+        commit("doomed", T0, 1);
+        List<CompletableFuture<Errors>> unreplicated = fixture.holdReplication();
+
+        CompletableFuture<Map<String, Errors>> deleted = fixture.offsets.deleteGroups(List.of("doomed"));
+        CompletableFuture<Map<String, Errors>> again = fixture.offsets.deleteGroups(List.of("doomed"));
+
+        assertThat(unreplicated).as("its offsets and records in one batch").hasSize(1);
+        assertThat(deleted).as("its tombstones are not on the followers yet").isNotDone();
+        assertThat(again).as("gone here, but not for good yet").isNotDone();
+        assertThat(fixture.coordinator.listGroups()).as("deleted here once appended").isEmpty();
+        unreplicated.get(0).complete(Errors.NOT_LEADER_OR_FOLLOWER);
+        assertThat(deleted.join()).as("the client asks the new coordinator").containsEntry("doomed", Errors.NOT_COORDINATOR);
+        assertThat(again.join()).containsEntry("doomed", Errors.NOT_COORDINATOR);
+
+        fixture.failover();
+        assertThat(fetchAll("doomed")).as("the new coordinator has the group, as the client was told").containsOnlyKeys(T0);
+        unreplicated = fixture.holdReplication();
+        CompletableFuture<Map<String, Errors>> retried = fixture.offsets.deleteGroups(List.of("doomed"));
+        assertThat(retried).isNotDone();
+        unreplicated.get(0).complete(Errors.NONE);
+        assertThat(retried.join()).containsEntry("doomed", Errors.NONE);
+        fixture.failover();
+        assertThat(fetchAll("doomed")).isEmpty();
+        assertThat(fixture.coordinator.listGroups()).isEmpty();
+    }
+
+    @Test
+    void aGroupDeletionRefusedBeforeAnythingIsAppendedLeavesTheGroupAsItWas() {
+        commit("kept", T0, 1);
+        fixture.replication = (partition, records) -> {
+            throw new NotEnoughReplicasException("1 of 2 replicas in sync");
+        };
+
+        assertThat(fixture.offsets.deleteGroups(List.of("kept")).join()).containsEntry("kept", Errors.COORDINATOR_NOT_AVAILABLE);
+        assertThat(fixture.offsets.deleteOffsets("kept", List.of(T0)).join().error()).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+
+        assertThat(fetchAll("kept")).containsOnlyKeys(T0);
+        assertThat(fixture.coordinator.listGroups()).extracting(GroupListing::groupId).containsExactly("kept");
+    }
+
+    @Test
+    void anOffsetDeletionIsAnsweredOnceReplicatedAndOneLostInAFailoverLeavesTheOffset() {
+        commit("trimmed", T0, 2);
+        List<CompletableFuture<Errors>> unreplicated = fixture.holdReplication();
+
+        CompletableFuture<OffsetManager.DeleteResult> trimmed = fixture.offsets.deleteOffsets("trimmed", List.of(T0));
+        assertThat(trimmed).isNotDone();
+        assertThat(fetchAll("trimmed")).as("deleted here once appended").isEmpty();
+        unreplicated.get(0).complete(Errors.NOT_LEADER_OR_FOLLOWER);
+        assertThat(trimmed.join().error()).isEqualTo(Errors.NOT_COORDINATOR);
+        fixture.failover();
+
+        assertThat(fetchAll("trimmed")).containsOnlyKeys(T0);
+    }
+
+    @Test
+    void aCommitInFlightWhenItsGroupIsDeletedIsDeletedWithIt() {
+        List<CompletableFuture<Errors>> unreplicated = fixture.holdReplication();
+        CompletableFuture<Map<TopicPartition, Errors>> committing = fixture.offsets.commit(new OffsetCommit("g", "", null, -1,
+                Map.of(T1, new OffsetCommit.Position(5, -1, null))));
+
+        CompletableFuture<Map<String, Errors>> deleted = fixture.offsets.deleteGroups(List.of("g"));
+        unreplicated.forEach(write -> write.complete(Errors.NONE));
+        assertThat(committing.join()).containsEntry(T1, Errors.NONE);
+        assertThat(deleted.join()).containsEntry("g", Errors.NONE);
+
+        assertThat(fetchAll("g")).isEmpty();
+        fixture.reopen();
+        assertThat(fetchAll("g")).as("the group does not come back with the commit").isEmpty();
+    }
+
+    /**
+     * The rule: a deletion takes effect when its tombstones are appended; what comes while they are in flight sees the
+     * group gone and starts a new one, written after them.
+     */
+    @Test
+    void requestsWhileAGroupsTombstonesAreInFlightStartANewGroupThatOutlivesTheDeletion() {
+        fixture.topics.create("t", 2);
+        commit("g", T0, 1);
+        List<CompletableFuture<Errors>> unreplicated = fixture.holdReplication();
+        CompletableFuture<Map<String, Errors>> deleted = fixture.offsets.deleteGroups(List.of("g"));
+
+        CompletableFuture<Map<TopicPartition, Errors>> committed = fixture.offsets.commit(new OffsetCommit("g", "", null, -1,
+                Map.of(T1, new OffsetCommit.Position(9, -1, null))));
+        assertThat(committed).isNotDone();
+        assertThat(fetchAll("g")).as("the new group has no offset yet, and none of the deleted one").isEmpty();
+        unreplicated.forEach(write -> write.complete(Errors.NONE));
+        assertThat(committed.join()).containsEntry(T1, Errors.NONE);
+        assertThat(deleted.join()).containsEntry("g", Errors.NONE);
+        fixture.replicateAtOnce();
+        HeartbeatResult member = fixture.consumerGroupJoin("g", "c", null, "t");
+        assertThat(member.error()).isEqualTo(Errors.NONE);
+
+        fixture.reopen();
+        assertThat(fetchAll("g")).containsOnlyKeys(T1);
+        assertThat(fixture.consumerGroups.describe("g").orElseThrow().members())
+                .extracting(ConsumerGroupCoordinator.DescribedMember::memberId)
+                .containsExactly("c");
+    }
+
+    @Test
+    void aMemberJoiningWhileAGroupsTombstonesAreInFlightStartsANewGroupWrittenAfterThem() {
+        commit("g", T0, 1);
+        List<CompletableFuture<Errors>> unreplicated = fixture.holdReplication();
+        CompletableFuture<Map<String, Errors>> deleted = fixture.offsets.deleteGroups(List.of("g"));
+
+        CompletableFuture<JoinResult> joining = fixture.joinNew(memberId -> GroupFixture.consumerJoin("g", memberId, null, "t"));
+        fixture.advance(INITIAL_DELAY_MS);
+        JoinResult leader = joining.join();
+        assertThat(leader.generationId()).as("the new group's first generation").isEqualTo(1);
+        CompletableFuture<SyncResult> synced = fixture.coordinator.sync(new SyncRequest("g", 1, leader.memberId(), null, "consumer",
+                leader.protocolName(), Map.of(leader.memberId(), new byte[0])));
+        assertThat(unreplicated).as("the tombstones, then the new generation's record").hasSize(2);
+        unreplicated.forEach(write -> write.complete(Errors.NONE));
+        assertThat(deleted.join()).containsEntry("g", Errors.NONE);
+        assertThat(synced.join().error()).isEqualTo(Errors.NONE);
+
+        fixture.reopen();
+        assertThat(fetchAll("g")).as("the deleted group's offsets stay deleted").isEmpty();
+        assertThat(fixture.coordinator.describe("g").orElseThrow().members()).extracting(GroupDescription.DescribedMember::memberId)
+                .containsExactly(leader.memberId());
+    }
+
+    @Test
     void aGroupWithMembersCannotBeDeleted() {
         JoinResult required = fixture.coordinator.join(GroupFixture.join("busy", "", null, "range")).join();
         fixture.coordinator.join(GroupFixture.join("busy", required.memberId(), null, "range"));
-        assertThat(fixture.offsets.deleteGroups(List.of("busy"))).containsEntry("busy", Errors.NON_EMPTY_GROUP);
+        assertThat(fixture.offsets.deleteGroups(List.of("busy")).join()).containsEntry("busy", Errors.NON_EMPTY_GROUP);
     }
 }

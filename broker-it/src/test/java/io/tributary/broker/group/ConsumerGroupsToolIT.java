@@ -27,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Kafka's own {@code kafka-consumer-groups} (ConsumerGroupCommand, kafka-tools 4.4) lists and describes a
- * consumer (KIP-848) group and a classic group side by side: types, states, assignor, members, offsets and lag.
+ * consumer (KIP-848) group and a classic group side by side: types, states, assignor, members, offsets and lag; and
+ * deletes them, refused while they have members.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ConsumerGroupsToolIT {
@@ -115,7 +116,18 @@ class ConsumerGroupsToolIT {
                 String listed = tool(broker, "--list", "--type");
                 assertThat(rows(listed, "modern").get(0)).contains("Consumer");
                 assertThat(rows(listed, "classic").get(0)).contains("Classic");
+
+                assertThat(tool(broker, "--delete", "--group", "classic")).as("as against Kafka")
+                        .contains("* Group 'classic' could not be deleted due to: ", "GroupNotEmptyException");
             }
+            Awaitility.await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+                for (String group : List.of("modern", "classic")) {
+                    assertThat(rows(tool(broker, "--describe", "--group", group, "--state"), group).get(0)).as(group).contains("Empty");
+                }
+            });
+            assertThat(tool(broker, "--delete", "--group", "modern", "--group", "classic"))
+                    .contains("Deletion of requested consumer groups (", "'modern'", "'classic'", ") was successful.");
+            assertThat(tool(broker, "--list")).doesNotContain("modern", "classic");
         }
     }
 }
