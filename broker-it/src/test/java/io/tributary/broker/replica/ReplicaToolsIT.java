@@ -29,6 +29,7 @@ import org.apache.kafka.clients.admin.NewPartitionReassignment;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.ReplicaInfo;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionReplica;
@@ -300,8 +301,54 @@ class ReplicaToolsIT {
                 .containsEntry(2, List.of("moving-0", "moving-1", "moving-2"));
     }
 
+    /**
+     * Broker 1 follows six partitions from broker 0 in one fetcher; three of them cannot roll a new segment there (a
+     * folder where the segment file goes), so their appends fail. The other three replicate on; once the folders are
+     * gone, the three catch up too.
+     */
     @Test
     @Order(6)
+    void aFollowerPartitionWhoseLogFailsWaitsAloneWhileTheOthersReplicate() throws Exception {
+        String topic = "isolated";
+        Map<Integer, List<Integer>> assignment = new HashMap<>();
+        for (int p = 0; p < 6; p++) {
+            assignment.put(p, List.of(0, 1));
+        }
+        admin.createTopics(List.of(new NewTopic(topic, assignment).configs(Map.of(LogConfig.SEGMENT_BYTES, "1024"))))
+                .all().get();
+        for (int p = 0; p < 6; p++) {
+            awaitIsr(topic, p, 2);
+        }
+        try (KafkaProducer<byte[], byte[]> producer = Clients.producer(cluster.bootstrapServers(), Map.of(ProducerConfig.ACKS_CONFIG, "1"))) {
+            for (int p = 0; p < 6; p++) {
+                producer.send(new ProducerRecord<>(topic, p, null, new byte[2_000]));
+            }
+            producer.flush();
+            assertReplicasInStep(topic, assignment); // each segment 0 is full: the next record rolls one at offset 1
+            List<Path> blocked = new ArrayList<>();
+            for (int p = 0; p < 6; p += 2) {
+                blocked.add(Files.createDirectory(logFolder(1, topic, p).resolve("00000000000000000001.log")));
+            }
+            // The failing partitions first: from then on every fetch response carries their records.
+            for (int p : List.of(0, 2, 4, 1, 3, 5)) {
+                producer.send(new ProducerRecord<>(topic, p, null, new byte[2_000]));
+                producer.flush();
+            }
+            assertReplicasInStep(topic, Map.of(1, List.of(0, 1), 3, List.of(0, 1), 5, List.of(0, 1)));
+            for (int p = 0; p < 6; p += 2) {
+                assertThat(describe(new TopicPartitionReplica(topic, p, 1)).size()).as("size of the failing %s-%d on 1", topic, p)
+                        .isLessThan(describe(new TopicPartitionReplica(topic, p, 0)).size());
+            }
+
+            for (Path folder : blocked) {
+                Files.delete(folder);
+            }
+            assertReplicasInStep(topic, assignment);
+        }
+    }
+
+    @Test
+    @Order(7)
     void kafkaConfigsAltersAndDescribesDynamicBrokerConfigs() throws Exception {
         // Per broker: shown as a dynamic config of that broker only.
         tool(ConfigCommand.class, "--entity-type", "brokers", "--entity-name", "1", "--alter", "--add-config",
@@ -338,7 +385,7 @@ class ReplicaToolsIT {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void kafkaLeaderElectionUncleanBringsAnOfflinePartitionBack() throws Exception {
         String topic = "unclean";
         admin.createTopics(List.of(new NewTopic(topic, Map.of(0, List.of(1, 2))))).all().get();
@@ -415,6 +462,20 @@ class ReplicaToolsIT {
         return logDirs(broker).stream().anyMatch(logDir -> Files.exists(Path.of(logDir, topic + "-" + partition)));
     }
 
+    /** A broker's folder of the partition, in whichever of its log dirs it is. */
+    private static Path logFolder(int broker, String topic, int partition) {
+        return logDirs(broker).stream().map(logDir -> Path.of(logDir, topic + "-" + partition)).filter(Files::exists)
+                .findFirst().orElseThrow(() -> new AssertionError("broker " + broker + " has no folder of " + topic + "-" + partition));
+    }
+
+    /** DescribeLogDirs of one replica. */
+    private static ReplicaInfo describe(TopicPartitionReplica replica) throws Exception {
+        var info = admin.describeReplicaLogDirs(List.of(replica)).all().get().get(replica);
+        assertThat(info.getCurrentReplicaLogDir()).as("log dir of %s", replica).isNotNull();
+        return admin.describeLogDirs(List.of(replica.brokerId())).allDescriptions().get().get(replica.brokerId())
+                .get(info.getCurrentReplicaLogDir()).replicaInfos().get(new TopicPartition(replica.topic(), replica.partition()));
+    }
+
     /** DescribeLogDirs of every replica: the same size on each, none lagging. */
     private static void assertReplicasInStep(String topic, Map<Integer, List<Integer>> assignment) {
         Awaitility.await("replicas in step").atMost(TIMEOUT).untilAsserted(() -> {
@@ -422,10 +483,7 @@ class ReplicaToolsIT {
                 List<Long> sizes = new ArrayList<>();
                 for (int broker : partition.getValue()) {
                     var replica = new TopicPartitionReplica(topic, partition.getKey(), broker);
-                    var info = admin.describeReplicaLogDirs(List.of(replica)).all().get().get(replica);
-                    assertThat(info.getCurrentReplicaLogDir()).as("log dir of %s", replica).isNotNull();
-                    ReplicaInfo described = admin.describeLogDirs(List.of(broker)).allDescriptions().get().get(broker)
-                            .get(info.getCurrentReplicaLogDir()).replicaInfos().get(new TopicPartition(topic, partition.getKey()));
+                    ReplicaInfo described = describe(replica);
                     assertThat(described.offsetLag()).as("lag of %s", replica).isZero();
                     sizes.add(described.size());
                 }
