@@ -339,11 +339,15 @@ final class ReplicaFetcher extends Thread {
         } else if (error == Errors.OFFSET_OUT_OF_RANGE && data.logStartOffset() > partition.log().logEndOffset()) {
             // The leader no longer has what we would fetch next (retention or DeleteRecords): start over at its log start.
             partition.truncateFullyAndStartAt(data.logStartOffset(), fetching.leaderEpoch());
+        } else if (error == Errors.OFFSET_OUT_OF_RANGE) {
+            // Our log end is beyond the leader's: the divergence is found again (OffsetForLeaderEpoch, then truncation)
+            // in the next round, at once, as Kafka's fetcher handles an out-of-range partition without a backoff.
+            log.debug("fetching {} from broker {}: {}, truncating again", tp, leaderId, error);
+            partitions.replace(tp, fetching, fetching.retryAfter(0, true));
         } else {
-            // This partition waits (a new leader, a fenced epoch...); OFFSET_OUT_OF_RANGE: our log end is beyond the
-            // leader's, so the divergence is found again first.
+            // This partition waits (a new leader, a fenced epoch...).
             log.debug("fetching {} from broker {}: {}", tp, leaderId, error);
-            partitions.replace(tp, fetching, fetching.retryAfter(config.fetchBackoffMs(), error == Errors.OFFSET_OUT_OF_RANGE));
+            partitions.replace(tp, fetching, fetching.retryAfter(config.fetchBackoffMs(), false));
         }
     }
 
