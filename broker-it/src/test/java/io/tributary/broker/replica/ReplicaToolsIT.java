@@ -56,8 +56,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Kafka's own replica tools (kafka-tools 4.4, each in a JVM of its own, as an operator runs them) against three
  * brokers with two log dirs each: kafka-reassign-partitions --execute --throttle / --verify under an acks=all
  * idempotent producer, between brokers and between the log dirs of one broker, kafka-leader-election (preferred, then
- * unclean, which breaks the cluster and so comes last), kafka-log-dirs and kafka-configs --entity-type brokers. One
- * cluster for the class. A move between log dirs copies at most {@code replica.fetch.max.bytes} (64 KiB here) a round,
+ * unclean, which breaks the cluster and so comes last), kafka-log-dirs and kafka-configs --entity-type brokers; on the
+ * same cluster, a follower whose log fails for some partitions replicates the others on. One cluster for the class. A move between log dirs copies at most {@code replica.fetch.max.bytes} (64 KiB here) a round,
  * so that its throttle holds it back long enough to be seen in progress.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
