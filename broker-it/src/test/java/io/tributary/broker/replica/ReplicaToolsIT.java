@@ -27,10 +27,14 @@ import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewPartitionReassignment;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.admin.ReplicaInfo;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionReplica;
 import org.apache.kafka.common.config.ConfigResource;
@@ -57,7 +61,8 @@ import org.junit.jupiter.api.io.TempDir;
  * brokers with two log dirs each: kafka-reassign-partitions --execute --throttle / --verify under an acks=all
  * idempotent producer, between brokers and between the log dirs of one broker, kafka-leader-election (preferred, then
  * unclean, which breaks the cluster and so comes last), kafka-log-dirs and kafka-configs --entity-type brokers; on the
- * same cluster, a follower whose log fails for some partitions replicates the others on. One cluster for the class. A move between log dirs copies at most {@code replica.fetch.max.bytes} (64 KiB here) a round,
+ * same cluster, a follower whose log fails for some partitions replicates the others on, and a consumer's position at
+ * the start of a log whose older epochs were deleted stays valid after a leader change. One cluster for the class. A move between log dirs copies at most {@code replica.fetch.max.bytes} (64 KiB here) a round,
  * so that its throttle holds it back long enough to be seen in progress.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -347,8 +352,62 @@ class ReplicaToolsIT {
         }
     }
 
+    /**
+     * A consumer group's committed position lies at the start of a log whose older epochs were deleted (DeleteRecords
+     * while broker 2 was stopped: back, it restarted empty at the leader's log start, knowing no epoch); after broker 2
+     * becomes the leader, a consumer validating that position (KIP-320) with the older epoch reads on from it.
+     */
     @Test
     @Order(7)
+    void aPositionAtTheStartOfALogWhoseOlderEpochsWereDeletedIsValidAfterALeaderChange() throws Exception {
+        String topic = "validated";
+        TopicPartition tp = new TopicPartition(topic, 0);
+        admin.createTopics(List.of(new NewTopic(topic, Map.of(0, List.of(1, 2))))).all().get();
+        awaitIsr(topic, 0, 2);
+        cluster.signal(2, "STOP");
+        int epochRead;
+        try (KafkaProducer<byte[], byte[]> producer = Clients.producer(cluster.bootstrapServers(), Map.of(ProducerConfig.ACKS_CONFIG, "1"))) {
+            awaitIsr(topic, 0, 1);
+            for (int i = 0; i < 5; i++) {
+                producer.send(new ProducerRecord<>(topic, 0, null, ("old-" + i).getBytes()));
+            }
+            producer.flush();
+            try (var consumer = Clients.consumer(cluster.bootstrapServers())) {
+                consumer.assign(List.of(tp));
+                consumer.seek(tp, 4);
+                epochRead = Awaitility.await("record 4").atMost(TIMEOUT).until(() -> consumer.poll(Duration.ofMillis(200)),
+                        records -> !records.isEmpty()).iterator().next().leaderEpoch().orElseThrow();
+            }
+            admin.alterConsumerGroupOffsets("validator", Map.of(tp, new OffsetAndMetadata(5, Optional.of(epochRead), ""))).all().get();
+            admin.deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(5))).all().get();
+        } finally {
+            cluster.signal(2, "CONT");
+        }
+        awaitIsr(topic, 0, 2);
+        admin.alterPartitionReassignments(Map.of(tp, Optional.of(new NewPartitionReassignment(List.of(2, 1))))).all().get();
+        Awaitility.await("replicas reordered").atMost(TIMEOUT).until(() -> replicasOf(topic, 0).equals(List.of(2, 1)));
+        admin.electLeaders(ElectionType.PREFERRED, Set.of(tp)).all().get();
+        Awaitility.await("broker 2 leads").atMost(TIMEOUT).until(() -> TestCluster.leaderOf(admin, topic, 0) == 2);
+        try (KafkaProducer<byte[], byte[]> producer = Clients.producer(cluster.bootstrapServers())) {
+            for (int i = 0; i < 3; i++) {
+                producer.send(new ProducerRecord<>(topic, 0, null, ("new-" + i).getBytes())).get();
+            }
+        }
+
+        try (var consumer = Clients.consumer(cluster.bootstrapServers(), Map.of(ConsumerConfig.GROUP_ID_CONFIG, "validator",
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest"))) {
+            consumer.subscribe(List.of(topic));
+            List<Long> offsets = new ArrayList<>();
+            Awaitility.await("the records after the committed position").atMost(TIMEOUT).until(() -> {
+                consumer.poll(Duration.ofMillis(200)).forEach(record -> offsets.add(record.offset()));
+                return offsets.size() >= 3;
+            });
+            assertThat(offsets).as("read on from the committed position, not reset to the end").containsExactly(5L, 6L, 7L);
+        }
+    }
+
+    @Test
+    @Order(8)
     void kafkaConfigsAltersAndDescribesDynamicBrokerConfigs() throws Exception {
         // Per broker: shown as a dynamic config of that broker only.
         tool(ConfigCommand.class, "--entity-type", "brokers", "--entity-name", "1", "--alter", "--add-config",
@@ -385,7 +444,7 @@ class ReplicaToolsIT {
     }
 
     @Test
-    @Order(8)
+    @Order(9)
     void kafkaLeaderElectionUncleanBringsAnOfflinePartitionBack() throws Exception {
         String topic = "unclean";
         admin.createTopics(List.of(new NewTopic(topic, Map.of(0, List.of(1, 2))))).all().get();
