@@ -366,23 +366,26 @@ class ReplicaToolsIT {
         awaitIsr(topic, 0, 2);
         cluster.signal(2, "STOP");
         int epochRead;
-        try (KafkaProducer<byte[], byte[]> producer = Clients.producer(cluster.bootstrapServers(), Map.of(ProducerConfig.ACKS_CONFIG, "1"))) {
-            awaitIsr(topic, 0, 1);
+        // Clients of broker 1 alone meanwhile: a request that went to the stopped broker would wait out its timeout.
+        String one = cluster.broker(1).bootstrapServers();
+        try (Admin oneAdmin = Clients.admin(one);
+             KafkaProducer<byte[], byte[]> producer = Clients.producer(one, Map.of(ProducerConfig.ACKS_CONFIG, "1"));
+             var consumer = Clients.consumer(one)) {
+            Awaitility.await("the ISR without broker 2").atMost(TIMEOUT).pollInterval(Duration.ofMillis(200))
+                    .until(() -> TestCluster.isrOf(oneAdmin, topic, 0).equals(List.of(1)));
             for (int i = 0; i < 5; i++) {
                 producer.send(new ProducerRecord<>(topic, 0, null, ("old-" + i).getBytes()));
             }
             producer.flush();
-            try (var consumer = Clients.consumer(cluster.bootstrapServers())) {
-                consumer.assign(List.of(tp));
-                consumer.seek(tp, 4);
-                epochRead = Awaitility.await("record 4").atMost(TIMEOUT).until(() -> consumer.poll(Duration.ofMillis(200)),
-                        records -> !records.isEmpty()).iterator().next().leaderEpoch().orElseThrow();
-            }
-            admin.alterConsumerGroupOffsets("validator", Map.of(tp, new OffsetAndMetadata(5, Optional.of(epochRead), ""))).all().get();
-            admin.deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(5))).all().get();
+            consumer.assign(List.of(tp));
+            consumer.seek(tp, 4);
+            epochRead = Awaitility.await("record 4").atMost(TIMEOUT).until(() -> consumer.poll(Duration.ofMillis(200)),
+                    records -> !records.isEmpty()).iterator().next().leaderEpoch().orElseThrow();
+            oneAdmin.deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(5))).all().get();
         } finally {
             cluster.signal(2, "CONT");
         }
+        admin.alterConsumerGroupOffsets("validator", Map.of(tp, new OffsetAndMetadata(5, Optional.of(epochRead), ""))).all().get();
         awaitIsr(topic, 0, 2);
         admin.alterPartitionReassignments(Map.of(tp, Optional.of(new NewPartitionReassignment(List.of(2, 1))))).all().get();
         Awaitility.await("replicas reordered").atMost(TIMEOUT).until(() -> replicasOf(topic, 0).equals(List.of(2, 1)));
