@@ -129,16 +129,26 @@ public final class LeaderEpochCache {
     }
 
     /**
-     * Where {@code requestedEpoch} ends in this log: the latest known epoch at or below it, ending
-     * where the next epoch starts, or at {@code logEndOffset} for the latest epoch.
+     * Where {@code requestedEpoch} ends in this log, as Kafka's leader epoch cache answers: the latest epoch ends at
+     * {@code logEndOffset}; an older one ends where the first epoch above it starts, reported as the latest known epoch
+     * at or below it or, if this log knows none that old (retention, DeleteRecords or a restart at the leader's log start
+     * dropped them), as the requested epoch itself: what this log holds starts there, and a follower or a consumer
+     * (KIP-320) asking must keep what it has up to that point, not take it for a truncation. {@link EpochEnd#UNDEFINED}
+     * for an undefined epoch, or one newer than every epoch known.
      */
     public synchronized EpochEnd endOffsetFor(int requestedEpoch, long logEndOffset) {
-        Map.Entry<Integer, Long> floor = startOffsets.floorEntry(requestedEpoch);
-        if (floor == null) {
+        if (requestedEpoch == RecordBatch.NO_PARTITION_LEADER_EPOCH) {
             return EpochEnd.UNDEFINED;
         }
-        Integer next = startOffsets.higherKey(floor.getKey());
-        return new EpochEnd(floor.getKey(), next == null ? logEndOffset : startOffsets.get(next));
+        if (requestedEpoch == latestEpoch()) {
+            return new EpochEnd(requestedEpoch, logEndOffset);
+        }
+        Map.Entry<Integer, Long> higher = startOffsets.higherEntry(requestedEpoch);
+        if (higher == null) {
+            return EpochEnd.UNDEFINED;
+        }
+        Integer floor = startOffsets.floorKey(requestedEpoch);
+        return new EpochEnd(floor == null ? requestedEpoch : floor, higher.getValue());
     }
 
     /** Forgets the epochs that start at or after {@code offset} (the log was truncated there). */

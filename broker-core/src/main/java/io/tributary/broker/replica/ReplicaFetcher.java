@@ -55,10 +55,11 @@ final class ReplicaFetcher extends Thread {
     /** The first version that knows EARLIEST_LOCAL_TIMESTAMP. */
     private static final short LIST_OFFSETS_VERSION = 8;
     /**
-     * The longest wait between restarts from remote storage that failed (a damaged copy below the leader's local start):
-     * a repair takes a person or a later copy, so retrying every replica.fetch.backoff.ms would only fill the log.
+     * The longest wait of a partition that failed again and again (its local log throws, or the remote copy below the
+     * leader's local start is damaged): a repair takes a person or a later copy, so retrying every
+     * replica.fetch.backoff.ms would only fill the log.
      */
-    private static final long MAX_RESTART_BACKOFF_MS = 30_000;
+    private static final long MAX_FAILURE_BACKOFF_MS = 30_000;
     private static final Logger log = LoggerFactory.getLogger(ReplicaFetcher.class);
 
     private final int leaderId;
@@ -77,9 +78,10 @@ final class ReplicaFetcher extends Thread {
     /**
      * A partition being fetched at a leader epoch; truncation comes first. After an error it waits until
      * {@code retryAtNanos} (its own backoff, as Kafka delays a partition in error: the others go on), and after
-     * {@code failedRestarts} failed restarts from remote storage in a row, each retry waits twice as long as the one before.
+     * {@code failures} failures of its own in a row (its log threw, or a restart from remote storage failed), each retry
+     * waits twice as long as the one before.
      */
-    private record Fetching(Partition partition, int leaderEpoch, boolean truncated, long retryAtNanos, int failedRestarts) {
+    private record Fetching(Partition partition, int leaderEpoch, boolean truncated, long retryAtNanos, int failures) {
         Fetching(Partition partition, int leaderEpoch) {
             this(partition, leaderEpoch, false, 0, 0);
         }
@@ -90,20 +92,23 @@ final class ReplicaFetcher extends Thread {
 
         /** Truncation done: fetching. */
         Fetching fetchingNow() {
-            return new Fetching(partition, leaderEpoch, true, retryAtNanos, failedRestarts);
+            return new Fetching(partition, leaderEpoch, true, retryAtNanos, failures);
         }
 
         /** After an error: truncation again if {@code truncateAgain}, once {@code backoffMs} have passed. */
         Fetching retryAfter(long backoffMs, boolean truncateAgain) {
             return new Fetching(partition, leaderEpoch, truncated && !truncateAgain,
-                    System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoffMs), failedRestarts);
+                    System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoffMs), failures);
         }
 
-        /** After a failed restart from remote storage: the backoff doubles with each one in a row, up to a limit. */
-        Fetching restartFailed(long backoffMs) {
-            long waitMs = Math.min(backoffMs << Math.min(failedRestarts, 20), Math.max(backoffMs, MAX_RESTART_BACKOFF_MS));
-            return new Fetching(partition, leaderEpoch, truncated, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs),
-                    failedRestarts + 1);
+        /**
+         * After a failure of this partition's own (its log threw, or a restart from remote storage failed): the backoff
+         * doubles with each one in a row, up to a limit; truncation again first if {@code truncateAgain}.
+         */
+        Fetching failed(long backoffMs, boolean truncateAgain) {
+            long waitMs = Math.min(backoffMs << Math.min(failures, 20), Math.max(backoffMs, MAX_FAILURE_BACKOFF_MS));
+            return new Fetching(partition, leaderEpoch, truncated && !truncateAgain,
+                    System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs), failures + 1);
         }
 
         long retryInMs() {
@@ -221,10 +226,26 @@ final class ReplicaFetcher extends Thread {
                 if (fetching == null || result.errorCode() != Errors.NONE.code()) {
                     continue; // retried on the next round; a new state will replace a fenced epoch
                 }
-                fetching.partition().truncateTo(truncationOffset(fetching.partition(), result), fetching.leaderEpoch());
+                try {
+                    fetching.partition().truncateTo(truncationOffset(fetching.partition(), result), fetching.leaderEpoch());
+                } catch (RuntimeException e) {
+                    failed(fetching, "truncating", e);
+                    continue;
+                }
                 partitions.replace(fetching.partition().topicPartition(), fetching, fetching.fetchingNow());
             }
         }
+    }
+
+    /**
+     * This partition's own log failed (a write refused, a damaged segment...): it alone waits and truncates again, as
+     * Kafka's fetcher takes a partition in error out of the round, while the others are fetched on.
+     */
+    private void failed(Fetching fetching, String doing, RuntimeException e) {
+        Fetching retry = fetching.failed(config.fetchBackoffMs(), true);
+        partitions.replace(fetching.partition().topicPartition(), fetching, retry);
+        log.warn("{} {} from broker {} failed, trying again in {} ms", doing, fetching.partition().topicPartition(), leaderId,
+                retry.retryInMs(), e);
     }
 
     /**
@@ -292,7 +313,11 @@ final class ReplicaFetcher extends Thread {
                     if (fetching.partition().throttledAsFollower()) {
                         throttle.record(((MemoryRecords) data.records()).sizeInBytes());
                     }
-                    handle(fetching, data);
+                    try {
+                        handle(fetching, data);
+                    } catch (RuntimeException e) {
+                        failed(fetching, "appending what was fetched of", e);
+                    }
                 }
             }
         }
@@ -306,16 +331,23 @@ final class ReplicaFetcher extends Thread {
         if (error == Errors.NONE) {
             partition.appendAsFollower(completeBatches((MemoryRecords) data.records()), data.highWatermark(),
                     data.logStartOffset(), fetching.leaderEpoch());
+            if (fetching.failures() > 0) {
+                partitions.replace(tp, fetching, new Fetching(partition, fetching.leaderEpoch()).fetchingNow());
+            }
         } else if (error == Errors.OFFSET_MOVED_TO_TIERED_STORAGE) {
             restartFromRemoteStorage(fetching);
         } else if (error == Errors.OFFSET_OUT_OF_RANGE && data.logStartOffset() > partition.log().logEndOffset()) {
             // The leader no longer has what we would fetch next (retention or DeleteRecords): start over at its log start.
             partition.truncateFullyAndStartAt(data.logStartOffset(), fetching.leaderEpoch());
+        } else if (error == Errors.OFFSET_OUT_OF_RANGE) {
+            // Our log end is beyond the leader's: the divergence is found again (OffsetForLeaderEpoch, then truncation)
+            // in the next round, at once, as Kafka's fetcher handles an out-of-range partition without a backoff.
+            log.debug("fetching {} from broker {}: {}, truncating again", tp, leaderId, error);
+            partitions.replace(tp, fetching, fetching.retryAfter(0, true));
         } else {
-            // This partition waits (a new leader, a fenced epoch...); OFFSET_OUT_OF_RANGE: our log end is beyond the
-            // leader's, so the divergence is found again first.
+            // This partition waits (a new leader, a fenced epoch...).
             log.debug("fetching {} from broker {}: {}", tp, leaderId, error);
-            partitions.replace(tp, fetching, fetching.retryAfter(config.fetchBackoffMs(), error == Errors.OFFSET_OUT_OF_RANGE));
+            partitions.replace(tp, fetching, fetching.retryAfter(config.fetchBackoffMs(), false));
         }
     }
 
@@ -346,14 +378,14 @@ final class ReplicaFetcher extends Thread {
             }
             start = below.orElse(RemoteAuxState.nothingAt(leaderStart));
         } catch (IOException | RuntimeException e) {
-            Fetching retry = fetching.restartFailed(config.fetchBackoffMs());
+            Fetching retry = fetching.failed(config.fetchBackoffMs(), false);
             partitions.replace(tp, fetching, retry);
             log.warn("{}: cannot restart at broker {}'s local log start {} from the remote copy below it, trying again in "
                     + "{} ms: {}", tp, leaderId, leaderStart, retry.retryInMs(), e.getMessage() == null ? e : e.getMessage());
             return;
         }
         partition.truncateFullyAndStartAt(start, fetching.leaderEpoch());
-        if (fetching.failedRestarts() > 0) {
+        if (fetching.failures() > 0) {
             partitions.replace(tp, fetching, new Fetching(partition, fetching.leaderEpoch()).fetchingNow());
         }
     }

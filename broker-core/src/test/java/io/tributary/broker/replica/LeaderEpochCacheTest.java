@@ -65,7 +65,24 @@ class LeaderEpochCacheTest {
         assertThat(cache.endOffsetFor(0, 5)).isEqualTo(new EpochEnd(0, 3));
         assertThat(cache.endOffsetFor(1, 5)).as("an epoch this log never had: the one before it").isEqualTo(new EpochEnd(0, 3));
         assertThat(cache.endOffsetFor(2, 5)).as("the latest epoch ends at the log end").isEqualTo(new EpochEnd(2, 5));
-        assertThat(cache.endOffsetFor(9, 5)).isEqualTo(new EpochEnd(2, 5));
+        assertThat(cache.endOffsetFor(9, 5)).as("newer than every epoch known").isEqualTo(EpochEnd.UNDEFINED);
+        assertThat(cache.endOffsetFor(-1, 5)).isEqualTo(EpochEnd.UNDEFINED);
+    }
+
+    @Test
+    void anEpochOlderThanEveryEpochKnownEndsWhereTheEarliestKnownStarts() {
+        // A replica restarted at its leader's log start 3 (retention or DeleteRecords deleted the first epochs there).
+        log.truncateFullyAndStartAt(3);
+        append(4, 3);
+        append(2, 5);
+        LeaderEpochCache cache = LeaderEpochCache.load(log);
+        assertThat(cache.entries()).containsExactly(Map.entry(3, 3L), Map.entry(5, 7L));
+
+        assertThat(cache.endOffsetFor(0, 9)).as("a consumer's position at offset 3, last read in epoch 0, is no truncation")
+                .isEqualTo(new EpochEnd(0, 3));
+        assertThat(cache.endOffsetFor(2, 9)).isEqualTo(new EpochEnd(2, 3));
+        assertThat(cache.endOffsetFor(4, 9)).as("between two epochs: the one below").isEqualTo(new EpochEnd(3, 7));
+        assertThat(cache.endOffsetFor(5, 9)).isEqualTo(new EpochEnd(5, 9));
     }
 
     @Test

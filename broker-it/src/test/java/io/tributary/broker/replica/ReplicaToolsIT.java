@@ -27,9 +27,14 @@ import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewPartitionReassignment;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.admin.ReplicaInfo;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionReplica;
 import org.apache.kafka.common.config.ConfigResource;
@@ -55,8 +60,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Kafka's own replica tools (kafka-tools 4.4, each in a JVM of its own, as an operator runs them) against three
  * brokers with two log dirs each: kafka-reassign-partitions --execute --throttle / --verify under an acks=all
  * idempotent producer, between brokers and between the log dirs of one broker, kafka-leader-election (preferred, then
- * unclean, which breaks the cluster and so comes last), kafka-log-dirs and kafka-configs --entity-type brokers. One
- * cluster for the class. A move between log dirs copies at most {@code replica.fetch.max.bytes} (64 KiB here) a round,
+ * unclean, which breaks the cluster and so comes last), kafka-log-dirs and kafka-configs --entity-type brokers; on the
+ * same cluster, a follower whose log fails for some partitions replicates the others on, and a consumer's position at
+ * the start of a log whose older epochs were deleted stays valid after a leader change. One cluster for the class. A move between log dirs copies at most {@code replica.fetch.max.bytes} (64 KiB here) a round,
  * so that its throttle holds it back long enough to be seen in progress.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -300,8 +306,111 @@ class ReplicaToolsIT {
                 .containsEntry(2, List.of("moving-0", "moving-1", "moving-2"));
     }
 
+    /**
+     * Broker 1 follows six partitions from broker 0 in one fetcher; three of them cannot roll a new segment there (a
+     * folder where the segment file goes), so their appends fail. The other three replicate on; once the folders are
+     * gone, the three catch up too.
+     */
     @Test
     @Order(6)
+    void aFollowerPartitionWhoseLogFailsWaitsAloneWhileTheOthersReplicate() throws Exception {
+        String topic = "isolated";
+        Map<Integer, List<Integer>> assignment = new HashMap<>();
+        for (int p = 0; p < 6; p++) {
+            assignment.put(p, List.of(0, 1));
+        }
+        admin.createTopics(List.of(new NewTopic(topic, assignment).configs(Map.of(LogConfig.SEGMENT_BYTES, "1024"))))
+                .all().get();
+        for (int p = 0; p < 6; p++) {
+            awaitIsr(topic, p, 2);
+        }
+        try (KafkaProducer<byte[], byte[]> producer = Clients.producer(cluster.bootstrapServers(), Map.of(ProducerConfig.ACKS_CONFIG, "1"))) {
+            for (int p = 0; p < 6; p++) {
+                producer.send(new ProducerRecord<>(topic, p, null, new byte[2_000]));
+            }
+            producer.flush();
+            assertReplicasInStep(topic, assignment); // each segment 0 is full: the next record rolls one at offset 1
+            List<Path> blocked = new ArrayList<>();
+            for (int p = 0; p < 6; p += 2) {
+                blocked.add(Files.createDirectory(logFolder(1, topic, p).resolve("00000000000000000001.log")));
+            }
+            // The failing partitions first: from then on every fetch response carries their records.
+            for (int p : List.of(0, 2, 4, 1, 3, 5)) {
+                producer.send(new ProducerRecord<>(topic, p, null, new byte[2_000]));
+                producer.flush();
+            }
+            assertReplicasInStep(topic, Map.of(1, List.of(0, 1), 3, List.of(0, 1), 5, List.of(0, 1)));
+            for (int p = 0; p < 6; p += 2) {
+                assertThat(describe(new TopicPartitionReplica(topic, p, 1)).size()).as("size of the failing %s-%d on 1", topic, p)
+                        .isLessThan(describe(new TopicPartitionReplica(topic, p, 0)).size());
+            }
+
+            for (Path folder : blocked) {
+                Files.delete(folder);
+            }
+            assertReplicasInStep(topic, assignment);
+        }
+    }
+
+    /**
+     * A consumer group's committed position lies at the start of a log whose older epochs were deleted (DeleteRecords
+     * while broker 2 was stopped: back, it restarted empty at the leader's log start, knowing no epoch); after broker 2
+     * becomes the leader, a consumer validating that position (KIP-320) with the older epoch reads on from it.
+     */
+    @Test
+    @Order(7)
+    void aPositionAtTheStartOfALogWhoseOlderEpochsWereDeletedIsValidAfterALeaderChange() throws Exception {
+        String topic = "validated";
+        TopicPartition tp = new TopicPartition(topic, 0);
+        admin.createTopics(List.of(new NewTopic(topic, Map.of(0, List.of(1, 2))))).all().get();
+        awaitIsr(topic, 0, 2);
+        cluster.signal(2, "STOP");
+        int epochRead;
+        // Clients of broker 1 alone meanwhile: a request that went to the stopped broker would wait out its timeout.
+        String one = cluster.broker(1).bootstrapServers();
+        try (Admin oneAdmin = Clients.admin(one);
+             KafkaProducer<byte[], byte[]> producer = Clients.producer(one, Map.of(ProducerConfig.ACKS_CONFIG, "1"));
+             var consumer = Clients.consumer(one)) {
+            Awaitility.await("the ISR without broker 2").atMost(TIMEOUT).pollInterval(Duration.ofMillis(200))
+                    .until(() -> TestCluster.isrOf(oneAdmin, topic, 0).equals(List.of(1)));
+            for (int i = 0; i < 5; i++) {
+                producer.send(new ProducerRecord<>(topic, 0, null, ("old-" + i).getBytes()));
+            }
+            producer.flush();
+            consumer.assign(List.of(tp));
+            consumer.seek(tp, 4);
+            epochRead = Awaitility.await("record 4").atMost(TIMEOUT).until(() -> consumer.poll(Duration.ofMillis(200)),
+                    records -> !records.isEmpty()).iterator().next().leaderEpoch().orElseThrow();
+            oneAdmin.deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(5))).all().get();
+        } finally {
+            cluster.signal(2, "CONT");
+        }
+        admin.alterConsumerGroupOffsets("validator", Map.of(tp, new OffsetAndMetadata(5, Optional.of(epochRead), ""))).all().get();
+        awaitIsr(topic, 0, 2);
+        admin.alterPartitionReassignments(Map.of(tp, Optional.of(new NewPartitionReassignment(List.of(2, 1))))).all().get();
+        Awaitility.await("replicas reordered").atMost(TIMEOUT).until(() -> replicasOf(topic, 0).equals(List.of(2, 1)));
+        admin.electLeaders(ElectionType.PREFERRED, Set.of(tp)).all().get();
+        Awaitility.await("broker 2 leads").atMost(TIMEOUT).until(() -> TestCluster.leaderOf(admin, topic, 0) == 2);
+        try (KafkaProducer<byte[], byte[]> producer = Clients.producer(cluster.bootstrapServers())) {
+            for (int i = 0; i < 3; i++) {
+                producer.send(new ProducerRecord<>(topic, 0, null, ("new-" + i).getBytes())).get();
+            }
+        }
+
+        try (var consumer = Clients.consumer(cluster.bootstrapServers(), Map.of(ConsumerConfig.GROUP_ID_CONFIG, "validator",
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest"))) {
+            consumer.subscribe(List.of(topic));
+            List<Long> offsets = new ArrayList<>();
+            Awaitility.await("the records after the committed position").atMost(TIMEOUT).until(() -> {
+                consumer.poll(Duration.ofMillis(200)).forEach(record -> offsets.add(record.offset()));
+                return offsets.size() >= 3;
+            });
+            assertThat(offsets).as("read on from the committed position, not reset to the end").containsExactly(5L, 6L, 7L);
+        }
+    }
+
+    @Test
+    @Order(8)
     void kafkaConfigsAltersAndDescribesDynamicBrokerConfigs() throws Exception {
         // Per broker: shown as a dynamic config of that broker only.
         tool(ConfigCommand.class, "--entity-type", "brokers", "--entity-name", "1", "--alter", "--add-config",
@@ -338,7 +447,7 @@ class ReplicaToolsIT {
     }
 
     @Test
-    @Order(7)
+    @Order(9)
     void kafkaLeaderElectionUncleanBringsAnOfflinePartitionBack() throws Exception {
         String topic = "unclean";
         admin.createTopics(List.of(new NewTopic(topic, Map.of(0, List.of(1, 2))))).all().get();
@@ -415,6 +524,20 @@ class ReplicaToolsIT {
         return logDirs(broker).stream().anyMatch(logDir -> Files.exists(Path.of(logDir, topic + "-" + partition)));
     }
 
+    /** A broker's folder of the partition, in whichever of its log dirs it is. */
+    private static Path logFolder(int broker, String topic, int partition) {
+        return logDirs(broker).stream().map(logDir -> Path.of(logDir, topic + "-" + partition)).filter(Files::exists)
+                .findFirst().orElseThrow(() -> new AssertionError("broker " + broker + " has no folder of " + topic + "-" + partition));
+    }
+
+    /** DescribeLogDirs of one replica. */
+    private static ReplicaInfo describe(TopicPartitionReplica replica) throws Exception {
+        var info = admin.describeReplicaLogDirs(List.of(replica)).all().get().get(replica);
+        assertThat(info.getCurrentReplicaLogDir()).as("log dir of %s", replica).isNotNull();
+        return admin.describeLogDirs(List.of(replica.brokerId())).allDescriptions().get().get(replica.brokerId())
+                .get(info.getCurrentReplicaLogDir()).replicaInfos().get(new TopicPartition(replica.topic(), replica.partition()));
+    }
+
     /** DescribeLogDirs of every replica: the same size on each, none lagging. */
     private static void assertReplicasInStep(String topic, Map<Integer, List<Integer>> assignment) {
         Awaitility.await("replicas in step").atMost(TIMEOUT).untilAsserted(() -> {
@@ -422,10 +545,7 @@ class ReplicaToolsIT {
                 List<Long> sizes = new ArrayList<>();
                 for (int broker : partition.getValue()) {
                     var replica = new TopicPartitionReplica(topic, partition.getKey(), broker);
-                    var info = admin.describeReplicaLogDirs(List.of(replica)).all().get().get(replica);
-                    assertThat(info.getCurrentReplicaLogDir()).as("log dir of %s", replica).isNotNull();
-                    ReplicaInfo described = admin.describeLogDirs(List.of(broker)).allDescriptions().get().get(broker)
-                            .get(info.getCurrentReplicaLogDir()).replicaInfos().get(new TopicPartition(topic, partition.getKey()));
+                    ReplicaInfo described = describe(replica);
                     assertThat(described.offsetLag()).as("lag of %s", replica).isZero();
                     sizes.add(described.size());
                 }

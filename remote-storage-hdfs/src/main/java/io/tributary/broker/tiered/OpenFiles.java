@@ -37,7 +37,10 @@ final class OpenFiles implements Closeable {
 
     /**
      * Up to {@code length} bytes of {@code file} from {@code position}; fewer only at its end. A stream that fails is
-     * closed and forgotten, so that a file put back (repaired) is opened anew.
+     * closed and forgotten, so that a file put back (repaired) is opened anew, and the read is tried once more on a
+     * stream of its own: the shared stream may have failed for another reader's sake (closed after that reader's
+     * failed read, or, on HDFS, left believing the only datanode dead after a damaged block elsewhere in the file), and
+     * only the reader of a damaged part must see its error.
      */
     ByteBuffer read(Path file, long position, int length) throws IOException {
         Open opened = opened(file);
@@ -51,7 +54,7 @@ final class OpenFiles implements Closeable {
             if (forgotten) {
                 closeQuietly(opened);
             }
-            throw e;
+            return readOnce(file, position, length);
         }
     }
 
