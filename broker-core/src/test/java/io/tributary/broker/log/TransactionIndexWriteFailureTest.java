@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
+import io.tributary.testkit.FileSizeLimit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,9 +37,7 @@ class TransactionIndexWriteFailureTest {
              Writer in = child.outputWriter(StandardCharsets.UTF_8)) {
             assertThat(nextLine(out)).isEqualTo("indexed 5, flush failed");
 
-            Process lift = new ProcessBuilder("prlimit", "--pid", Long.toString(child.pid()), "--fsize=unlimited:unlimited")
-                    .inheritIO().start();
-            assertThat(lift.waitFor()).isZero();
+            FileSizeLimit.lift(child.pid());
             in.write("go\n");
             in.flush();
             assertThat(nextLine(out)).isEqualTo("indexed 6, flushed");

@@ -93,7 +93,6 @@ class DelegationTokenLoaderIT {
             long firstExpiry = token.tokenInfo().expiryTimestamp();
             await().atMost(Duration.ofMillis(3 * TOKEN_EXPIRY_MS)).pollInterval(Duration.ofMillis(500))
                 .until(() -> tokensOfEtl().stream().mapToLong(t -> t.tokenInfo().expiryTimestamp()).max().orElse(0) > firstExpiry);
-            assertThat(System.currentTimeMillis()).as("still valid past its first expiry").isGreaterThan(firstExpiry - TOKEN_EXPIRY_MS / 2);
         } finally {
             DelegationTokens.expire(submitter, token);
         }
